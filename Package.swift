@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The root package stays light: CI builds it from scratch every run. Benchmarks live in the
+// nested `Benchmarks/` package so `swift build` / `swift test` here never pull them in.
+let package = Package(
+    name: "GeoAnchorKit",
+    platforms: [.macOS(.v13), .iOS(.v16), .visionOS(.v1)],
+    products: [
+        .library(name: "GeoAnchorKit", targets: ["GeoAnchorKit"]),
+        .library(name: "GeoAnchorKitPROJ", targets: ["GeoAnchorKitPROJ"]),
+        .library(name: "GeoAnchorKitGEOS", targets: ["GeoAnchorKitGEOS"]),
+        .executable(name: "geobench", targets: ["geobench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CProj",
+            pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"]), .brew(["proj"])]
+        ),
+        .systemLibrary(
+            name: "CGEOS",
+            pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"]), .brew(["geos"])]
+        ),
+        // Pure Swift: must never import CProj/CGEOS so that an iOS app can link it alone.
+        .target(name: "GeoAnchorKit"),
+        .target(name: "GeoAnchorKitPROJ", dependencies: ["GeoAnchorKit", "CProj"]),
+        .target(name: "GeoAnchorKitGEOS", dependencies: ["GeoAnchorKit", "CGEOS"]),
+        .executableTarget(
+            name: "geobench",
+            dependencies: [
+                "GeoAnchorKit", "GeoAnchorKitPROJ", "GeoAnchorKitGEOS",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "GeoAnchorKitTests",
+            dependencies: ["GeoAnchorKit", "GeoAnchorKitPROJ", "GeoAnchorKitGEOS"]
+        ),
+    ]
+)
