@@ -104,8 +104,8 @@ public struct NMEAParser: Sendable {
     }
 
     /// Ends the input: emits the last epoch and any epochs still waiting for a date.
-    /// - Throws: ``TraceFormatError`` when fixes never got a date (no RMC/ZDA/wrapper time and no
-    ///   ``TraceReadOptions/defaultDate``) — unless `skipInvalid`, which counts them as skipped.
+    /// - Throws: ``TraceFormatError`` with `isMissingDate` when fixes never got a date (no
+    ///   RMC/ZDA/wrapper time and no ``TraceReadOptions/defaultDate``), also with `skipInvalid`.
     public mutating func finish(into out: inout [Fix]) throws(TraceFormatError) {
         flush(&out)
         if !undated.isEmpty {
@@ -113,12 +113,10 @@ public struct NMEAParser: Sendable {
                 let day = Int((d / 86_400).rounded(.down))
                 emitUndated(resolvedDay: day, nextTod: nil, &out)
             } else {
-                let e = TraceFormatError(source: source, line: undated[0].line,
-                    message: "\(undated.count) fix(es) have a time of day but the file never states a date (no RMC or ZDA sentence); pass a default date")
-                if options.skipInvalid {
-                    for _ in undated { summary.skip(e) }
-                    undated.removeAll()
-                } else { throw e }
+                // A file-level problem (the fixes are fine, the date is missing): thrown even
+                // with skipInvalid, so callers can retry with a default date.
+                throw TraceFormatError(source: source, line: undated[0].line,
+                    message: "\(undated.count) fix(es) have a time of day but the file never states a date (no RMC or ZDA sentence); pass a default date", isMissingDate: true)
             }
         }
     }
