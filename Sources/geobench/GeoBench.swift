@@ -22,5 +22,6 @@ struct GeoBench: ParsableCommand {
         ENUCommand.self,
         ConvertCommand.self,
         AccuracyCommand.self,
+        SimulateCommand.self,
     ]
 }
