@@ -45,7 +45,7 @@ struct TraceSimulatorTests {
         #expect(r.horizontal.max > 3 * r.horizontal.p95, "outliers: max \(r.horizontal.max) p95 \(r.horizontal.p95)")
         // Reported accuracy is imperfect: it covers fewer errors than its nominal 68 %, but
         // not none (model: log-normal factor with ln-mean −0.15).
-        let covered = zip(out.raw, r.epochs).filter { $0.1.horizontal <= $0.0.horizontalAccuracy! }.count
+        let covered = r.epochs.filter { $0.horizontal <= $0.horizontalAccuracy! }.count
         let frac = Double(covered) / Double(r.epochs.count)
         #expect(frac > 0.35 && frac < 0.68, "coverage \(frac)")
         // Heights: truth ellipsoidal, raw MSL + N; reconciled, vertical errors are metre-level.
