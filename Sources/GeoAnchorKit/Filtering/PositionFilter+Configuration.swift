@@ -68,7 +68,7 @@ extension PositionFilter {
         /// Builds a configuration; every parameter defaults to the walking profile's value.
         public init(accelerationSpectralDensity: Double = 0.3,
                     verticalAccelerationSpectralDensity: Double = 0.05,
-                    horizontalSigmaPerAccuracy: Double = 1 / 1.509_592_100_645_315,
+                    horizontalSigmaPerAccuracy: Double = 1 / 1.509_592_185_451_663,
                     verticalSigmaPerAccuracy: Double = 1 / 0.994_457_883_209_753,
                     userEquivalentRangeError: Double = 6,
                     defaultHorizontalSigma: Double = 5,
