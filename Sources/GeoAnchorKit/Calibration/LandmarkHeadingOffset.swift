@@ -76,9 +76,10 @@ public struct LandmarkHeadingOffset: Sendable, Hashable {
     ///   non-finite accuracies, or a device at (< 1 mm from) the landmark; range errors for
     ///   invalid coordinates.
     ///
-    /// - Accuracy: azimuths are the directions of the landmark in the device's local
-    ///   East-North-Up frame (``LocalTangentFrame``, exact 3-D); they differ from the geodesic
-    ///   azimuth by less than 1e-4° within 10 km.
+    /// - Accuracy: azimuths are the horizontal directions of the landmark in the device's
+    ///   local East-North-Up frame (``LocalTangentFrame``, exact 3-D) — what a device held level
+    ///   and pointed at the landmark measures; they differ from the geodesic azimuth by less
+    ///   than 1e-4° within 10 km.
     public static func estimate(_ sightings: [LandmarkSighting], outlierThreshold: Double = 3) throws(GeoAnchorError) -> LandmarkHeadingOffset {
         guard !sightings.isEmpty else { throw .outOfRange(name: "landmark sightings", value: 0, range: "≥ 1") }
         let n = sightings.count
@@ -91,9 +92,13 @@ public struct LandmarkHeadingOffset: Sendable, Hashable {
             guard s.observedHeading.isFinite else { throw .nonFinite(name: "sighting #\(i) observedHeading", value: s.observedHeading) }
             try s.devicePosition.validate()
             try s.landmark.validate()
-            let origin = GeodeticCoordinate(latitude: s.devicePosition.latitude, longitude: s.devicePosition.longitude, ellipsoidalHeight: 0)
+            // Heights enter only through second-order terms (the horizontal direction of a point
+            // straight above another differs by < 1e-6° at 10 km), so an MSL height is used as
+            // if it were ellipsoidal rather than refused.
+            let origin = GeodeticCoordinate(latitude: s.devicePosition.latitude, longitude: s.devicePosition.longitude,
+                                            ellipsoidalHeight: s.devicePosition.height)
             let frame = try LocalTangentFrame(origin: origin)
-            let v = frame.enu(latitude: s.landmark.latitude, longitude: s.landmark.longitude, ellipsoidalHeight: 0)
+            let v = frame.enu(latitude: s.landmark.latitude, longitude: s.landmark.longitude, ellipsoidalHeight: s.landmark.height)
             let d = v.horizontalDistance
             guard d >= 1e-3 else {
                 throw .outOfRange(name: "sighting #\(i) distance to landmark (m)", value: d, range: "≥ 0.001: the device is at the landmark")
