@@ -20,5 +20,7 @@ struct GeoBench: ParsableCommand {
     static let allSubcommands: [any ParsableCommand.Type] = [
         ReportCommand.self,
         ENUCommand.self,
+        MagneticCommand.self,
+        CalibrateCommand.self,
     ]
 }

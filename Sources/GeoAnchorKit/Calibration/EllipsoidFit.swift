@@ -95,11 +95,26 @@ struct EllipsoidFitAccumulator: Sendable, Hashable {
     /// circle — a rotation about one axis — and infinitely many ellipsoids fit them.
     static let minimumSpreadRatio = 0.1
 
-    /// Solves for offset (raw units), soft-iron W (det 1) and field strength (raw units).
+    /// Largest accepted ratio of W's axes: a fitted ellipsoid more elongated than this is taken
+    /// as an artefact of too little coverage (phone and IMU soft iron stays within ±30 %).
+    static let maximumSoftIronRatio = 2.0
+
+    /// A fitted calibration before grading.
+    struct Solution {
+        var offset: SIMD3<Double>
+        var softIron: SymmetricMatrix3
+        var fieldStrength: Double
+        /// False when the ellipsoid was not determined and a sphere (hard iron only) was fitted.
+        var softIronEstimated: Bool
+    }
+
+    /// Solves for offset (raw units), soft-iron W (det 1) and field strength (raw units): the
+    /// ellipsoid when the samples determine one (positive definite, axis ratio ≤ 2), else the
+    /// sphere — hard iron only, W = I — from the same normal equations.
     /// - Throws: ``GeoAnchorError/outOfRange(name:value:range:)`` when there are fewer than
-    ///   `minimumSamples` samples, when the motion was a rotation about one axis, or when the
-    ///   best quadric is not an ellipsoid.
-    func solve(minimumSamples: Int) throws(GeoAnchorError) -> (offset: SIMD3<Double>, softIron: SymmetricMatrix3, fieldStrength: Double) {
+    ///   `minimumSamples` samples, when the motion was a rotation about one axis, or when not
+    ///   even a sphere fits.
+    func solve(minimumSamples: Int) throws(GeoAnchorError) -> Solution {
         guard count >= minimumSamples else {
             throw .outOfRange(name: "magnetometer samples", value: Double(count), range: "≥ \(minimumSamples) for an ellipsoid fit")
         }
@@ -110,6 +125,16 @@ struct EllipsoidFitAccumulator: Sendable, Hashable {
         }
         var full = [Double](repeating: 0, count: 100)
         for i in 0..<10 { for j in 0..<10 { full[i * 10 + j] = s(i, j) } }
+        if let e = ellipsoid(full) {
+            let axes = e.softIron.eigen.values
+            if axes[2] <= Self.maximumSoftIronRatio * axes[0] { return e }
+        }
+        if let sphere = sphere(full) { return sphere }
+        throw .outOfRange(name: "sphere fit radius²", value: .nan, range: "> 0 (the samples do not lie on a sphere or ellipsoid)")
+    }
+
+    /// The trace-constrained quadric, if it is a real ellipsoid.
+    private func ellipsoid(_ full: [Double]) -> Solution? {
         let (lambda, vectors) = SymmetricEigen.decompose(full, n: 10)
         // S⁻¹e through the eigenbasis; a (numerically) zero eigenvalue — exact data — is
         // floored at 1e-15·λmax, which keeps the null vector dominant instead of dividing by 0.
@@ -121,32 +146,46 @@ struct EllipsoidFitAccumulator: Sendable, Hashable {
             for j in 0..<10 { v[j] += coef * vk[j] }
         }
         let trace = v[0] + v[1] + v[2]
-        guard trace != 0, trace.isFinite else {
-            throw .outOfRange(name: "ellipsoid fit trace constraint", value: trace, range: "≠ 0 (degenerate samples)")
-        }
+        guard trace != 0, trace.isFinite else { return nil }
         for j in 0..<10 { v[j] /= trace }
-        var a = SymmetricMatrix3(xx: v[0], xy: v[5], xz: v[4], yy: v[1], yz: v[3], zz: v[2])
-        var b = SIMD3(v[6], v[7], v[8]), c = v[9]
-        if a.xx + a.yy + a.zz < 0 {   // the eigenvector's sign is arbitrary: make A positive
-            a = a.mapEigenvalues { -$0 }; b = -b; c = -c
-        }
+        let a = SymmetricMatrix3(xx: v[0], xy: v[5], xz: v[4], yy: v[1], yz: v[3], zz: v[2])
+        let b = SIMD3(v[6], v[7], v[8]), c = v[9]
         let eig = a.eigen.values
-        guard eig[0] > 1e-12 * eig[2] else {
-            throw .outOfRange(name: "fitted quadric's smallest/largest axis curvature", value: eig[0] / eig[2],
-                              range: "> 0 (the samples do not lie on an ellipsoid)")
-        }
+        guard eig[0] > 1e-12 * eig[2] else { return nil }   // not definite: no ellipsoid
         let ainv = a.mapEigenvalues { 1 / $0 }
         let centerU = -ainv.multiply(b)
         let k = (centerU * a.multiply(centerU)).sum() - c
-        guard k > 0 else {
-            throw .outOfRange(name: "fitted quadric's constant", value: k, range: "> 0 (an imaginary ellipsoid)")
-        }
+        guard k > 0 else { return nil }                     // imaginary ellipsoid
         // (raw − offset)ᵀ M (raw − offset) = 1 with M = A / (k·scale²).
         let mScale = 1 / (k * scale * scale)
         let mEig = eig * mScale
         let radiusProduct = 1 / (mEig[0] * mEig[1] * mEig[2]).squareRoot()
         let fieldStrength = Foundation.cbrt(radiusProduct)
         let w = a.mapEigenvalues { ($0 * mScale).squareRoot() * fieldStrength }
-        return (center + centerU * scale, w, fieldStrength)
+        return Solution(offset: center + centerU * scale, softIron: w, fieldStrength: fieldStrength, softIronEstimated: true)
+    }
+
+    /// The sphere `|u|²/3 + 2bᵀu + c = 0` (A = I/3, trace 1) minimizing the same algebraic error:
+    /// the 4×4 normal equations `S_ww w = −S_wa·(⅓,⅓,⅓)` for w = (b, c).
+    private func sphere(_ full: [Double]) -> Solution? {
+        var m = [Double](repeating: 0, count: 16)
+        var rhs = [Double](repeating: 0, count: 4)
+        for i in 0..<4 {
+            for j in 0..<4 { m[i * 4 + j] = full[(6 + i) * 10 + 6 + j] }
+            rhs[i] = -(full[(6 + i) * 10] + full[(6 + i) * 10 + 1] + full[(6 + i) * 10 + 2]) / 3
+        }
+        let (lambda, vectors) = SymmetricEigen.decompose(m, n: 4)
+        guard lambda[0] > 1e-14 * lambda[3] else { return nil }
+        var w = [Double](repeating: 0, count: 4)
+        for k in 0..<4 {
+            let vk = vectors[k]
+            let coef = (0..<4).reduce(0.0) { $0 + vk[$1] * rhs[$1] } / lambda[k]
+            for j in 0..<4 { w[j] += coef * vk[j] }
+        }
+        let centerU = -3 * SIMD3(w[0], w[1], w[2])
+        let r2 = (centerU * centerU).sum() - 3 * w[3]
+        guard r2 > 0 else { return nil }
+        return Solution(offset: center + centerU * scale, softIron: .identity,
+                        fieldStrength: r2.squareRoot() * scale, softIronEstimated: false)
     }
 }

@@ -64,6 +64,9 @@ public enum CalibrationIssue: Sendable, Hashable, CustomStringConvertible {
     case fieldStrengthMismatch(fitted: Double, expected: Double)
     /// Strong soft-iron distortion: ratio of the largest to the smallest axis of W.
     case strongSoftIron(Double)
+    /// The samples did not determine an ellipsoid (too little of the sphere, or disturbances):
+    /// only the hard iron was fitted (a sphere), W = I.
+    case softIronUndetermined
 
     public var description: String {
         switch self {
@@ -74,6 +77,7 @@ public enum CalibrationIssue: Sendable, Hashable, CustomStringConvertible {
         case .saturation(let n): return "\(n) saturated samples excluded"
         case .fieldStrengthMismatch(let f, let e): return String(format: "fitted field %.1f µT, expected %.1f µT", f, e)
         case .strongSoftIron(let r): return String(format: "strong soft-iron distortion (axis ratio %.2f)", r)
+        case .softIronUndetermined: return "soft iron not determined by the motion: hard iron only (W = I)"
         }
     }
 }

@@ -136,14 +136,16 @@ struct QualityEvaluator {
     let offset: SIMD3<Double>
     let softIron: SymmetricMatrix3
     let fieldStrength: Double
+    let softIronEstimated: Bool
     private var sumSquares = 0.0
     private var count = 0
     private var cells = [Bool](repeating: false, count: QualityEvaluator.bands * QualityEvaluator.sectors)
 
     static let bands = 6, sectors = 12
 
-    init(solution: (offset: SIMD3<Double>, softIron: SymmetricMatrix3, fieldStrength: Double)) {
+    init(solution: EllipsoidFitAccumulator.Solution) {
         offset = solution.offset; softIron = solution.softIron; fieldStrength = solution.fieldStrength
+        softIronEstimated = solution.softIronEstimated
     }
 
     mutating func add(_ raw: SIMD3<Double>) {
@@ -177,7 +179,8 @@ struct QualityEvaluator {
         if saturated > 0 { flag(.saturation(saturated), saturated * 50 > count + saturated ? .poor : .fair) }
         let axes = softIron.eigen.values
         let ratio = axes[2] / axes[0]
-        if ratio > 2.5 { flag(.strongSoftIron(ratio), .poor) } else if ratio > 1.6 { flag(.strongSoftIron(ratio), .fair) }
+        if ratio > 1.5 { flag(.strongSoftIron(ratio), .fair) }
+        if !softIronEstimated { flag(.softIronUndetermined, .fair) }
         if let e = options.expectedFieldStrength, e > 0 {
             let d = Swift.abs(fieldStrength - e) / e
             if d > 0.3 { flag(.fieldStrengthMismatch(fitted: fieldStrength, expected: e), .poor) }

@@ -197,3 +197,26 @@ struct MagnetometerCalibrationTests {
 
 func simd_length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
 func simd_normalize(_ v: SIMD3<Double>) -> SIMD3<Double> { v / simd_length(v) }
+
+@Suite("Magnetometer calibration — sphere fallback")
+struct SphereFallbackTests {
+    /// Reference: simulator ground truth with no soft iron. Directions restricted to a 60°
+    /// cap plus 0.5 µT noise leave the ellipsoid undetermined; the fit must fall back to the
+    /// sphere (W = I, flagged) — and that hard-iron estimate must still be within 1.5 µT of the
+    /// truth — or, if an ellipsoid is accepted, it must not be graded `good`.
+    @Test func capOnlyFallsBackToSphere() throws {
+        var sim = MagnetometerSimulator(field: zavistField, hardIron: SIMD3(8, -3, 15), softIron: .identity, noise: 0.5, seed: 21)
+        let axis = simd_normalize(SIMD3(0.2, -0.3, -1))
+        var cap: [SIMD3<Double>] = []
+        while cap.count < 2000 {
+            let s = sim.sample(rotation: sim.randomRotation())
+            if (simd_normalize(s.trueField) * axis).sum() > cos(60 * Double.pi / 180) { cap.append(s.magnetometer) }
+        }
+        let c = try MagnetometerCalibrator.fit(cap)
+        #expect(c.quality < .good, "\(c.issues)")
+        if c.issues.contains(.softIronUndetermined) {
+            #expect(c.softIron == .identity)
+            #expect(simd_length(c.offset - sim.hardIron) < 1.5, "offset \(c.offset)")
+        }
+    }
+}
