@@ -6,7 +6,7 @@ import Testing
 /// mid-latitude field would do): east 1.7, north 20.5, up −44.9.
 let zavistField = SIMD3<Double>(1.7, 20.5, -44.9)
 
-private func rms(_ a: [Double]) -> Double { (a.map { $0 * $0 }.reduce(0, +) / Double(a.count)).squareRoot() }
+private func headingRMS(_ a: [Double]) -> Double { (a.map { $0 * $0 }.reduce(0, +) / Double(a.count)).squareRoot() }
 
 @Suite("Symmetric eigen-decomposition (Jacobi)")
 struct SymmetricEigenTests {
@@ -54,11 +54,11 @@ struct MagnetometerCalibrationTests {
                                         noise: 0, seed: 1)
         let data = sim.sphereCoveringStream(count: 400).map(\.magnetometer)
         let c = try MagnetometerCalibrator.fit(data)
-        #expect(simd_length(c.offset - sim.hardIron) < 1e-9)
+        #expect(compassTestLength(c.offset - sim.hardIron) < 1e-9)
         let scale = cbrt(sim.softIron.determinant)
         let expectedW = sim.softIron.mapEigenvalues { scale / $0 }
         for (r, e) in zip(c.softIron.rows.joined(), expectedW.rows.joined()) { #expect(abs(r - e) < 1e-9) }
-        #expect(abs(c.fieldStrength - scale * simd_length(zavistField)) < 1e-9)
+        #expect(abs(c.fieldStrength - scale * compassTestLength(zavistField)) < 1e-9)
         #expect(c.residualRMS < 1e-9)
         #expect(c.quality == .good && c.issues.isEmpty && c.samples == 400)
         #expect(c.coverage > 0.95)
@@ -76,12 +76,12 @@ struct MagnetometerCalibrationTests {
         for trial in 0..<20 {
             var sim = MagnetometerSimulator(field: zavistField, hardIron: .zero, softIron: .identity, noise: 0.5,
                                             seed: UInt64(1000 + trial))
-            let dir = simd_normalize(SIMD3(sim.normal(), sim.normal(), sim.normal()))
+            let dir = compassTestUnit(SIMD3(sim.normal(), sim.normal(), sim.normal()))
             sim.hardIron = trial == 0 ? SIMD3(50, -50, 50) : dir * 50 * sim.uniform()
             sim.softIron = sim.randomSoftIron(amount: 0.2)
             let data = sim.sphereCoveringStream(count: 2000).map(\.magnetometer)
             let cal = try MagnetometerCalibrator.fit(data)
-            let offErr = simd_length(cal.offset - sim.hardIron)
+            let offErr = compassTestLength(cal.offset - sim.hardIron)
             worstOffset = max(worstOffset, offErr)
             #expect(offErr <= 0.5, "trial \(trial): offset error \(offErr) µT")
             #expect(cal.quality == .good, "trial \(trial): \(cal.issues)")
@@ -95,7 +95,7 @@ struct MagnetometerCalibrationTests {
                 let h = try #require(TiltCompensation.heading(magnetometer: cal.calibrate(s.magnetometer), accelerometer: s.accelerometer))
                 errors.append(Angle.headingDifference(h.magneticHeading, s.magneticHeading))
             }
-            let r = rms(errors)
+            let r = headingRMS(errors)
             worstHeadingRMS = max(worstHeadingRMS, r)
             #expect(r <= 0.5, "trial \(trial): heading RMS \(r)°")
         }
@@ -113,7 +113,7 @@ struct MagnetometerCalibrationTests {
         var inc = IncrementalMagnetometerCalibrator(reservoirCapacity: 512)
         for d in data { try inc.add(d) }
         let est = try inc.estimate()
-        #expect(simd_length(est.offset - batch.offset) < 1e-6)
+        #expect(compassTestLength(est.offset - batch.offset) < 1e-6)
         for (a, b) in zip(est.softIron.rows.joined(), batch.softIron.rows.joined()) { #expect(abs(a - b) < 1e-8) }
         #expect(abs(est.fieldStrength - batch.fieldStrength) < 1e-6)
         #expect(est.samples == 3000 && est.quality == .good)
@@ -184,7 +184,7 @@ struct MagnetometerCalibrationTests {
         let nClipped = clipped.filter { $0.x == 45 }.count
         #expect(c.issues.contains(.saturation(nClipped)))
         #expect(c.samples == 2000 - nClipped && c.quality == .poor)
-        #expect(simd_length(c.offset - sim.hardIron) < 1.5, "fit without clipped samples stays close: \(c.offset)")
+        #expect(compassTestLength(c.offset - sim.hardIron) < 1.5, "fit without clipped samples stays close: \(c.offset)")
         // Quantized but unclipped data is not mistaken for saturation (0.15 µT steps).
         let quantized = sim.sphereCoveringStream(count: 3000).map { s -> SIMD3<Double> in (s.magnetometer / 0.15).rounded(.toNearestOrEven) * 0.15 }
         let q = try MagnetometerCalibrator.fit(quantized)
@@ -195,8 +195,8 @@ struct MagnetometerCalibrationTests {
     }
 }
 
-func simd_length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
-func simd_normalize(_ v: SIMD3<Double>) -> SIMD3<Double> { v / simd_length(v) }
+func compassTestLength(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
+func compassTestUnit(_ v: SIMD3<Double>) -> SIMD3<Double> { v / compassTestLength(v) }
 
 @Suite("Magnetometer calibration — sphere fallback")
 struct SphereFallbackTests {
@@ -206,17 +206,17 @@ struct SphereFallbackTests {
     /// truth — or, if an ellipsoid is accepted, it must not be graded `good`.
     @Test func capOnlyFallsBackToSphere() throws {
         var sim = MagnetometerSimulator(field: zavistField, hardIron: SIMD3(8, -3, 15), softIron: .identity, noise: 0.5, seed: 21)
-        let axis = simd_normalize(SIMD3(0.2, -0.3, -1))
+        let axis = compassTestUnit(SIMD3(0.2, -0.3, -1))
         var cap: [SIMD3<Double>] = []
         while cap.count < 2000 {
             let s = sim.sample(rotation: sim.randomRotation())
-            if (simd_normalize(s.trueField) * axis).sum() > cos(60 * Double.pi / 180) { cap.append(s.magnetometer) }
+            if (compassTestUnit(s.trueField) * axis).sum() > cos(60 * Double.pi / 180) { cap.append(s.magnetometer) }
         }
         let c = try MagnetometerCalibrator.fit(cap)
         #expect(c.quality < .good, "\(c.issues)")
         if c.issues.contains(.softIronUndetermined) {
             #expect(c.softIron == .identity)
-            #expect(simd_length(c.offset - sim.hardIron) < 1.5, "offset \(c.offset)")
+            #expect(compassTestLength(c.offset - sim.hardIron) < 1.5, "offset \(c.offset)")
         }
     }
 }
