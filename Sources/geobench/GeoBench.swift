@@ -22,5 +22,7 @@ struct GeoBench: ParsableCommand {
         ENUCommand.self,
         ConvertCommand.self,
         AccuracyCommand.self,
+        MagneticCommand.self,
+        CalibrateCommand.self,
     ]
 }
