@@ -24,5 +24,6 @@ struct GeoBench: ParsableCommand {
         AccuracyCommand.self,
         MagneticCommand.self,
         CalibrateCommand.self,
+        TourCommand.self,
     ]
 }

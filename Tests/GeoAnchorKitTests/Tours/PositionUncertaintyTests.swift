@@ -49,7 +49,8 @@ struct FenceStateTests {
     /// Reference: the state machine's specification, timeline worked by hand. Parameters:
     /// enter ≥ 0.7 held 2 s, exit ≤ 0.2 held 4 s, dwell after 20 s.
     @Test func timeline() {
-        let p = GeofenceParameters()
+        let p = GeofenceParameters(enterProbability: 0.7, exitProbability: 0.2, exitMargin: 5,
+                                   enterConfirmation: 2, exitConfirmation: 4, minimumDwell: 20)
         var s = FenceState()
         // (time, enterP, stayP, expected transition)
         let script: [(Double, Double, Double, FenceState.Transition)] = [
