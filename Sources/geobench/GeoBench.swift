@@ -25,5 +25,6 @@ struct GeoBench: ParsableCommand {
         MagneticCommand.self,
         CalibrateCommand.self,
         TourCommand.self,
+        TSPLIBCommand.self,
     ]
 }
