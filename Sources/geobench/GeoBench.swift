@@ -20,5 +20,6 @@ struct GeoBench: ParsableCommand {
     static let allSubcommands: [any ParsableCommand.Type] = [
         ReportCommand.self,
         ENUCommand.self,
+        GeodesicCommand.self,
     ]
 }
