@@ -297,19 +297,3 @@ struct GeodesicEdgeTests {
         #expect(azimuthError(back.azimuth1, 45) <= azimuthTolerance(latitude: 50, reducedLength: back.reducedLength))
     }
 }
-
-/// Deterministic 64-bit generator (SplitMix64) so tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func uniform(_ lo: Double, _ hi: Double) -> Double {
-        lo + (hi - lo) * Double(next() >> 11) * 0x1p-53
-    }
-}
