@@ -26,5 +26,6 @@ struct GeoBench: ParsableCommand {
         CalibrateCommand.self,
         TourCommand.self,
         TSPLIBCommand.self,
+        GeodesicCommand.self,
     ]
 }
