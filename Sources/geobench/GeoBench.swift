@@ -23,5 +23,10 @@ struct GeoBench: ParsableCommand {
         ConvertCommand.self,
         AccuracyCommand.self,
         SimulateCommand.self,
+        MagneticCommand.self,
+        CalibrateCommand.self,
+        TourCommand.self,
+        TSPLIBCommand.self,
+        GeodesicCommand.self,
     ]
 }

@@ -30,6 +30,7 @@ struct ReportCommand: ParsableCommand {
     static let sections: [any ReportSection.Type] = [
         GeodesyReport.self,
         TracesReport.self,
+        CompassReport.self,
     ]
 
     @Option(help: "The repository's traces folder.")
