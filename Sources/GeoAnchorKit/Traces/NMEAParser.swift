@@ -587,7 +587,7 @@ public struct NMEAParser: Sendable {
     private func preview(_ line: UnsafeBufferPointer<UInt8>, _ s: Int, _ n: Int) -> String {
         let bytes = line[s..<min(n, s + 40)]
         var out = ""
-        for c in bytes { out += (c >= 32 && c < 127) ? String(UnicodeScalar(c)) : "\\x" + String(c, radix: 16) }
+        for c in bytes { out += (c >= 32 && c < 127) ? String(UnicodeScalar(c)) : "\\x" + hex2(c) }
         return out + (n - s > 40 ? "…" : "")
     }
 }
