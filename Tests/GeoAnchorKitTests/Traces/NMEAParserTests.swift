@@ -96,9 +96,19 @@ struct NMEAParserTests {
     ])
     func badInput(line: String, expected: String) throws {
         let text = "$GPRMC,220133.00,A,3725.417,N,12205.650,W,0.0,192.8,140520,,,A\n" + line + "\n"
+        try checkBad(text, expected)
+    }
+
+    /// A truncated last line (no checksum after checksummed sentences) is an error.
+    @Test func truncatedLine() throws {
+        try checkBad("$GPRMC,220133.00,A,3725.417,N,12205.650,W,0.0,192.8,140520,,,A*4B\n$GPGGA,220134.00,3725.4168121,N,12205.6498009,W,1,14,1.0,2.70",
+                     "truncated")
+    }
+
+    func checkBad(_ text: String, _ expected: String) throws {
         do {
             _ = try NMEAReader.fixes(from: text, source: "bad.nmea")
-            Issue.record("accepted: \(line)")
+            Issue.record("accepted: \(text)")
         } catch let e as TraceFormatError {
             #expect(e.line == 2)
             #expect(e.description.hasPrefix("bad.nmea:2: "))
