@@ -311,7 +311,7 @@ public struct NMEAParser: Sendable {
 
     /// Starts or continues the epoch at `tod`.
     private mutating func epoch(tod: Int, line: Int, _ out: inout [Fix]) {
-        if let p = pending, p.tod == tod { return }
+        if pending?.tod == tod { return }
         flush(&out)
         var e = Epoch(tod: tod, line: line)
         e.wrapperMs = wrapperMs

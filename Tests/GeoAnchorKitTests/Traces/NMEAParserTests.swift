@@ -82,6 +82,19 @@ struct NMEAParserTests {
         #expect(g.count == 1 && g[0].time == 1_699_400_577)
     }
 
+    /// The whole gnss_lib_py Pixel 6 GnssLogger NMEA file: 48 GGA+RMC pairs → 48 fixes, each
+    /// within 1 s of its wrapper's Unix milliseconds (the logger stamps sentences as they arrive;
+    /// reference: the wrapper field itself).
+    @Test(.enabled(if: SharedData.shouldRun)) func pixel6GnssLogger() throws {
+        let text = try SharedData.text("gnss_traces/gnss_lib_py_samples/android/nmea/pixel6.nmea")
+        let fixes = try NMEAReader.fixes(from: text)
+        #expect(fixes.count == 48)
+        let wrapper = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("NMEA,$GPGGA") }
+            .map { Double($0.split(separator: ",").last!)! / 1000 }
+        #expect(wrapper.count == 48)
+        for (f, w) in zip(fixes, wrapper) { #expect(abs(f.time - w) < 1, "\(f.time) vs \(w)") }
+    }
+
     /// Bad input: each is a typed error naming line and value; with skipInvalid it is counted.
     @Test(arguments: [
         ("$GPGGA,220134.00,3725.4168121,N,12205.6498009,W,1,14,1.0,2.70,M,-32.64,M,,*54", "checksum mismatch"),
