@@ -20,5 +20,8 @@ struct GeoBench: ParsableCommand {
     static let allSubcommands: [any ParsableCommand.Type] = [
         ReportCommand.self,
         ENUCommand.self,
+        GeoidCommand.self,
+        CRSCommand.self,
+        PerfCommand.self,
     ]
 }
