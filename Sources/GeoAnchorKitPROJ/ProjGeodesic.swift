@@ -49,18 +49,29 @@ public final class ProjGeodesic: @unchecked Sendable {
         return (lat2, lon2, azi2)
     }
 
-    /// Batch inverse distances (meters) over contiguous buffers of equal count.
+    /// Batch inverse over contiguous buffers of equal count: distances (meters) and, when
+    /// buffers are given, both azimuths (degrees), one `geod_inverse` call per pair.
     /// NaN input gives NaN output (as `geod_inverse` does).
-    public func inverseDistances(latitude1: UnsafeBufferPointer<Double>, longitude1: UnsafeBufferPointer<Double>,
-                                 latitude2: UnsafeBufferPointer<Double>, longitude2: UnsafeBufferPointer<Double>,
-                                 distance: UnsafeMutableBufferPointer<Double>) {
+    public func inverse(latitude1: UnsafeBufferPointer<Double>, longitude1: UnsafeBufferPointer<Double>,
+                        latitude2: UnsafeBufferPointer<Double>, longitude2: UnsafeBufferPointer<Double>,
+                        distance: UnsafeMutableBufferPointer<Double>,
+                        azimuth1: UnsafeMutableBufferPointer<Double>? = nil,
+                        azimuth2: UnsafeMutableBufferPointer<Double>? = nil) {
         let n = latitude1.count
-        precondition(longitude1.count == n && latitude2.count == n && longitude2.count == n && distance.count == n,
-                     "batch buffers differ in count")
+        precondition(longitude1.count == n && latitude2.count == n && longitude2.count == n && distance.count == n
+                     && (azimuth1?.count ?? n) == n && (azimuth2?.count ?? n) == n, "batch buffers differ in count")
+        let g = geodesic
+        var s12 = 0.0, azi1 = 0.0, azi2 = 0.0
+        let wantAzimuths = azimuth1 != nil || azimuth2 != nil
         for i in 0..<n {
-            var s12 = 0.0
-            geod_inverse(geodesic, latitude1[i], longitude1[i], latitude2[i], longitude2[i], &s12, nil, nil)
+            if wantAzimuths {
+                geod_inverse(g, latitude1[i], longitude1[i], latitude2[i], longitude2[i], &s12, &azi1, &azi2)
+            } else {
+                geod_inverse(g, latitude1[i], longitude1[i], latitude2[i], longitude2[i], &s12, nil, nil)
+            }
             distance[i] = s12
+            azimuth1?[i] = azi1
+            azimuth2?[i] = azi2
         }
     }
 

@@ -34,7 +34,7 @@ struct CRSCommand: ParsableCommand {
         try withInputErrors {
             let t: ProjTransformer
             do { t = try ProjTransformer(from: from, to: to) } catch {
-                throw InputError(file: "--from/--to", line: nil, message: error.description)
+                throw InputError(file: "--from/--to", line: nil, message: "\(error)")
             }
             let table = try CSVTable.read(path: input)
             let xc = try table.column("x"), yc = try table.column("y")

@@ -10,7 +10,7 @@ extension ENUCommand {
         let o = GeodeticCoordinate(latitude: origin.0, longitude: origin.1, ellipsoidalHeight: origin.2)
         let t: ProjTransformer
         do { t = try ProjTransformer.localTangentFrame(origin: o) } catch {
-            throw InputError(file: "--origin", line: nil, message: error.description)
+            throw InputError(file: "--origin", line: nil, message: "\(error)")
         }
         // PROJ's pipeline order is x = longitude, y = latitude; the CSV is latitude,longitude.
         var x = inverse ? a : b, y = inverse ? b : a, z = c

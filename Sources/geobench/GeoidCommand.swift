@@ -32,7 +32,7 @@ struct GeoidCommand: ParsableCommand {
         try withInputErrors {
             let model: GeoidGrid
             do { model = try GeoidGrid(path: grid) } catch {
-                throw InputError(file: grid, line: nil, message: error.description)
+                throw InputError(file: grid, line: nil, message: "\(error)")
             }
             let table = try CSVTable.read(path: input)
             let latCol = try table.column("latitude"), lonCol = try table.column("longitude")
@@ -46,7 +46,7 @@ struct GeoidCommand: ParsableCommand {
                     values.append(try model.undulation(latitude: lat, longitude: lon,
                                                        interpolation: bicubic ? .bicubic : .bilinear))
                 } catch {
-                    throw InputError(file: table.source, line: row.line, message: error.description)
+                    throw InputError(file: table.source, line: row.line, message: "\(error)")
                 }
             }
             let w = try CSVWriter(path: output, header: ["undulation"])

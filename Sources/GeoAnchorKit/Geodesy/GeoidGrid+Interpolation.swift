@@ -23,7 +23,7 @@ extension GeoidGrid {
 
     /// The cell containing a point, or nil when it is outside the grid's coverage.
     /// Latitude/longitude must be finite.
-    @inlinable
+    @inlinable @inline(__always)
     func cell(latitude lat: Double, longitude lon: Double) -> Cell? {
         // Grid units; tolerate rounding of points exactly on the border (1e-9 of a cell).
         let eps = 1e-9
@@ -43,16 +43,18 @@ extension GeoidGrid {
         }
         let gy = (lat - southLatitude) * inverseLatitudeSpacing
         guard gy >= -eps, gy <= Double(rows - 1) + eps else { return nil }
-        var ix = Int(gx.rounded(.down)), iy = Int(gy.rounded(.down))
+        // gx ≥ −eps and gy ≥ −eps here, so truncation is floor (or 0 for a tiny negative,
+        // clamped below) — and avoids a libm call.
+        var ix = Int(gx), iy = Int(gy)
         var fx = gx - Double(ix), fy = gy - Double(iy)
         if ix < 0 { ix = 0; fx = 0 } else if ix > columns - 1 { ix = columns - 1; fx = 0 }
         if iy < 0 { iy = 0; fy = 0 } else if iy > rows - 1 { iy = rows - 1; fy = 0 }
-        return Cell(ix: ix, iy: iy, fx: Swift.min(fx, 1), fy: Swift.min(fy, 1))
+        return Cell(ix: ix, iy: iy, fx: Swift.min(Swift.max(fx, 0), 1), fy: Swift.min(Swift.max(fy, 0), 1))
     }
 
     /// Bilinear value in a cell, with PROJ's weights and its no-data rule (weights of nodes
     /// without data are dropped and the rest renormalized). NaN when all four nodes lack data.
-    @inlinable
+    @inlinable @inline(__always)
     func bilinear(_ v: UnsafeBufferPointer<Float>, _ c: Cell) -> Double {
         let ix2 = c.ix + 1 < columns ? c.ix + 1 : (wrapsLongitude ? 0 : columns - 1)
         let iy2 = c.iy + 1 < rows ? c.iy + 1 : rows - 1

@@ -22,6 +22,6 @@ enum GeodesyReport: ReportSection {
         return [
             "  geodetic → ECEF → geodetic round trips: \(count) points, h from −11 km to 36,000 km",
             String(format: "    max |Δlatitude| = %.3e°, max |Δheight| = %.3e m", maxLat, maxH),
-        ]
+        ] + (try projComparisons(context))
     }
 }

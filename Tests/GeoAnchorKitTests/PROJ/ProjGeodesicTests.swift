@@ -29,14 +29,17 @@ struct ProjGeodesicTests {
         #expect(n == 2_000)
         // The batch path equals the scalar one.
         let la1 = [10.0, -33.9], lo1 = [20.0, 151.2], la2 = [-5.0, 51.5], lo2 = [170.0, -0.1]
-        var out = [0.0, 0.0]
+        var out = [0.0, 0.0], az1 = out, az2 = out
         la1.withUnsafeBufferPointer { a in lo1.withUnsafeBufferPointer { b in la2.withUnsafeBufferPointer { c in
             lo2.withUnsafeBufferPointer { d in out.withUnsafeMutableBufferPointer { o in
-                g.inverseDistances(latitude1: a, longitude1: b, latitude2: c, longitude2: d, distance: o)
+                az1.withUnsafeMutableBufferPointer { z1 in az2.withUnsafeMutableBufferPointer { z2 in
+                    g.inverse(latitude1: a, longitude1: b, latitude2: c, longitude2: d, distance: o, azimuth1: z1, azimuth2: z2)
+                } }
             } }
         } } }
         for i in 0..<2 {
-            #expect(out[i] == g.inverse(latitude1: la1[i], longitude1: lo1[i], latitude2: la2[i], longitude2: lo2[i]).distance)
+            let r = g.inverse(latitude1: la1[i], longitude1: lo1[i], latitude2: la2[i], longitude2: lo2[i])
+            #expect(out[i] == r.distance && az1[i] == r.azimuth1 && az2[i] == r.azimuth2)
         }
     }
 }
