@@ -53,6 +53,8 @@ public final class ProjTransformer {
     // Owned handles. `pj` was created in `context` and is destroyed first.
     @usableFromInline let context: OpaquePointer
     @usableFromInline let pj: OpaquePointer
+    /// Receives PROJ's error log lines for this context (kept alive as long as the context).
+    private let log: ProjLogCapture
 
     /// A transformation between two CRSs, normalized to longitude/latitude (easting/northing)
     /// axis order.
@@ -67,11 +69,11 @@ public final class ProjTransformer {
     ///   the tolerances checked in `Tests/GeoAnchorKitTests/PROJ`). Datum transformations use
     ///   the best operation PROJ finds for the point; without grids that may be a ballpark one.
     public init(from source: String, to target: String) throws(ProjError) {
-        let ctx = try Self.makeContext()
+        let (ctx, log) = try Self.makeContext()
         // Validate each CRS on its own, so the error names the one PROJ rejected.
         for crs in [source, target] {
             guard let obj = proj_create(ctx, crs) else {
-                let e = Self.definitionError(ctx, crs)
+                let e = Self.definitionError(ctx, log, crs)
                 proj_context_destroy(ctx)
                 throw e
             }
@@ -83,7 +85,7 @@ public final class ProjTransformer {
             }
         }
         guard let raw = proj_create_crs_to_crs(ctx, source, target, nil) else {
-            let e = Self.definitionError(ctx, "\(source) → \(target)")
+            let e = Self.definitionError(ctx, log, "\(source) → \(target)")
             proj_context_destroy(ctx)
             throw e
         }
@@ -91,11 +93,12 @@ public final class ProjTransformer {
         let norm = proj_normalize_for_visualization(ctx, raw)
         proj_destroy(raw)
         guard let norm else {
-            let e = Self.definitionError(ctx, "\(source) → \(target)")
+            let e = Self.definitionError(ctx, log, "\(source) → \(target)")
             proj_context_destroy(ctx)
             throw e
         }
         self.context = ctx
+        self.log = log
         self.pj = norm
         self.definition = "\(source) → \(target)"
         self.sourceUnits = Self.crsUnits(ctx, norm, source: true)
@@ -109,9 +112,9 @@ public final class ProjTransformer {
     /// ``sourceUnits``.
     /// - Throws: ``ProjError/invalidDefinition(_:code:message:)`` naming the pipeline.
     public init(pipeline: String) throws(ProjError) {
-        let ctx = try Self.makeContext()
+        let (ctx, log) = try Self.makeContext()
         guard let p = proj_create(ctx, pipeline) else {
-            let e = Self.definitionError(ctx, pipeline)
+            let e = Self.definitionError(ctx, log, pipeline)
             proj_context_destroy(ctx)
             throw e
         }
@@ -121,6 +124,7 @@ public final class ProjTransformer {
             throw .invalidDefinition(pipeline, code: 0, message: "a CRS, not a transformation (use init(from:to:))")
         }
         self.context = ctx
+        self.log = log
         self.pj = p
         self.definition = pipeline
         self.sourceUnits = Self.pipelineUnits(p, input: true)
@@ -262,16 +266,28 @@ public final class ProjTransformer {
         return String(cString: m)
     }
 
-    private static func makeContext() throws(ProjError) -> OpaquePointer {
+    /// A new context whose log goes to a capture object instead of stderr.
+    private static func makeContext() throws(ProjError) -> (OpaquePointer, ProjLogCapture) {
         guard let ctx = proj_context_create() else { throw .contextCreationFailed }
-        proj_log_level(ctx, PJ_LOG_NONE) // library users decide what to print, not PROJ
-        return ctx
+        // Library users decide what to print, not PROJ: nothing reaches stderr. Error-level
+        // lines are captured (they name the cause, e.g. "crs not found") for ProjError messages.
+        proj_log_level(ctx, PJ_LOG_NONE)
+        let log = ProjLogCapture()
+        proj_log_func(ctx, Unmanaged.passUnretained(log).toOpaque()) { app, _, message in
+            guard let app, let message else { return }
+            Unmanaged<ProjLogCapture>.fromOpaque(app).takeUnretainedValue().last = String(cString: message)
+        }
+        proj_log_level(ctx, PJ_LOG_ERROR)
+        return (ctx, log)
     }
 
-    /// Reads the context's errno right after a failed creation call.
-    private static func definitionError(_ ctx: OpaquePointer, _ definition: String) -> ProjError {
+    /// Reads the context's errno (and PROJ's last error log line) right after a failed creation call.
+    private static func definitionError(_ ctx: OpaquePointer, _ log: ProjLogCapture, _ definition: String) -> ProjError {
         let code = proj_context_errno(ctx)
-        let text = proj_context_errno_string(ctx, code).map { String(cString: $0) } ?? "unknown PROJ error"
+        var text = proj_context_errno_string(ctx, code).map { String(cString: $0) } ?? "unknown PROJ error"
+        if let detail = log.last, !detail.isEmpty {
+            text = text.hasPrefix("Unknown error") ? detail : "\(text): \(detail)"
+        }
         return .invalidDefinition(definition, code: code, message: text)
     }
 
@@ -301,4 +317,10 @@ public final class ProjTransformer {
         let angular = input ? proj_angular_input(pj, PJ_FWD) : proj_angular_output(pj, PJ_FWD)
         return angular != 0 ? .radians : .linear
     }
+}
+
+/// Holds the last error line PROJ logged on one context (written by PROJ's log callback on the
+/// thread that uses the context, read by the same owner right after a failing call).
+final class ProjLogCapture {
+    var last: String?
 }
