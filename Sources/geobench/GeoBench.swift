@@ -28,5 +28,8 @@ struct GeoBench: ParsableCommand {
         TourCommand.self,
         TSPLIBCommand.self,
         GeodesicCommand.self,
+        GeoidCommand.self,
+        CRSCommand.self,
+        PerfCommand.self,
     ]
 }

@@ -22,7 +22,7 @@ enum GeodesyReport: ReportSection {
         return [
             "  geodetic → ECEF → geodetic round trips: \(count) points, h from −11 km to 36,000 km",
             String(format: "    max |Δlatitude| = %.3e°, max |Δheight| = %.3e m", maxLat, maxH),
-        ] + geodesicLines()
+        ] + geodesicLines() + (try projComparisons(context))
     }
 
     /// Geodesics (Karney 2013): inverse → direct round trips and swap symmetry on a deterministic
