@@ -17,6 +17,7 @@ let package = Package(
     targets: [
         suite("Geodesy", extra: ["GeoAnchorKitPROJ"]),
         suite("Traces"),
+        suite("Geodesic", extra: ["GeoAnchorKitPROJ"]),
     ]
 )
 
