@@ -18,6 +18,7 @@ let package = Package(
         suite("Geodesy", extra: ["GeoAnchorKitPROJ"]),
         suite("Traces"),
         suite("Geodesic", extra: ["GeoAnchorKitPROJ"]),
+        suite("Filtering"),
     ]
 )
 
