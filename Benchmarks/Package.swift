@@ -6,6 +6,7 @@ import PackageDescription
 // `Benchmarks/<Suite>/<Suite>.swift`; add a suite by adding one `suite(...)` line below.
 //
 // Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Geodesy`
+// Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Compass`
 // (all suites: `swift package --disable-sandbox benchmark`).
 let package = Package(
     name: "GeoAnchorKitBenchmarks",
@@ -19,6 +20,7 @@ let package = Package(
         suite("Traces"),
         suite("Geodesic", extra: ["GeoAnchorKitPROJ"]),
         suite("Filtering"),
+        suite("Compass"),
     ]
 )
 
