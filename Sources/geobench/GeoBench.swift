@@ -21,5 +21,6 @@ struct GeoBench: ParsableCommand {
         ReportCommand.self,
         ENUCommand.self,
         TSPLIBCommand.self,
+        RouteCommand.self,
     ]
 }

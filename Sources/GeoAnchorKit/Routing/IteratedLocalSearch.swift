@@ -13,8 +13,8 @@ import Foundation
 ///   Or 1976) and or-3opt (exchange two adjacent segments of any length, the pure 3-opt
 ///   "segment insertion" move without reversal).
 /// - Iterated local search (Lourenço, Martin & Stützle 2003): a random kick (a pure 3-opt
-///   reconnection of two adjacent segments of ≤ 30 nodes: the double bridge or one of its
-///   reversed forms), local search from the kicked nodes, accept if not worse; the best path
+///   reconnection of two adjacent segments of ≤ 30 nodes, one kick in 20 up to a third of the
+///   path: the double bridge or one of its reversed forms), local search from the kicked nodes, accept if not worse; the best path
 ///   seen is returned.
 ///
 /// Asymmetric matrices are exact: reversals are priced with prefix sums of forward and
@@ -37,6 +37,8 @@ final class IteratedLocalSearch {
     private let queued: UnsafeMutablePointer<Bool>
     private var head = 0, tail = 0, queueCount = 0
     private var cost = 0.0
+    /// Range of positions changed since the last accept/reject (for cheap restores).
+    private var touchedLo = Int.max, touchedHi = 0
     private let eps: Double
     private let options: SolverOptions
     private var rng: SplitMix64
@@ -159,6 +161,7 @@ final class IteratedLocalSearch {
 
     private func apply2opt(_ i: Int, _ j: Int) {
         push(t[i - 1]); push(t[i]); push(t[j]); push(t[j + 1])
+        touchedLo = min(touchedLo, i); touchedHi = max(touchedHi, j)
         var a = i, b = j
         while a < b {
             let x = t[a]; t[a] = t[b]; t[b] = x
@@ -178,6 +181,7 @@ final class IteratedLocalSearch {
     private func applyExchange(_ i: Int, _ j: Int, _ kk: Int) {
         push(t[i - 1]); push(t[i]); push(t[j - 1]); push(t[j]); push(t[kk]); push(t[kk + 1])
         let lenA = j - i, lenB = kk - j + 1
+        touchedLo = min(touchedLo, i); touchedHi = max(touchedHi, kk)
         for q in 0..<lenA { scratch[q] = t[i + q] }
         for q in 0..<lenB { t[i + q] = t[j + q] }
         for q in 0..<lenA { t[i + lenB + q] = scratch[q] }
@@ -452,15 +456,17 @@ final class IteratedLocalSearch {
         let kickSpan = 30
         if interior >= 8 {
             for p in 0...m { saved[p] = t[p]; bestT[p] = t[p] }
+            touchedLo = Int.max; touchedHi = 0
             var current = cost, bestCost = cost
             while true {
                 if let maxIt = options.maxIterations, iterations >= maxIt { break }
                 if clock.now >= deadline { break }
                 iterations += 1
                 // Local double bridge: exchange two adjacent random segments of ≤ 50 nodes.
-                // Kick: a random pure 3-opt reconnection of two adjacent segments of ≤ 30 nodes
-                // (the double bridge and its reversed variants).
-                let span = min(kickSpan, interior / 3)
+                // Kick: a random pure 3-opt reconnection of two adjacent segments (the double
+                // bridge and its reversed variants).
+                // One kick in 20 spans up to a third of the path, to leave deep funnels.
+                let span = min(rng.below(20) == 0 ? interior / 3 : kickSpan, interior / 3)
                 let la = 1 + rng.below(span), lb = 1 + rng.below(span)
                 let i = 1 + rng.below(max(1, interior - la - lb + 1))
                 let j = i + la, kk = j + lb - 1
@@ -479,13 +485,16 @@ final class IteratedLocalSearch {
                     bestCost = cost
                 }
                 if cost <= current + eps {
-                    for p in 0...m { saved[p] = t[p] }
+                    if touchedLo <= touchedHi { for p in touchedLo...touchedHi { saved[p] = t[p] } }
                     current = cost
                 } else {
-                    for p in 0...m { t[p] = saved[p] }
-                    rebuild()
+                    if touchedLo <= touchedHi {
+                        for p in touchedLo...touchedHi { t[p] = saved[p]; pos[Int(t[p])] = Int32(p) }
+                        if !symmetric { updatePrefix(from: touchedLo - 1) }
+                    }
                     cost = current
                 }
+                touchedLo = Int.max; touchedHi = 0
             }
             for p in 0...m { t[p] = bestT[p] }
         }
