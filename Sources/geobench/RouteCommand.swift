@@ -45,6 +45,9 @@ struct RouteCommand: ParsableCommand {
     @Option(help: "Random seed of the local search (default 1).")
     var seed: UInt64 = 1
 
+    @Option(help: "Stop the local search after this many iterations (reproducible runs; default: only the time limit).")
+    var iterations: Int?
+
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
@@ -97,7 +100,7 @@ struct RouteCommand: ParsableCommand {
             if let end { problem.end = .location(try location(end, "end")) } else if roundTrip { problem.end = .returnToStart }
             let plan: TourPlan
             do {
-                plan = try TourPlanner.plan(problem, options: SolverOptions(timeLimit: timeLimit, seed: seed))
+                plan = try TourPlanner.plan(problem, options: SolverOptions(timeLimit: timeLimit, seed: seed, maxIterations: iterations))
             } catch let error as RoutingError {
                 throw InputError(file: table.source, line: nil, message: error.description)
             }
