@@ -31,5 +31,6 @@ struct GeoBench: ParsableCommand {
         GeoidCommand.self,
         CRSCommand.self,
         PerfCommand.self,
+        RouteCommand.self,
     ]
 }
