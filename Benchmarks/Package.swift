@@ -7,6 +7,7 @@ import PackageDescription
 //
 // Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Geodesy`
 // Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Compass`
+// Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Tours`
 // (all suites: `swift package --disable-sandbox benchmark`).
 let package = Package(
     name: "GeoAnchorKitBenchmarks",
@@ -21,6 +22,7 @@ let package = Package(
         suite("Geodesic", extra: ["GeoAnchorKitPROJ"]),
         suite("Filtering"),
         suite("Compass"),
+        suite("Tours", extra: ["GeoAnchorKitGEOS"]),
     ]
 )
 
