@@ -62,7 +62,7 @@ struct RouteCommand: ParsableCommand {
             let table = try CSVTable.read(path: stops)
             let cid = try table.column("id"), clat = try table.column("latitude"), clon = try table.column("longitude")
             let calt = table.optionalColumn("altitude"), cdwell = table.optionalColumn("dwell_s")
-            var list: [TourStop] = []
+            var list: [RouteStop] = []
             var seen: [String: Int] = [:]
             var withAltitude = 0
             for row in table.rows {
@@ -81,7 +81,7 @@ struct RouteCommand: ParsableCommand {
                 }
                 let dwell = try table.optionalDouble(row, cdwell, "dwell_s") ?? 0
                 guard dwell >= 0 else { throw InputError(file: table.source, line: row.line, message: "dwell_s \(dwell) is negative") }
-                list.append(TourStop(id: id, coordinate: GeodeticCoordinate(latitude: lat, longitude: lon, altitude: alt ?? 0), dwell: dwell))
+                list.append(RouteStop(id: id, coordinate: GeodeticCoordinate(latitude: lat, longitude: lon, altitude: alt ?? 0), dwell: dwell))
             }
             guard !list.isEmpty else { throw InputError(file: table.source, line: nil, message: "no stops") }
             func location(_ s: String, _ name: String) throws -> GeodeticCoordinate {

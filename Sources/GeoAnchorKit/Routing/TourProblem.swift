@@ -1,7 +1,7 @@
 import Foundation
 
 /// A place the visitor wants to see.
-public struct TourStop: Sendable, Hashable {
+public struct RouteStop: Sendable, Hashable {
     /// Unique id (used in results and constraints).
     public var id: String
     /// Position; the height (any vertical reference, the same for all stops) gives the climbs.
@@ -70,7 +70,7 @@ public enum TourObjective: String, Sendable, Hashable, Codable {
 /// ``TourEnd/location(_:)``. A user-supplied ``RoutingCosts`` must follow that order
 /// (``nodeCoordinates`` lists them).
 public struct TourProblem: Sendable, Hashable {
-    public var stops: [TourStop]
+    public var stops: [RouteStop]
     public var start: TourStart
     public var end: TourEnd
     public var precedences: [Precedence]
@@ -80,7 +80,7 @@ public struct TourProblem: Sendable, Hashable {
     public var timeBudget: Double?
     public var objective: TourObjective
 
-    public init(stops: [TourStop], start: TourStart = .firstStop, end: TourEnd = .free,
+    public init(stops: [RouteStop], start: TourStart = .firstStop, end: TourEnd = .free,
                 precedences: [Precedence] = [], timeBudget: Double? = nil, objective: TourObjective = .distance) {
         self.stops = stops
         self.start = start

@@ -5,9 +5,9 @@ import Testing
 @Suite("Tour planner")
 struct TourPlannerTests {
     /// Stops on a line of longitudes at the equator, 0.001° ≈ 111 m apart, given out of order.
-    static func lineStops(_ count: Int, dwell: Double = 0) -> [TourStop] {
+    static func lineStops(_ count: Int, dwell: Double = 0) -> [RouteStop] {
         let order = (0..<count).map { ($0 * 7) % count }
-        return order.map { k in TourStop(id: "p\(k)", coordinate: GeodeticCoordinate(latitude: 0, longitude: 0.001 * Double(k)), dwell: dwell) }
+        return order.map { k in RouteStop(id: "p\(k)", coordinate: GeodeticCoordinate(latitude: 0, longitude: 0.001 * Double(k)), dwell: dwell) }
     }
 
     /// Reference: the obvious optimum of collinear stops (walk the line in order).
@@ -44,9 +44,9 @@ struct TourPlannerTests {
     /// from the cost matrix; tolerance 1e-9 s).
     @Test func walkEstimateAddsUp() throws {
         let stops = [
-            TourStop(id: "a", coordinate: GeodeticCoordinate(latitude: 49.965, longitude: 14.388, altitude: 330), dwell: 60),
-            TourStop(id: "b", coordinate: GeodeticCoordinate(latitude: 49.967, longitude: 14.390, altitude: 370), dwell: 300),
-            TourStop(id: "c", coordinate: GeodeticCoordinate(latitude: 49.964, longitude: 14.395, altitude: 360), dwell: 120),
+            RouteStop(id: "a", coordinate: GeodeticCoordinate(latitude: 49.965, longitude: 14.388, altitude: 330), dwell: 60),
+            RouteStop(id: "b", coordinate: GeodeticCoordinate(latitude: 49.967, longitude: 14.390, altitude: 370), dwell: 300),
+            RouteStop(id: "c", coordinate: GeodeticCoordinate(latitude: 49.964, longitude: 14.395, altitude: 360), dwell: 120),
         ]
         let problem = TourProblem(stops: stops, end: .returnToStart)
         let plan = try TourPlanner.plan(problem)
@@ -71,7 +71,7 @@ struct TourPlannerTests {
         let p = GeodeticCoordinate(latitude: 50, longitude: 14)
         #expect(throws: RoutingError.noStops) { try TourPlanner.plan(TourProblem(stops: [])) }
         #expect(throws: RoutingError.duplicateStopID("x")) {
-            try TourPlanner.plan(TourProblem(stops: [TourStop(id: "x", coordinate: p), TourStop(id: "x", coordinate: p)]))
+            try TourPlanner.plan(TourProblem(stops: [RouteStop(id: "x", coordinate: p), RouteStop(id: "x", coordinate: p)]))
         }
         let three = Self.lineStops(3)
         #expect(throws: RoutingError.unknownStopID("nope")) {
@@ -130,7 +130,7 @@ struct TourPlannerTests {
     @Test func heuristicRespectsPrecedence() throws {
         var rng = SplitMix64(seed: 7)
         let stops = (0..<30).map { k in
-            TourStop(id: "s\(k)", coordinate: GeodeticCoordinate(latitude: 50 + Double(rng.below(1000)) * 1e-5,
+            RouteStop(id: "s\(k)", coordinate: GeodeticCoordinate(latitude: 50 + Double(rng.below(1000)) * 1e-5,
                                                                  longitude: 14 + Double(rng.below(1000)) * 1e-5))
         }
         let prec = [Precedence(before: "s20", after: "s3"), Precedence(before: "s3", after: "s11")]
