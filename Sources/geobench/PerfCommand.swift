@@ -18,7 +18,7 @@ struct PerfCommand: ParsableCommand {
         enu_inverse — ENU → geodetic on the forward outputs; max_diff_m = largest of the \
         horizontal ground distance and |Δheight|. \
         geodesic_inverse — distance between random global point pairs, native Geodesic vs \
-        geod_inverse; max_diff_m = largest |Δdistance|. \
+        geod_inverse; max_diff_m = largest |Δdistance| (present when the native Geodesic is built in). \
         geoid — EGM96 15′ undulation at random global points, native bilinear vs PROJ vgridshift \
         (radian input, no unitconvert); max_diff_m = largest |ΔN|. \
         native_per_s and proj_per_s are points per second.
