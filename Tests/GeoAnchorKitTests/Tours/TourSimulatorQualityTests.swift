@@ -10,28 +10,6 @@ import Testing
 /// Reference: the simulator's ground truth.
 @Suite("Tours: quality on the TraceSimulator scenarios")
 struct TourSimulatorQualityTests {
-    /// Stops at the scenario's stop waypoints, plus decoys 40 m to the side of every leg's
-    /// midpoint (a decoy may be entered only if the truth came within radius + 15 m).
-    static func tour(for c: TraceSimulator.Config) throws -> Tour {
-        let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: c.waypoints[0].latitude, longitude: c.waypoints[0].longitude, ellipsoidalHeight: 0))
-        func geo(_ p: PlanarPoint) -> GeodeticCoordinate {
-            let g = frame.geodetic(east: p.x, north: p.y, up: 0)
-            return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: 0)
-        }
-        let pts = c.waypoints.map { PlanarPoint(frame.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) }
-        var stops = c.stops.map { TourStop(id: $0.name, coordinate: geo(pts[$0.waypointIndex]), radius: 20) }
-        let path = PlanarPolyline(pts)
-        for i in 0..<(pts.count - 1) {
-            let a = pts[i], b = pts[i + 1]
-            let len = a.distance(to: b)
-            guard len > 100 else { continue }
-            let n = PlanarPoint(x: -(b - a).y / len, y: (b - a).x / len)
-            let d = (a + b) * 0.5 + n * 40
-            if path.project(d).distance >= 36 { stops.append(TourStop(id: "decoy\(i)", coordinate: geo(d), radius: 20)) }
-        }
-        return try Tour(stops: stops, path: c.waypoints.map { GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0) })
-    }
-
     @Test(arguments: ["zavist-tour", "city-walk"]) func criteria(scenario: String) throws {
         var config = try #require(TraceSimulator.Config.scenarios[scenario])
         config.gnss.biasSigma = 4
@@ -45,7 +23,7 @@ struct TourSimulatorQualityTests {
             config.gnss.canyonFactor = 1
             config.gnss.canyonPull = 0
         }
-        let tour = try Self.tour(for: config)
+        let tour = try config.tour(radius: 20, decoyOffset: 40)   // decoys 40 m beside the path
         #expect(tour.stops.contains { $0.id.hasPrefix("decoy") })
         var onTime = 0, total = 0
         var latencies: [Double] = []
