@@ -225,8 +225,10 @@ public struct TourSession: Sendable {
     /// Guidance from the last processed position (nil before the first one).
     /// - Parameter deviceHeading: degrees from true north; defaults to the last fix's `heading`.
     /// - Accuracy: distance and bearing are those of the ENU vector in a frame at the visitor
-    ///   (exact 3-D geometry, height ignored): within 1 mm and 1e-6° of the ellipsoidal geodesic
-    ///   for stops within 2 km (the horizontal ENU distance shortens by ≈ d³/(3R²)).
+    ///   (exact 3-D geometry, height ignored): shorter than the ellipsoidal geodesic by 0.03 mm at
+    ///   2 km and 4.1 mm at 10 km (≈ d³/(6R²)), bearing within 1e-7° of the geodesic azimuth
+    ///   (measured against GeographicLib at 0°, 50° and 80° latitude); the tests check 1 km due
+    ///   east on the equator against a·Δλ to 1 mm.
     public func guidance(deviceHeading: Double? = nil) -> TourGuidance? {
         guard let last = shared.lastPosition else { return nil }
         var g = TourGuidance(isOffRoute: shared.route.isInside, visitedStopIDs: shared.visitedStopIDs)
