@@ -63,13 +63,7 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
         }
     }
 
-    private mutating func nextRandom() -> UInt64 {   // SplitMix64
-        rng &+= 0x9E37_79B9_7F4A_7C15
-        var z = rng
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    private mutating func nextRandom() -> UInt64 { splitMix64(&rng) }
 
     /// The calibration from every sample so far, graded like the batch fit (``MagnetometerCalibration/samples``
     /// is the number of samples in the fit).

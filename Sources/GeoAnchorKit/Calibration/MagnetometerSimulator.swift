@@ -43,14 +43,7 @@ public struct MagnetometerSimulator: Sendable {
     }
 
     /// A uniformly distributed number in [0, 1).
-    public mutating func uniform() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Double(z >> 11) * 0x1p-53
-    }
+    public mutating func uniform() -> Double { Double(splitMix64(&state) >> 11) * 0x1p-53 }
 
     /// A standard normal number (Box–Muller).
     public mutating func normal() -> Double {
@@ -129,4 +122,15 @@ public struct MagnetometerSimulator: Sendable {
         func e(_ i: Int, _ j: Int) -> Double { r[i].x * l.x * r[j].x + r[i].y * l.y * r[j].y + r[i].z * l.z * r[j].z }
         return SymmetricMatrix3(xx: e(0, 0), xy: e(0, 1), xz: e(0, 2), yy: e(1, 1), yz: e(1, 2), zz: e(2, 2))
     }
+}
+
+/// One step of SplitMix64 (Steele, Lea & Flood 2014): advances `state`, returns 64 random bits.
+/// Shared by the simulator and the incremental calibrator's reservoir sampling.
+@inline(__always)
+func splitMix64(_ state: inout UInt64) -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
 }
