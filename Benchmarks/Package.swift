@@ -5,7 +5,9 @@ import PackageDescription
 // testing the root never pulls package-benchmark in. One executable target per suite, in
 // `Benchmarks/<Suite>/<Suite>.swift`; add a suite by adding one `suite(...)` line below.
 //
+// Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Geodesy`
 // Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Compass`
+// Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Tours`
 // (all suites: `swift package --disable-sandbox benchmark`).
 let package = Package(
     name: "GeoAnchorKitBenchmarks",
@@ -15,7 +17,12 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
+        suite("Geodesy", extra: ["GeoAnchorKitPROJ"]),
+        suite("Traces"),
+        suite("Geodesic", extra: ["GeoAnchorKitPROJ"]),
+        suite("Filtering"),
         suite("Compass"),
+        suite("Tours", extra: ["GeoAnchorKitGEOS"]),
     ]
 )
 

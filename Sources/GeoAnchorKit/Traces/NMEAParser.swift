@@ -3,7 +3,7 @@ import Foundation
 /// A streaming NMEA 0183 decoder: feed it one line at a time, collect merged ``Fix`` values.
 ///
 /// Understood sentences (any two-letter talker: GP, GN, GL, GA, GB, BD, GQ, …): **GGA**, **RMC**,
-/// **GNS** (position, quality, satellites, HDOP, height), **GSA** (fix mode, PDOP/HDOP/VDOP),
+/// **GNS** (position, quality, satellites, HDOP, height), **GLL** (position), **GSA** (fix mode, PDOP/HDOP/VDOP),
 /// **GST** (error statistics → accuracy), **VTG** (course, speed), **HDT** (true heading),
 /// **ZDA** (date). Other sentences (GSV, proprietary `$P…`, AIS `!…`) are counted in
 /// ``TraceReadSummary/ignoredRecords``. Lines starting with `#` are comments (gpsd logs).
@@ -104,8 +104,8 @@ public struct NMEAParser: Sendable {
     }
 
     /// Ends the input: emits the last epoch and any epochs still waiting for a date.
-    /// - Throws: ``TraceFormatError`` when fixes never got a date (no RMC/ZDA/wrapper time and no
-    ///   ``TraceReadOptions/defaultDate``) — unless `skipInvalid`, which counts them as skipped.
+    /// - Throws: ``TraceFormatError`` with `isMissingDate` when fixes never got a date (no
+    ///   RMC/ZDA/wrapper time and no ``TraceReadOptions/defaultDate``), also with `skipInvalid`.
     public mutating func finish(into out: inout [Fix]) throws(TraceFormatError) {
         flush(&out)
         if !undated.isEmpty {
@@ -113,12 +113,10 @@ public struct NMEAParser: Sendable {
                 let day = Int((d / 86_400).rounded(.down))
                 emitUndated(resolvedDay: day, nextTod: nil, &out)
             } else {
-                let e = TraceFormatError(source: source, line: undated[0].line,
-                    message: "\(undated.count) fix(es) have a time of day but the file never states a date (no RMC or ZDA sentence); pass a default date")
-                if options.skipInvalid {
-                    for _ in undated { summary.skip(e) }
-                    undated.removeAll()
-                } else { throw e }
+                // A file-level problem (the fixes are fine, the date is missing): thrown even
+                // with skipInvalid, so callers can retry with a default date.
+                throw TraceFormatError(source: source, line: undated[0].line,
+                    message: "\(undated.count) fix(es) have a time of day but the file never states a date (no RMC or ZDA sentence); pass a default date", isMissingDate: true)
             }
         }
     }
@@ -208,6 +206,7 @@ public struct NMEAParser: Sendable {
         case (86, 84, 71): return vtg(line, lineNo)                  // VTG
         case (72, 68, 84): return hdt(line, lineNo)                  // HDT
         case (90, 68, 65): return zda(line, lineNo, &out)            // ZDA
+        case (71, 76, 76): return gll(line, lineNo, &out)            // GLL
         default: summary.ignoredRecords += 1; return nil
         }
     }
@@ -256,13 +255,11 @@ public struct NMEAParser: Sendable {
         if isEmpty(line, k) { return .success(nil) }
         let f = field(line, k)
         guard f.count >= 6 else { return .failure(FieldError("time '\(text(line, k))' is not hhmmss")) }
-        var d = [Int](repeating: 0, count: 6)
-        for q in 0..<6 {
-            let c = f[q]
-            guard c >= 48, c <= 57 else { return .failure(FieldError("time '\(text(line, k))' is not hhmmss")) }
-            d[q] = Int(c - 48)
+        for q in 0..<6 where !(f[q] >= 48 && f[q] <= 57) {
+            return .failure(FieldError("time '\(text(line, k))' is not hhmmss"))
         }
-        let hh = d[0] * 10 + d[1], mm = d[2] * 10 + d[3], ss = d[4] * 10 + d[5]
+        @inline(__always) func d(_ q: Int) -> Int { Int(f[q] &- 48) }
+        let hh = d(0) * 10 + d(1), mm = d(2) * 10 + d(3), ss = d(4) * 10 + d(5)
         guard hh < 24, mm < 60, ss <= 60 else { return .failure(FieldError("impossible time of day '\(text(line, k))'")) }
         var ms = 0
         if f.count > 6 {
@@ -480,6 +477,23 @@ public struct NMEAParser: Sendable {
         } catch { return error.message }
     }
 
+    private mutating func gll(_ l: UnsafeBufferPointer<UInt8>, _ lineNo: Int, _ out: inout [Fix]) -> String? {
+        do throws(FieldError) {
+            guard let tod = try timeOfDay(l, 5).get() else { summary.ignoredRecords += 1; return nil }
+            let lat = try angle(l, 1, latitude: true).get()
+            let lon = try angle(l, 3, latitude: false).get()
+            let status = field(l, 6)
+            guard status.count == 1, status[0] == 65 || status[0] == 86 else {
+                throw FieldError("GLL status '\(text(l, 6))' is not A or V")
+            }
+            let valid = status[0] == 65 && !(field(l, 7).count == 1 && field(l, 7)[0] == 78)
+            epoch(tod: tod, line: lineNo, &out)
+            if pending!.rmcValid == nil { pending!.rmcValid = valid }
+            if let lat, let lon, !pending!.positionFromGGA, pending!.lat == nil { pending!.lat = lat; pending!.lon = lon }
+            return nil
+        } catch { return error.message }
+    }
+
     private mutating func gsa(_ l: UnsafeBufferPointer<UInt8>, _ lineNo: Int) -> String? {
         do throws(FieldError) {
             let mode = isEmpty(l, 2) ? nil : ByteParsing.unsigned(field(l, 2))
@@ -573,7 +587,7 @@ public struct NMEAParser: Sendable {
     private func preview(_ line: UnsafeBufferPointer<UInt8>, _ s: Int, _ n: Int) -> String {
         let bytes = line[s..<min(n, s + 40)]
         var out = ""
-        for c in bytes { out += (c >= 32 && c < 127) ? String(UnicodeScalar(c)) : "\\x" + String(c, radix: 16) }
+        for c in bytes { out += (c >= 32 && c < 127) ? String(UnicodeScalar(c)) : "\\x" + hex2(c) }
         return out + (n - s > 40 ? "…" : "")
     }
 }
