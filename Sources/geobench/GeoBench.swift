@@ -28,5 +28,9 @@ struct GeoBench: ParsableCommand {
         TourCommand.self,
         TSPLIBCommand.self,
         GeodesicCommand.self,
+        GeoidCommand.self,
+        CRSCommand.self,
+        PerfCommand.self,
+        RouteCommand.self,
     ]
 }

@@ -31,6 +31,7 @@ struct ReportCommand: ParsableCommand {
         GeodesyReport.self,
         TracesReport.self,
         CompassReport.self,
+        ToursReport.self,
     ]
 
     @Option(help: "The repository's traces folder.")
