@@ -148,8 +148,8 @@ extension KDTree {
                 while hi - lo > leafSize {
                     let mid = (lo + hi) >> 1
                     let p = e[mid]
-                    let d = Int(dm[mid])
-                    let diff = q[d] - p[UInt8(d)]
+                    let d = dm[mid]
+                    let diff = (d == 0 ? q.x : d == 1 ? q.y : q.z) - p[d]
                     if al == nil || al![mid] {
                         let d2 = dist2(p, q)
                         if d2 < best.worst { best.offer(d2, p.id, tree, mid) }
@@ -195,8 +195,8 @@ extension KDTree {
                 while hi - lo > leafSize {
                     let mid = (lo + hi) >> 1
                     let p = e[mid]
-                    let d = Int(dm[mid])
-                    let diff = q[d] - p[UInt8(d)]
+                    let d = dm[mid]
+                    let diff = (d == 0 ? q.x : d == 1 ? q.y : q.z) - p[d]
                     if al == nil || al![mid], dist2(p, q) <= r2 { out.append(mid) }
                     let far = diff * diff <= r2
                     if diff < 0 {
