@@ -161,7 +161,7 @@ struct AnchorsCommand: ParsableCommand {
         }
         let errorsJSON: [[String: Any]] = errors.map { ["file": source, "line": $0.line, "id": $0.id, "message": $0.message] }
         let data = try JSONSerialization.data(withJSONObject: ["anchors": anchorsJSON, "errors": errorsJSON],
-                                              options: [.prettyPrinted, .sortedKeys])
+                                              options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         if let output, output != "-" {
             guard FileManager.default.createFile(atPath: output, contents: data + Data("\n".utf8)) else {
                 throw InputError(file: output, line: nil, message: "cannot create output file")
