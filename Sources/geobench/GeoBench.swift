@@ -32,5 +32,6 @@ struct GeoBench: ParsableCommand {
         CRSCommand.self,
         PerfCommand.self,
         RouteCommand.self,
+        AnchorsCommand.self,
     ]
 }
