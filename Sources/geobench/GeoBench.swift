@@ -27,5 +27,6 @@ struct GeoBench: ParsableCommand {
         TourCommand.self,
         TSPLIBCommand.self,
         GeodesicCommand.self,
+        FilterCommand.self,
     ]
 }

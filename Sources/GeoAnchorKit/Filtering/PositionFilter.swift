@@ -219,6 +219,11 @@ public struct PositionFilter: Sendable {
         let predicted = (east, north, height)
         lastTime = m.time
 
+        // Velocity from speed/course (Doppler: independent of the position error, so it is
+        // applied even when the position is gated — a coasting filter then still follows the
+        // speed), or zero velocity when stationary.
+        applyVelocity(m)
+
         // Horizontal position: joint 2-DOF gate on the two independent channels.
         let hp = SIMD2<Double>(1, 0)
         let ie = east.innovation(measurement: m.east, observation: hp, noise: r)
@@ -238,9 +243,6 @@ public struct PositionFilter: Sendable {
             statistics.accepted += 1
             statistics.sumMahalanobisSquared += d2
         }
-
-        // Velocity from speed/course, or zero velocity when stationary.
-        if status == .updated { applyVelocity(m) }
 
         // Height channel.
         var heightStarts = false

@@ -7,6 +7,8 @@ public struct PositionTrack: Sendable {
     public var filtered: [FilteredFix]
     /// The Rauch–Tung–Striebel smoothed estimates at the same times (nil unless requested).
     public var smoothed: [FilteredFix]?
+    /// For each estimate, the index of the input fix it belongs to (position in the input sequence).
+    public var inputIndices: [Int]
     /// What the filter did.
     public var statistics: PositionFilterStatistics
 }
@@ -28,14 +30,17 @@ extension PositionFilter {
                                           smooth: Bool = false) -> PositionTrack where S.Element == Fix {
         var f = PositionFilter(configuration: configuration)
         var records: [StepRecord] = []
+        var indices: [Int] = []
         records.reserveCapacity(fixes.underestimatedCount)
-        for fix in fixes {
+        indices.reserveCapacity(fixes.underestimatedCount)
+        for (i, fix) in fixes.enumerated() {
             guard let m = f.measurement(from: fix), let r = f.stepRecording(m) else { continue }
             records.append(r)
+            indices.append(i)
         }
         let filtered = records.map { f.filteredFix($0.estimate) }
         guard smooth, !records.isEmpty else {
-            return PositionTrack(filtered: filtered, smoothed: smooth ? [] : nil, statistics: f.statistics)
+            return PositionTrack(filtered: filtered, smoothed: smooth ? [] : nil, inputIndices: indices, statistics: f.statistics)
         }
         let n = records.count
         var se = [KalmanFilter2](repeating: KalmanFilter2(x: .zero, P: .zero), count: n)
@@ -69,6 +74,6 @@ extension PositionFilter {
             }
             smoothed.append(f.filteredFix(e))
         }
-        return PositionTrack(filtered: filtered, smoothed: smoothed, statistics: f.statistics)
+        return PositionTrack(filtered: filtered, smoothed: smoothed, inputIndices: indices, statistics: f.statistics)
     }
 }
