@@ -48,10 +48,10 @@ extension PositionFilter {
         /// Probability of the χ² gate on position (2 degrees of freedom), velocity (2) and
         /// height (1) innovations; 0.999 rejects one good fix in a thousand.
         public var gateProbability: Double
-        /// After this many consecutive gated fixes the filter re-initializes on the newest fix
-        /// (it must never freeze on a stale position).
+        /// After this many consecutive gated fixes, the next fix that also fails the gate
+        /// re-initializes the filter on itself (it must never freeze on a stale position).
         public var maximumConsecutiveRejections: Int
-        /// …or when no fix has been accepted for this many seconds.
+        /// …as does a gated fix when none has been accepted for this many seconds.
         public var maximumRejectionInterval: Double
         /// A gap longer than this (s) between fixes re-initializes the filter.
         public var maximumGap: Double
@@ -119,7 +119,7 @@ extension PositionFilter {
         public static let driving = Configuration(accelerationSpectralDensity: 4,
                                                   verticalAccelerationSpectralDensity: 0.2,
                                                   speedSigma: 0.5, courseSigma: 3, courseMinimumSpeed: 2,
-                                                  maximumRejectionInterval: 10, maximumGap: 10,
+                                                  maximumConsecutiveRejections: 1, maximumRejectionInterval: 5, maximumGap: 10,
                                                   initialVelocitySigma: 15)
 
         /// The preset for a profile.

@@ -215,10 +215,6 @@ public struct PositionFilter: Sendable {
         } else if m.time - lastTime > configuration.maximumGap {
             reason = .reinitializedAfterGap
             statistics.gapReinitializations += 1
-        } else if rejectionStreak >= configuration.maximumConsecutiveRejections
-                    || (rejectionStreak > 0 && m.time - lastAcceptedTime > configuration.maximumRejectionInterval) {
-            reason = .recovered
-            statistics.recoveries += 1
         }
         if let reason {
             initialize(m, r: r)
@@ -246,6 +242,16 @@ public struct PositionFilter: Sendable {
         let d2 = ie.innovation * ie.innovation / ie.variance + inn.innovation * inn.innovation / inn.variance
         var status = LocalPositionEstimate.Status.updated
         if d2 > gate2 || !d2.isFinite {
+            if rejectionStreak >= configuration.maximumConsecutiveRejections
+                || m.time - lastAcceptedTime > configuration.maximumRejectionInterval {
+                // Another fix outside the gate after a streak: the filter, not the fixes, is
+                // wrong (a real jump, a stale state). Start over on this fix.
+                initialize(m, r: r)
+                statistics.recoveries += 1
+                statistics.accepted += 1
+                predictedEast = east; predictedNorth = north; predictedHeight = height
+                return StepInfo(status: .recovered, mahalanobisSquared: d2, dt: dt, startsSegment: true, heightStartsSegment: hasHeight)
+            }
             rejectionStreak += 1
             statistics.gated += 1
             status = .gated
