@@ -22,11 +22,16 @@ struct GeoBench: ParsableCommand {
         ENUCommand.self,
         ConvertCommand.self,
         AccuracyCommand.self,
+        SimulateCommand.self,
         MagneticCommand.self,
         CalibrateCommand.self,
         TourCommand.self,
         TSPLIBCommand.self,
         GeodesicCommand.self,
         FilterCommand.self,
+        GeoidCommand.self,
+        CRSCommand.self,
+        PerfCommand.self,
+        RouteCommand.self,
     ]
 }
