@@ -32,6 +32,7 @@ struct ReportCommand: ParsableCommand {
         TracesReport.self,
         CompassReport.self,
         ToursReport.self,
+        FilteringReport.self,
     ]
 
     @Option(help: "The repository's traces folder.")
