@@ -46,8 +46,15 @@ extension PositionFilter {
     ///   smoothed p95 is never above raw (test suite, `geobench report`).
     public static func track<S: Sequence>(_ fixes: S, configuration: Configuration = .walking,
                                           smooth: Bool = false) -> PositionTrack where S.Element == Fix {
+        track(Array(fixes), configuration: configuration, smooth: smooth)
+    }
+
+    /// ``track(_:configuration:smooth:)`` on an array (the non-generic implementation: an
+    /// unspecialized generic sequence costs an allocation per element).
+    public static func track(_ fixes: [Fix], configuration: Configuration = .walking,
+                             smooth: Bool = false) -> PositionTrack {
         var f = PositionFilter(configuration: configuration)
-        let cap = fixes.underestimatedCount
+        let cap = fixes.count
         var filtered: [LocalPositionEstimate] = [], indices: [Int] = []
         filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
         // Per step and channel (east, north, height): prediction and posterior; plus flags.
