@@ -19,7 +19,8 @@ struct FilterCommand: ParsableCommand {
         --smooth runs the Rauch–Tung–Striebel smoother over the whole trace (offline) and writes \
         the smoothed estimates instead. --profile sets the process model (walking, cycling, \
         driving). Measurement σ: horizontal_accuracy is read as a 68 % radius (σ = accuracy / \
-        1.5096 per axis), else HDOP × UERE / √2 (--uere, default 6 m), else 5 m.
+        1.5096 per axis, times 2 for walking/cycling because phones report optimistic accuracies), \
+        else HDOP × UERE / √2 (--uere, default 6 m), else 5 m.
 
         --json prints one JSON object on stdout with the keys: input, output, profile, smoothed, \
         fixes_read, fixes_written, accepted, gated, recoveries, gap_reinitializations, duplicates, \
@@ -47,7 +48,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "User-equivalent range error σ (m) for fixes with HDOP but no accuracy.")
     var uere: Double?
 
-    @Option(help: "Horizontal acceleration spectral density q (m²/s³); default from --profile (0.3, 1, 4).")
+    @Option(help: "Horizontal acceleration spectral density q (m²/s³); default from --profile (0.1, 1, 4).")
     var accelerationPsd: Double?
 
     @Flag(help: "Skip invalid input lines (count reported on stderr) instead of failing.")

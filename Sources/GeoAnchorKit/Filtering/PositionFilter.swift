@@ -34,8 +34,8 @@ import Foundation
 ///
 /// - Accuracy: the per-step Kalman algebra matches FilterPy to 1e-9 (test suite). Measured with
 ///   ``FilterAccuracyComparison`` (test suite and `geobench report`), walking preset, RMSE / p95
-///   change against the raw fixes: simulated `traces/zavist-tour` −37 % / −19 %, `city-walk`
-///   −20 % / −13 % (their errors are dominated by slowly varying biases no position filter can
+///   change against the raw fixes: simulated `traces/zavist-tour` −38 % / −19 %, `city-walk`
+///   −23 % / −16 % (their errors are dominated by slowly varying biases no position filter can
 ///   observe); GSDC 2020 chipset traces (driving, UERE 2 m) within ±4 % RMSE and ≤ +0.02 m p95
 ///   of raw (the phone's output is already filtered).
 public struct PositionFilter: Sendable {
@@ -117,7 +117,7 @@ public struct PositionFilter: Sendable {
         let c = configuration
         var sigma: Double
         if let a = fix.horizontalAccuracy, a > 0 {
-            sigma = a * c.horizontalSigmaPerAccuracy
+            sigma = a * c.horizontalSigmaPerAccuracy * c.accuracyInflation
         } else if let h = fix.hdop, h > 0, h.isFinite {
             sigma = h * c.userEquivalentRangeError / 2.0.squareRoot()
         } else {

@@ -41,8 +41,8 @@ extension PositionFilter {
     ///
     /// - Complexity: O(n) time; O(n) memory for the per-step channel states (≈ 300 bytes a step).
     /// - Accuracy: the backward step matches FilterPy's `rts_smoother` to 1e-9 (test suite). On
-    ///   the simulated `traces/` the smoothed RMSE / p95 are 41 % / 24 % (zavist-tour) and
-    ///   27 % / 25 % (city-walk) below the raw fixes'; on the GSDC 2020 chipset traces the
+    ///   the simulated `traces/` the smoothed RMSE / p95 are 48 % / 34 % (zavist-tour) and
+    ///   38 % / 37 % (city-walk) below the raw fixes'; on the GSDC 2020 chipset traces the
     ///   smoothed p95 is never above raw (test suite, `geobench report`).
     public static func track<S: Sequence>(_ fixes: S, configuration: Configuration = .walking,
                                           smooth: Bool = false) -> PositionTrack where S.Element == Fix {

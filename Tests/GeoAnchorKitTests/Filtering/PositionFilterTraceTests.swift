@@ -14,27 +14,28 @@ struct PositionFilterTraceTests {
     // Reference: the simulator's ground truth (traces/*.truth.csv), errors by TrackAccuracy.
     // Thresholds are ratios to the raw fixes' RMSE / p95. The issue asks for −30 % RMSE
     // (filter), −45 % (smoother), −40 % p95. Measured (walking preset): zavist-tour filter
-    // −37 % RMSE / −19 % p95, smoother −41 % / −24 %; city-walk filter −20 % / −13 %,
-    // smoother −27 % / −25 %. The simulator's errors are dominated by a Gauss–Markov bias and
+    // −38 % RMSE / −19 % p95, smoother −48 % / −34 %; city-walk filter −23 % / −16 %,
+    // smoother −38 % / −37 %. The simulator's errors are dominated by a Gauss–Markov bias and
     // multipath pulls lasting many seconds, which no position-only filter can observe, so the
-    // thresholds below are what is met with a margin, not the issue's targets (see report).
+    // p95 targets and city-walk's RMSE targets are not met; the thresholds below are the
+    // issue's where met (zavist RMSE) and otherwise what is met with a margin (see report).
     @Test("zavist-tour: filter and smoother beat the raw fixes")
     func zavist() throws {
         let c = try Self.traces("zavist-tour")
         #expect(c.filtered.horizontal.rmse <= 0.70 * c.raw.horizontal.rmse, "\(c.filtered.horizontal.rmse) vs \(c.raw.horizontal.rmse)")
-        #expect(c.smoothed.horizontal.rmse <= 0.65 * c.raw.horizontal.rmse, "\(c.smoothed.horizontal.rmse)")
+        #expect(c.smoothed.horizontal.rmse <= 0.55 * c.raw.horizontal.rmse, "\(c.smoothed.horizontal.rmse)")
         #expect(c.filtered.horizontal.p95 <= 0.85 * c.raw.horizontal.p95, "\(c.filtered.horizontal.p95) vs \(c.raw.horizontal.p95)")
-        #expect(c.smoothed.horizontal.p95 <= 0.80 * c.raw.horizontal.p95, "\(c.smoothed.horizontal.p95)")
+        #expect(c.smoothed.horizontal.p95 <= 0.72 * c.raw.horizontal.p95, "\(c.smoothed.horizontal.p95)")
         #expect(c.filtered.matched == c.raw.matched)
     }
 
     @Test("city-walk: filter and smoother beat the raw fixes")
     func cityWalk() throws {
         let c = try Self.traces("city-walk")
-        #expect(c.filtered.horizontal.rmse <= 0.85 * c.raw.horizontal.rmse, "\(c.filtered.horizontal.rmse) vs \(c.raw.horizontal.rmse)")
-        #expect(c.smoothed.horizontal.rmse <= 0.80 * c.raw.horizontal.rmse, "\(c.smoothed.horizontal.rmse)")
-        #expect(c.filtered.horizontal.p95 <= 0.92 * c.raw.horizontal.p95, "\(c.filtered.horizontal.p95) vs \(c.raw.horizontal.p95)")
-        #expect(c.smoothed.horizontal.p95 <= 0.80 * c.raw.horizontal.p95, "\(c.smoothed.horizontal.p95)")
+        #expect(c.filtered.horizontal.rmse <= 0.82 * c.raw.horizontal.rmse, "\(c.filtered.horizontal.rmse) vs \(c.raw.horizontal.rmse)")
+        #expect(c.smoothed.horizontal.rmse <= 0.68 * c.raw.horizontal.rmse, "\(c.smoothed.horizontal.rmse)")
+        #expect(c.filtered.horizontal.p95 <= 0.90 * c.raw.horizontal.p95, "\(c.filtered.horizontal.p95) vs \(c.raw.horizontal.p95)")
+        #expect(c.smoothed.horizontal.p95 <= 0.70 * c.raw.horizontal.p95, "\(c.smoothed.horizontal.p95)")
         #expect(c.filtered.matched == c.raw.matched)
     }
 
