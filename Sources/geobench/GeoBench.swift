@@ -28,6 +28,7 @@ struct GeoBench: ParsableCommand {
         TourCommand.self,
         TSPLIBCommand.self,
         GeodesicCommand.self,
+        FilterCommand.self,
         GeoidCommand.self,
         CRSCommand.self,
         PerfCommand.self,

@@ -33,6 +33,7 @@ struct ReportCommand: ParsableCommand {
         CompassReport.self,
         ToursReport.self,
         AnchoringReport.self,
+        FilteringReport.self,
     ]
 
     @Option(help: "The repository's traces folder.")
