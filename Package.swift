@@ -39,7 +39,8 @@ let package = Package(
         ),
         .testTarget(
             name: "GeoAnchorKitTests",
-            dependencies: ["GeoAnchorKit", "GeoAnchorKitPROJ", "GeoAnchorKitGEOS"]
+            dependencies: ["GeoAnchorKit", "GeoAnchorKitPROJ", "GeoAnchorKitGEOS"],
+            exclude: ["Fixtures"]
         ),
     ]
 )

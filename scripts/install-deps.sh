@@ -17,3 +17,27 @@ if [ ${#missing[@]} -gt 0 ]; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# The World Magnetic Model coefficients (WMM.COF) from NOAA's own PyPI package `wmm-calculator`,
+# installed into a repo-local target (no user site, no venv) and copied to .data/WMM.COF, where
+# GeoAnchorKit's MagneticModel.load() looks by default (override: GEOANCHORKIT_WMM_COF).
+WMM_COF=.data/WMM.COF
+if [ ! -s "$WMM_COF" ]; then
+    mkdir -p .data
+    if [ ! -f .data/pip/wmm/coefs/WMM.COF ]; then
+        echo "install-deps: installing wmm-calculator (NOAA) into .data/pip" >&2
+        python3 -m pip install --quiet --disable-pip-version-check --no-deps --target .data/pip wmm-calculator >&2
+    fi
+    src=$(find .data/pip -path '*/wmm/coefs/WMM.COF' -print -quit)
+    if [ -z "$src" ]; then
+        echo "install-deps: wmm-calculator installed but WMM.COF not found under .data/pip" >&2
+        exit 1
+    fi
+    cp "$src" "$WMM_COF.tmp" && mv "$WMM_COF.tmp" "$WMM_COF"
+fi
+# Verify it is a WMM coefficient file: header "EPOCH WMM-YYYY DATE", degree-12 coefficients, 9s trailer.
+if ! head -1 "$WMM_COF" | grep -Eq '^ *[0-9]{4}\.[0-9]+ +WMM-[0-9]{4}' \
+   || ! grep -Eq '^ *12 +12 ' "$WMM_COF" || ! grep -q '^999999' "$WMM_COF"; then
+    echo "install-deps: $WMM_COF is not a valid WMM coefficient file; delete it and rerun" >&2
+    exit 1
+fi

@@ -62,7 +62,7 @@ struct RouteCommand: ParsableCommand {
             let table = try CSVTable.read(path: stops)
             let cid = try table.column("id"), clat = try table.column("latitude"), clon = try table.column("longitude")
             let calt = table.optionalColumn("altitude"), cdwell = table.optionalColumn("dwell_s")
-            var list: [TourStop] = []
+            var list: [RouteStop] = []
             var seen: [String: Int] = [:]
             var withAltitude = 0
             for row in table.rows {
@@ -81,7 +81,7 @@ struct RouteCommand: ParsableCommand {
                 }
                 let dwell = try table.optionalDouble(row, cdwell, "dwell_s") ?? 0
                 guard dwell >= 0 else { throw InputError(file: table.source, line: row.line, message: "dwell_s \(dwell) is negative") }
-                list.append(TourStop(id: id, coordinate: GeodeticCoordinate(latitude: lat, longitude: lon, altitude: alt ?? 0), dwell: dwell))
+                list.append(RouteStop(id: id, coordinate: GeodeticCoordinate(latitude: lat, longitude: lon, altitude: alt ?? 0), dwell: dwell))
             }
             guard !list.isEmpty else { throw InputError(file: table.source, line: nil, message: "no stops") }
             func location(_ s: String, _ name: String) throws -> GeodeticCoordinate {
@@ -95,12 +95,12 @@ struct RouteCommand: ParsableCommand {
                 }!.coordinate.height
                 return GeodeticCoordinate(latitude: lat, longitude: lon, altitude: alt)
             }
-            var problem = TourProblem(stops: list)
+            var problem = RouteProblem(stops: list)
             if let start { problem.start = .location(try location(start, "start")) }
             if let end { problem.end = .location(try location(end, "end")) } else if roundTrip { problem.end = .returnToStart }
-            let plan: TourPlan
+            let plan: RoutePlan
             do {
-                plan = try TourPlanner.plan(problem, options: SolverOptions(timeLimit: timeLimit, seed: seed, maxIterations: iterations))
+                plan = try RoutePlanner.plan(problem, options: SolverOptions(timeLimit: timeLimit, seed: seed, maxIterations: iterations))
             } catch let error as RoutingError {
                 throw InputError(file: table.source, line: nil, message: error.description)
             }
@@ -131,7 +131,7 @@ struct RouteCommand: ParsableCommand {
     }
 
     /// A readable table of the legs and totals.
-    static func table(_ plan: TourPlan) -> String {
+    static func table(_ plan: RoutePlan) -> String {
         let e = plan.estimate
         func pad(_ s: String, _ w: Int, left: Bool = false) -> String {
             s.count >= w ? s : (left ? s + String(repeating: " ", count: w - s.count) : String(repeating: " ", count: w - s.count) + s)

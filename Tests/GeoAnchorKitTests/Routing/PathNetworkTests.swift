@@ -39,15 +39,15 @@ struct PathNetworkTests {
         let net = try PathNetwork(lineStrings: [[Self.c(50, 14), Self.c(50, 14.01)],
                                                 [Self.c(50.02, 14), Self.c(50.02, 14.01)]])
         let stops = [
-            TourStop(id: "home", coordinate: Self.c(50, 14.001)),
-            TourStop(id: "island", coordinate: Self.c(50.02, 14.005)),
-            TourStop(id: "far", coordinate: Self.c(51, 14)),
-            TourStop(id: "near", coordinate: Self.c(50, 14.008)),
+            RouteStop(id: "home", coordinate: Self.c(50, 14.001)),
+            RouteStop(id: "island", coordinate: Self.c(50.02, 14.005)),
+            RouteStop(id: "far", coordinate: Self.c(51, 14)),
+            RouteStop(id: "near", coordinate: Self.c(50, 14.008)),
         ]
         #expect(throws: RoutingError.unreachableStops(["island", "far"])) {
-            try TourPlanner.plan(TourProblem(stops: stops), network: net)
+            try RoutePlanner.plan(RouteProblem(stops: stops), network: net)
         }
-        let ok = try TourPlanner.plan(TourProblem(stops: [stops[0], stops[3]]), network: net)
+        let ok = try RoutePlanner.plan(RouteProblem(stops: [stops[0], stops[3]]), network: net)
         #expect(ok.order == ["home", "near"])
     }
 

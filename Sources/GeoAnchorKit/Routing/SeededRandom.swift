@@ -1,6 +1,6 @@
 /// A small, fast, seedable pseudo-random generator (SplitMix64, Steele, Lea & Flood 2014) so that
 /// solver runs are reproducible for a given seed on every platform.
-struct SplitMix64: RandomNumberGenerator, Sendable {
+struct SeededRandom: RandomNumberGenerator, Sendable {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {

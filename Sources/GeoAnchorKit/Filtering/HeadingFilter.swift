@@ -1,0 +1,235 @@
+import Foundation
+
+/// Fuses a gyroscope's yaw rate with compass headings, wrap-aware at 0°/360°, and refuses to
+/// follow a compass that a magnetic disturbance has deflected.
+///
+/// **State** `(heading, gyro bias)`: heading in degrees clockwise from true north, kept in
+/// [0, 360); bias in °/s (a ``KalmanFilter2``). Prediction integrates the rate
+/// `heading += (rate − bias)·dt` with angle random walk and bias instability as process noise;
+/// without a rate, the heading random-walks with ``Configuration/unaidedHeadingNoise``.
+///
+/// **Circular measurements.** The compass innovation is the wrap-safe difference
+/// ``Angle/difference(from:to:)`` in (−180°, 180°], so 359° and 1° are 2° apart, never 358°.
+/// Heading σ is taken as the compass `headingAccuracy` (a 68 % half-interval of a 1-D
+/// Gaussian ≈ 0.9945 σ; CoreLocation only calls it "the maximum deviation", so we read it as
+/// 1σ). Innovations pass a 1-degree-of-freedom χ² gate; after
+/// ``Configuration/maximumConsecutiveRejections`` rejections in a row the heading re-initializes
+/// on the compass so the filter cannot lock onto a wrong heading.
+///
+/// **Magnetic disturbance.** Given the expected local field (total intensity and inclination,
+/// e.g. from a World Magnetic Model) and the measured field with each compass reading, the
+/// reading is *disturbed* when the magnitude differs by more than
+/// ``Configuration/fieldMagnitudeTolerance`` (relative) or the inclination by more than
+/// ``Configuration/inclinationTolerance``. A disturbed reading's σ is multiplied by
+/// `disturbedSigmaFactor × severity` (severity = the larger excess ratio, ≥ 1), so the filter
+/// coasts on the gyro instead of following the deflected compass.
+///
+/// - Accuracy: on the test suite's synthetic rotation (gyro noise 0.05 °/s/√Hz, bias 0.5 °/s,
+///   compass σ 8°, 10 Hz) the filtered heading's RMS error is < 40 % of the raw compass's, and
+///   a 40° compass deflection with a 30 % field-magnitude anomaly moves the estimate < 5°.
+public struct HeadingFilter: Sendable {
+    /// Tuning.
+    public struct Configuration: Sendable, Hashable, Codable {
+        /// Gyro angle random walk, °/√s (white rate noise density).
+        public var gyroNoiseDensity: Double
+        /// Gyro bias random walk, °/s/√s.
+        public var biasInstability: Double
+        /// Initial bias σ, °/s.
+        public var initialBiasSigma: Double
+        /// Heading random walk without a gyro, °/√s (how fast the holder may turn).
+        public var unaidedHeadingNoise: Double
+        /// σ (°) used for compass readings without an accuracy.
+        public var defaultCompassSigma: Double
+        /// χ² gate probability (1 degree of freedom).
+        public var gateProbability: Double
+        /// Consecutive gated readings before re-initializing on the compass.
+        public var maximumConsecutiveRejections: Int
+        /// Relative field-magnitude deviation above which a reading counts as disturbed.
+        public var fieldMagnitudeTolerance: Double
+        /// Inclination deviation (°) above which a reading counts as disturbed.
+        public var inclinationTolerance: Double
+        /// σ multiplier for a disturbed reading (times its severity).
+        public var disturbedSigmaFactor: Double
+
+        public init(gyroNoiseDensity: Double = 0.1, biasInstability: Double = 0.005, initialBiasSigma: Double = 1,
+                    unaidedHeadingNoise: Double = 10, defaultCompassSigma: Double = 15, gateProbability: Double = 0.999,
+                    maximumConsecutiveRejections: Int = 20, fieldMagnitudeTolerance: Double = 0.12,
+                    inclinationTolerance: Double = 6, disturbedSigmaFactor: Double = 10) {
+            self.gyroNoiseDensity = gyroNoiseDensity
+            self.biasInstability = biasInstability
+            self.initialBiasSigma = initialBiasSigma
+            self.unaidedHeadingNoise = unaidedHeadingNoise
+            self.defaultCompassSigma = defaultCompassSigma
+            self.gateProbability = gateProbability
+            self.maximumConsecutiveRejections = maximumConsecutiveRejections
+            self.fieldMagnitudeTolerance = fieldMagnitudeTolerance
+            self.inclinationTolerance = inclinationTolerance
+            self.disturbedSigmaFactor = disturbedSigmaFactor
+        }
+    }
+
+    /// The field a compass should see here (e.g. from the World Magnetic Model).
+    public struct ExpectedField: Sendable, Hashable, Codable {
+        /// Total intensity, any unit (nT or µT) — the same unit as measured fields.
+        public var totalIntensity: Double
+        /// Inclination (dip), degrees, positive down.
+        public var inclination: Double
+        public init(totalIntensity: Double, inclination: Double) {
+            self.totalIntensity = totalIntensity
+            self.inclination = inclination
+        }
+    }
+
+    /// The filter's heading estimate.
+    public struct Estimate: Sendable, Hashable {
+        /// Degrees clockwise from true north, [0, 360).
+        public var heading: Double
+        /// 1σ, degrees.
+        public var sigma: Double
+        /// Estimated gyro bias, °/s.
+        public var gyroBias: Double
+        /// UTC seconds since 1970.
+        public var time: Double
+    }
+
+    /// What a compass update did.
+    public enum CompassOutcome: Sendable, Hashable {
+        /// Used; `disturbed` when its σ was inflated for a magnetic disturbance.
+        case applied(mahalanobisSquared: Double, disturbed: Bool)
+        /// Rejected by the χ² gate (the state is unchanged).
+        case gated(mahalanobisSquared: Double, disturbed: Bool)
+        /// First reading, or re-initialization after a rejection streak.
+        case initialized
+        /// Invalid values (NaN, negative accuracy) or time going backwards; unchanged.
+        case invalid
+    }
+
+    /// Counts of what the filter did.
+    public struct Statistics: Sendable, Hashable, Codable {
+        public var compassApplied = 0
+        public var compassGated = 0
+        public var disturbed = 0
+        public var reinitializations = 0
+        public var invalid = 0
+        public init() {}
+    }
+
+    /// Tuning in use.
+    public let configuration: Configuration
+    /// The expected local field for disturbance detection (nil: detection off).
+    public var expectedField: ExpectedField?
+    /// Counters.
+    public private(set) var statistics = Statistics()
+
+    var kf = KalmanFilter2(x: .zero, P: .zero)
+    var time = -Double.infinity
+    var initialized = false
+    var streak = 0
+    let gate: Double
+
+    /// Creates a heading filter.
+    public init(configuration: Configuration = Configuration(), expectedField: ExpectedField? = nil) {
+        self.configuration = configuration
+        self.expectedField = expectedField
+        var c = PositionFilter.Configuration()
+        c.gateProbability = configuration.gateProbability
+        self.gate = c.gate1
+    }
+
+    /// The current estimate (nil before the first compass reading).
+    public var estimate: Estimate? {
+        initialized ? Estimate(heading: kf.x[0], sigma: kf.P[0].squareRoot(), gyroBias: kf.x[1], time: time) : nil
+    }
+
+    /// Propagates to `time` with the yaw rate measured over the interval.
+    ///
+    /// - Parameters:
+    ///   - time: UTC seconds; earlier than the current time → ignored (returns false).
+    ///   - headingRate: rate of change of heading, °/s, **clockwise positive** (for a device
+    ///     with z up this is −ω_z of its gyroscope); nil without a gyro.
+    @discardableResult
+    public mutating func predict(to time: Double, headingRate: Double?) -> Bool {
+        guard initialized else { return false }
+        guard time.isFinite, time >= self.time, headingRate.map({ $0.isFinite }) ?? true else {
+            statistics.invalid += 1
+            return false
+        }
+        let dt = time - self.time
+        let c = configuration
+        if let w = headingRate {
+            let arw = c.gyroNoiseDensity * c.gyroNoiseDensity, bi = c.biasInstability * c.biasInstability
+            let q = SIMD4(arw * dt + bi * dt * dt * dt / 3, -bi * dt * dt / 2, -bi * dt * dt / 2, bi * dt)
+            guard kf.predict(transition: SIMD4(1, -dt, 0, 1), noise: q) else { return false }
+            kf.x[0] = Angle.normalizeHeading(kf.x[0] + w * dt)
+        } else {
+            let u = c.unaidedHeadingNoise * c.unaidedHeadingNoise
+            guard kf.predict(transition: SIMD4(1, 0, 0, 1), noise: SIMD4(u * dt, 0, 0, c.biasInstability * c.biasInstability * dt)) else { return false }
+        }
+        self.time = time
+        return true
+    }
+
+    /// Applies a compass reading at the current time (call ``predict(to:headingRate:)`` first;
+    /// the first reading initializes the filter at its time).
+    ///
+    /// - Parameters:
+    ///   - heading: degrees clockwise from **true** north (apply declination first).
+    ///   - accuracy: 68 % half-interval, degrees (> 0); nil → ``Configuration/defaultCompassSigma``.
+    ///   - time: UTC seconds of the reading.
+    ///   - fieldMagnitude, fieldInclination: the measured field's total intensity (unit of
+    ///     ``ExpectedField/totalIntensity``) and inclination (°), for disturbance detection.
+    @discardableResult
+    public mutating func update(heading: Double, accuracy: Double?, time: Double,
+                                fieldMagnitude: Double? = nil, fieldInclination: Double? = nil) -> CompassOutcome {
+        guard heading.isFinite, time.isFinite, accuracy.map({ $0 > 0 && $0.isFinite }) ?? true else {
+            statistics.invalid += 1
+            return .invalid
+        }
+        var sigma = accuracy.map { $0 / 0.994_457_883_209_753 } ?? configuration.defaultCompassSigma
+        var disturbed = false
+        if let ef = expectedField {
+            var severity = 0.0
+            if let m = fieldMagnitude, m.isFinite, ef.totalIntensity > 0 {
+                severity = max(severity, abs(m / ef.totalIntensity - 1) / configuration.fieldMagnitudeTolerance)
+            }
+            if let i = fieldInclination, i.isFinite {
+                severity = max(severity, abs(i - ef.inclination) / configuration.inclinationTolerance)
+            }
+            if severity > 1 {
+                disturbed = true
+                statistics.disturbed += 1
+                sigma *= configuration.disturbedSigmaFactor * severity
+            }
+        }
+        if !initialized || (streak >= configuration.maximumConsecutiveRejections && !disturbed) {
+            if initialized { statistics.reinitializations += 1 }
+            let bs = configuration.initialBiasSigma
+            let bias = initialized ? kf.x[1] : 0
+            kf = KalmanFilter2(x: SIMD2(Angle.normalizeHeading(heading), bias), variances: SIMD2(sigma * sigma, bs * bs))
+            self.time = max(self.time, time)
+            initialized = true
+            streak = 0
+            return .initialized
+        }
+        if time < self.time { statistics.invalid += 1; return .invalid }
+        if time > self.time { predict(to: time, headingRate: nil) }
+        let y = Angle.difference(from: kf.x[0], to: heading)
+        let o = kf.update(innovation: y, observation: SIMD2(1, 0), noise: sigma * sigma, gate: gate)
+        switch o.status {
+        case .applied:
+            kf.x[0] = Angle.normalizeHeading(kf.x[0])
+            streak = 0
+            statistics.compassApplied += 1
+            return .applied(mahalanobisSquared: o.mahalanobisSquared, disturbed: disturbed)
+        case .gated:
+            // Disturbed readings do not count towards the re-initialization streak: the filter
+            // must coast through a disturbance, not snap to it.
+            if !disturbed { streak += 1 }
+            statistics.compassGated += 1
+            return .gated(mahalanobisSquared: o.mahalanobisSquared, disturbed: disturbed)
+        case .invalidInput, .notPositiveDefinite:
+            statistics.invalid += 1
+            return .invalid
+        }
+    }
+}

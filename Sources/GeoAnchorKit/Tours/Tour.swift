@@ -1,0 +1,99 @@
+import Foundation
+
+/// A stop of a tour: a point of interest with a circular trigger area.
+public struct TourStop: Sendable, Hashable, Codable {
+    /// Unique among the tour's stops.
+    public var id: String
+    /// Degrees (WGS84). The height is ignored by geofencing (2-D fences).
+    public var coordinate: GeodeticCoordinate
+    /// Trigger radius in meters, > 0: the visitor has arrived when they are within this
+    /// horizontal distance of ``coordinate``.
+    public var radius: Double
+    /// Optional display name (GeoJSON property `name`).
+    public var name: String?
+
+    public init(id: String, coordinate: GeodeticCoordinate, radius: Double, name: String? = nil) {
+        self.id = id; self.coordinate = coordinate; self.radius = radius; self.name = name
+    }
+}
+
+/// A polygonal zone (a square, a courtyard, a quiet area). Rings are closed (first == last),
+/// coordinates in degrees; the first ring is the outer boundary, the others holes.
+public struct TourZone: Sendable, Hashable, Codable {
+    /// Unique among the tour's zones.
+    public var id: String
+    /// Outer ring then holes; each closed (first == last) with at least 4 positions.
+    public var rings: [[GeodeticCoordinate]]
+    /// Optional display name.
+    public var name: String?
+
+    public init(id: String, rings: [[GeodeticCoordinate]], name: String? = nil) {
+        self.id = id; self.rings = rings; self.name = name
+    }
+}
+
+/// A walking tour: ordered stops, zones, and the walking path.
+///
+/// Stops are visited in array order (the order of the GeoJSON file or the order a `Routing`
+/// solver produced). The path is a polyline in degrees; several `"kind": "path"` LineStrings
+/// are joined in file order.
+public struct Tour: Sendable, Hashable, Codable {
+    /// Ordered stops.
+    public var stops: [TourStop]
+    /// Zones (any order).
+    public var zones: [TourZone]
+    /// The walking path, ≥ 2 vertices, or empty when the tour has no path (then progress and
+    /// off-route detection are unavailable).
+    public var path: [GeodeticCoordinate]
+    /// Identifier reported with `off_route` / `on_route` events (the path feature's `id`, else `"path"`).
+    public var pathID: String
+
+    /// Creates and validates a tour.
+    /// - Throws: ``TourError`` for no stops, duplicate ids, non-positive radii, unclosed rings,
+    ///   a one-point path, or out-of-range coordinates (feature indices count stops, then zones).
+    public init(stops: [TourStop], zones: [TourZone] = [], path: [GeodeticCoordinate] = [], pathID: String = "path") throws(TourError) {
+        self.stops = stops; self.zones = zones; self.path = path; self.pathID = pathID
+        try validate()
+    }
+
+    /// Checks the rules listed at ``init(stops:zones:path:pathID:)``.
+    public func validate() throws(TourError) {
+        guard !stops.isEmpty else { throw .noStops }
+        var seen: [String: Int] = [:]
+        for (i, s) in stops.enumerated() {
+            if let j = seen[s.id] { throw .duplicateID(s.id, firstIndex: j, secondIndex: i) }
+            seen[s.id] = i
+            guard s.radius.isFinite, s.radius > 0 else {
+                throw .invalidFeature(index: i, id: s.id, reason: "stop radius \(s.radius) m must be a finite number > 0")
+            }
+            do { try s.coordinate.validate() } catch {
+                throw .invalidFeature(index: i, id: s.id, reason: "\(error)")
+            }
+        }
+        seen = [:]
+        for (k, z) in zones.enumerated() {
+            let i = stops.count + k
+            if let j = seen[z.id] { throw .duplicateID(z.id, firstIndex: j, secondIndex: i) }
+            seen[z.id] = i
+            guard !z.rings.isEmpty else { throw .invalidFeature(index: i, id: z.id, reason: "zone has no rings") }
+            for (r, ring) in z.rings.enumerated() {
+                guard ring.count >= 4 else {
+                    throw .invalidFeature(index: i, id: z.id, reason: "zone ring \(r) has \(ring.count) positions; a closed ring needs ≥ 4")
+                }
+                guard ring.first!.latitude == ring.last!.latitude, ring.first!.longitude == ring.last!.longitude else {
+                    throw .invalidFeature(index: i, id: z.id, reason: "zone ring \(r) is not closed (first position ≠ last)")
+                }
+                for c in ring {
+                    do { try c.validate() } catch { throw .invalidFeature(index: i, id: z.id, reason: "\(error)") }
+                }
+            }
+        }
+        if path.count == 1 { throw .invalidFeature(index: stops.count + zones.count, id: pathID, reason: "path has 1 position; a LineString needs ≥ 2") }
+        for c in path {
+            do { try c.validate() } catch { throw .invalidFeature(index: stops.count + zones.count, id: pathID, reason: "\(error)") }
+        }
+    }
+
+    /// Index of the stop with `id`, or nil.
+    public func stopIndex(id: String) -> Int? { stops.firstIndex { $0.id == id } }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+extension TourSession {
+    /// Everything tunable about a running tour. Defaults suit walking with phone GPS.
+    public struct Parameters: Sendable, Hashable, Codable {
+        /// Stop and zone hysteresis.
+        public var geofence: GeofenceParameters
+        /// `off_route` when P(distance from path > this) ≥ ``corridor``'s enter probability, meters (> 0). Default 30 m.
+        public var offRouteDistance: Double
+        /// `on_route` again when P(distance from path > this) ≤ ``corridor``'s exit probability,
+        /// meters, in (0, ``offRouteDistance``]. Default 20 m.
+        public var onRouteDistance: Double
+        /// Probabilities and confirmation times of the corridor (its `exitMargin` and
+        /// `minimumDwell` are not used). Default: 0.7 / 0.3, 5 s to go off route, 3 s back.
+        public var corridor: GeofenceParameters
+        /// Walking speed for ETAs, m/s (> 0). Default 1.3 m/s (a leisurely sightseeing pace;
+        /// the `Routing` walk estimate can supply a better one).
+        public var walkingSpeed: Double
+        /// 68 % accuracy (m) assumed for fixes that carry none. Default 10 m.
+        public var defaultHorizontalAccuracy: Double
+        /// Lower bound of σ (m): receivers overstate precision. Default 0.5 m.
+        public var minimumSigma: Double
+
+        public init(geofence: GeofenceParameters = GeofenceParameters(), offRouteDistance: Double = 30,
+                    onRouteDistance: Double = 20,
+                    corridor: GeofenceParameters = GeofenceParameters(enterProbability: 0.7, exitProbability: 0.3, exitMargin: 0,
+                                                                      enterConfirmation: 5, exitConfirmation: 3, minimumDwell: 0),
+                    walkingSpeed: Double = 1.3, defaultHorizontalAccuracy: Double = 10, minimumSigma: Double = 0.5) {
+            self.geofence = geofence; self.offRouteDistance = offRouteDistance; self.onRouteDistance = onRouteDistance
+            self.corridor = corridor; self.walkingSpeed = walkingSpeed
+            self.defaultHorizontalAccuracy = defaultHorizontalAccuracy; self.minimumSigma = minimumSigma
+        }
+
+        /// - Throws: ``TourError/invalidParameter(name:value:range:)``.
+        public func validate() throws(TourError) {
+            try geofence.validate()
+            try corridor.validate()
+            guard offRouteDistance.isFinite, offRouteDistance > 0 else {
+                throw .invalidParameter(name: "offRouteDistance", value: offRouteDistance, range: "(0, ∞)")
+            }
+            guard onRouteDistance > 0, onRouteDistance <= offRouteDistance else {
+                throw .invalidParameter(name: "onRouteDistance", value: onRouteDistance, range: "(0, offRouteDistance]")
+            }
+            for (n, v) in [("walkingSpeed", walkingSpeed), ("defaultHorizontalAccuracy", defaultHorizontalAccuracy),
+                           ("minimumSigma", minimumSigma)] {
+                guard v.isFinite, v > 0 else { throw .invalidParameter(name: n, value: v, range: "(0, ∞)") }
+            }
+        }
+    }
+}
+
+/// Zones need polygon geometry, which lives in GeoAnchorKitGEOS (`TourZones`); the core only
+/// needs, per zone, the signed distance from a position to the zone's boundary.
+public protocol TourZoneEvaluator {
+    /// For each zone of the tour (same order as ``Tour/zones``), the signed distance in meters
+    /// from `point` (local frame of ``TourSession/frame``) to the zone's boundary: positive
+    /// inside, negative outside. `result` has `tour.zones.count` elements on entry.
+    func signedDistances(at point: PlanarPoint, into result: inout [Double]) throws
+}

@@ -1,0 +1,244 @@
+import Foundation
+
+/// The tour runtime: feed it positions (ideally the `PositionFilter`'s output, with its
+/// accuracy), get enter/exit/dwell/off-route events and guidance.
+///
+/// Geometry is converted once to a ``LocalTangentFrame`` centred on the tour's stops (planar
+/// meters, see ``PlanarPoint`` for the error of that approximation). Per position:
+/// 1. stops: candidates from a ``CircleFenceIndex`` (cost independent of the number of stops),
+///    P(inside) from ``PositionUncertainty/probabilityInsideCircle(distance:radius:sigma:)``,
+///    and the ``FenceState`` hysteresis;
+/// 2. zones (when a ``TourZoneEvaluator`` is given): P(inside) = Φ(signed distance / σ);
+/// 3. path: projection (``PlanarPolyline/project(_:previousAlong:tieTolerance:)``) and the
+///    off-route corridor, itself a hysteresis state.
+///
+/// A mutating value type; its ``state`` is Codable for pause/resume.
+public struct TourSession: Sendable {
+    public let tour: Tour
+    public let parameters: Parameters
+    /// The local frame all planar geometry is expressed in (origin: mean of the stops, height 0).
+    public let frame: LocalTangentFrame
+    /// Stop centres in ``frame``.
+    public let stopPoints: [PlanarPoint]
+    /// The path in ``frame`` (nil when the tour has none).
+    public let path: PlanarPolyline?
+    /// For each stop, its projection on the path (nil without a path).
+    public let stopProjections: [PlanarPolyline.Projection]?
+
+    private var index: CircleFenceIndex
+    private var stopStates: [FenceState]
+    private var zoneStates: [FenceState]
+    private var activeStops: [Int] = []
+    private var visited: [Bool]
+    private var evaluatedStamp: [UInt32]
+    private var generation: UInt32 = 0
+    private var zoneDistances: [Double]
+    private var shared = TourState()
+
+    /// Starts (or resumes) a tour.
+    /// - Parameters:
+    ///   - resuming: a ``state`` saved earlier; fences whose ids are no longer in the tour are ignored.
+    /// - Throws: ``TourError`` for an invalid tour or parameters.
+    public init(tour: Tour, parameters: Parameters = Parameters(), resuming: TourState? = nil) throws(TourError) {
+        try tour.validate()
+        try parameters.validate()
+        self.tour = tour
+        self.parameters = parameters
+        let n = Double(tour.stops.count)
+        let lat = tour.stops.reduce(0) { $0 + $1.coordinate.latitude } / n
+        // Mean longitude through unit vectors, so that a tour across ±180° is centred correctly.
+        let (s, c) = tour.stops.reduce((0.0, 0.0)) { acc, st in
+            let sc = Angle.sincos(degrees: st.coordinate.longitude); return (acc.0 + sc.sin, acc.1 + sc.cos)
+        }
+        let lon = Angle.atan2Degrees(s, c)
+        do {
+            frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: lat, longitude: lon, ellipsoidalHeight: 0))
+        } catch {
+            throw .invalidFeature(index: 0, id: tour.stops.first?.id, reason: "cannot centre a local frame: \(error)")
+        }
+        let f = frame
+        stopPoints = tour.stops.map { PlanarPoint(f.enu(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude, ellipsoidalHeight: 0)) }
+        if tour.path.count >= 2 {
+            let poly = PlanarPolyline(tour.path.map { PlanarPoint(f.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) })
+            path = poly
+            stopProjections = stopPoints.map { poly.project($0) }
+        } else {
+            path = nil
+            stopProjections = nil
+        }
+        index = CircleFenceIndex(centers: stopPoints, radii: tour.stops.map(\.radius))
+        stopStates = [FenceState](repeating: FenceState(), count: tour.stops.count)
+        zoneStates = [FenceState](repeating: FenceState(), count: tour.zones.count)
+        visited = [Bool](repeating: false, count: tour.stops.count)
+        evaluatedStamp = [UInt32](repeating: 0, count: tour.stops.count)
+        zoneDistances = [Double](repeating: 0, count: tour.zones.count)
+        if let r = resuming { restore(r) }
+    }
+
+    private mutating func restore(_ r: TourState) {
+        for (i, s) in tour.stops.enumerated() {
+            if let st = r.stops[s.id] { stopStates[i] = st; if st.isActive { activeStops.append(i) } }
+        }
+        for (i, z) in tour.zones.enumerated() { if let st = r.zones[z.id] { zoneStates[i] = st } }
+        var kept: [String] = []
+        for id in r.visitedStopIDs { if let i = tour.stopIndex(id: id), !visited[i] { visited[i] = true; kept.append(id) } }
+        shared = r
+        shared.visitedStopIDs = kept
+        shared.stops = [:]; shared.zones = [:]
+    }
+
+    /// The state to save for pause/resume.
+    public var state: TourState {
+        var s = shared
+        for i in activeStops where stopStates[i].isActive { s.stops[tour.stops[i].id] = stopStates[i] }
+        for (i, z) in tour.zones.enumerated() where zoneStates[i].isActive { s.zones[z.id] = zoneStates[i] }
+        return s
+    }
+
+    /// Position of a geodetic point in ``frame`` (height ignored).
+    @inlinable
+    public func planarPoint(latitude: Double, longitude: Double) -> PlanarPoint {
+        PlanarPoint(frame.enu(latitude: latitude, longitude: longitude, ellipsoidalHeight: 0))
+    }
+
+    /// Processes one position (pure-Swift part only: stops and path; no zones).
+    /// - Throws: ``GeoAnchorError`` for a fix with an invalid latitude/longitude, time or accuracy.
+    public mutating func update(_ fix: Fix) throws -> [TourEvent] {
+        try update(fix, zones: Optional<NoZones>.none)
+    }
+
+    /// Processes one position: stops, zones (through `zones`) and the path.
+    ///
+    /// - Parameters:
+    ///   - fix: the position; `time` must not go backwards; `horizontalAccuracy` (68 %, m) sets σ
+    ///     (``Parameters/defaultHorizontalAccuracy`` when nil); `heading` is kept for the arrow.
+    ///   - zones: signed distances to the tour's zones (GeoAnchorKitGEOS's `TourZones`), or nil.
+    /// - Returns: the events this position completed, stops first (tour order), then zones, then the path.
+    /// - Throws: ``GeoAnchorError`` for invalid fixes; what `zones` throws.
+    public mutating func update<Z: TourZoneEvaluator>(_ fix: Fix, zones: Z?) throws -> [TourEvent] {
+        guard fix.time.isFinite else { throw GeoAnchorError.nonFinite(name: "time", value: fix.time) }
+        if let last = shared.lastPosition, fix.time < last.time {
+            throw GeoAnchorError.outOfRange(name: "time", value: fix.time, range: "[\(last.time), ∞) (times must not go backwards)")
+        }
+        guard fix.latitude.isFinite, Swift.abs(fix.latitude) <= 90 else { throw GeoAnchorError.invalidLatitude(fix.latitude) }
+        guard fix.longitude.isFinite else { throw GeoAnchorError.invalidLongitude(fix.longitude) }
+        let accuracy = fix.horizontalAccuracy ?? parameters.defaultHorizontalAccuracy
+        guard accuracy.isFinite, accuracy >= 0 else {
+            throw GeoAnchorError.outOfRange(name: "horizontalAccuracy", value: accuracy, range: "[0, ∞)")
+        }
+        let sigma = Swift.max(parameters.minimumSigma, PositionUncertainty.sigma(horizontalAccuracy: accuracy))
+        let p = planarPoint(latitude: fix.latitude, longitude: fix.longitude)
+        let t = fix.time
+        var events: [TourEvent] = []
+        let g = parameters.geofence
+
+        // 1. Stops: candidates near p, plus every stop that is inside or pending.
+        generation &+= 1
+        if generation == 0 { evaluatedStamp = [UInt32](repeating: 0, count: evaluatedStamp.count); generation = 1 }
+        var touched: [(Int, FenceState.Transition)] = []
+        let reach = 9 * sigma + g.exitMargin
+        func evaluate(_ i: Int) {
+            if evaluatedStamp[i] == generation { return }
+            evaluatedStamp[i] = generation
+            let r = tour.stops[i].radius
+            let d = p.distance(to: stopPoints[i])
+            let was = stopStates[i].isActive
+            if !was && d - r >= reach { return }   // P = 0 for both tests: nothing to do
+            let enterP = PositionUncertainty.probabilityInsideCircle(distance: d, radius: r, sigma: sigma)
+            let stayP = stopStates[i].isInside
+                ? PositionUncertainty.probabilityInsideCircle(distance: d, radius: r + g.exitMargin, sigma: sigma) : enterP
+            let tr = stopStates[i].update(time: t, enter: enterP, stay: stayP, parameters: g)
+            if !tr.isEmpty || was != stopStates[i].isActive { touched.append((i, tr)) }
+        }
+        let previouslyActive = activeStops
+        for i in previouslyActive { evaluate(i) }
+        index.forEachCandidate(near: p, reach: reach) { evaluate($0) }
+        touched.sort { $0.0 < $1.0 }
+        for (i, tr) in touched {
+            let id = tour.stops[i].id
+            if tr.contains(.enter) {
+                events.append(TourEvent(time: t, kind: .enter, id: id, feature: .stop))
+                if !visited[i] { visited[i] = true; shared.visitedStopIDs.append(id) }
+            }
+            if tr.contains(.dwell) { events.append(TourEvent(time: t, kind: .dwell, id: id, feature: .stop)) }
+            if tr.contains(.exit) { events.append(TourEvent(time: t, kind: .exit, id: id, feature: .stop)) }
+        }
+        if !touched.isEmpty || !previouslyActive.isEmpty {
+            var act = previouslyActive.filter { stopStates[$0].isActive }
+            for (i, _) in touched where stopStates[i].isActive && !act.contains(i) { act.append(i) }
+            activeStops = act
+        }
+
+        // 2. Zones: half-plane probability from the signed distance to the boundary.
+        if let zones, !tour.zones.isEmpty {
+            try zones.signedDistances(at: p, into: &zoneDistances)
+            for i in tour.zones.indices {
+                let sd = zoneDistances[i]
+                let enterP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: sd, sigma: sigma)
+                let stayP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: sd + g.exitMargin, sigma: sigma)
+                let tr = zoneStates[i].update(time: t, enter: enterP, stay: stayP, parameters: g)
+                let id = tour.zones[i].id
+                if tr.contains(.enter) { events.append(TourEvent(time: t, kind: .enter, id: id, feature: .zone)) }
+                if tr.contains(.dwell) { events.append(TourEvent(time: t, kind: .dwell, id: id, feature: .zone)) }
+                if tr.contains(.exit) { events.append(TourEvent(time: t, kind: .exit, id: id, feature: .zone)) }
+            }
+        }
+
+        // 3. Path: progress and the off-route corridor (isInside = off route).
+        var distanceFromPath: Double?
+        if let path {
+            let proj = path.project(p, previousAlong: shared.progressAlongPath)
+            distanceFromPath = proj.distance
+            shared.progressAlongPath = proj.along
+            // P(beyond the corridor) for a locally straight corridor edge.
+            let offP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: proj.distance - parameters.offRouteDistance, sigma: sigma)
+            let stillOffP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: proj.distance - parameters.onRouteDistance, sigma: sigma)
+            let tr = shared.route.update(time: t, enter: offP, stay: stillOffP, parameters: parameters.corridor)
+            if tr.contains(.enter) { events.append(TourEvent(time: t, kind: .offRoute, id: tour.pathID, feature: .path)) }
+            if tr.contains(.exit) { events.append(TourEvent(time: t, kind: .onRoute, id: tour.pathID, feature: .path)) }
+        }
+        shared.lastPosition = TourState.LastPosition(time: t, latitude: fix.latitude, longitude: fix.longitude, sigma: sigma,
+                                                     heading: fix.heading, distanceFromPath: distanceFromPath)
+        return events
+    }
+
+    /// Whether stop `i` is currently entered.
+    public func isInsideStop(_ i: Int) -> Bool { stopStates[i].isInside }
+    /// Whether zone `i` is currently entered.
+    public func isInsideZone(_ i: Int) -> Bool { zoneStates[i].isInside }
+
+    /// Guidance from the last processed position (nil before the first one).
+    /// - Parameter deviceHeading: degrees from true north; defaults to the last fix's `heading`.
+    /// - Accuracy: distance and bearing are those of the ENU vector in a frame at the visitor
+    ///   (exact 3-D geometry, height ignored): within 1 mm and 1e-6° of the ellipsoidal geodesic
+    ///   for stops within 2 km (the horizontal ENU distance shortens by ≈ d³/(3R²)).
+    public func guidance(deviceHeading: Double? = nil) -> TourGuidance? {
+        guard let last = shared.lastPosition else { return nil }
+        var g = TourGuidance(isOffRoute: shared.route.isInside, visitedStopIDs: shared.visitedStopIDs)
+        if let path {
+            g.progressAlongPath = shared.progressAlongPath
+            g.pathLength = path.length
+            g.distanceFromPath = last.distanceFromPath
+        }
+        guard let next = visited.firstIndex(of: false) else { return g }
+        let stop = tour.stops[next]
+        g.nextStopID = stop.id
+        guard let here = try? LocalTangentFrame(origin: GeodeticCoordinate(latitude: last.latitude, longitude: last.longitude, ellipsoidalHeight: 0)) else { return g }
+        let v = here.enu(latitude: stop.coordinate.latitude, longitude: stop.coordinate.longitude, ellipsoidalHeight: 0)
+        let distance = v.horizontalDistance
+        g.distanceToNextStop = distance
+        g.bearingToNextStop = v.bearing
+        if let h = deviceHeading ?? last.heading, h.isFinite { g.arrowAngle = Angle.difference(from: h, to: v.bearing) }
+        var remaining = distance
+        if let sp = stopProjections?[next], let s = shared.progressAlongPath, !shared.route.isInside, sp.along >= s {
+            remaining = (sp.along - s) + sp.distance
+        }
+        g.etaToNextStop = remaining / parameters.walkingSpeed
+        return g
+    }
+}
+
+/// The absent zone evaluator (for ``TourSession/update(_:)``).
+public struct NoZones: TourZoneEvaluator {
+    public func signedDistances(at point: PlanarPoint, into result: inout [Double]) throws {}
+}

@@ -1,0 +1,132 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a file (or stdin, or bytes in memory) in fixed-size chunks and hands out one line at a
+/// time as raw bytes, without the line terminator (`\n`, `\r\n` or a lone `\r` at the end).
+///
+/// Memory is bounded by the chunk size plus the longest line (capped at
+/// ``maximumLineLength``), independent of the file size: this is what lets the readers stream
+/// a 1 GB log. A class because it owns a file descriptor (closed in `deinit`).
+public final class ByteLineReader {
+    /// Lines longer than this are reported as an error (binary garbage, not a text trace).
+    public static let maximumLineLength = 1 << 20
+    /// Name used in error messages.
+    public let source: String
+
+    private enum Input { case fd(Int32, close: Bool); case data(Data) }
+    private var input: Input
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private let chunkSize: Int
+
+    /// Opens a file for reading.
+    /// - Throws: ``TraceFormatError`` when the file cannot be opened.
+    public init(url: URL, chunkSize: Int = 1 << 18) throws(TraceFormatError) {
+        let fd = open(url.path, O_RDONLY)
+        guard fd >= 0 else { throw TraceFormatError(source: url.path, line: nil, message: "cannot open file") }
+        self.source = url.path
+        self.input = .fd(fd, close: true)
+        self.chunkSize = chunkSize
+        self.capacity = chunkSize * 2
+        self.buffer = .allocate(capacity: capacity)
+    }
+
+    /// Reads standard input.
+    public init(standardInputChunkSize chunkSize: Int = 1 << 18) {
+        self.source = "<stdin>"
+        self.input = .fd(0, close: false)
+        self.chunkSize = chunkSize
+        self.capacity = chunkSize * 2
+        self.buffer = .allocate(capacity: capacity)
+    }
+
+    /// Reads bytes already in memory (tests, network payloads).
+    public init(data: Data, source: String) {
+        self.source = source
+        self.input = .data(data)
+        self.chunkSize = max(data.count, 1)
+        self.capacity = max(data.count, 1)
+        self.buffer = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        buffer.deallocate()
+        if case .fd(let fd, true) = input { _ = close(fd) }
+    }
+
+    /// Calls `body` for every line with its bytes (valid only during the call) and its 1-based
+    /// line number. Returns the number of lines.
+    /// - Throws: whatever `body` throws; ``TraceFormatError`` for read errors and over-long lines.
+    @discardableResult
+    public func forEachLine(_ body: (UnsafeBufferPointer<UInt8>, Int) throws -> Void) throws -> Int {
+        var lineNo = 0
+        var start = 0   // start of the unprocessed bytes in buffer
+        var end = 0     // end of valid bytes in buffer
+        var dataDone = false
+        var atEOF = false
+        var skipLF = false // a chunk ended in "\r": drop a "\n" that begins the next chunk
+        while !atEOF {
+            // Compact and refill.
+            if start > 0 {
+                if end > start { buffer.update(from: buffer + start, count: end - start) }
+                end -= start; start = 0
+            }
+            if end + chunkSize > capacity {
+                guard end < Self.maximumLineLength else {
+                    throw TraceFormatError(source: source, line: lineNo + 1,
+                        message: "line longer than \(Self.maximumLineLength) bytes (binary data?)")
+                }
+                let newCap = max(capacity * 2, end + chunkSize)
+                let nb = UnsafeMutablePointer<UInt8>.allocate(capacity: newCap)
+                nb.update(from: buffer, count: end)
+                buffer.deallocate()
+                buffer = nb; capacity = newCap
+            }
+            var n = 0
+            switch input {
+            case .fd(let fd, _):
+                repeat { n = read(fd, buffer + end, chunkSize) } while n < 0 && errno == EINTR
+                if n < 0 { throw TraceFormatError(source: source, line: nil, message: "read error (errno \(errno))") }
+            case .data(let d):
+                if !dataDone {
+                    d.withUnsafeBytes { raw in
+                        if let b = raw.bindMemory(to: UInt8.self).baseAddress { (buffer + end).update(from: b, count: d.count) }
+                    }
+                    n = d.count; dataDone = true
+                }
+            }
+            if n == 0 { atEOF = true }
+            end += n
+            // Split complete lines.
+            var i = start
+            if skipLF, i < end, buffer[i] == 10 { i += 1; start = i }
+            skipLF = false
+            while i < end {
+                let c = buffer[i]
+                if c == 10 || c == 13 {
+                    lineNo += 1
+                    try body(UnsafeBufferPointer(start: buffer + start, count: i - start), lineNo)
+                    if c == 13 {
+                        if i + 1 < end { if buffer[i + 1] == 10 { i += 1 } } else { skipLF = true }
+                    }
+                    i += 1
+                    start = i
+                } else {
+                    i += 1
+                }
+            }
+            if atEOF && start < end {
+                lineNo += 1
+                try body(UnsafeBufferPointer(start: buffer + start, count: end - start), lineNo)
+                start = end
+            }
+        }
+        return lineNo
+    }
+}

@@ -1,0 +1,292 @@
+import Foundation
+
+/// Streaming reader for traces in CSV files with a header row of named columns.
+///
+/// Layouts (recognized from the header, case-insensitively; column order is free):
+/// - **project trace**: `time` (ISO 8601 UTC or Unix seconds), `latitude`, `longitude`
+///   (degrees), optional `altitude` (m above MSL) *or* `ellipsoidal_height` (m above WGS84),
+///   optional `geoid_separation` (m, N in h = H + N), `horizontal_accuracy`,
+///   `vertical_accuracy` (m, 68 %), `speed` (m/s), `course`, `heading` (degrees from true
+///   north), `heading_accuracy` (degrees), `satellites`, `hdop`, `vdop`, `pdop`, `quality`
+///   (NMEA GGA fix quality 0…8).
+/// - **project sensors**: `time`, `sensor` (`magnetometer`, `accelerometer`, `gyroscope`),
+///   `x`, `y`, `z` (µT, m/s², rad/s; see ``SensorKind``).
+/// - **GSDC 2022/2023 `ground_truth.csv`**: `UnixTimeMillis`, `LatitudeDegrees`,
+///   `LongitudeDegrees`, `AltitudeMeters` (ellipsoidal), `SpeedMps`, `AccuracyMeters`,
+///   `BearingDegrees`, optional `VerticalAccuracyMeters`.
+/// - **GSDC 2021 ground truth**: `millisSinceGpsEpoch` (GPS time, converted to UTC with the
+///   leap-second table), `latDeg`, `lngDeg`, `heightAboveWgs84EllipsoidM`, `speedMps`,
+///   `courseDegree`, `hDop`, `vDop`.
+/// - **GSDC `device_gnss.csv`**: one row per satellite measurement; consecutive rows with the same
+///   `utcTimeMillis` form one fix at Google's weighted-least-squares position
+///   `WlsPositionXEcefMeters`/`Y`/`Z` (ECEF → geodetic with ``Ellipsoid/geodetic(x:y:z:)``).
+///
+/// Empty optional fields are nil. Invalid values (unparsable numbers, NaN, latitude outside
+/// [−90, 90], longitude outside [−180, 180], negative accuracies or speeds, impossible dates)
+/// are ``TraceFormatError``s naming the column, value and line, or skipped and counted with
+/// ``TraceReadOptions/skipInvalid``.
+public enum CSVTraceReader {
+    /// The recognized layouts.
+    public enum Layout: String, Sendable, Hashable {
+        case project, sensors, gsdcGroundTruth, gsdc2021GroundTruth, gsdcDeviceGNSS
+    }
+
+    /// GPS − UTC in seconds from each date (Unix seconds) on: the leap seconds since 1980-01-06
+    /// (IERS Bulletin C; the last one was 2017-01-01, GPS − UTC = 18 s).
+    static let gpsLeapSeconds: [(utc: Double, leap: Double)] = [
+        (362_793_600, 1), (394_329_600, 2), (425_865_600, 3), (489_024_000, 4), (567_993_600, 5),
+        (631_152_000, 6), (662_688_000, 7), (709_948_800, 8), (741_484_800, 9), (773_020_800, 10),
+        (820_454_400, 11), (867_715_200, 12), (915_148_800, 13), (1_136_073_600, 14),
+        (1_230_768_000, 15), (1_341_100_800, 16), (1_435_708_800, 17), (1_483_228_800, 18),
+    ]
+
+    /// UTC (Unix seconds) of a GPS time given in seconds since the GPS epoch 1980-01-06.
+    public static func utcFromGPS(seconds gps: Double) -> Double {
+        let approx = gps + 315_964_800
+        var leap = 0.0
+        for (t, l) in gpsLeapSeconds where approx - l >= t { leap = l }
+        return approx - leap
+    }
+
+    /// Reads all rows, calling `onFix` / `onSensor` as they are decoded.
+    public static func read(_ reader: ByteLineReader, options: TraceReadOptions = TraceReadOptions(),
+                            onFix: (Fix) throws -> Void,
+                            onSensor: (SensorSample) throws -> Void = { _ in }) throws -> TraceReadSummary {
+        var summary = TraceReadSummary()
+        var header: [String]? = nil
+        var cols: Columns? = nil
+        var pendingDevice: (ms: Int, fix: Fix?, line: Int)? = nil
+        let source = reader.source
+        func fail(_ line: Int, _ msg: String) throws {
+            let e = TraceFormatError(source: source, line: line, message: msg)
+            if options.skipInvalid { summary.skip(e) } else { throw e }
+        }
+        try reader.forEachLine { bytes, lineNo in
+            summary.lines += 1
+            var text = String(decoding: bytes, as: UTF8.self)
+            if lineNo == 1, text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { return }
+            let fields: [Substring]
+            do { fields = try split(Substring(text)) } catch {
+                try fail(lineNo, "unterminated quoted field"); return
+            }
+            guard let c = cols else {
+                header = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                cols = try Columns(header: header!, source: source)
+                return
+            }
+            do {
+                switch c.layout {
+                case .sensors:
+                    try onSensor(try c.sensor(fields))
+                    summary.sensorSamples += 1
+                case .gsdcDeviceGNSS:
+                    let (ms, fix) = try c.deviceRow(fields)
+                    if let p = pendingDevice, p.ms != ms {
+                        if let f = p.fix { try onFix(f); summary.fixes += 1 } else { summary.ignoredRecords += 1 }
+                        pendingDevice = nil
+                    }
+                    if pendingDevice == nil { pendingDevice = (ms, fix, lineNo) }
+                    else if pendingDevice!.fix == nil { pendingDevice!.fix = fix }
+                default:
+                    if let f = try c.fix(fields) { try onFix(f); summary.fixes += 1 } else { summary.ignoredRecords += 1 }
+                }
+            } catch let e as RowError {
+                try fail(lineNo, e.message)
+            }
+        }
+        if let p = pendingDevice {
+            if let f = p.fix { try onFix(f); summary.fixes += 1 } else { summary.ignoredRecords += 1 }
+        }
+        if cols == nil { throw TraceFormatError(source: source, line: nil, message: "empty file: a CSV header row is required") }
+        return summary
+    }
+
+    struct RowError: Error { var message: String }
+
+    static func split(_ line: Substring) throws -> [Substring] {
+        if !line.contains("\"") { return line.split(separator: ",", omittingEmptySubsequences: false) }
+        var fields: [Substring] = []
+        var cur = ""
+        var inQuotes = false
+        var prevQuote = false
+        for ch in line {
+            if inQuotes {
+                if ch == "\"" { inQuotes = false; prevQuote = true; continue }
+                cur.append(ch)
+            } else if ch == "\"" {
+                if prevQuote { cur.append("\"") }
+                inQuotes = true
+            } else if ch == "," {
+                fields.append(Substring(cur)); cur = ""
+            } else { cur.append(ch) }
+            prevQuote = false
+        }
+        if inQuotes { throw RowError(message: "unterminated quoted field") }
+        fields.append(Substring(cur))
+        return fields
+    }
+
+    /// Column indices for one layout.
+    struct Columns {
+        let layout: Layout
+        let header: [String]
+        var time: Int? = nil, timeMillis: Int? = nil, gpsMillis: Int? = nil
+        var lat: Int? = nil, lon: Int? = nil
+        var altitude: Int? = nil, ellipsoidal: Int? = nil, separation: Int? = nil
+        var hAcc: Int? = nil, vAcc: Int? = nil, speed: Int? = nil, course: Int? = nil
+        var heading: Int? = nil, headingAcc: Int? = nil, sats: Int? = nil
+        var hdop: Int? = nil, vdop: Int? = nil, pdop: Int? = nil
+        var messageType: Int? = nil, quality: Int? = nil
+        var sensor: Int? = nil, x: Int? = nil, y: Int? = nil, z: Int? = nil
+
+        init(header: [String], source: String) throws {
+            self.header = header
+            func idx(_ n: String) -> Int? { header.firstIndex(of: n.lowercased()) }
+            func need(_ n: String) throws -> Int {
+                guard let i = idx(n) else {
+                    throw TraceFormatError(source: source, line: 1,
+                        message: "missing column '\(n)' (header: \(header.joined(separator: ",")))")
+                }
+                return i
+            }
+            if idx("wlspositionxecefmeters") != nil {
+                layout = .gsdcDeviceGNSS
+                timeMillis = try need("utcTimeMillis")
+                x = try need("WlsPositionXEcefMeters"); y = try need("WlsPositionYEcefMeters"); z = try need("WlsPositionZEcefMeters")
+            } else if idx("unixtimemillis") != nil {
+                layout = .gsdcGroundTruth
+                timeMillis = idx("unixtimemillis")
+                lat = try need("LatitudeDegrees"); lon = try need("LongitudeDegrees")
+                ellipsoidal = idx("altitudemeters"); speed = idx("speedmps"); hAcc = idx("accuracymeters")
+                course = idx("bearingdegrees"); vAcc = idx("verticalaccuracymeters"); messageType = idx("messagetype")
+            } else if idx("millissincegpsepoch") != nil {
+                layout = .gsdc2021GroundTruth
+                gpsMillis = idx("millissincegpsepoch")
+                lat = try need("latDeg"); lon = try need("lngDeg")
+                ellipsoidal = idx("heightabovewgs84ellipsoidm"); speed = idx("speedmps"); course = idx("coursedegree")
+                hdop = idx("hdop"); vdop = idx("vdop")
+            } else if idx("sensor") != nil {
+                layout = .sensors
+                time = try need("time"); sensor = idx("sensor")
+                x = try need("x"); y = try need("y"); z = try need("z")
+            } else {
+                layout = .project
+                time = try need("time"); lat = try need("latitude"); lon = try need("longitude")
+                altitude = idx("altitude"); ellipsoidal = idx("ellipsoidal_height"); separation = idx("geoid_separation")
+                hAcc = idx("horizontal_accuracy"); vAcc = idx("vertical_accuracy"); speed = idx("speed")
+                course = idx("course"); heading = idx("heading"); headingAcc = idx("heading_accuracy")
+                sats = idx("satellites"); hdop = idx("hdop"); vdop = idx("vdop"); pdop = idx("pdop"); quality = idx("quality")
+                if altitude != nil && ellipsoidal != nil {
+                    throw TraceFormatError(source: source, line: 1,
+                        message: "both 'altitude' (MSL) and 'ellipsoidal_height' columns: give one vertical reference")
+                }
+            }
+        }
+
+        func raw(_ f: [Substring], _ i: Int?) -> Substring? {
+            guard let i, i < f.count else { return nil }
+            let s = f[i].trimmingCharacters(in: .whitespaces)
+            return s.isEmpty ? nil : Substring(s)
+        }
+
+        func number(_ f: [Substring], _ i: Int?) throws -> Double? {
+            guard let s = raw(f, i) else { return nil }
+            var str = String(s)
+            let v: Double? = str.withUTF8 { ByteParsing.decimal($0) }
+            guard let v else {
+                let name = header[i!]
+                let low = s.lowercased()
+                if low == "nan" || low == "inf" || low == "-inf" || low == "+inf" || low == "infinity" {
+                    throw RowError(message: "\(name) '\(s)' is not a finite number")
+                }
+                throw RowError(message: "\(name) '\(s.prefix(40))' is not a number")
+            }
+            return v
+        }
+
+        func required(_ f: [Substring], _ i: Int?) throws -> Double {
+            guard let v = try number(f, i) else { throw RowError(message: "missing value for '\(header[i!])'") }
+            return v
+        }
+
+        func nonNegative(_ f: [Substring], _ i: Int?) throws -> Double? {
+            guard let v = try number(f, i) else { return nil }
+            guard v >= 0 else { throw RowError(message: "\(header[i!]) \(v) is negative") }
+            return v
+        }
+
+        func direction(_ f: [Substring], _ i: Int?) throws -> Double? {
+            try number(f, i).map(Angle.normalizeHeading)
+        }
+
+        func timeValue(_ f: [Substring]) throws -> Double {
+            if let i = timeMillis { return try required(f, i) / 1000 }
+            if let i = gpsMillis { return CSVTraceReader.utcFromGPS(seconds: try required(f, i) / 1000) }
+            guard let s = raw(f, time) else { throw RowError(message: "missing value for 'time'") }
+            var str = String(s)
+            if let v = str.withUTF8({ ByteParsing.decimal($0) }) { return v }
+            switch str.withUTF8({ ByteParsing.iso8601($0) }) {
+            case .success(let t): return t
+            case .failure(let e): throw RowError(message: "time '\(s.prefix(40))': \(e.message)")
+            }
+        }
+
+        func position(_ f: [Substring]) throws -> (Double, Double) {
+            let la = try required(f, lat), lo = try required(f, lon)
+            guard abs(la) <= 90 else { throw RowError(message: "latitude \(la) is outside [-90, 90]") }
+            guard abs(lo) <= 180 else { throw RowError(message: "longitude \(lo) is outside [-180, 180]") }
+            return (la, lo)
+        }
+
+        func fix(_ f: [Substring]) throws -> Fix? {
+            if let m = raw(f, messageType), m != "Fix" { return nil }
+            let t = try timeValue(f)
+            let (la, lo) = try position(f)
+            var fix = Fix(time: t, latitude: la, longitude: lo)
+            if let h = try number(f, altitude) {
+                fix.height = h; fix.verticalReference = .meanSeaLevel
+                fix.geoidSeparation = try number(f, separation)
+            } else if let h = try number(f, ellipsoidal) {
+                fix.height = h; fix.verticalReference = .ellipsoid
+                fix.geoidSeparation = try number(f, separation)
+            }
+            fix.horizontalAccuracy = try nonNegative(f, hAcc)
+            fix.verticalAccuracy = try nonNegative(f, vAcc)
+            fix.speed = try nonNegative(f, speed)
+            fix.course = try direction(f, course)
+            fix.heading = try direction(f, heading)
+            fix.headingAccuracy = try nonNegative(f, headingAcc)
+            if let s = try nonNegative(f, sats) { fix.satellites = Int(s) }
+            fix.hdop = try nonNegative(f, hdop)
+            fix.vdop = try nonNegative(f, vdop)
+            fix.pdop = try nonNegative(f, pdop)
+            if let q = try number(f, quality) {
+                guard let fq = FixQuality(rawValue: Int(q)), Double(fq.rawValue) == q else {
+                    throw RowError(message: "quality \(q) is not an NMEA GGA fix quality 0…8")
+                }
+                fix.quality = fq
+            }
+            return fix
+        }
+
+        func sensor(_ f: [Substring]) throws -> SensorSample {
+            let t = try timeValue(f)
+            guard let name = raw(f, sensor), let kind = SensorKind(rawValue: String(name).lowercased()) else {
+                throw RowError(message: "sensor '\(raw(f, sensor) ?? "")' is not magnetometer, accelerometer or gyroscope")
+            }
+            return SensorSample(time: t, kind: kind, x: try required(f, x), y: try required(f, y), z: try required(f, z))
+        }
+
+        func deviceRow(_ f: [Substring]) throws -> (Int, Fix?) {
+            let ms = try required(f, timeMillis)
+            guard let px = try number(f, x), let py = try number(f, y), let pz = try number(f, z) else {
+                return (Int(ms), nil) // epoch without a WLS solution
+            }
+            let g = Ellipsoid.wgs84.geodetic(x: px, y: py, z: pz)
+            return (Int(ms), Fix(time: ms / 1000, latitude: g.latitude, longitude: g.longitude,
+                                 height: g.ellipsoidalHeight, verticalReference: .ellipsoid))
+        }
+    }
+}

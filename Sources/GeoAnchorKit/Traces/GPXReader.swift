@@ -1,0 +1,216 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Streaming GPX 1.0 / 1.1 reader built on Foundation's `XMLParser` (a real XML parser: libxml2
+/// on Linux, Apple's on Darwin) fed from an `InputStream`, so the file is parsed in chunks.
+///
+/// Points: `wpt`, `rte/rtept`, `trk/trkseg/trkpt`, each with `lat`/`lon` attributes (degrees),
+/// and children `ele` (m — GPX's elevation, taken as **MSL**), `geoidheight` (m, N as in NMEA
+/// GGA), `time` (ISO 8601), `hdop`/`vdop`/`pdop`, `sat`, `fix` (`none`/`2d`/`3d`/`dgps`/`pps`),
+/// GPX 1.0 `speed` (m/s) and `course` (degrees), and in `extensions` any element whose local
+/// name (namespace prefix removed, case-insensitive) is `speed`, `course`, `bearing`, `heading`,
+/// `hacc`/`horizontal_accuracy`/`accuracy`, `vacc`/`vertical_accuracy` — which covers Garmin's
+/// TrackPointExtension v1/v2 (`gpxtpx:speed`, `gpxtpx:course`) and similar schemes.
+///
+/// A fix needs a time, so untimed points (routes, waypoints, planning tracks) are reported
+/// through `onUntimedPoint` when given, and otherwise counted in
+/// ``TraceReadSummary/ignoredRecords``.
+public enum GPXReader {
+    /// Reads a GPX file.
+    /// - Parameters:
+    ///   - onFix: called for every timed point in document order.
+    ///   - onUntimedPoint: called for points without `<time>` (fix with `time = 0`), e.g. route
+    ///     points; when nil they are counted as ignored records.
+    public static func read(url: URL, options: TraceReadOptions = TraceReadOptions(),
+                            onFix: (Fix) throws -> Void,
+                            onUntimedPoint: ((Fix) throws -> Void)? = nil) throws -> TraceReadSummary {
+        guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
+            throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
+        }
+        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint)
+    }
+
+    /// Reads GPX from bytes in memory.
+    public static func read(data: Data, source: String, options: TraceReadOptions = TraceReadOptions(),
+                            onFix: (Fix) throws -> Void,
+                            onUntimedPoint: ((Fix) throws -> Void)? = nil) throws -> TraceReadSummary {
+        try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint)
+    }
+
+    static func read(stream: InputStream, source: String, options: TraceReadOptions,
+                     onFix: (Fix) throws -> Void, onUntimedPoint: ((Fix) throws -> Void)?) throws -> TraceReadSummary {
+        // XMLParser.parse() runs to completion and its delegate methods cannot throw: the
+        // delegate calls the closures itself, stores the first thrown error and aborts the parse.
+        return try withoutActuallyEscaping(onFix) { onFix in
+            try withoutActuallyEscaping(onUntimedPoint ?? { _ in }) { untimed in
+                let d = Delegate(source: source, options: options, onFix: onFix,
+                                 onUntimed: onUntimedPoint == nil ? nil : untimed)
+                let parser = XMLParser(stream: stream)
+                parser.shouldProcessNamespaces = false
+                parser.shouldResolveExternalEntities = false
+                parser.delegate = d
+                d.parser = parser
+                let ok = parser.parse()
+                if let e = d.callbackError { throw e }
+                if let e = d.formatError { throw e }
+                if !ok {
+                    let err = parser.parserError
+                    let line = parser.lineNumber
+                    var msg = "malformed XML"
+                    if let err { msg += ": " + ((err as NSError).localizedDescription) }
+                    throw TraceFormatError(source: source, line: line > 0 ? line : nil, message: msg)
+                }
+                guard d.sawGPX else {
+                    throw TraceFormatError(source: source, line: nil, message: "not a GPX document (no <gpx> root element)")
+                }
+                return d.summary
+            }
+        }
+    }
+
+    private final class Delegate: NSObject, XMLParserDelegate {
+        let source: String
+        let options: TraceReadOptions
+        let onFix: (Fix) throws -> Void
+        let onUntimed: ((Fix) throws -> Void)?
+        weak var parser: XMLParser?
+        var summary = TraceReadSummary()
+        var callbackError: (any Error)? = nil
+        var formatError: TraceFormatError? = nil
+        var sawGPX = false
+
+        var point: Fix? = nil
+        var pointLine = 0
+        var pointHasTime = false
+        var pointInvalid: String? = nil
+        var depthInPoint = 0
+        var text = ""
+        var collecting = false
+
+        init(source: String, options: TraceReadOptions, onFix: @escaping (Fix) throws -> Void,
+             onUntimed: ((Fix) throws -> Void)?) {
+            self.source = source; self.options = options; self.onFix = onFix; self.onUntimed = onUntimed
+        }
+
+        static func localName(_ qName: String) -> String {
+            if let i = qName.lastIndex(of: ":") { return String(qName[qName.index(after: i)...]).lowercased() }
+            return qName.lowercased()
+        }
+
+        func fail(_ line: Int, _ message: String) {
+            let e = TraceFormatError(source: source, line: line, message: message)
+            if options.skipInvalid { summary.skip(e) } else { formatError = e; parser?.abortParsing() }
+        }
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                    qualifiedName qName: String?, attributes: [String: String] = [:]) {
+            let name = Self.localName(elementName)
+            if name == "gpx" { sawGPX = true }
+            if point != nil { depthInPoint += 1; text = ""; collecting = true; return }
+            if name == "wpt" || name == "rtept" || name == "trkpt" {
+                pointLine = parser.lineNumber
+                summary.lines = pointLine
+                pointHasTime = false
+                pointInvalid = nil
+                depthInPoint = 0
+                guard let ls = attributes["lat"], let os = attributes["lon"] else {
+                    point = Fix(time: 0, latitude: 0, longitude: 0)
+                    pointInvalid = "<\(elementName)> without lat/lon attributes"
+                    return
+                }
+                guard let lat = Double(ls.trimmingCharacters(in: .whitespaces)), lat.isFinite else {
+                    point = Fix(time: 0, latitude: 0, longitude: 0); pointInvalid = "lat '\(ls)' is not a number"; return
+                }
+                guard let lon = Double(os.trimmingCharacters(in: .whitespaces)), lon.isFinite else {
+                    point = Fix(time: 0, latitude: 0, longitude: 0); pointInvalid = "lon '\(os)' is not a number"; return
+                }
+                point = Fix(time: 0, latitude: lat, longitude: lon)
+                if abs(lat) > 90 { pointInvalid = "latitude \(lat) is outside [-90, 90]" }
+                else if abs(lon) > 180 { pointInvalid = "longitude \(lon) is outside [-180, 180]" }
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if collecting { text += string }
+        }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+            guard point != nil else { return }
+            let name = Self.localName(elementName)
+            if depthInPoint == 0 {
+                // End of the point itself.
+                let p = point!
+                point = nil
+                if let msg = pointInvalid { fail(pointLine, msg); return }
+                do {
+                    if pointHasTime { try onFix(p); summary.fixes += 1 }
+                    else if let u = onUntimed { try u(p); summary.fixes += 1 }
+                    else { summary.ignoredRecords += 1 }
+                } catch {
+                    callbackError = error
+                    parser.abortParsing()
+                }
+                return
+            }
+            depthInPoint -= 1
+            collecting = false
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            text = ""
+            if value.isEmpty || pointInvalid != nil { return }
+            let line = parser.lineNumber
+            func num() -> Double? {
+                guard let v = Double(value), v.isFinite else {
+                    pointInvalid = "<\(elementName)> '\(value.prefix(40))' is not a finite number"
+                    _ = line
+                    return nil
+                }
+                return v
+            }
+            switch name {
+            case "ele":
+                if let v = num() { point!.height = v; point!.verticalReference = .meanSeaLevel }
+            case "geoidheight":
+                if let v = num() { point!.geoidSeparation = v }
+            case "time":
+                var s = value
+                switch s.withUTF8({ ByteParsing.iso8601($0) }) {
+                case .success(let t): point!.time = t; pointHasTime = true
+                case .failure(let e): pointInvalid = "time '\(value.prefix(40))': \(e.message)"
+                }
+            case "hdop": if let v = num() { point!.hdop = v }
+            case "vdop": if let v = num() { point!.vdop = v }
+            case "pdop": if let v = num() { point!.pdop = v }
+            case "sat":
+                guard let v = Int(value), v >= 0 else { pointInvalid = "<sat> '\(value.prefix(40))' is not a count"; return }
+                point!.satellites = v
+            case "fix":
+                switch value.lowercased() {
+                case "none": point!.quality = .invalid
+                case "2d", "3d": point!.quality = .gps
+                case "dgps": point!.quality = .differential
+                case "pps": point!.quality = .pps
+                default: pointInvalid = "<fix> '\(value.prefix(40))' is not none, 2d, 3d, dgps or pps"
+                }
+            case "speed":
+                if let v = num() {
+                    if v < 0 { pointInvalid = "speed \(v) is negative" } else { point!.speed = v }
+                }
+            case "course", "bearing":
+                if let v = num() { point!.course = Angle.normalizeHeading(v) }
+            case "heading":
+                if let v = num() { point!.heading = Angle.normalizeHeading(v) }
+            case "hacc", "horizontal_accuracy", "horizontalaccuracy", "accuracy":
+                if let v = num() {
+                    if v < 0 { pointInvalid = "horizontal accuracy \(v) is negative" } else { point!.horizontalAccuracy = v }
+                }
+            case "vacc", "vertical_accuracy", "verticalaccuracy":
+                if let v = num() {
+                    if v < 0 { pointInvalid = "vertical accuracy \(v) is negative" } else { point!.verticalAccuracy = v }
+                }
+            default: break
+            }
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// Traces as GeoJSON: one Point feature per fix.
+///
+/// Writing: `coordinates` = `[lon, lat, h]` with *h* the **ellipsoidal** height when known
+/// (RFC 7946 §4 positions; omitted otherwise); properties `time` (ISO 8601 UTC),
+/// `altitude` (m MSL, when the fix has one), `geoid_separation`, `horizontal_accuracy`,
+/// `vertical_accuracy`, `speed`, `course`, `heading`, `heading_accuracy`, `satellites`,
+/// `hdop`, `vdop`, `pdop` when present.
+///
+/// Reading: every Point feature with a `time` property (ISO 8601 string or Unix seconds) is a
+/// fix, with the same properties; a LineString with a `coordTimes` array (the togeojson
+/// convention) gives one fix per position. Features without times (points of interest, zones)
+/// are counted as ignored records.
+public enum GeoJSONTrace {
+    /// The FeatureCollection for a list of fixes.
+    public static func featureCollection(_ fixes: [Fix]) -> GeoJSONFeatureCollection {
+        GeoJSONFeatureCollection(features: fixes.map(feature))
+    }
+
+    /// One fix as a Point feature.
+    public static func feature(_ f: Fix) -> GeoJSONFeature {
+        var p: [String: JSONValue] = ["time": .string(ByteParsing.iso8601String(f.time))]
+        if f.verticalReference == .meanSeaLevel, let h = f.height { p["altitude"] = .number(h) }
+        func put(_ k: String, _ v: Double?) { if let v { p[k] = .number(v) } }
+        put("geoid_separation", f.geoidSeparation)
+        put("horizontal_accuracy", f.horizontalAccuracy)
+        put("vertical_accuracy", f.verticalAccuracy)
+        put("speed", f.speed); put("course", f.course); put("heading", f.heading)
+        put("heading_accuracy", f.headingAccuracy)
+        put("satellites", f.satellites.map(Double.init))
+        put("hdop", f.hdop); put("vdop", f.vdop); put("pdop", f.pdop)
+        if let q = f.quality { p["quality"] = .number(Double(q.rawValue)) }
+        let pos = GeoJSONPosition(longitude: f.longitude, latitude: f.latitude, height: f.ellipsoidalHeight)
+        return GeoJSONFeature(geometry: .point(pos), properties: p)
+    }
+
+    /// Extracts fixes from a FeatureCollection (see the type's documentation).
+    public static func fixes(from fc: GeoJSONFeatureCollection, source: String,
+                             options: TraceReadOptions = TraceReadOptions(),
+                             onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
+        var summary = TraceReadSummary()
+        for (i, feat) in fc.features.enumerated() {
+            summary.lines += 1
+            do {
+                switch feat.geometry {
+                case .point(let pos)?:
+                    guard let tv = feat.properties?["time"] else { summary.ignoredRecords += 1; continue }
+                    try onFix(try fix(pos, time: try time(tv), props: feat.properties ?? [:]))
+                    summary.fixes += 1
+                case .lineString(let ps)?:
+                    guard let times = feat.properties?["coordTimes"]?.arrayValue else { summary.ignoredRecords += 1; continue }
+                    guard times.count == ps.count else {
+                        throw RowError(message: "coordTimes has \(times.count) entries for \(ps.count) positions")
+                    }
+                    for (p, t) in zip(ps, times) { try onFix(try fix(p, time: try time(t), props: [:])); summary.fixes += 1 }
+                default:
+                    summary.ignoredRecords += 1
+                }
+            } catch let e as RowError {
+                let err = TraceFormatError(source: source, line: nil, message: "feature #\(i): \(e.message)")
+                if options.skipInvalid { summary.skip(err) } else { throw err }
+            }
+        }
+        return summary
+    }
+
+    struct RowError: Error { var message: String }
+
+    static func time(_ v: JSONValue) throws -> Double {
+        switch v {
+        case .number(let d) where d.isFinite: return d
+        case .string(let s):
+            var s = s
+            switch s.withUTF8({ ByteParsing.iso8601($0) }) {
+            case .success(let t): return t
+            case .failure(let e): throw RowError(message: "time '\(s.prefix(40))': \(e.message)")
+            }
+        default: throw RowError(message: "time \(v) is neither an ISO 8601 string nor Unix seconds")
+        }
+    }
+
+    static func fix(_ pos: GeoJSONPosition, time t: Double, props: [String: JSONValue]) throws -> Fix {
+        var f = Fix(time: t, latitude: pos.latitude, longitude: pos.longitude)
+        func num(_ k: String) throws -> Double? {
+            guard let v = props[k], v != .null else { return nil }
+            guard let d = v.doubleValue, d.isFinite else { throw RowError(message: "property \(k) \(v) is not a finite number") }
+            return d
+        }
+        f.geoidSeparation = try num("geoid_separation")
+        if let h = pos.height {
+            f.height = h; f.verticalReference = .ellipsoid
+        } else if let a = try num("altitude") {
+            f.height = a; f.verticalReference = .meanSeaLevel
+        }
+        f.horizontalAccuracy = try num("horizontal_accuracy")
+        f.verticalAccuracy = try num("vertical_accuracy")
+        f.speed = try num("speed")
+        f.course = try num("course").map(Angle.normalizeHeading)
+        f.heading = try num("heading").map(Angle.normalizeHeading)
+        f.headingAccuracy = try num("heading_accuracy")
+        f.satellites = try num("satellites").map { Int($0) }
+        f.hdop = try num("hdop"); f.vdop = try num("vdop"); f.pdop = try num("pdop")
+        f.quality = try num("quality").flatMap { FixQuality(rawValue: Int($0)) }
+        return f
+    }
+}

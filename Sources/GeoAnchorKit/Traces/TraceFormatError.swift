@@ -1,0 +1,66 @@
+import Foundation
+
+/// A problem in a trace file: which file, which line (1-based, when known) and what is wrong,
+/// naming the offending value. Prints as `FILE:LINE: message`.
+public struct TraceFormatError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// File path or a name such as `<stdin>`.
+    public var source: String
+    /// 1-based line number, nil when the problem is not tied to a line (e.g. an empty file).
+    public var line: Int?
+    /// What is wrong, naming the value.
+    public var message: String
+    /// True when the only problem is that an NMEA file never states a date (callers may retry
+    /// with ``TraceReadOptions/defaultDate``).
+    public var isMissingDate: Bool
+
+    public init(source: String, line: Int?, message: String, isMissingDate: Bool = false) {
+        self.source = source; self.line = line; self.message = message; self.isMissingDate = isMissingDate
+    }
+
+    public var description: String {
+        if let line { return "\(source):\(line): \(message)" }
+        return "\(source): \(message)"
+    }
+}
+
+/// Options shared by the trace readers.
+public struct TraceReadOptions: Sendable, Hashable {
+    /// When true, an invalid line (bad checksum, unparsable value, out-of-range coordinate) is
+    /// skipped and counted in ``TraceReadSummary/skippedLines`` instead of ending the read with a
+    /// ``TraceFormatError``. Structural errors (unreadable or empty file, missing CSV columns,
+    /// malformed XML) still throw.
+    public var skipInvalid: Bool
+    /// NMEA: reject sentences without a `*hh` checksum (NMEA 0183 makes it optional for some
+    /// talkers; default false — sentences without one are accepted, bad ones always rejected).
+    public var requireChecksum: Bool
+    /// NMEA: UTC day (seconds since 1970 at 00:00 of that day) to use when a file never states a
+    /// date (no RMC/ZDA, no GnssLogger wrapper time). nil: such files are an error.
+    public var defaultDate: Double?
+
+    public init(skipInvalid: Bool = false, requireChecksum: Bool = false, defaultDate: Double? = nil) {
+        self.skipInvalid = skipInvalid; self.requireChecksum = requireChecksum; self.defaultDate = defaultDate
+    }
+}
+
+/// What a reader did besides producing fixes.
+public struct TraceReadSummary: Sendable, Hashable {
+    /// Lines read (including blank lines and comments).
+    public var lines = 0
+    /// Fixes delivered.
+    public var fixes = 0
+    /// Sensor samples delivered (CSV sensor streams).
+    public var sensorSamples = 0
+    /// Records understood but not producing a fix (no-fix epochs, unsupported NMEA sentence types).
+    public var ignoredRecords = 0
+    /// Invalid lines skipped (only with ``TraceReadOptions/skipInvalid``).
+    public var skippedLines = 0
+    /// The first few skip reasons, for diagnostics (at most 10).
+    public var firstSkipped: [TraceFormatError] = []
+
+    public init() {}
+
+    mutating func skip(_ e: TraceFormatError) {
+        skippedLines += 1
+        if firstSkipped.count < 10 { firstSkipped.append(e) }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// The trace file formats GeoAnchorKit reads and writes.
+public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
+    case nmea, gpx, csv, geojson
+
+    /// The format implied by a file name's extension (`.nmea`/`.log`/`.txt` → NMEA, `.gpx`,
+    /// `.csv`, `.geojson`/`.json`), case-insensitive; nil for anything else.
+    public init?(pathExtension ext: String) {
+        switch ext.lowercased() {
+        case "nmea", "log", "txt": self = .nmea
+        case "gpx", "xml": self = .gpx
+        case "csv": self = .csv
+        case "geojson", "json": self = .geojson
+        default: return nil
+        }
+    }
+}
+
+/// Entry points that read a trace file of any supported format, streaming.
+///
+/// NMEA and CSV are read in 256 KiB chunks, GPX through `XMLParser` on an input stream, so
+/// memory stays bounded for arbitrarily long logs when the caller consumes fixes in the
+/// callbacks. GeoJSON is a single JSON document and is decoded whole (RFC 7946 has no streaming
+/// form); keep GeoJSON for tours and small traces.
+public enum TraceReader {
+    /// Reads `url`, calling `onFix` for every fix and `onSensor` for every sensor sample, in
+    /// file order.
+    /// - Parameter format: nil to infer from the extension.
+    /// - Throws: ``TraceFormatError`` (`FILE:LINE: message`) for unreadable or invalid input;
+    ///   whatever the callbacks throw.
+    @discardableResult
+    public static func read(url: URL, format: TraceFormat? = nil, options: TraceReadOptions = TraceReadOptions(),
+                            onFix: (Fix) throws -> Void,
+                            onSensor: (SensorSample) throws -> Void = { _ in }) throws -> TraceReadSummary {
+        guard let fmt = format ?? TraceFormat(pathExtension: url.pathExtension) else {
+            throw TraceFormatError(source: url.path, line: nil,
+                message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv or .geojson)")
+        }
+        switch fmt {
+        case .nmea: return try NMEAReader.read(try ByteLineReader(url: url), options: options, onFix: onFix)
+        case .csv: return try CSVTraceReader.read(try ByteLineReader(url: url), options: options, onFix: onFix, onSensor: onSensor)
+        case .gpx: return try GPXReader.read(url: url, options: options, onFix: onFix)
+        case .geojson:
+            let fc = try GeoJSONFeatureCollection.read(contentsOf: url)
+            return try GeoJSONTrace.fixes(from: fc, source: url.path, options: options, onFix: onFix)
+        }
+    }
+
+    /// Reads a whole file into a ``Trace`` (fixes and sensor samples).
+    public static func load(url: URL, format: TraceFormat? = nil, options: TraceReadOptions = TraceReadOptions()) throws -> Trace {
+        var t = Trace(name: url.lastPathComponent)
+        try read(url: url, format: format, options: options, onFix: { t.fixes.append($0) }, onSensor: { t.sensors.append($0) })
+        return t
+    }
+}
+
+/// Streaming NMEA file reading on top of ``NMEAParser``.
+public enum NMEAReader {
+    /// Reads every line, calling `onFix` for each completed fix.
+    public static func read(_ reader: ByteLineReader, options: TraceReadOptions = TraceReadOptions(),
+                            onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
+        var parser = NMEAParser(source: reader.source, options: options)
+        var out: [Fix] = []
+        out.reserveCapacity(16)
+        var any = false
+        var delivered = 0
+        try reader.forEachLine { b, n in
+            if !any { for c in b where c != 32 && c != 9 && c != 13 { any = true; break } }
+            try parser.parse(line: b, lineNumber: n, into: &out)
+            if !out.isEmpty { for f in out { try onFix(f) }; delivered += out.count; out.removeAll(keepingCapacity: true) }
+        }
+        if !any { throw TraceFormatError(source: reader.source, line: nil, message: "empty file: no NMEA sentences") }
+        try parser.finish(into: &out)
+        for f in out { try onFix(f) }
+        var s = parser.summary
+        s.fixes = delivered + out.count
+        return s
+    }
+
+    /// Decodes NMEA text in memory (tests, small inputs).
+    public static func fixes(from text: String, source: String = "<nmea>", options: TraceReadOptions = TraceReadOptions()) throws -> [Fix] {
+        var all: [Fix] = []
+        _ = try read(ByteLineReader(data: Data(text.utf8), source: source), options: options) { all.append($0) }
+        return all
+    }
+}

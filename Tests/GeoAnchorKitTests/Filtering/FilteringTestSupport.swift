@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// Fixed-seed generator for synthetic filter inputs (SplitMix64; Box–Muller normals), so
+/// every test input is reproducible.
+struct FilterTestRNG {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
+    mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * uniform() }
+    /// Standard normal.
+    mutating func normal() -> Double {
+        let u1 = max(uniform(), 1e-300), u2 = uniform()
+        return (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * .pi * u2)
+    }
+}
+
+/// Reads a committed CSV fixture under Tests/GeoAnchorKitTests/Fixtures/ (comment lines `#`
+/// skipped) into rows of named doubles.
+func filteringFixture(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Double]] {
+    let url = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Filtering/\(name)")
+    guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+        Issue.record("fixture missing: \(url.path)", sourceLocation: sourceLocation)
+        throw CancellationError()
+    }
+    var header: [String]? = nil
+    var rows: [[String: Double]] = []
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        let f = line.split(separator: ",").map(String.init)
+        if header == nil { header = f; continue }
+        var row: [String: Double] = [:]
+        for (k, v) in zip(header!, f) { row[k] = Double(v) }
+        rows.append(row)
+    }
+    return rows
+}
+
+/// Percentile by linear interpolation between order statistics (p in [0, 1]).
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let s = values.sorted()
+    guard !s.isEmpty else { return .nan }
+    let r = p * Double(s.count - 1)
+    let i = Int(r.rounded(.down)), j = min(i + 1, s.count - 1)
+    return s[i] + (s[j] - s[i]) * (r - Double(i))
+}
+
+func rms(_ values: [Double]) -> Double {
+    (values.reduce(0) { $0 + $1 * $1 } / Double(values.count)).squareRoot()
+}
