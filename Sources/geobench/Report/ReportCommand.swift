@@ -30,6 +30,7 @@ struct ReportCommand: ParsableCommand {
     static let sections: [any ReportSection.Type] = [
         GeodesyReport.self,
         CompassReport.self,
+        RoutingReport.self,
     ]
 
     @Option(help: "The repository's traces folder.")
