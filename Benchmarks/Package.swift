@@ -16,6 +16,7 @@ let package = Package(
     ],
     targets: [
         suite("Geodesy", extra: ["GeoAnchorKitPROJ"]),
+        suite("Routing"),
     ]
 )
 
