@@ -22,11 +22,15 @@ struct GeoBench: ParsableCommand {
         ENUCommand.self,
         ConvertCommand.self,
         AccuracyCommand.self,
+        SimulateCommand.self,
         MagneticCommand.self,
         CalibrateCommand.self,
         TourCommand.self,
         TSPLIBCommand.self,
-        RouteCommand.self,
         GeodesicCommand.self,
+        GeoidCommand.self,
+        CRSCommand.self,
+        PerfCommand.self,
+        RouteCommand.self,
     ]
 }

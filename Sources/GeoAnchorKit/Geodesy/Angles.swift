@@ -21,11 +21,14 @@ public enum Angle {
     ///   multiples of 90°. The reduction `remainder(x, 90)` is exact in IEEE arithmetic.
     @inlinable
     public static func sincos(degrees x: Double) -> (sin: Double, cos: Double) {
-        // Reduce to [-45°, 45°] exactly, remember the quadrant.
-        var r = x.truncatingRemainder(dividingBy: 360)
-        let q0 = (r / 90).rounded(.toNearestOrEven)
+        // Reduce to [-45°, 45°] exactly, remember the quadrant. fmod is the identity for
+        // |x| < 360 (and costs a libm call), so only larger arguments take it.
+        var r = Swift.abs(x) < 360 ? x : x.truncatingRemainder(dividingBy: 360)
+        // Round r/90 to the nearest integer, ties to even, with the 1.5·2^52 trick: exact for
+        // |r/90| < 2^51, and cheaper than `rounded(.toNearestOrEven)` (a libm call on baseline x86-64).
+        let q0 = (r / 90 + 6_755_399_441_055_744.0) - 6_755_399_441_055_744.0
         r -= 90 * q0
-        // NaN/∞ input: r is NaN, so any quadrant gives NaN (and Int(NaN) would trap).
+        // NaN/∞ input: q0 is NaN and must not reach Int(_:) (which traps); the result is NaN anyway.
         let q = q0.isFinite ? Int(q0) & 3 : 0
         let rad = r * radiansPerDegree
         let s = Foundation.sin(rad), c = Foundation.cos(rad)
@@ -38,7 +41,7 @@ public enum Angle {
         }
         // C99 Annex F conventions (as GeographicLib 2): cos never returns −0, and an exact zero
         // sine carries the sign of x, so sin(−180°) = −0 and azimuths derived from it keep
-        // their direction.
+        // their direction (the geodesics rely on this to match Karney/PROJ bit for bit).
         cosx += 0
         if sinx == 0 { sinx = x.sign == .minus ? -0.0 : 0.0 }
         return (sinx, cosx)

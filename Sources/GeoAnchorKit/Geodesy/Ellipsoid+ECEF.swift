@@ -51,6 +51,16 @@ extension Ellipsoid {
     /// (where the answer is one of the two poles at h = −b).
     @inlinable
     public func geodetic(x: Double, y: Double, z: Double) -> (latitude: Double, longitude: Double, ellipsoidalHeight: Double) {
+        let c = geodeticComponents(x: x, y: y, z: z)
+        return (Angle.atan2Degrees(c.sinLatitude, c.cosLatitude), Angle.atan2Degrees(c.sinLongitude, c.cosLongitude), c.height)
+    }
+
+    /// The core of ``geodetic(x:y:z:)``: sine and cosine of latitude and longitude (not
+    /// necessarily normalized) and the ellipsoidal height, before the final `atan2`s — so batch
+    /// paths can take the angles in a cheaper way.
+    @inlinable @usableFromInline
+    func geodeticComponents(x: Double, y: Double, z: Double)
+        -> (sinLatitude: Double, cosLatitude: Double, sinLongitude: Double, cosLongitude: Double, height: Double) {
         let a = semiMajorAxis, f = flattening
         let e2 = eccentricitySquared
         let e2m = (1 - f) * (1 - f)          // 1 − e²
@@ -124,9 +134,7 @@ extension Ellipsoid {
                 h = -a * (f >= 0 ? e2m : 1) * hh / e2a
             }
         }
-        let lat = Angle.atan2Degrees(sphi, cphi)
-        let lon = Angle.atan2Degrees(slam, clam)
-        return (lat, lon, h)
+        return (sphi, cphi, slam, clam, h)
     }
 
     /// Converts an ECEF coordinate to a geodetic coordinate with an ellipsoidal height.

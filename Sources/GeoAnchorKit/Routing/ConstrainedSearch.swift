@@ -150,7 +150,7 @@ struct ConstrainedSearch {
     }
 
     func run() -> PathSolution? {
-        var rng = SeededRandom(seed: options.seed)
+        var rng = SplitMix64(seed: options.seed)
         var position = [Int](repeating: -1, count: n)
         var mid: [Int] = []
         var current = construct(order, into: &mid, &position)

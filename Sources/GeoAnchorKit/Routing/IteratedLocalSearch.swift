@@ -43,7 +43,7 @@ final class IteratedLocalSearch {
     private var touchedLo = Int.max, touchedHi = 0
     private let eps: Double
     private let options: SolverOptions
-    private var rng: SeededRandom
+    private var rng: SplitMix64
     private let start: Int, endNode: Int, dummy: Int?, roundTrip: Bool
     private let originalCount: Int
 
@@ -83,7 +83,7 @@ final class IteratedLocalSearch {
         queued = .allocate(capacity: n)
         queued.initialize(repeating: false, count: n)
         self.options = options
-        rng = SeededRandom(seed: options.seed)
+        rng = SplitMix64(seed: options.seed)
         var maxEdge = 0.0
         for i in 0..<(n * n) where c[i].isFinite { maxEdge = max(maxEdge, c[i]) }
         eps = max(1e-9, maxEdge * 1e-12)

@@ -61,7 +61,7 @@ enum BruteForce {
 
     /// Random points in a square of `size` meters (ENU plane), as a Euclidean matrix.
     static func euclidean(_ n: Int, seed: UInt64, size: Double = 1000) -> CostMatrix {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let pts = (0..<n).map { _ in (Double(rng.next() % 1_000_000) / 1e6 * size, Double(rng.next() % 1_000_000) / 1e6 * size) }
         return CostMatrix(count: n) { i, j in ((pts[i].0 - pts[j].0) * (pts[i].0 - pts[j].0) + (pts[i].1 - pts[j].1) * (pts[i].1 - pts[j].1)).squareRoot() }
     }
@@ -69,7 +69,7 @@ enum BruteForce {
     /// Walking times (s) between random points with random heights (0–60 m) by Tobler's
     /// function: mildly asymmetric, like real hillside tours.
     static func tobler(_ n: Int, seed: UInt64, size: Double = 1000) -> CostMatrix {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let pts = (0..<n).map { _ in (Double(rng.next() % 1_000_000) / 1e6 * size, Double(rng.next() % 1_000_000) / 1e6 * size, Double(rng.next() % 60_000) / 1000) }
         return CostMatrix(count: n) { i, j in
             let d = ((pts[i].0 - pts[j].0) * (pts[i].0 - pts[j].0) + (pts[i].1 - pts[j].1) * (pts[i].1 - pts[j].1)).squareRoot()
@@ -79,7 +79,7 @@ enum BruteForce {
 
     /// Random asymmetric matrix with entries in [1, 100).
     static func asymmetric(_ n: Int, seed: UInt64) -> CostMatrix {
-        var rng = SeededRandom(seed: seed)
+        var rng = SplitMix64(seed: seed)
         return CostMatrix(count: n) { _, _ in 1 + Double(rng.next() % 99_000) / 1000 }
     }
 }

@@ -128,7 +128,7 @@ struct RoutePlannerTests {
 
     /// Larger problems go to the heuristic and still respect precedence (checked on the result).
     @Test func heuristicRespectsPrecedence() throws {
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         let stops = (0..<30).map { k in
             RouteStop(id: "s\(k)", coordinate: GeodeticCoordinate(latitude: 50 + Double(rng.below(1000)) * 1e-5,
                                                                  longitude: 14 + Double(rng.below(1000)) * 1e-5))

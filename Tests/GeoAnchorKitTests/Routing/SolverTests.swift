@@ -61,7 +61,7 @@ struct SolverTests {
     @Test func constrainedHeldKarpMatchesBruteForce() throws {
         var checked = 0, infeasible = 0
         for seed in UInt64(1)...60 {
-            var rng = SeededRandom(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let n = 4 + rng.below(4)
             let p = randomConstrained(n: n, rng: &rng)
             let brute = BruteForce.solve(p)
@@ -82,7 +82,7 @@ struct SolverTests {
     /// prize equals the optimum and whose objective is within 5 % of it (reference: brute force).
     @Test func constrainedHeuristicIsFeasibleAndNearOptimal() throws {
         for seed in UInt64(1)...30 {
-            var rng = SeededRandom(seed: seed)
+            var rng = SplitMix64(seed: seed)
             let p = randomConstrained(n: 6, rng: &rng)
             guard let brute = BruteForce.solve(p) else { continue }
             guard let h = ConstrainedSearch(p, options: SolverOptions(timeLimit: 10, seed: 1, maxIterations: 60)).run() else {
@@ -95,7 +95,7 @@ struct SolverTests {
         }
     }
 
-    func randomConstrained(n: Int, rng: inout SeededRandom) -> PathInstance {
+    func randomConstrained(n: Int, rng: inout SplitMix64) -> PathInstance {
         let m = BruteForce.asymmetric(n, seed: rng.next())
         var p = PathInstance(cost: m, start: 0, end: [PathEnd.free, .roundTrip, .node(n - 1)][rng.below(3)])
         p.timed = true

@@ -1,0 +1,120 @@
+import Foundation
+
+/// Polynomial kernels for the batch hot loops (ENU forward/inverse): the same exact degree
+/// reduction as ``Angle/sincos(degrees:)`` and ``Angle/atan2Degrees(_:_:)``, with short series
+/// instead of libm calls for the reduced arguments.
+///
+/// Accuracy (checked in Tests/GeoAnchorKitTests/Geodesy/BatchKernelsTests.swift against libm on
+/// 10⁶ arguments): sin/cos ≤ 2 ulp; exact at multiples of 90° (the reduction is exact and the
+/// kernels return exactly 0 and 1 at 0). Truncation errors of the series are < 1e-18 relative.
+@usableFromInline
+enum BatchKernels {
+    /// sin and cos of a radian argument |x| ≤ π/4: Taylor series through x¹⁷ and x¹⁸
+    /// (truncation < 1e-18 relative), cos with fdlibm's compensated `1 − x²/2` step.
+    @inlinable @inline(__always)
+    static func sinCosReduced(_ x: Double) -> (sin: Double, cos: Double) {
+        let z = x * x
+        // sin x = x + x³ · P(z)
+        var p = 1.0 / 355_687_428_096_000           // 1/17!
+        p = p * z - 1.0 / 1_307_674_368_000          // 1/15!
+        p = p * z + 1.0 / 6_227_020_800              // 1/13!
+        p = p * z - 1.0 / 39_916_800                 // 1/11!
+        p = p * z + 1.0 / 362_880                    // 1/9!
+        p = p * z - 1.0 / 5_040                      // 1/7!
+        p = p * z + 1.0 / 120                        // 1/5!
+        p = p * z - 1.0 / 6                          // 1/3!
+        let s = x + (x * z) * p
+        // cos x = 1 − z/2 + z² · Q(z)
+        var q = -1.0 / 6_402_373_705_728_000         // 1/18!
+        q = q * z + 1.0 / 20_922_789_888_000         // 1/16!
+        q = q * z - 1.0 / 87_178_291_200             // 1/14!
+        q = q * z + 1.0 / 479_001_600                // 1/12!
+        q = q * z - 1.0 / 3_628_800                  // 1/10!
+        q = q * z + 1.0 / 40_320                     // 1/8!
+        q = q * z - 1.0 / 720                        // 1/6!
+        q = q * z + 1.0 / 24                         // 1/4!
+        let hz = 0.5 * z
+        let w = 1 - hz
+        // (1 − w) − hz recovers the rounding error of w (fdlibm __kernel_cos).
+        let c = w + (((1 - w) - hz) + (z * z) * q)
+        return (s, c)
+    }
+
+    /// `(sin x, cos x)` of degrees, exact at multiples of 90° (as ``Angle/sincos(degrees:)``).
+    /// - Precondition: x finite (callers validate first).
+    @inlinable @inline(__always)
+    static func sincos(degrees x: Double) -> (sin: Double, cos: Double) {
+        var r = Swift.abs(x) < 360 ? x : x.truncatingRemainder(dividingBy: 360)
+        let q0 = (r / 90 + 6_755_399_441_055_744.0) - 6_755_399_441_055_744.0 // round to nearest even
+        r -= 90 * q0
+        let (s, c) = sinCosReduced(r * Angle.radiansPerDegree)
+        var sinx: Double, cosx: Double
+        switch Int(q0) & 3 {
+        case 0: sinx = s; cosx = c
+        case 1: sinx = c; cosx = -s
+        case 2: sinx = -s; cosx = -c
+        default: sinx = -c; cosx = s
+        }
+        cosx += 0
+        if x != 0 { sinx += 0 }
+        return (sinx, cosx)
+    }
+
+    /// atan t for |t| ≤ 1/8 (radians): Taylor series through t¹⁹ (truncation < 1e-19 relative).
+    @inlinable @inline(__always)
+    static func atanSmall(_ t: Double) -> Double {
+        let z = t * t
+        var p = -1.0 / 19
+        p = p * z + 1.0 / 17
+        p = p * z - 1.0 / 15
+        p = p * z + 1.0 / 13
+        p = p * z - 1.0 / 11
+        p = p * z + 1.0 / 9
+        p = p * z - 1.0 / 7
+        p = p * z + 1.0 / 5
+        p = p * z - 1.0 / 3
+        return t + (t * z) * p
+    }
+}
+
+extension Ellipsoid {
+    /// Whether ``geodeticComponentsNearSurface(x:y:z:)`` is as accurate as the closed form at a
+    /// point with squared geocentric distance `r2`: Earth-like ellipsoids (0 ≤ f < 0.01), points
+    /// between 50 km below the polar radius and 120 km above the equatorial one.
+    @inlinable @inline(__always)
+    func nearSurface(r2: Double) -> Bool {
+        let lo = semiMinorAxis - 50_000, hi = semiMajorAxis + 120_000
+        return flattening >= 0 && flattening < 0.01 && r2 > lo * lo && r2 < hi * hi
+    }
+
+    /// ECEF → geodetic components by Bowring's iteration (Bowring 1976, Survey Review 23(181)),
+    /// two steps from the geocentric start — for batch paths, near the surface only (see
+    /// ``nearSurface(r2:)``). Returns latitude as an unnormalized (sin, cos) pair, longitude as
+    /// (y, x), and the ellipsoidal height.
+    ///
+    /// - Accuracy: measured against the closed form (``geodetic(x:y:z:)``) on 2·10⁶ random points
+    ///   from 80 km below to 150 km above the surface: both reproduce the true latitude to
+    ///   2.4e-9 m and height to 5.2e-9 m (rounding level); one step alone would err by 0.2 mm.
+    @inlinable @inline(__always)
+    func geodeticComponentsNearSurface(x: Double, y: Double, z: Double)
+        -> (sinLatitude: Double, cosLatitude: Double, sinLongitude: Double, cosLongitude: Double, height: Double) {
+        let a = semiMajorAxis, b = semiMinorAxis, e2 = eccentricitySquared, ep2 = secondEccentricitySquared
+        let p = (x * x + y * y).squareRoot()
+        // Parametric latitude β: start from the geocentric direction scaled by the axes.
+        var sb = a * z, cb = b * p
+        var inv = 1 / (sb * sb + cb * cb).squareRoot()
+        sb *= inv; cb *= inv
+        var num = z + ep2 * b * sb * sb * sb      // ∝ sin φ
+        var den = p - e2 * a * cb * cb * cb       // ∝ cos φ
+        // Second step: β from tan β = (b/a) tan φ.
+        sb = b * num; cb = a * den
+        inv = 1 / (sb * sb + cb * cb).squareRoot()
+        sb *= inv; cb *= inv
+        num = z + ep2 * b * sb * sb * sb
+        den = p - e2 * a * cb * cb * cb
+        inv = 1 / (num * num + den * den).squareRoot()
+        let sphi = num * inv, cphi = den * inv
+        let h = p * cphi + z * sphi - a * (1 - e2 * sphi * sphi).squareRoot()
+        return (sphi, cphi, y, x, h)
+    }
+}

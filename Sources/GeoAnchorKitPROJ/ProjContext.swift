@@ -1,4 +1,0 @@
-import CProj
-import GeoAnchorKit
-
-// Owners of PROJ handles: filled in by the PROJ bindings (issue 2).

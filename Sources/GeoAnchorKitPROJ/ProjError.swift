@@ -1,0 +1,45 @@
+/// Errors thrown at the PROJ boundary. Each case carries the offending definition or value and,
+/// where PROJ reported one, its error number (`PROJ_ERR_*` in `proj.h`) and message
+/// (`proj_context_errno_string`), read from the owning context right after the failing call.
+public enum ProjError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `proj_context_create` returned null (out of memory).
+    case contextCreationFailed
+    /// PROJ could not build an object from a definition: an unknown CRS (`EPSG:99999`), a
+    /// syntax error in a PROJ string, a missing grid file.
+    /// - Parameters: the definition as given; PROJ's errno; PROJ's message.
+    case invalidDefinition(String, code: Int32, message: String)
+    /// A coordinate rejected before PROJ saw it: non-finite, or a latitude outside [−90°, 90°]
+    /// for a geographic source. `name` is the axis (`"x"`, `"latitude"`, …).
+    case invalidCoordinate(name: String, value: Double, reason: String)
+    /// PROJ could not transform a coordinate (outside the projection's domain or a grid's
+    /// coverage, no convergence). Carries the input coordinate.
+    case transformFailed(x: Double, y: Double, z: Double, code: Int32, message: String)
+    /// Batch calls that were asked to throw: the indices that failed, each with its error.
+    case batchFailures([ProjBatchFailure])
+
+    public var description: String {
+        switch self {
+        case .contextCreationFailed:
+            return "PROJ: cannot create a context (out of memory)"
+        case .invalidDefinition(let d, let code, let m):
+            return "PROJ cannot use '\(d)': \(m) (PROJ error \(code))"
+        case .invalidCoordinate(let n, let v, let r):
+            return "\(n) \(v) \(r)"
+        case .transformFailed(let x, let y, let z, let code, let m):
+            return "PROJ cannot transform (\(x), \(y), \(z)): \(m) (PROJ error \(code))"
+        case .batchFailures(let fs):
+            let head = fs.prefix(5).map { "#\($0.index): \($0.error)" }.joined(separator: "; ")
+            return "\(fs.count) coordinate(s) failed: \(head)\(fs.count > 5 ? "; …" : "")"
+        }
+    }
+}
+
+/// One failed element of a PROJ batch call: its index in the input buffers and why it failed.
+/// The element's outputs are not finite (PROJ writes `HUGE_VAL`; rejected inputs give NaN).
+public struct ProjBatchFailure: Sendable, Hashable {
+    /// Index into the batch buffers.
+    public let index: Int
+    /// Why that element failed.
+    public let error: ProjError
+    public init(index: Int, error: ProjError) { self.index = index; self.error = error }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import GeoAnchorKitPROJ
+
+/// `geobench crs`: coordinate transformation between two CRSs with PROJ.
+struct CRSCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crs",
+        abstract: "Transform coordinates between two CRSs (EPSG codes, PROJ strings, WKT) with PROJ.",
+        discussion: """
+        Input CSV columns: x,y[,z]; output CSV columns: x,y[,z] (z only when the input has it). \
+        Axis order is normalized (proj_normalize_for_visualization): for geographic CRSs \
+        x = longitude and y = latitude in degrees (also for EPSG:4326/4979, whose EPSG order is \
+        lat/lon), z = ellipsoidal height in meters for 3-D CRSs; for projected CRSs x = easting, \
+        y = northing in the CRS's unit (meters). Example: \
+        geobench crs --from EPSG:4979 --to EPSG:5514 (WGS 84 → S-JTSK / Krovak East North). \
+        An unknown CRS or a point PROJ cannot transform exits with status 2.
+        """
+    )
+
+    @Option(help: "Source CRS, e.g. EPSG:4979.")
+    var from: String
+
+    @Option(help: "Target CRS, e.g. EPSG:5514.")
+    var to: String
+
+    @Option(help: "Input CSV file (default: stdin).")
+    var input: String?
+
+    @Option(help: "Output CSV file (default: stdout).")
+    var output: String?
+
+    func run() throws {
+        try withInputErrors {
+            let t: ProjTransformer
+            do { t = try ProjTransformer(from: from, to: to) } catch {
+                throw InputError(file: "--from/--to", line: nil, message: "\(error)")
+            }
+            let table = try CSVTable.read(path: input)
+            let xc = try table.column("x"), yc = try table.column("y")
+            let zc = table.optionalColumn("z")
+            var xs = [Double](), ys = [Double](), zs = [Double]()
+            for row in table.rows {
+                xs.append(try table.double(row, xc, "x"))
+                ys.append(try table.double(row, yc, "y"))
+                if let zc { zs.append(try table.double(row, zc, "z")) }
+            }
+            let failures = xs.withUnsafeMutableBufferPointer { bx in
+                ys.withUnsafeMutableBufferPointer { by in
+                    if zc != nil {
+                        return zs.withUnsafeMutableBufferPointer { bz in t.transform(x: bx, y: by, z: bz) }
+                    }
+                    return t.transform(x: bx, y: by)
+                }
+            }
+            if let f = failures.first {
+                throw InputError(file: table.source, line: table.rows[f.index].line, message: f.error.description)
+            }
+            let w = try CSVWriter(path: output, header: zc == nil ? ["x", "y"] : ["x", "y", "z"])
+            for i in xs.indices { w.write(zc == nil ? [xs[i], ys[i]] : [xs[i], ys[i], zs[i]]) }
+            w.finish()
+        }
+    }
+}

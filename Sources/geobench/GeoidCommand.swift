@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import GeoAnchorKit
+
+/// `geobench geoid`: geoid undulation N at each point (h = H + N).
+struct GeoidCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geoid",
+        abstract: "Geoid undulation N (meters) from a GTX grid (default EGM96 15′), h = H + N.",
+        discussion: """
+        Input CSV columns: latitude,longitude (degrees, WGS84). Output CSV column: undulation \
+        (N in meters: the geoid's height above the WGS84 ellipsoid, so ellipsoidal height \
+        h = H + N for an orthometric/MSL height H). Bilinear interpolation, equal to PROJ's \
+        vgridshift on the same grid (≤ 1 mm); --bicubic for bicubic convolution. The grid is \
+        read natively (GTX format); default \(GeoidGrid.defaultPath) from Debian's proj-data.
+        """
+    )
+
+    @Option(help: "GTX geoid grid file.")
+    var grid: String = GeoidGrid.defaultPath
+
+    @Flag(help: "Bicubic instead of bilinear interpolation.")
+    var bicubic = false
+
+    @Option(help: "Input CSV file (default: stdin).")
+    var input: String?
+
+    @Option(help: "Output CSV file (default: stdout).")
+    var output: String?
+
+    func run() throws {
+        try withInputErrors {
+            let model: GeoidGrid
+            do { model = try GeoidGrid(path: grid) } catch {
+                throw InputError(file: grid, line: nil, message: "\(error)")
+            }
+            let table = try CSVTable.read(path: input)
+            let latCol = try table.column("latitude"), lonCol = try table.column("longitude")
+            var values = [Double]()
+            values.reserveCapacity(table.rows.count)
+            // Parse and compute everything first so invalid input produces no partial output.
+            for row in table.rows {
+                let lat = try table.double(row, latCol, "latitude")
+                let lon = try table.double(row, lonCol, "longitude")
+                do {
+                    values.append(try model.undulation(latitude: lat, longitude: lon,
+                                                       interpolation: bicubic ? .bicubic : .bilinear))
+                } catch {
+                    throw InputError(file: table.source, line: row.line, message: "\(error)")
+                }
+            }
+            let w = try CSVWriter(path: output, header: ["undulation"])
+            for v in values { w.write([v]) }
+            w.finish()
+        }
+    }
+}
