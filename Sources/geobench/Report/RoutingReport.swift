@@ -79,6 +79,29 @@ enum RoutingReport: ReportSection {
         out += estimateLines(along, String(format: "Along the site's paths (%d edges; snap + Dijkstra + solve in %.1f ms):",
                                            network.edges.count, tNet * 1000))
 
+        // The repository's own Závist tour (traces/zavist-tour.geojson): its stops ordered along
+        // its path, round trip from the first stop.
+        let shipped = context.tracesDirectory.appendingPathComponent("zavist-tour.geojson")
+        if FileManager.default.fileExists(atPath: shipped.path) {
+            let fc = try GeoJSONFeatureCollection.read(contentsOf: shipped)
+            var stops: [RouteStop] = []
+            for f in fc.features where f.string("kind") == "stop" {
+                guard case .point(let p)? = f.geometry else { continue }
+                stops.append(RouteStop(id: f.string("name") ?? "stop\(stops.count + 1)", coordinate: p.coordinate,
+                                       dwell: f.double("dwell_s") ?? 0))
+            }
+            if !stops.isEmpty {
+                let net = try PathNetwork(geoJSON: fc, source: shipped.path)
+                let plan = try RoutePlanner.plan(RouteProblem(stops: stops, end: .returnToStart), network: net)
+                let e = plan.estimate
+                out.append("  traces/zavist-tour.geojson (\(stops.count) stops, its path network, round trip from the first stop):")
+                out.append("    order: " + plan.order.joined(separator: " → ") + " → " + plan.order[0]
+                           + (plan.solver == .exact ? " (optimal)" : ""))
+                out.append(String(format: "    %.0f m, ascent %.0f m, walking %@ + dwell %@ = %@", e.distance, e.ascent,
+                                  clock(e.walkingTime) as NSString, clock(e.dwellTime) as NSString, clock(e.duration) as NSString))
+            }
+        }
+
         // Exact solver speed: 16 free stops (+ fixed start) in a 3 km square, Held–Karp.
         var city: [GeodeticCoordinate] = []
         for k in 0..<17 {
