@@ -9,16 +9,9 @@ let benchmarks: @Sendable () -> Void = {
 
     /// Deterministic pseudo-random stops in a square of `sizeDegrees` around Prague.
     func stops(_ n: Int, seed: UInt64, sizeDegrees: Double) -> [GeodeticCoordinate] {
-        var state = seed
-        func next() -> Double {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+        var rng = SplitMix64(seed: seed)
         return (0..<n).map { _ in
-            GeodeticCoordinate(latitude: 50.07 + sizeDegrees * next(), longitude: 14.40 + 1.5 * sizeDegrees * next())
+            GeodeticCoordinate(latitude: 50.07 + rng.uniform(0, sizeDegrees), longitude: 14.40 + rng.uniform(0, 1.5 * sizeDegrees))
         }
     }
 
