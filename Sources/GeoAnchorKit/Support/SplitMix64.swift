@@ -17,6 +17,8 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     }
     /// Uniform integer in `0..<bound` (bound > 0; modulo bias < 2⁻⁴⁰ for bounds below 2²⁴).
     public mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+    /// Uniform double in `[0, 1)` from the top 53 bits.
+    public mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
     /// Uniform double in `[a, b)` from the top 53 bits.
     public mutating func uniform(_ a: Double, _ b: Double) -> Double {
         a + (b - a) * Double(next() >> 11) * 0x1p-53

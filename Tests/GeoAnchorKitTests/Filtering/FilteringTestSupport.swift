@@ -1,27 +1,9 @@
 import Foundation
 import Testing
 
-/// Fixed-seed generator for synthetic filter inputs (SplitMix64; Box–Muller normals), so
-/// every test input is reproducible.
-struct FilterTestRNG {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// Uniform in [0, 1).
-    mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
-    mutating func uniform(_ a: Double, _ b: Double) -> Double { a + (b - a) * uniform() }
-    /// Standard normal.
-    mutating func normal() -> Double {
-        let u1 = max(uniform(), 1e-300), u2 = uniform()
-        return (-2 * Foundation.log(u1)).squareRoot() * Foundation.cos(2 * .pi * u2)
-    }
-}
+/// Fixed-seed generator for synthetic filter inputs: the library's SplitMix64 (Box–Muller
+/// normals), so every test input is reproducible.
+typealias FilterTestRNG = SplitMix64
 
 /// Reads a committed CSV fixture under Tests/GeoAnchorKitTests/Fixtures/ (comment lines `#`
 /// skipped) into rows of named doubles.
