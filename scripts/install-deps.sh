@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs the system libraries GeoAnchorKit builds against (idempotent; sudo only when not root).
-#   apt: libproj-dev libgeos-dev proj-data pkg-config
+#   apt: libproj-dev libgeos-dev proj-data pkg-config (+ python3, python3-pip when missing)
+#   pip: wmm-calculator (NOAA), into .data/pip, for its WMM.COF
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 APT_PACKAGES=(libproj-dev libgeos-dev proj-data pkg-config)
+# python3 + pip fetch NOAA's WMM coefficients below; install them only where they are missing.
+command -v python3 >/dev/null 2>&1 || APT_PACKAGES+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || APT_PACKAGES+=(python3-pip)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
