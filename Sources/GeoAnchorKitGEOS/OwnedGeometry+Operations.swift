@@ -42,6 +42,13 @@ extension OwnedGeometry {
         try context.make("GEOSConvexHull_r") { GEOSConvexHull_r(context.handle, pointer) }
     }
 
+    /// The boundary: the rings of a polygon (as a LineString or MultiLineString), the end points
+    /// of a line.
+    public func boundary() throws(GEOSError) -> OwnedGeometry {
+        // GEOSBoundary_r: new geometry, NULL on exception.
+        try context.make("GEOSBoundary_r") { GEOSBoundary_r(context.handle, pointer) }
+    }
+
     /// The point-set intersection (e.g. the parts of a path inside a zone).
     public func intersection(_ other: OwnedGeometry) throws(GEOSError) -> OwnedGeometry {
         precondition(other.context === context, "geometries from different GEOS contexts")

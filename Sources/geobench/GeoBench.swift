@@ -20,6 +20,13 @@ struct GeoBench: ParsableCommand {
     static let allSubcommands: [any ParsableCommand.Type] = [
         ReportCommand.self,
         ENUCommand.self,
+        ConvertCommand.self,
+        AccuracyCommand.self,
+        MagneticCommand.self,
+        CalibrateCommand.self,
+        TourCommand.self,
+        TSPLIBCommand.self,
+        GeodesicCommand.self,
         GeoidCommand.self,
         CRSCommand.self,
         PerfCommand.self,

@@ -28,7 +28,7 @@ public enum Angle {
         // |r/90| < 2^51, and cheaper than `rounded(.toNearestOrEven)` (a libm call on baseline x86-64).
         let q0 = (r / 90 + 6_755_399_441_055_744.0) - 6_755_399_441_055_744.0
         r -= 90 * q0
-        // NaN/∞ input: q0 is NaN and must not reach Int(_:) (which traps); the result is NaN anyway.
+        // NaN/∞ input: r is NaN, so any quadrant gives NaN (and Int(NaN) would trap).
         let q = q0.isFinite ? Int(q0) & 3 : 0
         let rad = r * radiansPerDegree
         let s = Foundation.sin(rad), c = Foundation.cos(rad)
@@ -39,10 +39,51 @@ public enum Angle {
         case 2: sinx = -s; cosx = -c
         default: sinx = -c; cosx = s
         }
-        // Avoid -0 for cos at exact multiples, so that results compare cleanly.
+        // C99 Annex F conventions (as GeographicLib 2): cos never returns −0, and an exact zero
+        // sine carries the sign of x, so sin(−180°) = −0 and azimuths derived from it keep
+        // their direction.
         cosx += 0
-        if x != 0 { sinx += 0 } // keep sin(-0) = -0
+        if sinx == 0 { sinx = x.sign == .minus ? -0.0 : 0.0 }
         return (sinx, cosx)
+    }
+
+    /// `(sin(x + t), cos(x + t))` in degrees, where `t` is a small correction to `x` (e.g. the
+    /// rounding error from ``exactDifference(from:to:)``); the reduced angle is passed through
+    /// ``round(_:)`` so that values within ~1e-15° of a multiple of 90° become exact (Karney's
+    /// `sincosde`).
+    @inlinable
+    public static func sincos(degrees x: Double, error t: Double) -> (sin: Double, cos: Double) {
+        // remainder(x, 360) is exact and lies in [−180, 180], so the quotient by 90 is small.
+        let x360 = Foundation.remainder(x, 360)
+        let r0 = Foundation.remainder(x360, 90) // exact, in [−45, 45]
+        let qd = ((x360 - r0) / 90).rounded()
+        let q = qd.isFinite ? Int(qd) & 3 : 0 // NaN/∞ input → NaN result, never a trap
+        let rad = round(r0 + t) * radiansPerDegree
+        let s = Foundation.sin(rad), c = Foundation.cos(rad)
+        var sinx: Double, cosx: Double
+        switch q {
+        case 0: sinx = s; cosx = c
+        case 1: sinx = c; cosx = -s
+        case 2: sinx = -s; cosx = -c
+        default: sinx = -c; cosx = s
+        }
+        cosx += 0
+        if sinx == 0 { sinx = x.sign == .minus ? -0.0 : 0.0 }
+        return (sinx, cosx)
+    }
+
+    /// Rounds an angle in degrees so that tiny values are coarsened to multiples of 2⁻⁵⁷
+    /// (Karney's `AngRound`): `|x| < 1/16` becomes `1/16 − (1/16 − |x|)`. Used to treat points
+    /// within ~1e-17° of the equator or of the same meridian as exactly on it, which keeps
+    /// the geodesic's special cases from being missed because of round-off.
+    @inlinable
+    public static func round(_ x: Double) -> Double {
+        let z = 1.0 / 16.0
+        var y = Swift.abs(x)
+        let w = z - y
+        // (z − (z − y)) is not y in floating point: that is the point of this function.
+        y = w > 0 ? z - w : y
+        return x.sign == .minus ? -y : y
     }
 
     /// `atan2(y, x)` in degrees, in `(-180, 180]`, exact at multiples of 45° (Karney's atan2d).
@@ -98,6 +139,17 @@ public enum Angle {
     /// the exact difference is `difference + error` (Karney's `AngDiff`).
     @inlinable
     public static func exactDifference(from x: Double, to y: Double) -> (difference: Double, error: Double) {
+        var (d, e) = directedExactDifference(from: x, to: y)
+        // Report (-180, 180]: an exact −180 is the same direction as +180.
+        if d == -180 && e == 0 { d = 180 }
+        return (d, e)
+    }
+
+    /// As ``exactDifference(from:to:)`` but in `[−180, 180]`: an exact ±180° (or ±0) keeps the
+    /// sign of `y − x`, i.e. of the direction travelled (Karney's `AngDiff`; the geodesic inverse
+    /// uses the sign to pick east- or west-going geodesics across the antimeridian).
+    @inlinable
+    public static func directedExactDifference(from x: Double, to y: Double) -> (difference: Double, error: Double) {
         let (d0, t0) = twoSum(Foundation.remainder(-x, 360), Foundation.remainder(y, 360))
         var (d, e) = twoSum(Foundation.remainder(d0, 360), t0)
         if d == 0 || Swift.abs(d) == 180 {
@@ -105,8 +157,6 @@ public enum Angle {
             let signSource = e == 0 ? y - x : -e
             d = signSource.sign == .minus ? -d.magnitude : d.magnitude
         }
-        // Report (-180, 180]: an exact −180 is the same direction as +180.
-        if d == -180 && e == 0 { d = 180 }
         return (d, e)
     }
 

@@ -9,22 +9,29 @@ import Foundation
 /// (in probability and in meters) is the hysteresis that keeps GPS noise from flapping the state.
 /// A ``TourEventKind/dwell`` event follows once the visitor has been inside for ``minimumDwell``
 /// seconds without exiting.
+///
+/// The defaults were chosen on simulated walks (raw 1 Hz fixes, 5 m per-axis noise, 20 m
+/// fences, 101 seeds × 6 stops, 3 decoy stops 36–45 m off the path): with white noise every
+/// stop was entered once, 0 of 606 enters were more than 10 s from the true crossing (median
+/// 1 s late); with Gauss–Markov noise (τ = 15 s / 30 s) 8 resp. 6 of 606 were (a persistent 5 m
+/// bias moves the apparent crossing by several seconds at walking speed); no decoy was entered
+/// and no fence flapped. 0.7 / 2 s gave 33–53 of 606 beyond 10 s.
 public struct GeofenceParameters: Sendable, Hashable, Codable {
-    /// Enter when P(inside) ≥ this, in (0, 1]. Default 0.7.
+    /// Enter when P(inside) ≥ this, in (0, 1]. Default 0.5 (more likely inside than not).
     public var enterProbability: Double
     /// Exit when P(inside the fence grown by ``exitMargin``) ≤ this, in [0, ``enterProbability``). Default 0.2.
     public var exitProbability: Double
     /// Meters added to the fence for the exit test (≥ 0). Default 5 m.
     public var exitMargin: Double
-    /// Seconds the enter condition must hold (≥ 0; 0 = first fix). Default 2 s.
+    /// Seconds the enter condition must hold (≥ 0; 0 = first fix). Default 1 s (two 1 Hz fixes).
     public var enterConfirmation: Double
     /// Seconds the exit condition must hold (≥ 0). Default 4 s.
     public var exitConfirmation: Double
     /// Seconds inside before a `dwell` event (≥ 0). Default 20 s.
     public var minimumDwell: Double
 
-    public init(enterProbability: Double = 0.7, exitProbability: Double = 0.2, exitMargin: Double = 5,
-                enterConfirmation: Double = 2, exitConfirmation: Double = 4, minimumDwell: Double = 20) {
+    public init(enterProbability: Double = 0.5, exitProbability: Double = 0.2, exitMargin: Double = 5,
+                enterConfirmation: Double = 1, exitConfirmation: Double = 4, minimumDwell: Double = 20) {
         self.enterProbability = enterProbability; self.exitProbability = exitProbability
         self.exitMargin = exitMargin; self.enterConfirmation = enterConfirmation
         self.exitConfirmation = exitConfirmation; self.minimumDwell = minimumDwell

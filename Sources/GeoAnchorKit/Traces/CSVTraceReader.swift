@@ -7,7 +7,8 @@ import Foundation
 ///   (degrees), optional `altitude` (m above MSL) *or* `ellipsoidal_height` (m above WGS84),
 ///   optional `geoid_separation` (m, N in h = H + N), `horizontal_accuracy`,
 ///   `vertical_accuracy` (m, 68 %), `speed` (m/s), `course`, `heading` (degrees from true
-///   north), `heading_accuracy` (degrees), `satellites`, `hdop`, `vdop`, `pdop`.
+///   north), `heading_accuracy` (degrees), `satellites`, `hdop`, `vdop`, `pdop`, `quality`
+///   (NMEA GGA fix quality 0…8).
 /// - **project sensors**: `time`, `sensor` (`magnetometer`, `accelerometer`, `gyroscope`),
 ///   `x`, `y`, `z` (µT, m/s², rad/s; see ``SensorKind``).
 /// - **GSDC 2022/2023 `ground_truth.csv`**: `UnixTimeMillis`, `LatitudeDegrees`,
@@ -137,7 +138,7 @@ public enum CSVTraceReader {
         var hAcc: Int? = nil, vAcc: Int? = nil, speed: Int? = nil, course: Int? = nil
         var heading: Int? = nil, headingAcc: Int? = nil, sats: Int? = nil
         var hdop: Int? = nil, vdop: Int? = nil, pdop: Int? = nil
-        var messageType: Int? = nil
+        var messageType: Int? = nil, quality: Int? = nil
         var sensor: Int? = nil, x: Int? = nil, y: Int? = nil, z: Int? = nil
 
         init(header: [String], source: String) throws {
@@ -176,7 +177,7 @@ public enum CSVTraceReader {
                 altitude = idx("altitude"); ellipsoidal = idx("ellipsoidal_height"); separation = idx("geoid_separation")
                 hAcc = idx("horizontal_accuracy"); vAcc = idx("vertical_accuracy"); speed = idx("speed")
                 course = idx("course"); heading = idx("heading"); headingAcc = idx("heading_accuracy")
-                sats = idx("satellites"); hdop = idx("hdop"); vdop = idx("vdop"); pdop = idx("pdop")
+                sats = idx("satellites"); hdop = idx("hdop"); vdop = idx("vdop"); pdop = idx("pdop"); quality = idx("quality")
                 if altitude != nil && ellipsoidal != nil {
                     throw TraceFormatError(source: source, line: 1,
                         message: "both 'altitude' (MSL) and 'ellipsoidal_height' columns: give one vertical reference")
@@ -261,6 +262,12 @@ public enum CSVTraceReader {
             fix.hdop = try nonNegative(f, hdop)
             fix.vdop = try nonNegative(f, vdop)
             fix.pdop = try nonNegative(f, pdop)
+            if let q = try number(f, quality) {
+                guard let fq = FixQuality(rawValue: Int(q)), Double(fq.rawValue) == q else {
+                    throw RowError(message: "quality \(q) is not an NMEA GGA fix quality 0…8")
+                }
+                fix.quality = fq
+            }
             return fix
         }
 

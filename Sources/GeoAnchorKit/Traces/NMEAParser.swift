@@ -3,7 +3,7 @@ import Foundation
 /// A streaming NMEA 0183 decoder: feed it one line at a time, collect merged ``Fix`` values.
 ///
 /// Understood sentences (any two-letter talker: GP, GN, GL, GA, GB, BD, GQ, …): **GGA**, **RMC**,
-/// **GNS** (position, quality, satellites, HDOP, height), **GSA** (fix mode, PDOP/HDOP/VDOP),
+/// **GNS** (position, quality, satellites, HDOP, height), **GLL** (position), **GSA** (fix mode, PDOP/HDOP/VDOP),
 /// **GST** (error statistics → accuracy), **VTG** (course, speed), **HDT** (true heading),
 /// **ZDA** (date). Other sentences (GSV, proprietary `$P…`, AIS `!…`) are counted in
 /// ``TraceReadSummary/ignoredRecords``. Lines starting with `#` are comments (gpsd logs).
@@ -104,8 +104,8 @@ public struct NMEAParser: Sendable {
     }
 
     /// Ends the input: emits the last epoch and any epochs still waiting for a date.
-    /// - Throws: ``TraceFormatError`` when fixes never got a date (no RMC/ZDA/wrapper time and no
-    ///   ``TraceReadOptions/defaultDate``) — unless `skipInvalid`, which counts them as skipped.
+    /// - Throws: ``TraceFormatError`` with `isMissingDate` when fixes never got a date (no
+    ///   RMC/ZDA/wrapper time and no ``TraceReadOptions/defaultDate``), also with `skipInvalid`.
     public mutating func finish(into out: inout [Fix]) throws(TraceFormatError) {
         flush(&out)
         if !undated.isEmpty {
@@ -113,12 +113,10 @@ public struct NMEAParser: Sendable {
                 let day = Int((d / 86_400).rounded(.down))
                 emitUndated(resolvedDay: day, nextTod: nil, &out)
             } else {
-                let e = TraceFormatError(source: source, line: undated[0].line,
-                    message: "\(undated.count) fix(es) have a time of day but the file never states a date (no RMC or ZDA sentence); pass a default date")
-                if options.skipInvalid {
-                    for _ in undated { summary.skip(e) }
-                    undated.removeAll()
-                } else { throw e }
+                // A file-level problem (the fixes are fine, the date is missing): thrown even
+                // with skipInvalid, so callers can retry with a default date.
+                throw TraceFormatError(source: source, line: undated[0].line,
+                    message: "\(undated.count) fix(es) have a time of day but the file never states a date (no RMC or ZDA sentence); pass a default date", isMissingDate: true)
             }
         }
     }
@@ -208,6 +206,7 @@ public struct NMEAParser: Sendable {
         case (86, 84, 71): return vtg(line, lineNo)                  // VTG
         case (72, 68, 84): return hdt(line, lineNo)                  // HDT
         case (90, 68, 65): return zda(line, lineNo, &out)            // ZDA
+        case (71, 76, 76): return gll(line, lineNo, &out)            // GLL
         default: summary.ignoredRecords += 1; return nil
         }
     }
@@ -476,6 +475,23 @@ public struct NMEAParser: Sendable {
             if let knots, valid { pending!.speed = knots * Self.metersPerSecondPerKnot; pending!.speedFromRMC = true }
             if let course, valid { pending!.course = Angle.normalizeHeading(course) }
             if let day { pending!.day = day }
+            return nil
+        } catch { return error.message }
+    }
+
+    private mutating func gll(_ l: UnsafeBufferPointer<UInt8>, _ lineNo: Int, _ out: inout [Fix]) -> String? {
+        do throws(FieldError) {
+            guard let tod = try timeOfDay(l, 5).get() else { summary.ignoredRecords += 1; return nil }
+            let lat = try angle(l, 1, latitude: true).get()
+            let lon = try angle(l, 3, latitude: false).get()
+            let status = field(l, 6)
+            guard status.count == 1, status[0] == 65 || status[0] == 86 else {
+                throw FieldError("GLL status '\(text(l, 6))' is not A or V")
+            }
+            let valid = status[0] == 65 && !(field(l, 7).count == 1 && field(l, 7)[0] == 78)
+            epoch(tod: tod, line: lineNo, &out)
+            if pending!.rmcValid == nil { pending!.rmcValid = valid }
+            if let lat, let lon, !pending!.positionFromGGA, pending!.lat == nil { pending!.lat = lat; pending!.lon = lon }
             return nil
         } catch { return error.message }
     }

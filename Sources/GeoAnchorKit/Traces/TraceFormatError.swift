@@ -9,9 +9,12 @@ public struct TraceFormatError: Error, Sendable, Hashable, CustomStringConvertib
     public var line: Int?
     /// What is wrong, naming the value.
     public var message: String
+    /// True when the only problem is that an NMEA file never states a date (callers may retry
+    /// with ``TraceReadOptions/defaultDate``).
+    public var isMissingDate: Bool
 
-    public init(source: String, line: Int?, message: String) {
-        self.source = source; self.line = line; self.message = message
+    public init(source: String, line: Int?, message: String, isMissingDate: Bool = false) {
+        self.source = source; self.line = line; self.message = message; self.isMissingDate = isMissingDate
     }
 
     public var description: String {

@@ -29,6 +29,7 @@ struct ReportCommand: ParsableCommand {
     /// The report's sections, in order. Add one line per finished capability.
     static let sections: [any ReportSection.Type] = [
         GeodesyReport.self,
+        CompassReport.self,
     ]
 
     @Option(help: "The repository's traces folder.")

@@ -1,0 +1,107 @@
+import Foundation
+
+/// What it takes to turn an anchor's or device's height into an ellipsoidal height: the
+/// ellipsoid, an optional geoid (for MSL heights) and an optional terrain model (for heights
+/// above terrain).
+public struct AnchorEnvironment: Sendable {
+    /// The ellipsoid of every coordinate (WGS84 unless told otherwise).
+    public var ellipsoid: Ellipsoid
+    /// Geoid for MSL heights (and for MSL terrain models), e.g. ``GeoidGrid`` (EGM96).
+    public var geoid: (any GeoidModel)?
+    /// Terrain for ``AnchorAltitude/aboveTerrain(_:)``.
+    public var terrain: (any TerrainModel)?
+
+    public init(ellipsoid: Ellipsoid = .wgs84, geoid: (any GeoidModel)? = nil, terrain: (any TerrainModel)? = nil) {
+        self.ellipsoid = ellipsoid; self.geoid = geoid; self.terrain = terrain
+    }
+
+    /// Ellipsoidal height in meters of a height given above `reference` at a point.
+    /// - Throws: ``GeoAnchorError/verticalReferenceMismatch(expected:got:)`` for an MSL height
+    ///   without a geoid; the geoid's coverage errors.
+    public func ellipsoidalHeight(_ height: Double, reference: VerticalReference,
+                                  latitude: Double, longitude: Double) throws(GeoAnchorError) -> Double {
+        switch reference {
+        case .ellipsoid: return height
+        case .meanSeaLevel:
+            guard let geoid else { throw .verticalReferenceMismatch(expected: .ellipsoid, got: .meanSeaLevel) }
+            return height + (try geoid.geoidUndulation(latitude: latitude, longitude: longitude))
+        }
+    }
+
+    /// A coordinate converted to an ellipsoidal height (validated).
+    public func ellipsoidal(_ c: GeodeticCoordinate) throws(GeoAnchorError) -> GeodeticCoordinate {
+        try c.validate()
+        let h = try ellipsoidalHeight(c.height, reference: c.verticalReference, latitude: c.latitude, longitude: c.longitude)
+        return GeodeticCoordinate(latitude: c.latitude, longitude: c.longitude, ellipsoidalHeight: h)
+    }
+
+    /// The anchor's ellipsoidal height in meters.
+    /// - Parameters:
+    ///   - anchor: a validated anchor.
+    ///   - floorEllipsoidalHeight: the device's floor level (meters above the ellipsoid); needed
+    ///     only for ``AnchorAltitude/aboveFloor(_:)``.
+    /// - Throws: ``GeoAnchorError/verticalReferenceMismatch(expected:got:)`` when the geoid or
+    ///   terrain model the datum needs is missing (a missing terrain model is reported as
+    ///   `outsideCoverage(…, what: "terrain model (none supplied)")`); coverage errors of the
+    ///   geoid or terrain.
+    public func ellipsoidalHeight(of anchor: GeoAnchor, floorEllipsoidalHeight: Double?) throws(GeoAnchorError) -> Double {
+        try anchor.validate()
+        switch anchor.altitude {
+        case .ellipsoidal(let h): return h
+        case .meanSeaLevel(let h):
+            return try ellipsoidalHeight(h, reference: .meanSeaLevel, latitude: anchor.latitude, longitude: anchor.longitude)
+        case .aboveTerrain(let dh):
+            guard let terrain else {
+                throw .outsideCoverage(latitude: anchor.latitude, longitude: anchor.longitude, what: "terrain model (none supplied)")
+            }
+            let ground = try terrain.terrainHeight(latitude: anchor.latitude, longitude: anchor.longitude)
+            return try ellipsoidalHeight(ground, reference: terrain.verticalReference,
+                                         latitude: anchor.latitude, longitude: anchor.longitude) + dh
+        case .aboveFloor(let dh):
+            guard let floor = floorEllipsoidalHeight, floor.isFinite else {
+                throw .nonFinite(name: "floorEllipsoidalHeight", value: floorEllipsoidalHeight ?? .nan)
+            }
+            return floor + dh
+        }
+    }
+}
+
+/// The device's pose estimate: position and heading, each with its uncertainty.
+///
+/// Accuracy figures follow CoreLocation: ``horizontalAccuracy`` is the 68 % radius in meters,
+/// ``headingAccuracy`` the 68 % half-angle in degrees.
+public struct DevicePose: Sendable, Hashable {
+    /// Device position; the height may be ellipsoidal or MSL (resolved through the environment's geoid).
+    public var position: GeodeticCoordinate
+    /// 68 % horizontal radius, meters (≥ 0).
+    public var horizontalAccuracy: Double
+    /// 68 % vertical half-interval, meters (≥ 0).
+    public var verticalAccuracy: Double
+    /// Degrees clockwise from true north where the camera looks, [0, 360).
+    public var heading: Double
+    /// 68 % heading half-angle, degrees (≥ 0).
+    public var headingAccuracy: Double
+    /// Height of the device above the floor it stands on, meters (default 1.5, a hand-held phone).
+    public var heightAboveFloor: Double
+
+    public init(position: GeodeticCoordinate, horizontalAccuracy: Double = 0, verticalAccuracy: Double = 0,
+                heading: Double = 0, headingAccuracy: Double = 0, heightAboveFloor: Double = 1.5) {
+        self.position = position
+        self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy
+        self.heading = heading
+        self.headingAccuracy = headingAccuracy
+        self.heightAboveFloor = heightAboveFloor
+    }
+
+    /// Checks ranges of every field.
+    public func validate() throws(GeoAnchorError) {
+        try position.validate()
+        guard heading.isFinite else { throw .nonFinite(name: "heading", value: heading) }
+        for (n, v) in [("horizontalAccuracy", horizontalAccuracy), ("verticalAccuracy", verticalAccuracy),
+                       ("headingAccuracy", headingAccuracy)] {
+            guard v.isFinite, v >= 0 else { throw .outOfRange(name: n, value: v, range: "[0, ∞)") }
+        }
+        guard heightAboveFloor.isFinite else { throw .nonFinite(name: "heightAboveFloor", value: heightAboveFloor) }
+    }
+}

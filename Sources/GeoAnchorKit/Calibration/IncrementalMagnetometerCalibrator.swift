@@ -1,0 +1,94 @@
+import Foundation
+
+/// Incremental magnetometer calibration for apps: feed samples as they arrive, ask for an
+/// estimate at any time.
+///
+/// The fit uses the accumulated normal equations (the 10×10 scatter matrix of
+/// ``MagnetometerCalibrator``'s ellipsoid fit — 55 sums, O(1) per sample, no sample storage), so
+/// an estimate from all samples equals the batch fit of the same samples to rounding.
+/// Residual RMS, sphere coverage and flat-face saturation are evaluated on a bounded uniform
+/// random subset of the samples (reservoir sampling, deterministic seed, `reservoirCapacity`
+/// samples). With ``MagnetometerCalibrator/Options/saturationLimit`` set, clipped samples are
+/// rejected as they arrive; without it, clipping found in the reservoir is reported (graded)
+/// but those samples remain in the fit.
+public struct IncrementalMagnetometerCalibrator: Sendable {
+    public let options: MagnetometerCalibrator.Options
+    private var accumulator: EllipsoidFitAccumulator?
+    private var reservoir: [SIMD3<Double>] = []
+    private let capacity: Int
+    private var seen = 0
+    private var rejected = 0
+    private var rng: UInt64
+
+    /// - Parameters:
+    ///   - options: as for the batch fit.
+    ///   - reservoirCapacity: samples kept for quality figures (≥ 64).
+    ///   - seed: seed of the reservoir's random choice (fixed default → reproducible).
+    public init(options: MagnetometerCalibrator.Options = .init(), reservoirCapacity: Int = 1024,
+                seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {
+        self.options = options
+        self.capacity = Swift.max(64, reservoirCapacity)
+        self.rng = seed
+    }
+
+    /// Samples accepted into the fit.
+    public var sampleCount: Int { accumulator?.count ?? 0 }
+    /// Samples rejected as clipped (only with a ``MagnetometerCalibrator/Options/saturationLimit``).
+    public var rejectedCount: Int { rejected }
+
+    /// Adds one raw sample (µT).
+    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` (the sample is not added).
+    public mutating func add(_ raw: SIMD3<Double>) throws(GeoAnchorError) {
+        for (k, name) in ["x", "y", "z"].enumerated() where !raw[k].isFinite {
+            throw .nonFinite(name: "magnetometer sample \(name)", value: raw[k])
+        }
+        if let limit = options.saturationLimit,
+           Swift.abs(raw.x) >= limit || Swift.abs(raw.y) >= limit || Swift.abs(raw.z) >= limit {
+            rejected += 1
+            return
+        }
+        if accumulator == nil {
+            // Normalize about the first sample with its magnitude as scale (any O(field) scale
+            // keeps the scatter matrix well conditioned).
+            let m = (raw * raw).sum().squareRoot()
+            accumulator = EllipsoidFitAccumulator(center: raw, scale: m > 0 ? m : 1)
+        }
+        accumulator!.add(raw)
+        seen += 1
+        if reservoir.count < capacity {
+            reservoir.append(raw)
+        } else {
+            let j = Int(nextRandom() % UInt64(seen))   // Vitter's algorithm R
+            if j < capacity { reservoir[j] = raw }
+        }
+    }
+
+    private mutating func nextRandom() -> UInt64 {   // SplitMix64
+        rng &+= 0x9E37_79B9_7F4A_7C15
+        var z = rng
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The calibration from every sample so far, graded like the batch fit (``MagnetometerCalibration/samples``
+    /// is the number of samples in the fit).
+    /// - Throws: as ``MagnetometerCalibrator/fit(_:options:)`` (too few samples, single-axis rotation, no ellipsoid).
+    public func estimate() throws(GeoAnchorError) -> MagnetometerCalibration {
+        guard let accumulator else {
+            throw .outOfRange(name: "magnetometer samples", value: 0, range: "≥ \(options.minimumSamples) for an ellipsoid fit")
+        }
+        let solution = try accumulator.solve(minimumSamples: options.minimumSamples)
+        var quality = QualityEvaluator(solution: solution)
+        for s in reservoir { quality.add(s) }
+        var clipped = rejected
+        if options.saturationLimit == nil {
+            let x = reservoir.map(\.x), y = reservoir.map(\.y), z = reservoir.map(\.z)
+            clipped = x.withUnsafeBufferPointer { px in y.withUnsafeBufferPointer { py in z.withUnsafeBufferPointer { pz in
+                Saturation.detect(x: px, y: py, z: pz, limit: nil).count
+            } } }
+        }
+        return quality.result(spreadRatio: accumulator.spreadRatio, saturated: clipped,
+                              fitSamples: accumulator.count, options: options)
+    }
+}

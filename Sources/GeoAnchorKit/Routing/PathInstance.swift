@@ -1,0 +1,134 @@
+import Foundation
+
+/// The solvers' internal view of a problem: a cost matrix over nodes plus optional side
+/// constraints. Built by ``PathSolver`` (plain) and ``TourPlanner`` (with stops' constraints).
+struct PathInstance: Sendable {
+    /// The objective between ordered node pairs (meters or seconds).
+    var cost: CostMatrix
+    var start: Int
+    var end: PathEnd
+    /// When true the objective is time: service (dwell) times are added and windows apply.
+    var timed = false
+    /// Seconds spent at each node (only when `timed`).
+    var service: [Double]
+    /// Earliest start of service at each node, seconds after the tour starts (waiting allowed).
+    var windowOpen: [Double]
+    /// Latest arrival at each node, seconds after the tour starts.
+    var windowClose: [Double]
+    /// `successors[x]`: nodes that must come after x when both are visited.
+    var successors: [[Int]]
+    /// Nodes that may be skipped (prize-collecting).
+    var optional: [Bool]
+    /// Reward for visiting an optional node.
+    var prize: [Double]
+    /// Maximum total objective (seconds when `timed`), nil for none.
+    var budget: Double?
+
+    var count: Int { cost.count }
+
+    init(cost: CostMatrix, start: Int, end: PathEnd) {
+        let n = cost.count
+        self.cost = cost
+        self.start = start
+        self.end = end
+        self.service = [Double](repeating: 0, count: n)
+        self.windowOpen = [Double](repeating: 0, count: n)
+        self.windowClose = [Double](repeating: .infinity, count: n)
+        self.successors = [[Int]](repeating: [], count: n)
+        self.optional = [Bool](repeating: false, count: n)
+        self.prize = [Double](repeating: 0, count: n)
+    }
+
+    /// The fixed end node, if it differs from the start.
+    var fixedEnd: Int? {
+        if case .node(let e) = end, e != start { return e }
+        return nil
+    }
+
+    /// Nodes other than the start and a fixed end, in index order.
+    var freeNodes: [Int] {
+        let e = fixedEnd
+        return (0..<count).filter { $0 != start && $0 != e }
+    }
+
+    var hasWindows: Bool { timed && (windowOpen.contains { $0 > 0 } || windowClose.contains { $0.isFinite }) }
+    var hasSideConstraints: Bool {
+        hasWindows || successors.contains { !$0.isEmpty } || optional.contains(true) || budget != nil
+    }
+
+    /// Dispatches to the exact or the heuristic solver.
+    func solve(options: SolverOptions) throws(RoutingError) -> PathSolution {
+        if freeNodes.count <= options.exactLimit {
+            guard let s = HeldKarp.solve(self) else { throw diagnoseInfeasibility() }
+            return s
+        }
+        for i in 0..<count {
+            for j in 0..<count where i != j && !cost[i, j].isFinite {
+                throw .invalidCostMatrix("entry [\(i)][\(j)] is not finite (the heuristic solver needs a complete matrix)")
+            }
+        }
+        if hasSideConstraints {
+            guard let s = ConstrainedSearch(self, options: options).run() else { throw diagnoseInfeasibility() }
+            return s
+        }
+        return IteratedLocalSearch(cost: cost, start: start, end: end, options: options).run()
+    }
+
+    /// Simulates `order` (start first; a fixed end last; no repeated start for round trips).
+    /// Returns the objective and whether every window holds, or nil if the order breaks a window.
+    func evaluate(_ order: [Int]) -> (cost: Double, feasible: Bool) {
+        var t = timed ? service[start] : 0
+        var feasible = true
+        var prev = order[0]
+        for k in 1..<max(1, order.count) {
+            let x = order[k]
+            t += cost[prev, x]
+            if timed {
+                if t < windowOpen[x] { t = windowOpen[x] }
+                if t > windowClose[x] { feasible = false }
+                t += service[x]
+            }
+            prev = x
+        }
+        if case .roundTrip = end { t += cost[prev, start] }
+        return (timed ? t : t, feasible)
+    }
+
+    /// Explains why no solution exists: a precedence cycle, a window unreachable even directly
+    /// from the start, the budget, or the windows jointly.
+    func diagnoseInfeasibility(ids: (Int) -> String = { String($0) }) -> RoutingError {
+        if let cycle = precedenceCycle() { return .contradictoryPrecedence(cycle.map(ids)) }
+        if hasWindows {
+            let t0 = service[start]
+            let late = (0..<count).filter { $0 != start && !optional[$0] && t0 + cost[start, $0] > windowClose[$0] }
+            if !late.isEmpty { return .infeasibleTimeWindows(stops: late.map(ids)) }
+        }
+        if let budget {
+            // Lower bound on the mandatory duration: dwell at every mandatory node.
+            let mandatoryDwell = (0..<count).filter { !optional[$0] }.reduce(0) { $0 + service[$1] }
+            if mandatoryDwell > budget { return .timeBudgetExceeded(budget: budget, requiredDuration: mandatoryDwell) }
+            if !hasWindows { return .timeBudgetExceeded(budget: budget, requiredDuration: .nan) }
+        }
+        let windowed = (0..<count).filter { $0 != start && !optional[$0] && (windowOpen[$0] > 0 || windowClose[$0].isFinite) }
+        return .infeasibleTimeWindows(stops: windowed.map(ids))
+    }
+
+    /// A cycle in the precedence graph (node indices, first repeated at the end), or nil.
+    func precedenceCycle() -> [Int]? {
+        var state = [UInt8](repeating: 0, count: count) // 0 new, 1 on stack, 2 done
+        var stack: [Int] = []
+        func visit(_ x: Int) -> [Int]? {
+            state[x] = 1; stack.append(x)
+            for y in successors[x] {
+                if state[y] == 1, let k = stack.firstIndex(of: y) { return Array(stack[k...]) + [y] }
+                if state[y] == 0, let c = visit(y) { return c }
+            }
+            state[x] = 2; stack.removeLast()
+            return nil
+        }
+        for x in 0..<count where state[x] == 0 {
+            if let c = visit(x) { return c }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// How a path ends.
+public enum PathEnd: Sendable, Hashable {
+    /// Anywhere: the path ends at whichever node is cheapest (an open path).
+    case free
+    /// At this node index (it is visited last).
+    case node(Int)
+    /// Back at the start (a closed tour, as in TSPLIB).
+    case roundTrip
+}
+
+/// Which algorithm produced a solution.
+public enum RoutingSolverKind: String, Sendable, Hashable, Codable {
+    /// Held–Karp dynamic programming over subsets: provably optimal.
+    case exact
+    /// Construction + iterated local search (2-opt, Or-opt, or-3opt segment exchange).
+    case iteratedLocalSearch
+}
+
+/// Options shared by the solvers.
+public struct SolverOptions: Sendable, Hashable {
+    /// Wall-clock budget for the heuristic, seconds (the exact solver ignores it; it needs
+    /// ≤ 20 ms for 16 free stops in release builds). Default 1 s.
+    public var timeLimit: Double
+    /// Seed of the pseudo-random perturbations. A run is reproducible for a given seed as long
+    /// as ``maxIterations`` (not the time limit) stops it.
+    public var seed: UInt64
+    /// Upper bound on iterated-local-search iterations (nil: only the time limit).
+    public var maxIterations: Int?
+    /// Problems with at most this many free nodes (excluding a fixed start and end) are solved
+    /// exactly with Held–Karp. At most 16 (memory grows as 2ⁿ·n).
+    public var exactLimit: Int
+
+    public init(timeLimit: Double = 1, seed: UInt64 = 1, maxIterations: Int? = nil, exactLimit: Int = 16) {
+        self.timeLimit = timeLimit
+        self.seed = seed
+        self.maxIterations = maxIterations
+        self.exactLimit = max(0, min(exactLimit, 16))
+    }
+}
+
+/// A solved path: the visiting order and its cost.
+public struct PathSolution: Sendable, Hashable {
+    /// Node indices in visiting order, starting with the start. A fixed end is the last entry;
+    /// a round trip does not repeat the start at the end (its closing leg is in ``cost``).
+    public var order: [Int]
+    /// Total cost of the path (including the closing leg of a round trip).
+    public var cost: Double
+    /// Which solver produced it.
+    public var solver: RoutingSolverKind
+    /// True when the exact solver proved it optimal.
+    public var isProvenOptimal: Bool { solver == .exact }
+    /// Local-search iterations run (0 for the exact solver).
+    public var iterations: Int
+}
+
+/// Orders nodes of a cost matrix into a shortest path or tour (a travelling-salesman solver).
+///
+/// Up to ``SolverOptions/exactLimit`` free nodes the answer is optimal (Held–Karp). Beyond,
+/// an iterated local search (nearest-neighbour construction; 2-opt, Or-opt and or-3opt segment
+/// exchange with neighbour lists and don't-look bits; double-bridge kicks) runs within the
+/// time limit. Asymmetric matrices are handled exactly by every move.
+///
+/// *Accuracy*: on the ten TSPLIB GEO instances the heuristic's gap to the published optimum is
+/// ≤ 1 % within 2 s (see the `tsplib` report and tests for the measured figures).
+public enum PathSolver {
+    /// Solves `cost` over all its nodes.
+    /// - Parameters:
+    ///   - cost: the objective between every ordered pair of nodes; finite, ≥ 0.
+    ///   - start: index of the first node.
+    ///   - end: how the path ends.
+    /// - Throws: ``RoutingError/invalidCostMatrix(_:)`` for bad indices or infinite entries on
+    ///   every route; ``RoutingError/unreachableStops(_:)`` (node indices as text) when a node
+    ///   cannot be entered or left at finite cost.
+    public static func solve(cost: CostMatrix, start: Int, end: PathEnd = .roundTrip,
+                             options: SolverOptions = SolverOptions()) throws(RoutingError) -> PathSolution {
+        let n = cost.count
+        guard n > 0 else { throw .noStops }
+        guard (0..<n).contains(start) else { throw .invalidCostMatrix("start index \(start) outside 0..<\(n)") }
+        if case .node(let e) = end, !(0..<n).contains(e) {
+            throw .invalidCostMatrix("end index \(e) outside 0..<\(n)")
+        }
+        let instance = PathInstance(cost: cost, start: start, end: end)
+        return try instance.solve(options: options)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A function returning the distance in meters between two positions.
+public typealias DistanceFunction = @Sendable (GeodeticCoordinate, GeodeticCoordinate) -> Double
+
+/// Distance functions for building ``RoutingCosts``.
+public enum RoutingDistance {
+    /// The ellipsoidal (WGS84) geodesic distance in meters, ignoring heights.
+    public static let geodesic: DistanceFunction = { a, b in
+        // TEMPORARY spherical stand-in until Geodesic (issue geodesic) lands on main; replaced by
+        // Geodesic.wgs84.inverse before this branch is finished.
+        let r = 6_371_008.8
+        let c1 = Angle.sincos(degrees: a.latitude).cos, c2 = Angle.sincos(degrees: b.latitude).cos
+        let h = sin((b.latitude - a.latitude) * .pi / 360), k = sin((b.longitude - a.longitude) * .pi / 360)
+        return 2 * r * asin(min(1, (h * h + c1 * c2 * k * k).squareRoot()))
+    }
+}
+
+/// Everything the tour solvers and the walk estimate need about travelling between nodes:
+/// distance (m), walking time (s), ascent and descent (m) for every ordered pair.
+///
+/// Build it from coordinates (geodesic legs, Tobler walking time from the height difference),
+/// from a ``PathNetwork`` (shortest paths along real paths), or from user matrices.
+public struct RoutingCosts: Sendable, Hashable {
+    /// Meters along the leg (horizontal).
+    public var distances: CostMatrix
+    /// Walking seconds along the leg (no dwell).
+    public var durations: CostMatrix
+    /// Meters climbed along the leg.
+    public var ascents: CostMatrix
+    /// Meters descended along the leg.
+    public var descents: CostMatrix
+
+    /// Number of nodes.
+    public var count: Int { distances.count }
+
+    /// Costs from user matrices. Missing durations are derived from the distances at Tobler's
+    /// flat speed (5.04 km/h); missing ascent/descent are 0.
+    /// - Throws: ``RoutingError/invalidCostMatrix(_:)`` if the sizes differ.
+    public init(distances: CostMatrix, durations: CostMatrix? = nil,
+                ascents: CostMatrix? = nil, descents: CostMatrix? = nil) throws(RoutingError) {
+        let n = distances.count
+        for (name, m) in [("durations", durations), ("ascents", ascents), ("descents", descents)] {
+            if let m, m.count != n { throw .invalidCostMatrix("\(name) is \(m.count)×\(m.count), distances \(n)×\(n)") }
+        }
+        self.distances = distances
+        let flat = WalkingModel.tobler.speed(slope: 0)
+        self.durations = durations ?? CostMatrix(count: n) { i, j in distances[i, j] / flat }
+        self.ascents = ascents ?? CostMatrix(count: n)
+        self.descents = descents ?? CostMatrix(count: n)
+    }
+
+    /// Direct legs between coordinates: `distance` for the horizontal length (geodesic by
+    /// default), the height difference of the endpoints for ascent/descent, and `walking` for
+    /// the time at the leg's mean slope.
+    ///
+    /// Heights must share one vertical reference (only differences are used).
+    public init(coordinates: [GeodeticCoordinate], distance: DistanceFunction = RoutingDistance.geodesic,
+                walking: WalkingModel = .tobler) {
+        let n = coordinates.count
+        var d = CostMatrix(count: n), t = CostMatrix(count: n), up = CostMatrix(count: n), down = CostMatrix(count: n)
+        for i in 0..<n {
+            for j in (i + 1)..<max(i + 1, n) {
+                let s = distance(coordinates[i], coordinates[j])
+                let dh = coordinates[j].height - coordinates[i].height
+                d[i, j] = s; d[j, i] = s
+                t[i, j] = walking.duration(horizontalDistance: s, heightChange: dh)
+                t[j, i] = walking.duration(horizontalDistance: s, heightChange: -dh)
+                up[i, j] = max(0, dh); up[j, i] = max(0, -dh)
+                down[i, j] = max(0, -dh); down[j, i] = max(0, dh)
+            }
+        }
+        self.distances = d; self.durations = t; self.ascents = up; self.descents = down
+    }
+}

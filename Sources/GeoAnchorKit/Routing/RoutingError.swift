@@ -1,0 +1,53 @@
+import Foundation
+
+/// Why a routing problem cannot be solved as posed. Each case names the offending stop ids,
+/// values or constraint so that an app (or `geobench`) can tell the user what to change.
+public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The problem has no stops at all.
+    case noStops
+    /// Two or more stops share this id.
+    case duplicateStopID(String)
+    /// A constraint, start or end refers to a stop id that is not in the problem.
+    case unknownStopID(String)
+    /// A stop has an invalid attribute (negative dwell, empty window, non-finite priority, …).
+    case invalidStop(id: String, reason: String)
+    /// These stops cannot be reached from the start (disconnected path network, too far from any
+    /// path, or an infinite entry in a user matrix).
+    case unreachableStops([String])
+    /// The precedence constraints contain a cycle (the ids along it, first repeated at the end),
+    /// or put a stop before the start / after the fixed end.
+    case contradictoryPrecedence([String])
+    /// No order visits the mandatory stops within their time windows. `stops` names the windows
+    /// that are violated (a stop that cannot be reached in time even directly from the start is
+    /// named alone).
+    case infeasibleTimeWindows(stops: [String])
+    /// The mandatory stops alone need `requiredDuration` seconds, more than `budget`.
+    case timeBudgetExceeded(budget: Double, requiredDuration: Double)
+    /// A cost matrix whose size or entries are unusable.
+    case invalidCostMatrix(String)
+    /// The exact solver was asked for more free stops than it supports.
+    case tooManyStopsForExactSolver(count: Int, limit: Int)
+    /// A malformed input file (TSPLIB, path network); `line` is 1-based when known.
+    case malformedInput(source: String, line: Int?, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noStops: return "the problem has no stops"
+        case .duplicateStopID(let id): return "duplicate stop id '\(id)'"
+        case .unknownStopID(let id): return "unknown stop id '\(id)'"
+        case .invalidStop(let id, let r): return "stop '\(id)': \(r)"
+        case .unreachableStops(let ids): return "unreachable stops: \(ids.joined(separator: ", "))"
+        case .contradictoryPrecedence(let ids):
+            return "contradictory precedence constraints: \(ids.joined(separator: " → "))"
+        case .infeasibleTimeWindows(let ids):
+            return "infeasible time windows at stops: \(ids.joined(separator: ", "))"
+        case .timeBudgetExceeded(let b, let r):
+            return String(format: "the mandatory stops need %.0f s, more than the time budget of %.0f s", r, b)
+        case .invalidCostMatrix(let r): return "invalid cost matrix: \(r)"
+        case .tooManyStopsForExactSolver(let c, let l): return "\(c) stops exceed the exact solver's limit of \(l)"
+        case .malformedInput(let s, let l, let r):
+            if let l { return "\(s):\(l): \(r)" }
+            return "\(s): \(r)"
+        }
+    }
+}

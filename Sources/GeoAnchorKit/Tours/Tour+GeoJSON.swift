@@ -1,0 +1,115 @@
+import Foundation
+
+extension Tour {
+    /// Loads a tour from a GeoJSON FeatureCollection (RFC 7946, decoded with the Traces
+    /// module's ``GeoJSONFeatureCollection`` model).
+    ///
+    /// Every feature must carry a `kind` property:
+    /// - `"stop"`: a Point with `id` (string or number, in `properties` or the feature's `id`)
+    ///   and `radius` (meters, > 0); optional `name`. Stops are visited in file order.
+    /// - `"zone"`: a Polygon (closed rings) with `id`; optional `name`.
+    /// - `"path"`: a LineString (≥ 2 positions) or MultiLineString; several path features are
+    ///   joined in file order. The first path feature's `id` (if any) names `off_route` events.
+    ///
+    /// - Throws: ``TourError/invalidFeature(index:id:reason:)`` naming the feature's index in
+    ///   `features` and its id (unclosed ring, stop without radius, empty path, missing or
+    ///   unknown `kind`, wrong geometry type, coordinates out of range),
+    ///   ``TourError/duplicateID(_:firstIndex:secondIndex:)``, ``TourError/noStops``, or
+    ///   ``TourError/notAFeatureCollection(source:reason:)``.
+    public init(geoJSON data: Data, source: String = "<geojson>") throws(TourError) {
+        let root: JSONValue
+        do { root = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
+            throw .notAFeatureCollection(source: source, reason: "invalid JSON: \(error.localizedDescription)")
+        }
+        guard root["type"]?.stringValue == "FeatureCollection" else {
+            throw .notAFeatureCollection(source: source, reason: "top-level \"type\" is \(root["type"].map { "\($0)" } ?? "missing"), expected \"FeatureCollection\"")
+        }
+        guard let features = root["features"]?.arrayValue else {
+            throw .notAFeatureCollection(source: source, reason: "missing \"features\" array")
+        }
+        var stops: [TourStop] = [], zones: [TourZone] = [], path: [GeodeticCoordinate] = []
+        var pathID: String?
+        var stopIndex: [String: Int] = [:], zoneIndex: [String: Int] = [:]
+        for (i, raw) in features.enumerated() {
+            let rawID = Self.identifier(raw["properties"]?["id"]) ?? Self.identifier(raw["id"])
+            func bad(_ reason: String) -> TourError { .invalidFeature(index: i, id: rawID, reason: reason) }
+            // Decode one feature with the shared GeoJSON model, so its errors name this feature.
+            let feature: GeoJSONFeature
+            do {
+                let d = try JSONEncoder().encode(raw)
+                guard let f = try GeoJSONFeatureCollection.decode(d, source: "feature").features.first else { throw bad("empty feature") }
+                feature = f
+            } catch let e as TraceFormatError {
+                throw bad(e.message)
+            } catch let e as TourError {
+                throw e
+            } catch {
+                throw bad("\(error)")
+            }
+            guard let kind = feature.string("kind") else {
+                throw bad("missing \"kind\" property (expected \"stop\", \"zone\" or \"path\")")
+            }
+            func coordinate(_ p: GeoJSONPosition) throws(TourError) -> GeodeticCoordinate {
+                let c = GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: 0)
+                do { try c.validate() } catch { throw bad("\(error)") }
+                return c
+            }
+            switch (kind, feature.geometry) {
+            case ("stop", .point(let p)?):
+                guard let id = rawID else { throw bad("stop without \"id\"") }
+                guard let rv = feature.properties?["radius"] else { throw bad("stop without \"radius\" (meters)") }
+                guard let r = rv.doubleValue, r.isFinite, r > 0 else { throw bad("stop radius \(rv) must be a number of meters > 0") }
+                if let j = stopIndex[id] { throw .duplicateID(id, firstIndex: j, secondIndex: i) }
+                stopIndex[id] = i
+                stops.append(TourStop(id: id, coordinate: try coordinate(p), radius: r, name: feature.string("name")))
+            case ("zone", .polygon(let rings)?):
+                guard let id = rawID else { throw bad("zone without \"id\"") }
+                if let j = zoneIndex[id] { throw .duplicateID(id, firstIndex: j, secondIndex: i) }
+                zoneIndex[id] = i
+                var rs: [[GeodeticCoordinate]] = []
+                for (k, ring) in rings.enumerated() {
+                    // The GeoJSON model already checks closure and length; kept for values built in code.
+                    guard ring.count >= 4, ring.first == ring.last else { throw bad("zone ring \(k) is not a closed ring of ≥ 4 positions") }
+                    var cs: [GeodeticCoordinate] = []
+                    for p in ring { cs.append(try coordinate(p)) }
+                    rs.append(cs)
+                }
+                guard !rs.isEmpty else { throw bad("zone polygon has no rings") }
+                zones.append(TourZone(id: id, rings: rs, name: feature.string("name")))
+            case ("path", .lineString(let ps)?):
+                guard ps.count >= 2 else { throw bad("empty path: a LineString needs ≥ 2 positions, got \(ps.count)") }
+                for p in ps { path.append(try coordinate(p)) }
+                if pathID == nil { pathID = rawID }
+            case ("path", .multiLineString(let ls)?):
+                guard !ls.isEmpty else { throw bad("empty path: MultiLineString without lines") }
+                for l in ls { for p in l { path.append(try coordinate(p)) } }
+                if pathID == nil { pathID = rawID }
+            case ("stop", let g), ("zone", let g), ("path", let g):
+                let expected = kind == "stop" ? "Point" : kind == "zone" ? "Polygon" : "LineString or MultiLineString"
+                throw bad("a \"\(kind)\" must be a \(expected), got \(g?.typeName ?? "null geometry")")
+            default:
+                throw bad("unknown \"kind\" \"\(kind)\" (expected \"stop\", \"zone\" or \"path\")")
+            }
+        }
+        guard !stops.isEmpty else { throw .noStops }
+        self.stops = stops; self.zones = zones; self.path = path; self.pathID = pathID ?? "path"
+        // Remaining rules (duplicate-free, finite) hold by construction; re-check for safety.
+        try validate()
+    }
+
+    /// Reads a tour GeoJSON file. See ``init(geoJSON:source:)``.
+    public init(contentsOf url: URL) throws(TourError) {
+        guard let d = FileManager.default.contents(atPath: url.path) else {
+            throw .notAFeatureCollection(source: url.path, reason: "cannot read file")
+        }
+        try self.init(geoJSON: d, source: url.path)
+    }
+
+    /// A GeoJSON `id`: strings as they are, integral numbers without a decimal point.
+    private static func identifier(_ v: JSONValue?) -> String? {
+        guard let v else { return nil }
+        if let s = v.stringValue { return s }
+        if let d = v.doubleValue { return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d) }
+        return nil
+    }
+}

@@ -1,0 +1,129 @@
+import ArgumentParser
+import Foundation
+import GeoAnchorKit
+
+struct CalibrateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "calibrate",
+        abstract: "Magnetometer hard/soft-iron calibration from an ellipsoid fit.",
+        discussion: """
+        Input CSV columns: mx,my,mz (raw magnetometer, µT); optional ax,ay,az (accelerometer, \
+        any unit, specific force pointing up) and time (seconds). With the accelerometer, the \
+        text output also reports the spread of the measured dip angle after calibration (an \
+        independent check: the true dip is constant).
+
+        --json prints one JSON object with exactly these keys: offset ([x, y, z] hard-iron \
+        offset, µT), soft_iron ([[3]×3] symmetric matrix W, det W = 1, calibrated = \
+        W·(raw − offset)), field_strength (µT, radius of the calibrated sphere), residual_rms \
+        (µT), coverage (0…1, fraction of 72 equal-area sphere cells hit by calibrated \
+        directions), quality ("good" | "fair" | "poor"), samples (samples used in the fit). \
+        Without --json a readable summary with the reasons for the verdict is printed.
+
+        Too few samples (< 12), rotation about a single axis, or data no ellipsoid fits are \
+        refused: exit status 2 with the reason on stderr.
+        """
+    )
+
+    @Option(help: "Input CSV file (default: stdin).")
+    var input: String?
+
+    @Flag(help: "Print the result as JSON (keys: offset, soft_iron, field_strength, residual_rms, coverage, quality, samples).")
+    var json = false
+
+    @Option(help: "Sensor range in µT: samples with any |component| ≥ this are clipped and excluded (default: detect).")
+    var saturationLimit: Double?
+
+    @Option(help: "Expected field strength in µT (e.g. WMM total intensity / 1000) for the quality check.")
+    var expectedField: Double?
+
+    func run() throws {
+        try withInputErrors {
+            let table = try CSVTable.read(path: input)
+            let mc = try ["mx", "my", "mz"].map { try table.column($0) }
+            let ac = ["ax", "ay", "az"].map { table.optionalColumn($0) }
+            let hasAccel = ac.allSatisfy { $0 != nil }
+            if !hasAccel && ac.contains(where: { $0 != nil }) {
+                throw InputError(file: table.source, line: 1, message: "accelerometer needs all of ax,ay,az")
+            }
+            let tc = table.optionalColumn("time")
+            var x = [Double](), y = [Double](), z = [Double](), acc = [SIMD3<Double>]()
+            for row in table.rows {
+                x.append(try table.double(row, mc[0], "mx"))
+                y.append(try table.double(row, mc[1], "my"))
+                z.append(try table.double(row, mc[2], "mz"))
+                if hasAccel {
+                    acc.append(SIMD3(try table.double(row, ac[0]!, "ax"), try table.double(row, ac[1]!, "ay"),
+                                     try table.double(row, ac[2]!, "az")))
+                }
+                if let tc { _ = try table.double(row, tc, "time") }
+            }
+            let options = MagnetometerCalibrator.Options(saturationLimit: saturationLimit, expectedFieldStrength: expectedField)
+            let cal: MagnetometerCalibration
+            do {
+                cal = try x.withUnsafeBufferPointer { px in
+                    try y.withUnsafeBufferPointer { py in
+                        try z.withUnsafeBufferPointer { pz in try MagnetometerCalibrator.fit(x: px, y: py, z: pz, options: options) }
+                    }
+                }
+            } catch let e as GeoAnchorError {
+                throw InputError(file: table.source, line: nil, message: "cannot calibrate: \(e.description)")
+            }
+            if json {
+                print(Self.json(cal))
+            } else {
+                for line in Self.summary(cal, raw: (x, y, z), accelerometer: acc) { print(line) }
+            }
+        }
+    }
+
+    static func json(_ c: MagnetometerCalibration) -> String {
+        func n(_ v: Double) -> String { v.isFinite ? "\(v)" : "null" }
+        let w = c.softIron.rows.map { "[" + $0.map(n).joined(separator: ", ") + "]" }.joined(separator: ", ")
+        return """
+        {"offset": [\(n(c.offset.x)), \(n(c.offset.y)), \(n(c.offset.z))], "soft_iron": [\(w)], \
+        "field_strength": \(n(c.fieldStrength)), "residual_rms": \(n(c.residualRMS)), \
+        "coverage": \(n(c.coverage)), "quality": "\(c.quality.rawValue)", "samples": \(c.samples)}
+        """
+    }
+
+    static func summary(_ c: MagnetometerCalibration, raw: ([Double], [Double], [Double]),
+                        accelerometer: [SIMD3<Double>]) -> [String] {
+        var out = [
+            String(format: "offset (µT):        %.3f %.3f %.3f", c.offset.x, c.offset.y, c.offset.z),
+            "soft iron W:        " + c.softIron.rows.map { $0.map { String(format: "%.5f", $0) }.joined(separator: " ") }.joined(separator: " | "),
+            String(format: "field strength:     %.3f µT", c.fieldStrength),
+            String(format: "residual RMS:       %.3f µT (%.2f %% of the field)", c.residualRMS, 100 * c.residualRMS / c.fieldStrength),
+            String(format: "coverage:           %.2f", c.coverage),
+            "samples:            \(c.samples)",
+            "quality:            \(c.quality.rawValue)",
+        ]
+        for issue in c.issues { out.append("  - \(issue)") }
+        if !accelerometer.isEmpty, let dip = dipStatistics(c, raw: raw, accelerometer: accelerometer) {
+            out.append(String(format: "dip angle:          %.2f° ± %.2f° (raw: ± %.2f°)", dip.mean, dip.sd, dip.rawSD))
+        }
+        return out
+    }
+
+    /// Mean and standard deviation of the angle between field and horizontal, calibrated and raw.
+    static func dipStatistics(_ c: MagnetometerCalibration, raw: ([Double], [Double], [Double]),
+                              accelerometer: [SIMD3<Double>]) -> (mean: Double, sd: Double, rawSD: Double)? {
+        func dip(_ m: SIMD3<Double>, _ a: SIMD3<Double>) -> Double? {
+            let an = (a * a).sum().squareRoot(), mn = (m * m).sum().squareRoot()
+            guard an > 0, mn > 0 else { return nil }
+            return asin(max(-1, min(1, -(m * a).sum() / (an * mn)))) * 180 / .pi
+        }
+        var cal: [Double] = [], unc: [Double] = []
+        for i in accelerometer.indices {
+            let m = SIMD3(raw.0[i], raw.1[i], raw.2[i])
+            if let d = dip(c.calibrate(m), accelerometer[i]) { cal.append(d) }
+            if let d = dip(m, accelerometer[i]) { unc.append(d) }
+        }
+        guard cal.count > 1 else { return nil }
+        func stats(_ a: [Double]) -> (Double, Double) {
+            let m = a.reduce(0, +) / Double(a.count)
+            return (m, (a.map { ($0 - m) * ($0 - m) }.reduce(0, +) / Double(a.count - 1)).squareRoot())
+        }
+        let (m, s) = stats(cal)
+        return (m, s, stats(unc).1)
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import GeoAnchorKit
+
+struct MagneticCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "magnetic",
+        abstract: "World Magnetic Model: declination, inclination and field components.",
+        discussion: """
+        Input CSV columns: latitude,longitude,height,date (degrees, degrees, meters above the \
+        WGS84 ellipsoid, decimal year such as 2026.5). Output CSV columns: \
+        declination,inclination,horizontal_intensity,north,east,down,total_intensity (degrees, \
+        degrees, then nT). Declination is positive east, inclination positive down.
+
+        The model file (WMM.COF) is taken from --model, else $GEOANCHORKIT_WMM_COF, else \
+        .data/WMM.COF (installed by scripts/install-deps.sh from NOAA's wmm-calculator). Rows \
+        outside the model's validity window or in the blackout (H < 2000 nT) / caution \
+        (H < 6000 nT) zones are computed and reported on stderr as `FILE:LINE: warning: …`.
+        """
+    )
+
+    @Option(help: "WMM.COF coefficient file (default: $GEOANCHORKIT_WMM_COF, then .data/WMM.COF).")
+    var model: String?
+
+    @Option(help: "Input CSV file (default: stdin).")
+    var input: String?
+
+    @Option(help: "Output CSV file (default: stdout).")
+    var output: String?
+
+    func run() throws {
+        try withInputErrors {
+            let wmm: MagneticModel
+            do { wmm = try MagneticModel.load(path: model) } catch {
+                throw InputError(file: model ?? "WMM.COF", line: nil, message: "\(error)")
+            }
+            let table = try CSVTable.read(path: input)
+            let names = ["latitude", "longitude", "height", "date"]
+            let cols = try names.map { try table.column($0) }
+            var rows: [(line: Int, lat: Double, lon: Double, h: Double, t: Double)] = []
+            rows.reserveCapacity(table.rows.count)
+            for row in table.rows {
+                let v = try (0..<4).map { try table.double(row, cols[$0], names[$0]) }
+                if abs(v[0]) > 90 {
+                    throw InputError(file: table.source, line: row.line, message: "latitude \(v[0]) is outside [-90, 90]")
+                }
+                rows.append((row.line, v[0], v[1], v[2], v[3]))
+            }
+            let w = try CSVWriter(path: output, header: ["declination", "inclination", "horizontal_intensity",
+                                                         "north", "east", "down", "total_intensity"])
+            for r in rows {
+                let f = wmm.field(latitude: r.lat, longitude: r.lon, ellipsoidalHeight: r.h, decimalYear: r.t)
+                for warning in f.warnings { Stderr.print("\(table.source):\(r.line): warning: \(warning)") }
+                w.write([f.declination, f.inclination, f.horizontalIntensity, f.north, f.east, f.down, f.totalIntensity])
+            }
+            w.finish()
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import ArgumentParser
+import Foundation
+import GeoAnchorKit
+import GeoAnchorKitGEOS
+
+struct TourCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tour",
+        abstract: "Replay a trace through a tour and print the geofence and route events.",
+        discussion: """
+        --tour: a GeoJSON FeatureCollection. Point features with "kind": "stop" carry "id" and \
+        "radius" (meters); Polygon features with "kind": "zone" carry "id"; LineString features \
+        with "kind": "path" form the walking path (joined in file order).
+        --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson).
+        Fixes go through the position filter (PositionFilter, walking profile) unless --raw; \
+        the events come from the filtered position and its accuracy.
+
+        Output, one line per event in time order: with --json one JSON object per line with keys \
+        "time" (ISO 8601 UTC), "type" (enter | exit | dwell | off_route | on_route) and "id" \
+        (the stop's, zone's or path's id); without --json CSV with columns time,type,id. \
+        A summary (fixes, positions, events per type) goes to stderr.
+        Invalid input: exit status 2 and FILE[:LINE]: message on stderr.
+        """
+    )
+
+    @Option(help: "Tour GeoJSON file.")
+    var tour: String
+
+    @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson).")
+    var trace: String
+
+    @Flag(help: "Print JSON lines (keys time, type, id) instead of CSV.")
+    var json = false
+
+    @Flag(help: "Feed raw fixes (with their accuracy) instead of the filtered position.")
+    var raw = false
+
+    func run() throws {
+        try withInputErrors {
+            let result = try TourReplay.run(tour: URL(fileURLWithPath: tour), trace: URL(fileURLWithPath: trace), filtered: !raw)
+            var out = ""
+            if !json { out += "time,type,id\n" }
+            for e in result.events {
+                let t = TourReplay.iso8601(e.time)
+                if json {
+                    out += "{\"time\":\(jsonString(t)),\"type\":\(jsonString(e.kind.rawValue)),\"id\":\(jsonString(e.id))}\n"
+                } else {
+                    out += "\(t),\(e.kind.rawValue),\(csvField(e.id))\n"
+                }
+            }
+            FileHandle.standardOutput.write(Data(out.utf8))
+            Stderr.print(result.summaryLine)
+        }
+    }
+
+    private func jsonString(_ s: String) -> String {
+        var r = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": r += "\\\""
+            case "\\": r += "\\\\"
+            case "\n": r += "\\n"
+            case "\r": r += "\\r"
+            case "\t": r += "\\t"
+            default:
+                if u.value < 0x20 { r += String(format: "\\u%04x", u.value) } else { r.unicodeScalars.append(u) }
+            }
+        }
+        return r + "\""
+    }
+
+    private func csvField(_ s: String) -> String {
+        s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+    }
+}
+
+/// Replaying a trace through a tour: shared by `geobench tour` and the report section.
+enum TourReplay {
+    struct Result {
+        var tour: Tour
+        var events: [TourEvent]
+        var summary: TourSession.ReplaySummary
+        var filtered: Bool
+        var finalGuidance: TourGuidance?
+        var state: TourState
+
+        var summaryLine: String {
+            let counts = TourEventKind.allCases.map { k in "\(k.rawValue) \(events.filter { $0.kind == k }.count)" }.joined(separator: ", ")
+            return "\(summary.fixes) fixes, \(summary.positions) \(filtered ? "filtered" : "raw") positions"
+                + (filtered ? " (\(summary.refusedByFilter) refused by the filter)" : "")
+                + "; \(events.count) events: \(counts)"
+        }
+    }
+
+    /// Loads both files, replays, returns the events. Input problems become `InputError`s.
+    static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool) throws -> Result {
+        let tour: Tour
+        do { tour = try Tour(contentsOf: tourURL) } catch {
+            throw InputError(file: tourURL.path, line: nil, message: error.description)
+        }
+        var session: TourSession
+        do { session = try TourSession(tour: tour) } catch {
+            throw InputError(file: tourURL.path, line: nil, message: error.description)
+        }
+        let zones: TourZones
+        do { zones = try TourZones(session: session) } catch {
+            throw InputError(file: tourURL.path, line: nil, message: error.description)
+        }
+        var filter: PositionFilter? = filtered ? PositionFilter(profile: .walking) : nil
+        var summary = TourSession.ReplaySummary()
+        var events: [TourEvent] = []
+        do {
+            try TraceReader.read(url: traceURL, onFix: { fix in
+                do {
+                    events += try session.process(fix, filter: &filter, zones: zones, summary: &summary)
+                } catch let e as GeoAnchorError {
+                    throw InputError(file: traceURL.path, line: nil, message: "fix #\(summary.fixes) (time \(fix.time)): \(e.description)")
+                }
+            })
+        } catch let e as TraceFormatError {
+            throw InputError(file: e.source, line: e.line, message: e.message)
+        }
+        return Result(tour: tour, events: events, summary: summary, filtered: filtered,
+                      finalGuidance: session.guidance(), state: session.state)
+    }
+
+    /// ISO 8601 UTC: `2024-05-01T10:00:03Z`, with milliseconds when the time has a fraction.
+    static func iso8601(_ t: Double) -> String {
+        let whole = t.rounded(.down)
+        let ms = Int(((t - whole) * 1000).rounded())
+        let date = Date(timeIntervalSince1970: whole + (ms == 1000 ? 1 : 0))
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.formatOptions = [.withInternetDateTime]
+        var s = f.string(from: date)
+        if ms != 0 && ms != 1000 {
+            s.removeLast() // "Z"
+            s += String(format: ".%03dZ", ms)
+        }
+        return s
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import GeoAnchorKit
+
+@Suite("Tours: GeoJSON tour files")
+struct TourGeoJSONTests {
+    static func collection(_ features: String...) -> Data {
+        Data(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#.utf8)
+    }
+    static let stopA = #"{"type":"Feature","properties":{"kind":"stop","id":"a","radius":20,"name":"Gate"},"geometry":{"type":"Point","coordinates":[14.395,49.958]}}"#
+    static let stopB = #"{"type":"Feature","id":7,"properties":{"kind":"stop","radius":15.5},"geometry":{"type":"Point","coordinates":[14.396,49.959]}}"#
+    static let zone = #"{"type":"Feature","properties":{"kind":"zone","id":"hill"},"geometry":{"type":"Polygon","coordinates":[[[14.39,49.95],[14.40,49.95],[14.40,49.96],[14.39,49.95]]]}}"#
+    static let path = #"{"type":"Feature","properties":{"kind":"path","id":"main"},"geometry":{"type":"LineString","coordinates":[[14.395,49.958],[14.396,49.959]]}}"#
+
+    /// Reference: the values written in the file.
+    @Test func loadsStopsZonesPath() throws {
+        let t = try Tour(geoJSON: Self.collection(Self.stopA, Self.zone, Self.stopB, Self.path))
+        #expect(t.stops.map(\.id) == ["a", "7"])
+        #expect(t.stops[0].radius == 20 && t.stops[0].name == "Gate" && t.stops[1].radius == 15.5)
+        #expect(t.stops[0].coordinate.latitude == 49.958 && t.stops[0].coordinate.longitude == 14.395)
+        #expect(t.zones.map(\.id) == ["hill"] && t.zones[0].rings[0].count == 4)
+        #expect(t.path.count == 2 && t.pathID == "main")
+    }
+
+    func error(_ features: String...) -> TourError? {
+        do { _ = try Tour(geoJSON: Data(#"{"type":"FeatureCollection","features":[\#(features.joined(separator: ","))]}"#.utf8)); return nil }
+        catch { return error }
+    }
+
+    /// Bad input names the feature (index and id) and the problem.
+    @Test func badFeaturesAreNamed() throws {
+        let unclosed = #"{"type":"Feature","properties":{"kind":"zone","id":"open"},"geometry":{"type":"Polygon","coordinates":[[[14.39,49.95],[14.40,49.95],[14.40,49.96],[14.39,49.96]]]}}"#
+        let e1 = try #require(error(Self.stopA, unclosed))
+        guard case .invalidFeature(1, "open", let r1) = e1 else { Issue.record("\(e1)"); return }
+        #expect(r1.contains("closed"), "\(r1)")
+        #expect(e1.description.hasPrefix("feature #1 (id \"open\"): "))
+
+        let noRadius = #"{"type":"Feature","properties":{"kind":"stop","id":"b"},"geometry":{"type":"Point","coordinates":[14.39,49.95]}}"#
+        #expect(error(Self.stopA, noRadius) == .invalidFeature(index: 1, id: "b", reason: "stop without \"radius\" (meters)"))
+
+        let emptyPath = #"{"type":"Feature","properties":{"kind":"path","id":"p"},"geometry":{"type":"LineString","coordinates":[]}}"#
+        guard case .invalidFeature(1, "p", _)? = error(Self.stopA, emptyPath) else { Issue.record("empty path not named"); return }
+
+        let negative = #"{"type":"Feature","properties":{"kind":"stop","id":"n","radius":-3},"geometry":{"type":"Point","coordinates":[14.39,49.95]}}"#
+        guard case .invalidFeature(1, "n", _)? = error(Self.stopA, negative) else { Issue.record("negative radius not named"); return }
+
+        let noKind = #"{"type":"Feature","properties":{"id":"x"},"geometry":{"type":"Point","coordinates":[14.39,49.95]}}"#
+        guard case .invalidFeature(0, "x", _)? = error(noKind) else { Issue.record("missing kind not named"); return }
+
+        let lineStop = #"{"type":"Feature","properties":{"kind":"stop","id":"l","radius":5},"geometry":{"type":"LineString","coordinates":[[14.39,49.95],[14.4,49.95]]}}"#
+        guard case .invalidFeature(0, "l", let r2)? = error(lineStop) else { Issue.record("wrong geometry not named"); return }
+        #expect(r2.contains("Point"))
+
+        let badLat = #"{"type":"Feature","properties":{"kind":"stop","id":"lat","radius":5},"geometry":{"type":"Point","coordinates":[14.39,95]}}"#
+        guard case .invalidFeature(0, "lat", _)? = error(badLat) else { Issue.record("bad latitude not named"); return }
+
+        #expect(error(Self.stopA, Self.stopA) == .duplicateID("a", firstIndex: 0, secondIndex: 1))
+        #expect(error(Self.zone) == .noStops)
+        #expect(throws: TourError.notAFeatureCollection(source: "<geojson>", reason: "top-level \"type\" is \"Feature\", expected \"FeatureCollection\"")) {
+            try Tour(geoJSON: Data(#"{"type":"Feature"}"#.utf8))
+        }
+    }
+}
