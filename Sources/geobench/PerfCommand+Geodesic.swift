@@ -6,11 +6,12 @@ extension PerfCommand {
     /// `geodesic_inverse`: native ``Geodesic`` batch inverse vs PROJ's `geod_inverse`, both
     /// computing distance and both azimuths for random global pairs (points uniform on the sphere).
     static func geodesicInverse(count n: Int, repeats: Int) throws -> PerfResult? {
-        var rng = SeededGenerator(seed: 5)
+        var points = HaltonSequence(seed: 5)
+        points.dimensionsPerPoint = 4
         var la1 = [Double](), lo1 = [Double](), la2 = [Double](), lo2 = [Double]()
         for _ in 0..<n {
-            la1.append(asin(2 * rng.unit() - 1) * Angle.degreesPerRadian); lo1.append(360 * rng.unit() - 180)
-            la2.append(asin(2 * rng.unit() - 1) * Angle.degreesPerRadian); lo2.append(360 * rng.unit() - 180)
+            la1.append(asin(2 * points.unit() - 1) * Angle.degreesPerRadian); lo1.append(360 * points.unit() - 180)
+            la2.append(asin(2 * points.unit() - 1) * Angle.degreesPerRadian); lo2.append(360 * points.unit() - 180)
         }
         let native = Geodesic.wgs84, proj = ProjGeodesic()
         var s = [Double](repeating: 0, count: n), a1 = s, a2 = s
