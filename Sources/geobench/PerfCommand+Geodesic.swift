@@ -4,7 +4,7 @@ import GeoAnchorKitPROJ
 
 extension PerfCommand {
     /// `geodesic_inverse`: native ``Geodesic`` batch inverse vs PROJ's `geod_inverse`, both
-    /// computing distance and both azimuths for random global pairs (points uniform on the sphere).
+    /// computing distance and both azimuths for global pairs (Halton points uniform on the sphere).
     static func geodesicInverse(count n: Int, repeats: Int) throws -> PerfResult? {
         var points = HaltonSequence(seed: 5)
         points.dimensionsPerPoint = 4

@@ -9,7 +9,7 @@ struct PerfCommand: ParsableCommand {
         commandName: "perf",
         abstract: "Native GeoAnchorKit vs PROJ: throughput and max difference on the same points.",
         discussion: """
-        In one process, the same deterministic points go through the native batch path and \
+        In one process, the same deterministic points (a Halton sequence) go through the native batch path and \
         through PROJ (one reused PJ, one proj_trans_generic call per batch; geodesics through \
         PROJ's geod_inverse). Each timing is the best of --repeat runs. Keys (JSON objects with \
         native_per_s, proj_per_s, max_diff_m): \
@@ -17,9 +17,9 @@ struct PerfCommand: ParsableCommand {
         PROJ unitconvert+cart+topocentric; max_diff_m = largest |Δ| of east/north/up. \
         enu_inverse — ENU → geodetic on the forward outputs; max_diff_m = largest of the \
         horizontal ground distance and |Δheight|. \
-        geodesic_inverse — distance between random global point pairs, native Geodesic vs \
-        geod_inverse; max_diff_m = largest |Δdistance| (present when the native Geodesic is built in). \
-        geoid — EGM96 15′ undulation at random global points, native bilinear vs PROJ vgridshift \
+        geodesic_inverse — distance and both azimuths between global point pairs, native \
+        Geodesic batch vs geod_inverse; max_diff_m = largest |Δdistance|. \
+        geoid — EGM96 15′ undulation at global points, native bilinear vs PROJ vgridshift \
         (radian input, no unitconvert); max_diff_m = largest |ΔN|. \
         native_per_s and proj_per_s are points per second.
         """
@@ -176,7 +176,7 @@ enum PerfPoints {
         return (forward, inverse)
     }
 
-    /// Geoid undulations at random global points: native bilinear vs PROJ vgridshift (radians in).
+    /// Geoid undulations at global points (Halton, uniform on the sphere): native bilinear vs PROJ vgridshift (radians in).
     static func geoid(_ grid: GeoidGrid, count n: Int, repeats: Int) throws -> PerfResult {
         var points = HaltonSequence(seed: 3)
         points.dimensionsPerPoint = 2

@@ -58,7 +58,7 @@ extension GeodesyReport {
                                 site as NSString, la, lo, bilinear, bicubic, p.z, abs(bilinear - p.z)))
         }
         let g = try PerfPoints.geoid(grid, count: 200_000, repeats: 3)
-        lines.append(String(format: "    200,000 random global points: max |native − PROJ| = %.2e m; %.2e points/s native, %.2e PROJ (%.1f×)",
+        lines.append(String(format: "    200,000 global points (Halton, uniform on the sphere): max |native − PROJ| = %.2e m; %.2e points/s native, %.2e PROJ (%.1f×)",
                             g.maxDifference, g.nativePerSecond, g.projPerSecond, g.nativePerSecond / g.projPerSecond))
         return lines
     }
