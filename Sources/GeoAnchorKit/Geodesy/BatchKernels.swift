@@ -4,9 +4,9 @@ import Foundation
 /// reduction as ``Angle/sincos(degrees:)`` and ``Angle/atan2Degrees(_:_:)``, with short series
 /// instead of libm calls for the reduced arguments.
 ///
-/// Accuracy (checked in Tests/GeoAnchorKitTests/Geodesy/BatchKernelsTests.swift against libm on
-/// 10⁶ arguments): sin/cos ≤ 2 ulp; exact at multiples of 90° (the reduction is exact and the
-/// kernels return exactly 0 and 1 at 0). Truncation errors of the series are < 1e-18 relative.
+/// Accuracy (checked in Tests/GeoAnchorKitTests/Geodesy/LocalTangentFrameBatchTests.swift
+/// against libm): ≤ 2 ulp for the reduced kernels, ≤ 4 ulp of 1 for the table-based degree sincos
+/// (measured); exact at multiples of 90°. Series truncation errors are < 1e-18 relative.
 @usableFromInline
 enum BatchKernels {
     /// sin and cos of a radian argument |x| ≤ π/4: Taylor series through x¹⁷ and x¹⁸
@@ -40,24 +40,41 @@ enum BatchKernels {
         return (s, c)
     }
 
-    /// `(sin x, cos x)` of degrees, exact at multiples of 90° (as ``Angle/sincos(degrees:)``).
+    /// Step of the sin/cos table in degrees (45/16, exactly representable).
+    @usableFromInline static let tableStep = 2.8125
+
+    /// Interleaved (sin, cos) of k · ``tableStep`` degrees for k = −128…128 (−360°…360°),
+    /// from ``Angle/sincos(degrees:)`` (so exact at multiples of 90°).
+    @usableFromInline static let sinCosTable: [Double] = {
+        var t = [Double]()
+        t.reserveCapacity(2 * 257)
+        for k in -128...128 {
+            let (s, c) = Angle.sincos(degrees: Double(k) * tableStep)
+            t.append(s)
+            t.append(c)
+        }
+        return t
+    }()
+
+    /// `(sin x, cos x)` of degrees by table + short series: x = k·2.8125° + d with |d| ≤ 1.41°,
+    /// sin/cos of d by Taylor series through d⁷/d⁸ (truncation < 1e-18 relative), combined by
+    /// the addition theorem. Exact at multiples of 90° (table entries exact, d = 0); the sign of
+    /// a zero result is not specified. Pass ``sinCosTable`` as `table`.
     /// - Precondition: x finite (callers validate first).
     @inlinable @inline(__always)
-    static func sincos(degrees x: Double) -> (sin: Double, cos: Double) {
-        var r = Swift.abs(x) < 360 ? x : x.truncatingRemainder(dividingBy: 360)
-        let q0 = (r / 90 + 6_755_399_441_055_744.0) - 6_755_399_441_055_744.0 // round to nearest even
-        r -= 90 * q0
-        let (s, c) = sinCosReduced(r * Angle.radiansPerDegree)
-        var sinx: Double, cosx: Double
-        switch Int(q0) & 3 {
-        case 0: sinx = s; cosx = c
-        case 1: sinx = c; cosx = -s
-        case 2: sinx = -s; cosx = -c
-        default: sinx = -c; cosx = s
-        }
-        cosx += 0
-        if x != 0 { sinx += 0 }
-        return (sinx, cosx)
+    static func sincos(degrees x: Double, table: UnsafeBufferPointer<Double>) -> (sin: Double, cos: Double) {
+        // fmod is the identity (and a libm call) below 360°.
+        let r = Swift.abs(x) < 360 ? x : x.truncatingRemainder(dividingBy: 360)
+        let k = (r * (1 / tableStep) + 6_755_399_441_055_744.0) - 6_755_399_441_055_744.0 // nearest integer
+        // Exact: r and k·2.8125 are both multiples of ulp(r) (|r| < 360 ⇒ ulp ≤ 2⁻⁴⁴).
+        let d = (r - k * tableStep) * Angle.radiansPerDegree
+        let z = d * d
+        let sd = d + (d * z) * ((-1.0 / 5_040 * z + 1.0 / 120) * z - 1.0 / 6)
+        let hz = 0.5 * z
+        let cd = (1 - hz) + (z * z) * (((1.0 / 40_320 * z - 1.0 / 720) * z) + 1.0 / 24)
+        let j = 2 * (Int(k) + 128)
+        let sk = table[j], ck = table[j + 1]
+        return (sk * cd + ck * sd, ck * cd - sk * sd)
     }
 
     /// atan t for |t| ≤ 1/8 (radians): Taylor series through t¹⁹ (truncation < 1e-19 relative).
