@@ -6,6 +6,8 @@ import PackageDescription
 // `Benchmarks/<Suite>/<Suite>.swift`; add a suite by adding one `suite(...)` line below.
 //
 // Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Geodesy`
+// Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Compass`
+// Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Tours`
 // (all suites: `swift package --disable-sandbox benchmark`).
 let package = Package(
     name: "GeoAnchorKitBenchmarks",
@@ -16,6 +18,11 @@ let package = Package(
     ],
     targets: [
         suite("Geodesy", extra: ["GeoAnchorKitPROJ"]),
+        suite("Traces"),
+        suite("Geodesic", extra: ["GeoAnchorKitPROJ"]),
+        suite("Filtering"),
+        suite("Compass"),
+        suite("Tours", extra: ["GeoAnchorKitGEOS"]),
     ]
 )
 

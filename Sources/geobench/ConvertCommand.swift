@@ -45,12 +45,12 @@ struct ConvertCommand: ParsableCommand {
                 let s = try TraceReader.read(url: URL(fileURLWithPath: input), format: inFmt, options: opts,
                                              onFix: { try writer.write($0) }, onSensor: { try writer.write($0) })
                 writer.finish()
+                TraceIO.reportSkipped(s, source: input)
                 if s.fixes == 0 && s.sensorSamples == 0 {
                     throw InputError(file: input, line: nil, message: "no fixes found (\(s.ignoredRecords) record(s) without a position fix)")
                 }
                 _ = try? FileManager.default.removeItem(atPath: output)
                 try FileManager.default.moveItem(at: tmp, to: URL(fileURLWithPath: output))
-                TraceIO.reportSkipped(s, source: input)
                 Stderr.print("\(input) → \(output): \(s.fixes) fix(es)\(s.sensorSamples > 0 ? ", \(s.sensorSamples) sensor sample(s)" : "")")
             } catch let e as TraceFormatError {
                 try? FileManager.default.removeItem(at: tmp)

@@ -22,6 +22,7 @@ struct GeoBench: ParsableCommand {
         ENUCommand.self,
         ConvertCommand.self,
         AccuracyCommand.self,
+        SimulateCommand.self,
         MagneticCommand.self,
         CalibrateCommand.self,
         TourCommand.self,
@@ -30,5 +31,6 @@ struct GeoBench: ParsableCommand {
         GeoidCommand.self,
         CRSCommand.self,
         PerfCommand.self,
+        RouteCommand.self,
     ]
 }

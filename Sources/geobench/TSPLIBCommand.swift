@@ -27,6 +27,9 @@ struct TSPLIBCommand: ParsableCommand {
     @Option(help: "Random seed of the local search (default 1).")
     var seed: UInt64 = 1
 
+    @Option(help: "Stop the local search after this many iterations (reproducible runs; default: only the time limit).")
+    var iterations: Int?
+
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
@@ -49,7 +52,7 @@ struct TSPLIBCommand: ParsableCommand {
             let solution: PathSolution
             do {
                 solution = try PathSolver.solve(cost: matrix, start: 0, end: .roundTrip,
-                                                options: SolverOptions(timeLimit: timeLimit, seed: seed))
+                                                options: SolverOptions(timeLimit: timeLimit, seed: seed, maxIterations: iterations))
             } catch let error as RoutingError { throw InputError(file: file, line: nil, message: error.description) }
             let elapsed = clock.now - t0
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

@@ -99,9 +99,13 @@ extension MagneticModel {
         let count = coefficientCount(maxDegree: nMax)
 
         var bx = 0.0, by = 0.0, bz = 0.0, sx = 0.0, sy = 0.0, sz = 0.0
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: 2 * count + 2 * (nMax + 1)) { buf in
-            let pc = buf.baseAddress!, dp = pc + count
-            let cm = dp + count, sm = cm + (nMax + 1)
+        // Scratch: two Legendre rows (degrees n−1, n−2) for P and dP, and cos/sin mλ — 6·(N+1)
+        // doubles (624 bytes for N = 12), small enough for the stack: no heap allocation.
+        let w = nMax + 1
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 6 * w) { buf in
+            buf.initialize(repeating: 0)
+            let p1 = buf.baseAddress!, p2 = p1 + w, d1 = p2 + w, d2 = d1 + w
+            let cm = d2 + w, sm = cm + w
             cm[0] = 1; sm[0] = 0
             if nMax >= 1 { cm[1] = cosLam; sm[1] = sinLam }
             var m = 2
@@ -110,31 +114,32 @@ extension MagneticModel {
                 sm[m] = cm[m - 1] * sinLam + sm[m - 1] * cosLam
                 m += 1
             }
-            pc[0] = 1; dp[0] = 0
+            p1[0] = 1; d1[0] = 0      // degree 0
             let x = sinPhiC, z = cosPhiC
             var radiusPower = ratio * ratio  // (a/r)^(n+2), starting at n = 0
             var n = 1
             while n <= nMax {
                 radiusPower *= ratio
-                let i0 = n * (n + 1) / 2, iPrev = (n - 1) * n / 2, iPrev2 = (n - 2) * (n - 1) / 2
+                let i0 = n * (n + 1) / 2
                 var sumX = 0.0, sumY = 0.0, sumZ = 0.0, sumSX = 0.0, sumSY = 0.0, sumSZ = 0.0
-                var mm = 0
-                while mm <= n {
+                // Descending m: P(n, n) reads P(n−1, n−1) before that slot is overwritten, and
+                // each slot m moves degree n−1 → row 2 while degree n goes into row 1.
+                var mm = n
+                while mm >= 0 {
                     let i = i0 + mm
                     // Gauss-normalized P(n,m)(x) and dP/dθ-type derivative (signs as MAG_PcupLow).
                     let pnm: Double, dpnm: Double
                     if mm == n {
-                        let j = iPrev + mm - 1
-                        pnm = z * pc[j]; dpnm = z * dp[j] + x * pc[j]
+                        pnm = z * p1[mm - 1]; dpnm = z * d1[mm - 1] + x * p1[mm - 1]
                     } else if n == 1 || mm == n - 1 {
-                        let j = iPrev + mm
-                        pnm = x * pc[j]; dpnm = x * dp[j] - z * pc[j]
+                        pnm = x * p1[mm]; dpnm = x * d1[mm] - z * p1[mm]
                     } else {
-                        let j = iPrev + mm, k2 = iPrev2 + mm, kk = t[5 * i + 4]
-                        pnm = x * pc[j] - kk * pc[k2]
-                        dpnm = x * dp[j] - z * pc[j] - kk * dp[k2]
+                        let kk = t[5 * i + 4]
+                        pnm = x * p1[mm] - kk * p2[mm]
+                        dpnm = x * d1[mm] - z * p1[mm] - kk * d2[mm]
                     }
-                    pc[i] = pnm; dp[i] = dpnm
+                    p2[mm] = p1[mm]; d2[mm] = d1[mm]
+                    p1[mm] = pnm; d1[mm] = dpnm
                     let gd = t[5 * i + 2], hd = t[5 * i + 3]
                     let g = t[5 * i] + dt * gd, h = t[5 * i + 1] + dt * hd
                     let c = cm[mm], s = sm[mm], fm = Double(mm)
@@ -143,7 +148,7 @@ extension MagneticModel {
                     sumX += gc * dpnm; sumSX += gdc * dpnm
                     sumY += gs * fm * pnm; sumSY += gds * fm * pnm
                     sumZ += gc * pnm; sumSZ += gdc * pnm
-                    mm += 1
+                    mm -= 1
                 }
                 let np1 = Double(n + 1)
                 bx += radiusPower * sumX; sx += radiusPower * sumSX
@@ -155,7 +160,7 @@ extension MagneticModel {
                 by /= cosPhiC; sy /= cosPhiC
             } else {
                 // At the geographic pole By/cos φ′ is 0/0: sum the limit directly with the
-                // order-1 functions P(n,1)/cos φ′ (MAG_SummationSpecial); they reuse `pc`.
+                // order-1 functions P(n,1)/cos φ′ (MAG_SummationSpecial).
                 by = 0; sy = 0
                 var pPrev2 = 0.0, pPrev = 1.0, power = ratio * ratio
                 for n in 1...nMax {

@@ -16,11 +16,15 @@ import Foundation
 /// geodetic (ellipsoid-normal) frame. Coefficients are `g(t) = g(t₀) + (t − t₀)·ġ`.
 ///
 /// - Accuracy: reproduces all 100 official WMM2025 test values
-///   (`WMM2025_FINAL_TEST_VALUES_HIGHPREC.txt`) — X, Y, Z, H, F and their rates to ≤ 1e-5 nT,
-///   D and I to the file's 0.01° — and all 100 WMM2020 test values to their 0.1 nT / 0.01°
-///   (Tests/GeoAnchorKitTests/Magnetics). The *model* itself (not this code) differs from the
-///   real main field by about 140 nT and, for declination, `√(0.26² + (5417 nT/H)²)` degrees
-///   (WMM2025 error model), see ``MagneticField/declinationUncertainty``.
+///   (`WMM2025_FINAL_TEST_VALUES_HIGHPREC.txt`): D and I to the file's 0.01°, X, Y, Z, H, F and
+///   their rates to ≤ 7.2e-4 nT — the file prints 1e-6 nT, but NOAA's own `wmm-calculator`
+///   differs from it by the same 7e-4 nT, and we agree with `wmm-calculator` to 1e-9 nT away
+///   from the poles — and all 100 WMM2020 test values to their 0.1 nT / 0.01°
+///   (Tests/GeoAnchorKitTests/Magnetics). At the geographic poles the east component uses the
+///   limit formula (continuous with the regular one to 1e-3 nT). The *model* itself (not this
+///   code) differs from the real main field by about 140 nT and, for declination,
+///   `√(0.26² + (5417 nT/H)²)` degrees (WMM2025 error model), see
+///   ``MagneticField/declinationUncertainty``.
 public struct MagneticModel: Sendable, Hashable {
     /// The model's name from the file header, e.g. `"WMM-2025"`.
     public let name: String

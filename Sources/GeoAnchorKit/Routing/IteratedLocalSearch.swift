@@ -13,8 +13,8 @@ import Foundation
 ///   Or 1976) and or-3opt (exchange two adjacent segments of any length, the pure 3-opt
 ///   "segment insertion" move without reversal).
 /// - Iterated local search (Lourenço, Martin & Stützle 2003): a random kick (a pure 3-opt
-///   reconnection of two adjacent segments of ≤ 30 nodes: the double bridge or one of its
-///   reversed forms), local search from the kicked nodes, accept if not worse; the best path
+///   reconnection of two adjacent segments of ≤ 30 nodes, one kick in 20 up to a third of the
+///   path: the double bridge or one of its reversed forms), local search from the kicked nodes, accept if not worse; the best path
 ///   seen is returned.
 ///
 /// Asymmetric matrices are exact: reversals are priced with prefix sums of forward and
@@ -37,12 +37,15 @@ final class IteratedLocalSearch {
     private let queued: UnsafeMutablePointer<Bool>
     private var head = 0, tail = 0, queueCount = 0
     private var cost = 0.0
+    /// Range of positions changed since the last accept/reject (for cheap restores).
+    private var touchedLo = Int.max, touchedHi = 0
     private let eps: Double
     private let options: SolverOptions
     private var rng: SplitMix64
     private let start: Int, endNode: Int, dummy: Int?, roundTrip: Bool
     private let originalCount: Int
 
+    @_optimize(speed)
     init(cost matrix: CostMatrix, start: Int, end: PathEnd, options: SolverOptions) {
         originalCount = matrix.count
         let free: Bool
@@ -124,16 +127,16 @@ final class IteratedLocalSearch {
         pf.deallocate(); pb.deallocate(); neighbours.deallocate(); queue.deallocate(); queued.deallocate()
     }
 
-    @inline(__always) private func d(_ a: Int32, _ b: Int32) -> Double { c[Int(a) * n + Int(b)] }
+    @_optimize(speed) @inline(__always) private func d(_ a: Int32, _ b: Int32) -> Double { c[Int(a) * n + Int(b)] }
 
     /// Recomputes positions, prefix sums and the cost from `t`.
-    private func rebuild() {
+    @_optimize(speed) private func rebuild() {
         for p in 1..<m { pos[Int(t[p])] = Int32(p) }
         updatePrefix(from: 0)
         cost = pf[m]
     }
 
-    private func updatePrefix(from p0: Int) {
+    @_optimize(speed) private func updatePrefix(from p0: Int) {
         var p = max(0, p0)
         if p == 0 { pf[0] = 0; pb[0] = 0 }
         var f = pf[p], b = pb[p]
@@ -146,19 +149,20 @@ final class IteratedLocalSearch {
     }
 
     /// Extra cost of traversing positions i…j backwards instead of forwards.
-    @inline(__always) private func rev(_ i: Int, _ j: Int) -> Double {
+    @_optimize(speed) @inline(__always) private func rev(_ i: Int, _ j: Int) -> Double {
         symmetric ? 0 : (pb[j] - pb[i]) - (pf[j] - pf[i])
     }
 
     // MARK: Moves
 
     /// Reverse positions i…j (1 ≤ i < j ≤ m−1).
-    @inline(__always) private func delta2opt(_ i: Int, _ j: Int) -> Double {
+    @_optimize(speed) @inline(__always) private func delta2opt(_ i: Int, _ j: Int) -> Double {
         d(t[i - 1], t[j]) + d(t[i], t[j + 1]) - d(t[i - 1], t[i]) - d(t[j], t[j + 1]) + rev(i, j)
     }
 
-    private func apply2opt(_ i: Int, _ j: Int) {
+    @_optimize(speed) private func apply2opt(_ i: Int, _ j: Int) {
         push(t[i - 1]); push(t[i]); push(t[j]); push(t[j + 1])
+        touchedLo = min(touchedLo, i); touchedHi = max(touchedHi, j)
         var a = i, b = j
         while a < b {
             let x = t[a]; t[a] = t[b]; t[b] = x
@@ -170,14 +174,15 @@ final class IteratedLocalSearch {
     }
 
     /// Exchange A = t[i…j−1] and B = t[j…k] (1 ≤ i < j ≤ k ≤ m−1): … B A …
-    @inline(__always) private func deltaExchange(_ i: Int, _ j: Int, _ kk: Int) -> Double {
+    @_optimize(speed) @inline(__always) private func deltaExchange(_ i: Int, _ j: Int, _ kk: Int) -> Double {
         d(t[i - 1], t[j]) + d(t[kk], t[i]) + d(t[j - 1], t[kk + 1])
             - d(t[i - 1], t[i]) - d(t[j - 1], t[j]) - d(t[kk], t[kk + 1])
     }
 
-    private func applyExchange(_ i: Int, _ j: Int, _ kk: Int) {
+    @_optimize(speed) private func applyExchange(_ i: Int, _ j: Int, _ kk: Int) {
         push(t[i - 1]); push(t[i]); push(t[j - 1]); push(t[j]); push(t[kk]); push(t[kk + 1])
         let lenA = j - i, lenB = kk - j + 1
+        touchedLo = min(touchedLo, i); touchedHi = max(touchedHi, kk)
         for q in 0..<lenA { scratch[q] = t[i + q] }
         for q in 0..<lenB { t[i + q] = t[j + q] }
         for q in 0..<lenA { t[i + lenB + q] = scratch[q] }
@@ -187,7 +192,7 @@ final class IteratedLocalSearch {
 
     /// Pure 3-opt reconnections of A = t[i…j−1], B = t[j…k] (1 ≤ i < j ≤ k ≤ m−1):
     /// variant 1: B rev(A); 2: rev(B) A; 3: rev(A) rev(B). (Variant 0, B A, is ``deltaExchange``.)
-    @inline(__always) private func delta3opt(_ i: Int, _ j: Int, _ kk: Int, _ variant: Int) -> Double {
+    @_optimize(speed) @inline(__always) private func delta3opt(_ i: Int, _ j: Int, _ kk: Int, _ variant: Int) -> Double {
         let prev = t[i - 1], a1 = t[i], a2 = t[j - 1], b1 = t[j], b2 = t[kk], next = t[kk + 1]
         let removed = d(prev, a1) + d(a2, b1) + d(b2, next)
         switch variant {
@@ -197,7 +202,7 @@ final class IteratedLocalSearch {
         }
     }
 
-    private func apply3opt(_ i: Int, _ j: Int, _ kk: Int, _ variant: Int) {
+    @_optimize(speed) private func apply3opt(_ i: Int, _ j: Int, _ kk: Int, _ variant: Int) {
         let lenB = kk - j + 1
         switch variant {
         case 1:
@@ -213,13 +218,13 @@ final class IteratedLocalSearch {
     }
 
     /// Move segment t[i…i+L−1] reversed into the edge (t[q], t[q+1]), q ∉ [i−1, i+L−1].
-    @inline(__always) private func deltaOrReversed(_ i: Int, _ len: Int, _ q: Int) -> Double {
+    @_optimize(speed) @inline(__always) private func deltaOrReversed(_ i: Int, _ len: Int, _ q: Int) -> Double {
         let e = i + len - 1
         let base = d(t[i - 1], t[e + 1]) - d(t[i - 1], t[i]) - d(t[e], t[e + 1]) - d(t[q], t[q + 1]) + rev(i, e)
         return base + d(t[q], t[e]) + d(t[i], t[q + 1])
     }
 
-    private func applyOrReversed(_ i: Int, _ len: Int, _ q: Int) {
+    @_optimize(speed) private func applyOrReversed(_ i: Int, _ len: Int, _ q: Int) {
         if q >= i + len {
             applyExchange(i, i + len, q)
             apply2opt(q - len + 1, q)
@@ -230,14 +235,14 @@ final class IteratedLocalSearch {
     }
 
     /// Segment move without reversal expressed as an exchange; returns (delta, i, j, k).
-    @inline(__always) private func orForward(_ i: Int, _ len: Int, _ q: Int) -> (Double, Int, Int, Int) {
+    @_optimize(speed) @inline(__always) private func orForward(_ i: Int, _ len: Int, _ q: Int) -> (Double, Int, Int, Int) {
         if q >= i + len { return (deltaExchange(i, i + len, q), i, i + len, q) }
         return (deltaExchange(q + 1, i, i + len - 1), q + 1, i, i + len - 1)
     }
 
     // MARK: Local search
 
-    @inline(__always) private func push(_ x: Int32) {
+    @_optimize(speed) @inline(__always) private func push(_ x: Int32) {
         let xi = Int(x)
         if xi == start || xi == endNode || (dummy != nil && xi == dummy!) || queued[xi] { return }
         queued[xi] = true
@@ -246,7 +251,7 @@ final class IteratedLocalSearch {
         queueCount += 1
     }
 
-    private func pop() -> Int32 {
+    @_optimize(speed) private func pop() -> Int32 {
         let x = queue[head]
         head = head + 1 == n ? 0 : head + 1
         queueCount -= 1
@@ -257,7 +262,7 @@ final class IteratedLocalSearch {
     private enum Move { case none, twoOpt(Int, Int), exchange(Int, Int, Int), orReversed(Int, Int, Int), threeOpt(Int, Int, Int, Int) }
 
     /// Tries every move driven by node `a`; applies the best improving one.
-    private func improve(_ a: Int32) -> Bool {
+    @_optimize(speed) private func improve(_ a: Int32) -> Bool {
         let p = Int(pos[Int(a)])
         var best = -eps
         var move = Move.none
@@ -431,7 +436,7 @@ final class IteratedLocalSearch {
         return true
     }
 
-    private func localSearch() {
+    @_optimize(speed) private func localSearch() {
         while queueCount > 0 {
             let a = pop()
             _ = improve(a)
@@ -440,7 +445,7 @@ final class IteratedLocalSearch {
 
     // MARK: Driver
 
-    func run() -> PathSolution {
+    @_optimize(speed) func run() -> PathSolution {
         if m >= 2 {
             for p in 1..<m { push(t[p]) }
             localSearch()
@@ -452,15 +457,17 @@ final class IteratedLocalSearch {
         let kickSpan = 30
         if interior >= 8 {
             for p in 0...m { saved[p] = t[p]; bestT[p] = t[p] }
+            touchedLo = Int.max; touchedHi = 0
             var current = cost, bestCost = cost
             while true {
                 if let maxIt = options.maxIterations, iterations >= maxIt { break }
                 if clock.now >= deadline { break }
                 iterations += 1
                 // Local double bridge: exchange two adjacent random segments of ≤ 50 nodes.
-                // Kick: a random pure 3-opt reconnection of two adjacent segments of ≤ 30 nodes
-                // (the double bridge and its reversed variants).
-                let span = min(kickSpan, interior / 3)
+                // Kick: a random pure 3-opt reconnection of two adjacent segments (the double
+                // bridge and its reversed variants).
+                // One kick in 20 spans up to a third of the path, to leave deep funnels.
+                let span = min(rng.below(20) == 0 ? interior / 3 : kickSpan, interior / 3)
                 let la = 1 + rng.below(span), lb = 1 + rng.below(span)
                 let i = 1 + rng.below(max(1, interior - la - lb + 1))
                 let j = i + la, kk = j + lb - 1
@@ -479,13 +486,16 @@ final class IteratedLocalSearch {
                     bestCost = cost
                 }
                 if cost <= current + eps {
-                    for p in 0...m { saved[p] = t[p] }
+                    if touchedLo <= touchedHi { for p in touchedLo...touchedHi { saved[p] = t[p] } }
                     current = cost
                 } else {
-                    for p in 0...m { t[p] = saved[p] }
-                    rebuild()
+                    if touchedLo <= touchedHi {
+                        for p in touchedLo...touchedHi { t[p] = saved[p]; pos[Int(t[p])] = Int32(p) }
+                        if !symmetric { updatePrefix(from: touchedLo - 1) }
+                    }
                     cost = current
                 }
+                touchedLo = Int.max; touchedHi = 0
             }
             for p in 0...m { t[p] = bestT[p] }
         }

@@ -76,6 +76,11 @@ public enum CSVTraceReader {
                 cols = try Columns(header: header!, source: source)
                 return
             }
+            guard fields.count == c.header.count else {
+                // A short row is usually a truncated file; a long one a stray comma.
+                try fail(lineNo, "row has \(fields.count) field(s), the header has \(c.header.count)")
+                return
+            }
             do {
                 switch c.layout {
                 case .sensors:

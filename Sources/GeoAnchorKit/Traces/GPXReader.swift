@@ -63,7 +63,12 @@ public enum GPXReader {
                     throw TraceFormatError(source: source, line: line > 0 ? line : nil, message: msg)
                 }
                 guard d.sawGPX else {
-                    throw TraceFormatError(source: source, line: nil, message: "not a GPX document (no <gpx> root element)")
+                    throw TraceFormatError(source: source, line: nil, message: "not a GPX document (no <gpx> root element; empty file?)")
+                }
+                guard d.sawGPXEnd else {
+                    let line = parser.lineNumber
+                    throw TraceFormatError(source: source, line: line > 0 ? line : nil,
+                                           message: "malformed XML: the document ends before </gpx> (truncated file?)")
                 }
                 return d.summary
             }
@@ -80,6 +85,7 @@ public enum GPXReader {
         var callbackError: (any Error)? = nil
         var formatError: TraceFormatError? = nil
         var sawGPX = false
+        var sawGPXEnd = false
 
         var point: Fix? = nil
         var pointLine = 0
@@ -137,8 +143,9 @@ public enum GPXReader {
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-            guard point != nil else { return }
             let name = Self.localName(elementName)
+            if point == nil && name == "gpx" { sawGPXEnd = true }
+            guard point != nil else { return }
             if depthInPoint == 0 {
                 // End of the point itself.
                 let p = point!

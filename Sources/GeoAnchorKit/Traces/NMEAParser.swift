@@ -255,13 +255,11 @@ public struct NMEAParser: Sendable {
         if isEmpty(line, k) { return .success(nil) }
         let f = field(line, k)
         guard f.count >= 6 else { return .failure(FieldError("time '\(text(line, k))' is not hhmmss")) }
-        var d = [Int](repeating: 0, count: 6)
-        for q in 0..<6 {
-            let c = f[q]
-            guard c >= 48, c <= 57 else { return .failure(FieldError("time '\(text(line, k))' is not hhmmss")) }
-            d[q] = Int(c - 48)
+        for q in 0..<6 where !(f[q] >= 48 && f[q] <= 57) {
+            return .failure(FieldError("time '\(text(line, k))' is not hhmmss"))
         }
-        let hh = d[0] * 10 + d[1], mm = d[2] * 10 + d[3], ss = d[4] * 10 + d[5]
+        @inline(__always) func d(_ q: Int) -> Int { Int(f[q] &- 48) }
+        let hh = d(0) * 10 + d(1), mm = d(2) * 10 + d(3), ss = d(4) * 10 + d(5)
         guard hh < 24, mm < 60, ss <= 60 else { return .failure(FieldError("impossible time of day '\(text(line, k))'")) }
         var ms = 0
         if f.count > 6 {
@@ -589,7 +587,7 @@ public struct NMEAParser: Sendable {
     private func preview(_ line: UnsafeBufferPointer<UInt8>, _ s: Int, _ n: Int) -> String {
         let bytes = line[s..<min(n, s + 40)]
         var out = ""
-        for c in bytes { out += (c >= 32 && c < 127) ? String(UnicodeScalar(c)) : "\\x" + String(c, radix: 16) }
+        for c in bytes { out += (c >= 32 && c < 127) ? String(UnicodeScalar(c)) : "\\x" + hex2(c) }
         return out + (n - s > 40 ? "…" : "")
     }
 }

@@ -66,6 +66,8 @@ public struct EpochError: Sendable, Hashable, Codable {
     public var alongTrack: Double?
     /// Error across the direction of travel (positive = to the right), meters; nil when stationary.
     public var crossTrack: Double?
+    /// The trace fix's reported horizontal accuracy (m, 68 %), to judge how honest it is.
+    public var horizontalAccuracy: Double?
 }
 
 /// Accuracy of a trace against a reference track.
@@ -202,7 +204,7 @@ extension TrackAccuracy {
             epochs.append(EpochError(time: f.time, latitude: f.latitude, longitude: f.longitude,
                                      referenceLatitude: r.lat, referenceLongitude: r.lon,
                                      east: v.east, north: v.north, up: up, horizontal: v.horizontalDistance,
-                                     alongTrack: along, crossTrack: cross))
+                                     alongTrack: along, crossTrack: cross, horizontalAccuracy: f.horizontalAccuracy))
         }
         return TrackAccuracy(horizontal: ErrorStatistics(epochs.map(\.horizontal)),
                              vertical: ErrorStatistics(epochs.compactMap(\.up)),

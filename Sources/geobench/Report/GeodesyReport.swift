@@ -41,7 +41,7 @@ enum GeodesyReport: ReportSection {
         for i in 0..<pairs {
             let lat1 = uniform(-90, 90), lon1 = uniform(-180, 180)
             var lat2 = uniform(-90, 90), lon2 = uniform(-180, 180)
-            if i % 4 == 0 { lat2 = -lat1 + uniform(-1, 1); lon2 = lon1 + 180 + uniform(-1, 1) }
+            if i % 4 == 0 { lat2 = max(-90, min(90, -lat1 + uniform(-1, 1))); lon2 = lon1 + 180 + uniform(-1, 1) }
             if i % 10 == 1 { lat2 = max(-90, min(90, lat1 + uniform(-0.005, 0.005))); lon2 = lon1 + uniform(-0.005, 0.005) }
             let r = g.inverse(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
             let d = g.direct(latitude: lat1, longitude: lon1, azimuth: r.azimuth1, distance: r.distance)

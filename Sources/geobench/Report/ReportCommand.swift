@@ -29,7 +29,9 @@ struct ReportCommand: ParsableCommand {
     /// The report's sections, in order. Add one line per finished capability.
     static let sections: [any ReportSection.Type] = [
         GeodesyReport.self,
+        TracesReport.self,
         CompassReport.self,
+        ToursReport.self,
     ]
 
     @Option(help: "The repository's traces folder.")

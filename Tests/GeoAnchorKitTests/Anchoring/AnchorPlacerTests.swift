@@ -2,8 +2,6 @@ import Foundation
 import Testing
 @testable import GeoAnchorKit
 
-/// Deterministic pseudo-random numbers (SplitMix64) so test cases are reproducible.
-
 @Suite("Anchoring: placement")
 struct AnchorPlacerTests {
     static let device = GeodeticCoordinate(latitude: 49.9617, longitude: 14.3950, ellipsoidalHeight: 392)

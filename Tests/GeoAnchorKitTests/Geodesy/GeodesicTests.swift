@@ -202,7 +202,7 @@ struct GeodesicEdgeTests {
         for i in 0..<2_000 {
             let lat1 = rng.uniform(-90, 90), lon1 = rng.uniform(-180, 180)
             var lat2 = rng.uniform(-90, 90), lon2 = rng.uniform(-180, 180)
-            if i % 4 == 0 { lat2 = -lat1 + rng.uniform(-0.5, 0.5); lon2 = lon1 + 180 + rng.uniform(-0.5, 0.5) }
+            if i % 4 == 0 { lat2 = Swift.max(-90, Swift.min(90, -lat1 + rng.uniform(-0.5, 0.5))); lon2 = lon1 + 180 + rng.uniform(-0.5, 0.5) }
             let r = g.inverse(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
             let d = g.direct(latitude: lat1, longitude: lon1, azimuth: r.azimuth1, distance: r.distance)
             let miss = g.distance(latitude1: d.latitude, longitude1: d.longitude, latitude2: lat2, longitude2: lon2)

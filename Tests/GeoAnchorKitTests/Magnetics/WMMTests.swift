@@ -161,9 +161,9 @@ struct WMMFileTests {
     }
 
     /// Warnings follow the WMM specification: outside 2025.0–2030.0, H < 2000 nT blackout,
-    /// H < 6000 nT caution. Places: Závist (Prague, H ≈ 20,000 nT in the test values' band), and
-    /// a point 0.5° from the WMM2025 north dip pole region (H ≈ 1500 nT per the official test
-    /// value at 89°N −121°E: H = 1504.3 nT, line 1 of the HIGHPREC file).
+    /// H < 6000 nT caution. Places: Závist (Prague; H ≈ 20,000 nT, far from both limits), the
+    /// official test point 89°N 121°W 28 km (H = 1504.3 nT, line 1 of the HIGHPREC file →
+    /// blackout) and 82°N 87°E 54 km (H = 2302.4 nT, line 3 → caution).
     @Test(.enabled(if: SharedData.shouldRun))
     func warnings() throws {
         let model = try MagneticModel(contentsOf: Self.cof2025)
@@ -176,8 +176,6 @@ struct WMMFileTests {
         let pole = model.field(latitude: 89, longitude: -121, ellipsoidalHeight: 28_000, decimalYear: 2025)
         #expect(abs(pole.horizontalIntensity - 1504.298146) < 1e-3)
         #expect(pole.warnings == [.blackoutZone(horizontalIntensity: pole.horizontalIntensity)])
-        // The official value at 80°N 0°E, 0 km (report table): H = 6523.2 nT → no caution; at
-        // 82°N 87°E 54 km (HIGHPREC line 3) H = 2302.4 nT → caution.
         let caution = model.field(latitude: 82, longitude: 87, ellipsoidalHeight: 54_000, decimalYear: 2025)
         #expect(caution.warnings == [.cautionZone(horizontalIntensity: caution.horizontalIntensity)])
         #expect(prague.declinationUncertainty > 0.26 && prague.declinationUncertainty < 0.5)

@@ -33,7 +33,8 @@ struct CSVTraceReaderTests {
         ("2026-02-30T12:00:00Z,49,14", "impossible date 2026-2-30"),
         ("2026-11-21T12:00:00Z,NaN,14", "not a finite number"),
         ("2026-11-21T12:00:00Z,49.0,abc", "longitude 'abc' is not a number"),
-        ("2026-11-21T12:00:00Z,49.0", "missing value for 'longitude'"),
+        ("2026-11-21T12:00:00Z,49.0", "row has 2 field(s), the header has 3"),
+        ("2026-11-21T12:00:00Z,49.0,14,", "row has 4 field(s)"),
     ])
     func badRows(row: String, expected: String) throws {
         let text = "time,latitude,longitude\n2026-11-21T11:59:59Z,49,14\n\(row)\n"

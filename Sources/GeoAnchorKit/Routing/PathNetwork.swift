@@ -1,0 +1,210 @@
+import Foundation
+
+/// A walking-path network built from polylines (e.g. the GeoJSON LineStrings of a site's real
+/// paths). Polylines connect where they share a vertex (coordinates equal to 1e-7°, ≈ 1 cm);
+/// crossing segments without a shared vertex do not connect, as in GeoJSON road networks.
+///
+/// Edge lengths are geodesic; heights come from the vertices' heights (GeoJSON's optional third
+/// coordinate), so each edge has its own slope and Tobler walking time in each direction.
+///
+/// *Accuracy*: snapping projects stops onto segments in a local East-North-Up frame at the
+/// network's first vertex; for sites a few kilometres across the planar error of the snapped
+/// position is below a millimetre per 100 m of segment (ENU is conformal to first order).
+public struct PathNetwork: Sendable {
+    /// Vertex positions.
+    public let vertices: [GeodeticCoordinate]
+    /// Undirected edges as vertex index pairs, with their geodesic lengths (m).
+    public let edges: [(a: Int, b: Int, length: Double)]
+    private let adjacency: [[(to: Int, edge: Int)]]
+    private let frame: LocalTangentFrame?
+    private let enu: [ENUVector]
+
+    /// Builds the network from polylines (each at least 2 positions).
+    /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` (line = polyline index + 1)
+    ///   for a polyline with fewer than 2 positions or an invalid coordinate.
+    public init(lineStrings: [[GeodeticCoordinate]], distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
+        var key: [String: Int] = [:]
+        var verts: [GeodeticCoordinate] = []
+        var edges: [(a: Int, b: Int, length: Double)] = []
+        for (li, line) in lineStrings.enumerated() {
+            guard line.count >= 2 else {
+                throw .malformedInput(source: "LineString", line: li + 1, reason: "a LineString needs at least 2 positions")
+            }
+            var prev = -1
+            for c in line {
+                do { try c.validate() } catch {
+                    throw .malformedInput(source: "LineString", line: li + 1, reason: error.description)
+                }
+                let k = "\(Int((c.latitude * 1e7).rounded())),\(Int((Angle.normalizeLongitude(c.longitude) * 1e7).rounded()))"
+                let v: Int
+                if let e = key[k] { v = e } else { v = verts.count; key[k] = v; verts.append(c) }
+                if prev >= 0 && prev != v { edges.append((prev, v, distance(verts[prev], verts[v]))) }
+                prev = v
+            }
+        }
+        var adj = [[(to: Int, edge: Int)]](repeating: [], count: verts.count)
+        for (i, e) in edges.enumerated() { adj[e.a].append((e.b, i)); adj[e.b].append((e.a, i)) }
+        self.vertices = verts
+        self.edges = edges
+        self.adjacency = adj
+        let f = verts.first.flatMap { try? LocalTangentFrame(origin: GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) }
+        self.frame = f
+        self.enu = f.map { f in verts.map { f.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0) } } ?? []
+    }
+
+    /// Where a point attaches to the network.
+    public struct Snap: Sendable, Hashable {
+        /// Edge index in ``edges``.
+        public var edge: Int
+        /// Fraction along the edge from `a` to `b`, [0, 1].
+        public var fraction: Double
+        /// The attachment point (height interpolated along the edge).
+        public var point: GeodeticCoordinate
+        /// Meters from the point to the attachment point (horizontal).
+        public var distance: Double
+    }
+
+    /// The nearest point of the network to `p`, or nil for an empty network.
+    public func snap(_ p: GeodeticCoordinate, distance: DistanceFunction = RoutingDistance.geodesic) -> Snap? {
+        guard let frame, !edges.isEmpty else { return nil }
+        let q = frame.enu(latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: 0)
+        var best = -1, bestU = 0.0, bestD2 = Double.infinity
+        for (i, e) in edges.enumerated() {
+            let a = enu[e.a], b = enu[e.b]
+            let dx = b.east - a.east, dy = b.north - a.north
+            let l2 = dx * dx + dy * dy
+            var u = l2 > 0 ? ((q.east - a.east) * dx + (q.north - a.north) * dy) / l2 : 0
+            u = min(1, max(0, u))
+            let ex = a.east + u * dx - q.east, ey = a.north + u * dy - q.north
+            let d2 = ex * ex + ey * ey
+            if d2 < bestD2 { bestD2 = d2; best = i; bestU = u }
+        }
+        let e = edges[best]
+        let va = vertices[e.a], vb = vertices[e.b]
+        let v = frame.enu(latitude: va.latitude, longitude: va.longitude, ellipsoidalHeight: 0)
+        let w = frame.enu(latitude: vb.latitude, longitude: vb.longitude, ellipsoidalHeight: 0)
+        let at = ENUVector(east: v.east + bestU * (w.east - v.east), north: v.north + bestU * (w.north - v.north), up: 0)
+        let g = frame.geodetic(east: at.east, north: at.north, up: 0)
+        let point = GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude,
+                                       height: va.height + bestU * (vb.height - va.height), verticalReference: va.verticalReference)
+        return Snap(edge: best, fraction: bestU, point: point, distance: distance(p, point))
+    }
+
+    /// Shortest walking paths (by distance, Dijkstra) between every ordered pair of `points`.
+    /// Each point is joined to its snap by a straight access leg. Pairs that are not connected,
+    /// or points farther than `maxSnapDistance` meters from every path, get `+∞` entries (the
+    /// planner reports them as unreachable).
+    public func costs(between points: [GeodeticCoordinate], maxSnapDistance: Double = 100,
+                      walking: WalkingModel = .tobler, distance: DistanceFunction = RoutingDistance.geodesic) -> RoutingCosts {
+        let n = points.count
+        let inf = Double.infinity
+        var dist = CostMatrix(count: n), time = CostMatrix(count: n), up = CostMatrix(count: n), down = CostMatrix(count: n)
+        let snaps = points.map { p -> Snap? in
+            guard let s = snap(p, distance: distance), s.distance <= maxSnapDistance else { return nil }
+            return s
+        }
+        // Graph: vertices, then one node per snapped point; snaps on the same edge are chained
+        // in order of their fractions.
+        let nv = vertices.count
+        var adj: [[(to: Int, length: Double)]] = adjacency.map { $0.map { ($0.to, edges[$0.edge].length) } }
+        var heights = vertices.map(\.height)
+        var node = [Int](repeating: -1, count: n)
+        var byEdge: [Int: [(Double, Int)]] = [:]
+        for (i, s) in snaps.enumerated() {
+            guard let s else { continue }
+            node[i] = nv + i
+            byEdge[s.edge, default: []].append((s.fraction, i))
+        }
+        adj.append(contentsOf: [[(to: Int, length: Double)]](repeating: [], count: n))
+        heights.append(contentsOf: snaps.map { $0?.point.height ?? 0 })
+        for (e, list) in byEdge {
+            let edge = edges[e]
+            let chain = [(0.0, edge.a)] + list.sorted { $0.0 < $1.0 }.map { ($0.0, nv + $0.1) } + [(1.0, edge.b)]
+            for k in 1..<chain.count {
+                let (u0, x) = chain[k - 1], (u1, y) = chain[k]
+                let l = (u1 - u0) * edge.length
+                adj[x].append((y, l)); adj[y].append((x, l))
+            }
+        }
+        for i in 0..<n {
+            guard node[i] >= 0, let si = snaps[i] else {
+                for j in 0..<n where j != i { dist[i, j] = inf; dist[j, i] = inf; time[i, j] = inf; time[j, i] = inf }
+                continue
+            }
+            let r = dijkstra(from: node[i], adj: adj, heights: heights, walking: walking)
+            for j in 0..<n where j != i {
+                guard node[j] >= 0, let sj = snaps[j], r.dist[node[j]].isFinite else { dist[i, j] = inf; time[i, j] = inf; continue }
+                // Access legs: point i → its snap, snap j → point j.
+                let hi = points[i].height, hj = points[j].height
+                let accessIn = walking.duration(horizontalDistance: si.distance, heightChange: si.point.height - hi)
+                let accessOut = walking.duration(horizontalDistance: sj.distance, heightChange: hj - sj.point.height)
+                dist[i, j] = si.distance + r.dist[node[j]] + sj.distance
+                time[i, j] = accessIn + r.time[node[j]] + accessOut
+                up[i, j] = max(0, si.point.height - hi) + r.up[node[j]] + max(0, hj - sj.point.height)
+                down[i, j] = max(0, hi - si.point.height) + r.down[node[j]] + max(0, sj.point.height - hj)
+            }
+        }
+        return (try? RoutingCosts(distances: dist, durations: time, ascents: up, descents: down))!
+    }
+
+    /// Dijkstra by distance with a binary heap; time/ascent/descent follow the shortest-distance tree.
+    private func dijkstra(from s: Int, adj: [[(to: Int, length: Double)]], heights: [Double],
+                          walking: WalkingModel) -> (dist: [Double], time: [Double], up: [Double], down: [Double]) {
+        let count = adj.count
+        var dist = [Double](repeating: .infinity, count: count)
+        var time = dist, up = dist, down = dist
+        var done = [Bool](repeating: false, count: count)
+        var heap = BinaryHeap()
+        dist[s] = 0; time[s] = 0; up[s] = 0; down[s] = 0
+        heap.push(0, s)
+        while let (d, u) = heap.pop() {
+            if done[u] || d > dist[u] { continue }
+            done[u] = true
+            for (v, l) in adj[u] {
+                let nd = d + l
+                if nd < dist[v] {
+                    dist[v] = nd
+                    let dh = heights[v] - heights[u]
+                    time[v] = time[u] + walking.duration(horizontalDistance: l, heightChange: dh)
+                    up[v] = up[u] + max(0, dh)
+                    down[v] = down[u] + max(0, -dh)
+                    heap.push(nd, v)
+                }
+            }
+        }
+        return (dist, time, up, down)
+    }
+}
+
+/// Min-heap of (key, value) for Dijkstra.
+struct BinaryHeap {
+    private var keys: [Double] = []
+    private var values: [Int] = []
+    mutating func push(_ k: Double, _ v: Int) {
+        keys.append(k); values.append(v)
+        var i = keys.count - 1
+        while i > 0 {
+            let p = (i - 1) / 2
+            if keys[p] <= keys[i] { break }
+            keys.swapAt(p, i); values.swapAt(p, i); i = p
+        }
+    }
+    mutating func pop() -> (Double, Int)? {
+        guard !keys.isEmpty else { return nil }
+        let top = (keys[0], values[0])
+        let lastK = keys.removeLast(), lastV = values.removeLast()
+        if !keys.isEmpty {
+            keys[0] = lastK; values[0] = lastV
+            var i = 0
+            while true {
+                let l = 2 * i + 1, r = l + 1
+                var m = i
+                if l < keys.count && keys[l] < keys[m] { m = l }
+                if r < keys.count && keys[r] < keys[m] { m = r }
+                if m == i { break }
+                keys.swapAt(m, i); values.swapAt(m, i); i = m
+            }
+        }
+        return top
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// A planned tour: the visiting order and its walk estimate.
+public struct TourPlan: Sendable, Hashable {
+    /// Stop ids in visiting order (the start stop first when the start is a stop; a start or end
+    /// *location* is not listed; a round trip does not repeat the start).
+    public var order: [String]
+    /// Optional stops left out (prize-collecting under a time budget).
+    public var skipped: [String]
+    /// Cost-matrix node indices in visiting order (including start/end locations).
+    public var nodes: [Int]
+    /// Distance, climbs, walking/dwell/waiting time, per-leg breakdown and arrival times.
+    public var estimate: WalkEstimate
+    /// Which solver produced the order; `.exact` means provably optimal.
+    public var solver: RoutingSolverKind
+    /// Local-search iterations (0 for the exact solver).
+    public var iterations: Int
+}
+
+/// Orders the stops of a ``TourProblem`` and estimates the walk.
+///
+/// Up to 16 free stops (besides a fixed start and end) the order is optimal (Held–Karp, with
+/// precedence, time windows and prize-collecting handled exactly); larger problems use
+/// iterated local search within ``SolverOptions/timeLimit``.
+public enum TourPlanner {
+    /// Plans over direct legs between the stops: geodesic distance, Tobler walking time from
+    /// the stops' height differences.
+    public static func plan(_ problem: TourProblem, walking: WalkingModel = .tobler,
+                            distance: DistanceFunction = RoutingDistance.geodesic,
+                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> TourPlan {
+        guard !problem.stops.isEmpty else { throw .noStops }
+        for s in problem.stops {
+            do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, reason: error.description) }
+        }
+        let costs = RoutingCosts(coordinates: problem.nodeCoordinates, distance: distance, walking: walking)
+        return try plan(problem, costs: costs, options: options)
+    }
+
+    /// Plans along a walking-path network: stops are snapped to the nearest path within
+    /// `maxSnapDistance` meters; stops that cannot be snapped or lie on a disconnected part are
+    /// reported as ``RoutingError/unreachableStops(_:)``.
+    public static func plan(_ problem: TourProblem, network: PathNetwork, maxSnapDistance: Double = 100,
+                            walking: WalkingModel = .tobler,
+                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> TourPlan {
+        guard !problem.stops.isEmpty else { throw .noStops }
+        let costs = network.costs(between: problem.nodeCoordinates, maxSnapDistance: maxSnapDistance, walking: walking)
+        return try plan(problem, costs: costs, options: options)
+    }
+
+    /// Plans over user-supplied costs (node order: see ``TourProblem``).
+    public static func plan(_ problem: TourProblem, costs: RoutingCosts,
+                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> TourPlan {
+        let (instance, startNode, _) = try problem.instance(costs: costs)
+        let solution: PathSolution
+        do { solution = try instance.solve(options: options) } catch {
+            if case .noStops = error { throw error }
+            throw relabel(error, problem)
+        }
+        let returnTo: Int? = { if case .roundTrip = instance.end { return startNode } else { return nil } }()
+        let estimate = WalkEstimate(nodes: solution.order, returnTo: returnTo, costs: costs,
+                                    label: problem.label(ofNode:),
+                                    dwell: { $0 < problem.stops.count ? problem.stops[$0].dwell : 0 },
+                                    window: { $0 < problem.stops.count ? problem.stops[$0].timeWindow : nil })
+        let visited = Set(solution.order)
+        let order = solution.order.filter { $0 < problem.stops.count }.map { problem.stops[$0].id }
+        let skipped = problem.stops.indices.filter { !visited.contains($0) }.map { problem.stops[$0].id }
+        return TourPlan(order: order, skipped: skipped, nodes: solution.order, estimate: estimate,
+                        solver: solution.solver, iterations: solution.iterations)
+    }
+
+    /// Replaces node indices by stop labels in solver errors, and recomputes the diagnosis
+    /// with labels.
+    private static func relabel(_ e: RoutingError, _ problem: TourProblem) -> RoutingError {
+        func name(_ s: String) -> String { Int(s).map { problem.label(ofNode: $0) } ?? s }
+        switch e {
+        case .infeasibleTimeWindows(let ids): return .infeasibleTimeWindows(stops: ids.map(name))
+        case .contradictoryPrecedence(let ids): return .contradictoryPrecedence(ids.map(name))
+        case .unreachableStops(let ids): return .unreachableStops(ids.map(name))
+        default: return e
+        }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+
+/// A place the visitor wants to see.
+public struct RouteStop: Sendable, Hashable {
+    /// Unique id (used in results and constraints).
+    public var id: String
+    /// Position; the height (any vertical reference, the same for all stops) gives the climbs.
+    public var coordinate: GeodeticCoordinate
+    /// Seconds spent at the stop, ≥ 0.
+    public var dwell: Double
+    /// Opening hours in seconds after the tour starts: the visit may begin at `lowerBound`
+    /// (the visitor waits if early) and the visitor must arrive by `upperBound`. nil: always open.
+    public var timeWindow: ClosedRange<Double>?
+    /// nil: the stop is mandatory. A value > 0: the stop is optional with this priority (prize);
+    /// with a ``TourProblem/timeBudget`` the planner keeps the most priority that fits.
+    public var priority: Double?
+
+    public init(id: String, coordinate: GeodeticCoordinate, dwell: Double = 0,
+                timeWindow: ClosedRange<Double>? = nil, priority: Double? = nil) {
+        self.id = id
+        self.coordinate = coordinate
+        self.dwell = dwell
+        self.timeWindow = timeWindow
+        self.priority = priority
+    }
+}
+
+/// Where the tour starts.
+public enum TourStart: Sendable, Hashable {
+    /// At the first stop of ``TourProblem/stops``.
+    case firstStop
+    /// At the stop with this id.
+    case stop(String)
+    /// At a position that is not a stop (where the visitor stands).
+    case location(GeodeticCoordinate)
+}
+
+/// Where the tour ends.
+public enum TourEnd: Sendable, Hashable {
+    /// At whichever stop makes the tour best (open path).
+    case free
+    /// Back at the start (round trip).
+    case returnToStart
+    /// At the stop with this id.
+    case stop(String)
+    /// At a position that is not a stop (e.g. the car park).
+    case location(GeodeticCoordinate)
+}
+
+/// "Visit `before` before `after`" (a story told in order). Applies when both are visited.
+public struct Precedence: Sendable, Hashable {
+    public var before: String
+    public var after: String
+    public init(before: String, after: String) { self.before = before; self.after = after }
+}
+
+/// What the planner minimises.
+public enum TourObjective: String, Sendable, Hashable, Codable {
+    /// Total walking distance (meters).
+    case distance
+    /// Total duration: walking, waiting and dwell (seconds). Always used with time windows or
+    /// a time budget, since those constrain time.
+    case duration
+}
+
+/// A tour to plan: stops, start and end, and optional constraints.
+///
+/// Nodes of the cost matrix are, in this order: the stops (in ``stops`` order), then the start
+/// location if ``start`` is ``TourStart/location(_:)``, then the end location if ``end`` is
+/// ``TourEnd/location(_:)``. A user-supplied ``RoutingCosts`` must follow that order
+/// (``nodeCoordinates`` lists them).
+public struct TourProblem: Sendable, Hashable {
+    public var stops: [RouteStop]
+    public var start: TourStart
+    public var end: TourEnd
+    public var precedences: [Precedence]
+    /// Maximum duration in seconds (walking + waiting + dwell). With optional stops the planner
+    /// keeps the highest total priority that fits; if the mandatory stops alone do not fit it
+    /// reports ``RoutingError/timeBudgetExceeded(budget:requiredDuration:)``.
+    public var timeBudget: Double?
+    public var objective: TourObjective
+
+    public init(stops: [RouteStop], start: TourStart = .firstStop, end: TourEnd = .free,
+                precedences: [Precedence] = [], timeBudget: Double? = nil, objective: TourObjective = .distance) {
+        self.stops = stops
+        self.start = start
+        self.end = end
+        self.precedences = precedences
+        self.timeBudget = timeBudget
+        self.objective = objective
+    }
+
+    /// The cost-matrix nodes' positions (stops, then start and end locations when given).
+    public var nodeCoordinates: [GeodeticCoordinate] {
+        var c = stops.map(\.coordinate)
+        if case .location(let s) = start { c.append(s) }
+        if case .location(let e) = end { c.append(e) }
+        return c
+    }
+
+    /// Label of node `i` in results: the stop id, or "start" / "end" for locations.
+    public func label(ofNode i: Int) -> String {
+        if i < stops.count { return stops[i].id }
+        if case .location = start, i == stops.count { return "start" }
+        return "end"
+    }
+
+    /// True when the objective is time (requested, or forced by windows or a budget).
+    var isTimed: Bool { objective == .duration || timeBudget != nil || stops.contains { $0.timeWindow != nil } }
+
+    /// Checks ids and values and builds the solver instance over `costs`.
+    func instance(costs: RoutingCosts) throws(RoutingError) -> (PathInstance, startNode: Int, endNode: Int?) {
+        guard !stops.isEmpty else { throw .noStops }
+        var index: [String: Int] = [:]
+        for (i, s) in stops.enumerated() {
+            guard index[s.id] == nil else { throw .duplicateStopID(s.id) }
+            index[s.id] = i
+            guard s.dwell.isFinite, s.dwell >= 0 else { throw .invalidStop(id: s.id, reason: "dwell \(s.dwell) s is not ≥ 0") }
+            if let w = s.timeWindow, !(w.lowerBound.isFinite && w.lowerBound >= 0 && !w.upperBound.isNaN) {
+                throw .invalidStop(id: s.id, reason: "time window \(w) is not within [0, ∞) s")
+            }
+            if let p = s.priority, !(p.isFinite && p > 0) {
+                throw .invalidStop(id: s.id, reason: "priority \(p) is not a finite number > 0")
+            }
+            do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, reason: error.description) }
+        }
+        if let b = timeBudget, !(b.isFinite && b >= 0) {
+            throw .invalidStop(id: "time budget", reason: "\(b) s is not a finite number ≥ 0")
+        }
+        let n = nodeCoordinates.count
+        guard costs.count == n else {
+            throw .invalidCostMatrix("\(costs.count) nodes, the problem has \(n) (stops, then start/end locations)")
+        }
+        let startNode: Int
+        switch start {
+        case .firstStop: startNode = 0
+        case .stop(let id):
+            guard let i = index[id] else { throw .unknownStopID(id) }
+            startNode = i
+        case .location: startNode = stops.count
+        }
+        let end: PathEnd
+        var endNode: Int? = nil
+        switch self.end {
+        case .free: end = .free
+        case .returnToStart: end = .roundTrip
+        case .stop(let id):
+            guard let i = index[id] else { throw .unknownStopID(id) }
+            end = .node(i); endNode = i
+        case .location: endNode = n - 1; end = .node(n - 1)
+        }
+        let timed = isTimed
+        var p = PathInstance(cost: timed ? costs.durations : costs.distances, start: startNode, end: end)
+        p.timed = timed
+        for (i, s) in stops.enumerated() {
+            p.service[i] = s.dwell
+            if let w = s.timeWindow { p.windowOpen[i] = w.lowerBound; p.windowClose[i] = w.upperBound }
+            if let pr = s.priority, i != startNode, i != endNode { p.optional[i] = true; p.prize[i] = pr }
+        }
+        for c in precedences {
+            guard let a = index[c.before] else { throw .unknownStopID(c.before) }
+            guard let b = index[c.after] else { throw .unknownStopID(c.after) }
+            if a == b || b == startNode || (endNode != nil && a == endNode! && !(end == .roundTrip)) {
+                throw .contradictoryPrecedence([c.before, c.after])
+            }
+            p.successors[a].append(b)
+        }
+        if let cycle = p.precedenceCycle() { throw .contradictoryPrecedence(cycle.map { label(ofNode: $0) }) }
+        p.budget = timeBudget
+        // Reachability: every stop (and an end location) must be reachable from the start and
+        // back (finite legs both ways); the others are reported by label.
+        var unreachable: [String] = []
+        for i in 0..<n where i != startNode {
+            if !costs.distances[startNode, i].isFinite || !costs.distances[i, startNode].isFinite {
+                unreachable.append(label(ofNode: i))
+            }
+        }
+        if !unreachable.isEmpty { throw .unreachableStops(unreachable) }
+        return (p, startNode, endNode)
+    }
+}

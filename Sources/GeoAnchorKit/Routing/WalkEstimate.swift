@@ -1,0 +1,80 @@
+import Foundation
+
+/// One leg of a walk: from a stop (or the start) to the next.
+public struct WalkLeg: Sendable, Hashable {
+    /// Label of the origin (stop id, or "start").
+    public var from: String
+    /// Label of the destination (stop id, "start" for the return of a round trip, or "end").
+    public var to: String
+    /// Horizontal meters walked.
+    public var distance: Double
+    /// Meters climbed.
+    public var ascent: Double
+    /// Meters descended.
+    public var descent: Double
+    /// Seconds walking (Tobler, or the user's duration matrix).
+    public var walkingTime: Double
+    /// Seconds waiting at `to` for its time window to open.
+    public var waitingTime: Double
+    /// Seconds after the tour starts at which the visitor arrives at `to`.
+    public var arrival: Double
+    /// Seconds after the tour starts at which the visitor leaves `to` (after waiting and dwell).
+    public var departure: Double
+}
+
+/// How far and how long a tour is: totals and a per-leg breakdown with arrival times.
+public struct WalkEstimate: Sendable, Hashable {
+    /// Legs in walking order.
+    public var legs: [WalkLeg]
+    /// Meters.
+    public var distance: Double
+    /// Meters climbed.
+    public var ascent: Double
+    /// Meters descended.
+    public var descent: Double
+    /// Seconds walking.
+    public var walkingTime: Double
+    /// Seconds spent at stops (dwell, including the start stop's).
+    public var dwellTime: Double
+    /// Seconds waiting for opening times.
+    public var waitingTime: Double
+    /// Total seconds: walking + waiting + dwell.
+    public var duration: Double { walkingTime + waitingTime + dwellTime }
+
+    /// Arrival at each leg's destination as a date, given the tour's start date.
+    public func arrivals(startingAt date: Date) -> [(stop: String, eta: Date)] {
+        legs.map { ($0.to, date.addingTimeInterval($0.arrival)) }
+    }
+
+    /// The walk through `nodes` (cost-matrix indices, in order); `returnTo` appends a closing leg.
+    /// `dwell(i)` and `window(i)` describe node i; labels come from `label(i)`.
+    public init(nodes: [Int], returnTo: Int? = nil, costs: RoutingCosts, label: (Int) -> String,
+                dwell: (Int) -> Double = { _ in 0 }, window: (Int) -> ClosedRange<Double>? = { _ in nil }) {
+        var legs: [WalkLeg] = []
+        var t = nodes.first.map(dwell) ?? 0
+        var dist = 0.0, up = 0.0, down = 0.0, walk = 0.0, wait = 0.0, dw = t
+        var path = nodes
+        if let r = returnTo { path.append(r) }
+        if path.count > 1 {
+            for k in 1..<path.count {
+                let a = path[k - 1], b = path[k]
+                let closing = returnTo != nil && k == path.count - 1
+                let w = costs.durations[a, b]
+                t += w
+                let arrival = t
+                var waited = 0.0
+                if !closing, let win = window(b), t < win.lowerBound { waited = win.lowerBound - t; t = win.lowerBound }
+                let stay = closing ? 0 : dwell(b)
+                t += stay
+                legs.append(WalkLeg(from: label(a), to: label(b), distance: costs.distances[a, b],
+                                    ascent: costs.ascents[a, b], descent: costs.descents[a, b],
+                                    walkingTime: w, waitingTime: waited, arrival: arrival, departure: t))
+                dist += costs.distances[a, b]; up += costs.ascents[a, b]; down += costs.descents[a, b]
+                walk += w; wait += waited; dw += stay
+            }
+        }
+        self.legs = legs
+        self.distance = dist; self.ascent = up; self.descent = down
+        self.walkingTime = walk; self.waitingTime = wait; self.dwellTime = dw
+    }
+}

@@ -1,0 +1,105 @@
+import Foundation
+import GeoAnchorKit
+
+/// Traces section: accuracy of each simulated raw trace in traces/ against its truth, a check
+/// that the simulator still reproduces the committed files, format round trips, reader speed,
+/// and (when ../shared/data is present) the GSDC 2020 phone-vs-SPAN accuracy.
+enum TracesReport: ReportSection {
+    static let title = "Traces: formats, simulator, accuracy metrics"
+
+    /// The committed scenarios and the seeds traces/README.md documents.
+    static let scenarios: [(name: String, seed: UInt64)] = [("zavist-tour", 1), ("city-walk", 2)]
+
+    static func run(_ context: ReportContext) throws -> [String] {
+        var lines: [String] = []
+        let dir = context.tracesDirectory
+        lines.append("  accuracy of traces/*.raw.csv vs *.truth.csv (horizontal/vertical in m; type-7 percentiles):")
+        lines.append("    trace         matched unmatched   h.p50   h.p95  h.rmse   h.max   v.p50   v.p95   gsdc")
+        for (name, seed) in scenarios {
+            context.progress("traces: \(name)")
+            let raw = try TraceReader.load(url: dir.appendingPathComponent("\(name).raw.csv"))
+            let truth = try TraceReader.load(url: dir.appendingPathComponent("\(name).truth.csv"))
+            let r = TrackAccuracy.evaluate(trace: raw.fixes, reference: ReferenceTrack(truth.fixes))
+            lines.append(String(format: "    %@ %7d %9d %7.2f %7.2f %7.2f %7.2f %7.2f %7.2f %6.2f",
+                                name.padding(toLength: 13, withPad: " ", startingAt: 0) as NSString, r.matched, r.unmatched,
+                                r.horizontal.p50, r.horizontal.p95, r.horizontal.rmse, r.horizontal.max,
+                                r.vertical.p50, r.vertical.p95, r.gsdcScore))
+            // Along/cross-track split and how honest the reported accuracy is.
+            let covered = r.epochs.filter { e in e.horizontalAccuracy.map { e.horizontal <= $0 } ?? false }.count
+            lines.append(String(format: "      along-track p50 %.2f p95 %.2f, cross-track p50 %.2f p95 %.2f; reported 68%% accuracy covers %.0f%% of errors",
+                                r.alongTrack.p50, r.alongTrack.p95, r.crossTrack.p50, r.crossTrack.p95,
+                                100 * Double(covered) / Double(max(r.epochs.count, 1))))
+            // Determinism: regenerate and compare with the committed files.
+            guard let config = TraceSimulator.Config.scenarios[name] else { continue }
+            let sim = TraceSimulator(config: config, seed: seed).run()
+            let same = sim.raw.count == raw.fixes.count && sim.truth.count == truth.fixes.count &&
+                zip(sim.raw, raw.fixes).allSatisfy(close) && zip(sim.truth, truth.fixes).allSatisfy(close)
+            lines.append("      simulate --scenario \(name) --seed \(seed) reproduces the committed files: \(same ? "yes" : "NO")")
+        }
+
+        // Format round trips of the Závist raw trace through every writer and reader.
+        context.progress("traces: round trips")
+        let raw = try TraceReader.load(url: dir.appendingPathComponent("zavist-tour.raw.csv")).fixes
+        var rt: [String] = []
+        for fmt in TraceFormat.allCases {
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-rt-\(ProcessInfo.processInfo.processIdentifier).\(fmt.rawValue)")
+            defer { try? FileManager.default.removeItem(at: url) }
+            let w = try TraceWriter(url: url, format: fmt)
+            for f in raw { try w.write(f) }
+            w.finish()
+            let back = try TraceReader.load(url: url, format: fmt).fixes
+            var maxPos = 0.0, maxH = 0.0
+            for (a, b) in zip(raw, back) {
+                maxPos = max(maxPos, abs(a.latitude - b.latitude), abs(a.longitude - b.longitude))
+                if let ha = a.ellipsoidalHeight, let hb = b.ellipsoidalHeight { maxH = max(maxH, abs(ha - hb)) }
+            }
+            rt.append(String(format: "%@ %d/%d max|Δ°| %.1e max|Δh| %.1e m", fmt.rawValue, back.count, raw.count, maxPos, maxH))
+        }
+        lines.append("  write → read round trips (zavist raw): " + rt.joined(separator: "; "))
+
+        // Reader throughput on an in-memory NMEA log built from the Závist trace (wall clock,
+        // this build's optimization level; the Benchmarks/Traces suite is the reference).
+        context.progress("traces: throughput")
+        var nmea = Data()
+        let w = TraceWriter(format: .nmea) { nmea.append($0) }
+        for f in raw { try w.write(f) }
+        w.finish()
+        var big = Data()
+        let reps = 40
+        for _ in 0..<reps { big.append(nmea) }
+        let t0 = Date()
+        var n = 0
+        _ = try NMEAReader.read(ByteLineReader(data: big, source: "mem"), options: TraceReadOptions(skipInvalid: true)) { _ in n += 1 }
+        let dt = Date().timeIntervalSince(t0)
+        let realSentences = big.reduce(0) { $0 + ($1 == 36 ? 1 : 0) }
+        lines.append(String(format: "  NMEA reader: %d sentences in %.3f s = %.0f sentences/s (%d fixes)", realSentences, dt, Double(realSentences) / dt, n))
+
+        if let shared = context.sharedDataDirectory {
+            lines.append("  GSDC 2020 chipset NMEA vs SPAN 10 Hz (../shared/data; SPAN RMC checksums are wrong → skipped, date from the phone file):")
+            for (drive, phone, span) in [
+                ("2020-05-14-US-MTV-1", "Pixel4_chipset.nmea", "SPAN_Pixel4_10Hz.nmea"),
+                ("2020-05-14-US-MTV-1", "Pixel4XLModded_chipset.nmea", "SPAN_Pixel4XLModded_10Hz.nmea"),
+                ("2020-06-05-US-MTV-2", "Pixel4_chipset.nmea", "SPAN_Pixel4_10Hz.nmea"),
+                ("2020-06-05-US-MTV-2", "Pixel4XL_chipset.nmea", "SPAN_Pixel4XL_10Hz.nmea"),
+            ] {
+                context.progress("traces: \(drive) \(phone)")
+                let d = shared.appendingPathComponent("gnss_traces/gsdc2020_AILocAR/\(drive)")
+                let p = try TraceReader.load(url: d.appendingPathComponent(phone)).fixes
+                guard let t = p.first?.time else { continue }
+                let s = try TraceReader.load(url: d.appendingPathComponent(span),
+                                             options: TraceReadOptions(skipInvalid: true, defaultDate: (t / 86_400).rounded(.down) * 86_400)).fixes
+                let r = TrackAccuracy.evaluate(trace: p, reference: ReferenceTrack(s))
+                lines.append(String(format: "    %@ %@: %d epochs, horizontal p50 %.2f p95 %.2f max %.2f, vertical p50 %.2f, GSDC score %.2f m",
+                                    drive as NSString, phone as NSString, r.matched, r.horizontal.p50, r.horizontal.p95, r.horizontal.max,
+                                    r.vertical.p50, r.gsdcScore))
+            }
+        }
+        return lines
+    }
+
+    /// Equal within the files' precision (times to 1 µs, angles to 1e-9°, heights to 1 µm).
+    static func close(_ a: Fix, _ b: Fix) -> Bool {
+        abs(a.time - b.time) < 1e-6 && abs(a.latitude - b.latitude) < 1e-9 && abs(a.longitude - b.longitude) < 1e-9 &&
+            abs((a.ellipsoidalHeight ?? 0) - (b.ellipsoidalHeight ?? 0)) < 1e-6
+    }
+}

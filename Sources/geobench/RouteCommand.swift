@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import GeoAnchorKit
+
+struct RouteCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "route",
+        abstract: "Order tour stops and estimate the walk (distance, climbs, time).",
+        discussion: """
+        Stops CSV (--stops FILE, header row): id,latitude,longitude[,altitude][,dwell_s] — degrees \
+        (WGS84), altitude in meters (MSL; used only for height differences, all rows or none), \
+        dwell_s in seconds spent at the stop. Legs are geodesic; walking time follows Tobler's \
+        hiking function with the legs' slopes. Up to 16 free stops the order is optimal \
+        (Held–Karp); beyond, iterated local search runs within --time-limit.
+
+        Without --start the first stop is the start. --start LAT,LON[,ALT] starts elsewhere (ALT \
+        defaults to the nearest stop's altitude). --end LAT,LON[,ALT] ends at a fixed place, \
+        --return ends back at the start; otherwise the end is free.
+
+        Output without --json: a table with one row per leg (from, to, distance_m, ascent_m, \
+        descent_m, walk_s, arrival_s after the start) and the totals. With --json one object with \
+        keys: order (array of stop ids in visiting order; the start is excluded when it is not a \
+        stop; a round trip does not repeat it), distance_m (total meters), duration_s (total \
+        seconds: walking + dwell, including the first stop's dwell), ascent_m (total meters \
+        climbed), legs (array of objects with from, to, distance_m, duration_s = walking seconds \
+        of the leg; from/to are stop ids or "start"/"end" for locations).
+        """
+    )
+
+    @Option(help: "Stops CSV: id,latitude,longitude[,altitude][,dwell_s].")
+    var stops: String
+
+    @Option(help: "Start location LAT,LON[,ALT] (default: the first stop).")
+    var start: String?
+
+    @Option(help: "End location LAT,LON[,ALT] (default: free end).")
+    var end: String?
+
+    @Flag(name: .customLong("return"), help: "Return to the start (round trip).")
+    var roundTrip = false
+
+    @Option(name: .customLong("time-limit"), help: "Time budget in seconds for the heuristic (default 1).")
+    var timeLimit: Double = 1
+
+    @Option(help: "Random seed of the local search (default 1).")
+    var seed: UInt64 = 1
+
+    @Option(help: "Stop the local search after this many iterations (reproducible runs; default: only the time limit).")
+    var iterations: Int?
+
+    @Flag(help: "Print JSON instead of a table.")
+    var json = false
+
+    func run() throws {
+        try withInputErrors {
+            guard timeLimit.isFinite, timeLimit >= 0 else {
+                throw InputError(file: "--time-limit", line: nil, message: "expected seconds ≥ 0, got \(timeLimit)")
+            }
+            if roundTrip && end != nil {
+                throw InputError(file: "--return", line: nil, message: "--end and --return exclude each other")
+            }
+            let table = try CSVTable.read(path: stops)
+            let cid = try table.column("id"), clat = try table.column("latitude"), clon = try table.column("longitude")
+            let calt = table.optionalColumn("altitude"), cdwell = table.optionalColumn("dwell_s")
+            var list: [RouteStop] = []
+            var seen: [String: Int] = [:]
+            var withAltitude = 0
+            for row in table.rows {
+                let id = cid < row.fields.count ? row.fields[cid].trimmingCharacters(in: .whitespaces) : ""
+                guard !id.isEmpty else { throw InputError(file: table.source, line: row.line, message: "empty id") }
+                if let first = seen[id] {
+                    throw InputError(file: table.source, line: row.line, message: "duplicate stop id '\(id)' (first on line \(first))")
+                }
+                seen[id] = row.line
+                let lat = try table.double(row, clat, "latitude"), lon = try table.double(row, clon, "longitude")
+                guard abs(lat) <= 90 else { throw InputError(file: table.source, line: row.line, message: "latitude \(lat) is outside [-90, 90]") }
+                let alt = try table.optionalDouble(row, calt, "altitude")
+                if alt != nil { withAltitude += 1 }
+                if withAltitude > 0 && alt == nil || (alt != nil && withAltitude != list.count + 1) {
+                    throw InputError(file: table.source, line: row.line, message: "altitude given for some stops but not all")
+                }
+                let dwell = try table.optionalDouble(row, cdwell, "dwell_s") ?? 0
+                guard dwell >= 0 else { throw InputError(file: table.source, line: row.line, message: "dwell_s \(dwell) is negative") }
+                list.append(RouteStop(id: id, coordinate: GeodeticCoordinate(latitude: lat, longitude: lon, altitude: alt ?? 0), dwell: dwell))
+            }
+            guard !list.isEmpty else { throw InputError(file: table.source, line: nil, message: "no stops") }
+            func location(_ s: String, _ name: String) throws -> GeodeticCoordinate {
+                let parts = s.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0?.isFinite == true }), abs(parts[0]!) <= 90 else {
+                    throw InputError(file: "--\(name)", line: nil, message: "expected LAT,LON[,ALT] in degrees (and meters), got '\(s)'")
+                }
+                let lat = parts[0]!, lon = parts[1]!
+                let alt = parts.count == 3 ? parts[2]! : list.min { a, b in
+                    abs(a.coordinate.latitude - lat) + abs(a.coordinate.longitude - lon) < abs(b.coordinate.latitude - lat) + abs(b.coordinate.longitude - lon)
+                }!.coordinate.height
+                return GeodeticCoordinate(latitude: lat, longitude: lon, altitude: alt)
+            }
+            var problem = TourProblem(stops: list)
+            if let start { problem.start = .location(try location(start, "start")) }
+            if let end { problem.end = .location(try location(end, "end")) } else if roundTrip { problem.end = .returnToStart }
+            let plan: TourPlan
+            do {
+                plan = try TourPlanner.plan(problem, options: SolverOptions(timeLimit: timeLimit, seed: seed, maxIterations: iterations))
+            } catch let error as RoutingError {
+                throw InputError(file: table.source, line: nil, message: error.description)
+            }
+            let e = plan.estimate
+            if json {
+                func q(_ s: String) -> String {
+                    var o = "\""
+                    for ch in s.unicodeScalars {
+                        switch ch {
+                        case "\"": o += "\\\""
+                        case "\\": o += "\\\\"
+                        case "\n": o += "\\n"
+                        default: if ch.value < 0x20 { o += String(format: "\\u%04x", ch.value) } else { o.unicodeScalars.append(ch) }
+                        }
+                    }
+                    return o + "\""
+                }
+                let legs = e.legs.map {
+                    "{\"from\":\(q($0.from)),\"to\":\(q($0.to)),\"distance_m\":\(String(format: "%.3f", $0.distance)),\"duration_s\":\(String(format: "%.3f", $0.walkingTime))}"
+                }
+                print("{\"order\":[\(plan.order.map(q).joined(separator: ","))],\"distance_m\":\(String(format: "%.3f", e.distance)),"
+                    + "\"duration_s\":\(String(format: "%.3f", e.duration)),\"ascent_m\":\(String(format: "%.3f", e.ascent)),"
+                    + "\"legs\":[\(legs.joined(separator: ","))]}")
+            } else {
+                print(Self.table(plan))
+            }
+        }
+    }
+
+    /// A readable table of the legs and totals.
+    static func table(_ plan: TourPlan) -> String {
+        let e = plan.estimate
+        func pad(_ s: String, _ w: Int, left: Bool = false) -> String {
+            s.count >= w ? s : (left ? s + String(repeating: " ", count: w - s.count) : String(repeating: " ", count: w - s.count) + s)
+        }
+        let w = max(6, e.legs.map { max($0.from.count, $0.to.count) }.max() ?? 6)
+        var lines = [pad("from", w, left: true) + " " + pad("to", w, left: true) + " " + pad("distance_m", 11)
+            + pad("ascent_m", 10) + pad("descent_m", 10) + pad("walk_s", 9) + pad("arrival_s", 11)]
+        for l in e.legs {
+            lines.append(pad(l.from, w, left: true) + " " + pad(l.to, w, left: true) + " "
+                + pad(String(format: "%.1f", l.distance), 11) + pad(String(format: "%.1f", l.ascent), 10)
+                + pad(String(format: "%.1f", l.descent), 10) + pad(String(format: "%.0f", l.walkingTime), 9)
+                + pad(String(format: "%.0f", l.arrival), 11))
+        }
+        lines.append(String(format: "total: %.0f m, ascent %.0f m, descent %.0f m, walking %.0f s + dwell %.0f s = %.0f s",
+                            e.distance, e.ascent, e.descent, e.walkingTime, e.dwellTime, e.duration)
+            + " (\(plan.solver == .exact ? "optimal" : "heuristic"))")
+        lines.append("order: " + plan.order.joined(separator: " → "))
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+@testable import GeoAnchorKit
+
+@Suite("Trace simulator")
+struct TraceSimulatorTests {
+    static let zavist = TraceSimulator(config: .zavistTour, seed: 1).run()
+
+    /// xoshiro256** reference: the first outputs for SplitMix64-seeded states, from Vigna's C
+    /// code (splitmix64.c, xoshiro256starstar.c) transcribed to Python in
+    /// scripts/dev/xoshiro_reference.py, which wrote Fixtures/Traces/xoshiro256starstar.txt. Exact.
+    @Test func prngReference() throws {
+        let url = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/xoshiro256starstar.txt")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        var rows = 0
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: " ")
+            var r = SeededRandom(seed: UInt64(parts[0])!)
+            for hex in parts.dropFirst() { #expect(r.next() == UInt64(hex, radix: 16)!) }
+            rows += 1
+        }
+        #expect(rows == 3)
+    }
+
+    /// Same seed → identical output; another seed → different output.
+    @Test func deterministic() {
+        let small = TraceSimulator.Config.cityWalk
+        let a = TraceSimulator(config: small, seed: 7).run()
+        let b = TraceSimulator(config: small, seed: 7).run()
+        let c = TraceSimulator(config: small, seed: 8).run()
+        #expect(a == b)
+        #expect(a.raw != c.raw)
+    }
+
+    /// Realism, checked against the configuration (brute-force statistics of the output):
+    /// walking speed mean 1.2–1.4 m/s while moving, every stop visited with its dwell ±30 %,
+    /// fixes at 1 Hz, dropouts leave gaps, errors metre-level with a heavier tail.
+    @Test func realism() {
+        let out = Self.zavist
+        let moving = out.truth.compactMap(\.speed).filter { $0 > 0 }
+        let meanSpeed = moving.reduce(0, +) / Double(moving.count)
+        #expect(meanSpeed > 1.2 && meanSpeed < 1.4, "mean speed \(meanSpeed)")
+        #expect(out.visits.count == 4)
+        for v in out.visits {
+            let d = v.departure - v.arrival
+            #expect(d >= 0.69 * v.stop.dwell && d <= 1.31 * v.stop.dwell, "\(v.stop.name) \(d)")
+        }
+        #expect(out.raw.count < out.truth.count)   // dropouts
+        let r = TrackAccuracy.evaluate(trace: out.raw, reference: ReferenceTrack(out.truth))
+        #expect(r.horizontal.p50 > 1 && r.horizontal.p50 < 4, "p50 \(r.horizontal.p50)")
+        #expect(r.horizontal.max > 3 * r.horizontal.p95, "outliers: max \(r.horizontal.max) p95 \(r.horizontal.p95)")
+        // Reported accuracy is imperfect: it covers fewer errors than its nominal 68 %, but
+        // not none (model: log-normal factor with ln-mean −0.15).
+        let covered = r.epochs.filter { $0.horizontal <= $0.horizontalAccuracy! }.count
+        let frac = Double(covered) / Double(r.epochs.count)
+        #expect(frac > 0.35 && frac < 0.68, "coverage \(frac)")
+        // Heights: truth ellipsoidal, raw MSL + N; reconciled, vertical errors are metre-level.
+        #expect(r.vertical.p50 < 5)
+        // Terrain: the acropolis is higher than the car park.
+        let hs = out.truth.compactMap(\.height)
+        #expect(hs.max()! - hs.min()! > 30)
+    }
+
+    /// Sensors, checked by inverting the model (brute-force reference): undo hard/soft iron,
+    /// take the horizontal field's direction for a (nearly) flat device, add declination → the
+    /// truth device heading within 6° (pitch/roll oscillation ≤ 2.5° and 0.4 µT noise);
+    /// accelerometer magnitude averages g within 0.3 m/s²; gyro z minus its configured bias
+    /// integrates to the change of heading within 3° over 60 s (noise 0.004 rad/s at 10 Hz).
+    @Test func sensors() {
+        let out = Self.zavist
+        let c = TraceSimulator.Config.zavistTour.sensors
+        let mags = out.sensors.filter { $0.kind == .magnetometer }
+        #expect(mags.count == 1800)
+        // Inverse of the soft-iron matrix (3×3, by cofactors).
+        let m = c.softIron
+        let det = m[0] * (m[4] * m[8] - m[5] * m[7]) - m[1] * (m[3] * m[8] - m[5] * m[6]) + m[2] * (m[3] * m[7] - m[4] * m[6])
+        let inv = [(m[4] * m[8] - m[5] * m[7]) / det, (m[2] * m[7] - m[1] * m[8]) / det, (m[1] * m[5] - m[2] * m[4]) / det,
+                   (m[5] * m[6] - m[3] * m[8]) / det, (m[0] * m[8] - m[2] * m[6]) / det, (m[2] * m[3] - m[0] * m[5]) / det,
+                   (m[3] * m[7] - m[4] * m[6]) / det, (m[1] * m[6] - m[0] * m[7]) / det, (m[0] * m[4] - m[1] * m[3]) / det]
+        var maxErr = 0.0
+        for s in mags where Int((s.time - out.truth[0].time).rounded()) % 10 == 0 && (s.time - out.truth[0].time).truncatingRemainder(dividingBy: 1) == 0 {
+            let x = s.x - c.hardIron[0], y = s.y - c.hardIron[1], z = s.z - c.hardIron[2]
+            let bx = inv[0] * x + inv[1] * y + inv[2] * z
+            let by = inv[3] * x + inv[4] * y + inv[5] * z
+            // Device flat, top = heading ψ: bx = Bh sin(D − ψ), by = Bh cos(D − ψ).
+            let magneticHeading = Angle.normalizeHeading(-Angle.atan2Degrees(bx, by))
+            let heading = Angle.normalizeHeading(magneticHeading + c.declination)
+            guard let truth = out.truth.first(where: { abs($0.time - s.time) < 1e-6 })?.heading else { continue }
+            maxErr = max(maxErr, abs(Angle.difference(from: truth, to: heading)))
+        }
+        #expect(maxErr < 6, "max heading error \(maxErr)°")
+        let acc = out.sensors.filter { $0.kind == .accelerometer }
+        let meanG = acc.map { ($0.x * $0.x + $0.y * $0.y + $0.z * $0.z).squareRoot() }.reduce(0, +) / Double(acc.count)
+        #expect(abs(meanG - 9.80665) < 0.3, "mean |a| \(meanG)")
+        let gyro = out.sensors.filter { $0.kind == .gyroscope }
+        let t0 = out.truth[0].time
+        var integral = 0.0
+        for g in gyro where g.time < t0 + 60 { integral += -(g.z - c.gyroscopeBias[2]) * 0.1 } // bias known from the config
+        let h0 = out.truth[0].heading!, h60 = out.truth[60].heading!
+        let expected = Angle.difference(from: h0, to: h60)
+        #expect(abs(integral * Angle.degreesPerRadian - expected) < 3, "gyro \(integral * Angle.degreesPerRadian)° vs \(expected)°")
+    }
+}
