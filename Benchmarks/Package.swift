@@ -23,6 +23,7 @@ let package = Package(
         suite("Filtering"),
         suite("Compass"),
         suite("Tours", extra: ["GeoAnchorKitGEOS"]),
+        suite("Anchoring"),
     ]
 )
 

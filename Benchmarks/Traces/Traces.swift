@@ -50,6 +50,7 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
     }
+    xmlFloor()
     Benchmark("CSV read, 200000 fixes from a file") { benchmark in
         let url = traceFile(.csv, fixes: 200_000)
         benchmark.startMeasurement()
@@ -57,6 +58,31 @@ let benchmarks: @Sendable () -> Void = {
             var n = 0
             _ = try CSVTraceReader.read(ByteLineReader(url: url)) { f in n &+= Int(f.latitude) }
             blackHole(n)
+        }
+    }
+}
+
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// A delegate that only counts elements: the floor of any XMLParser-based GPX reader.
+final class CountingDelegate: NSObject, XMLParserDelegate {
+    var elements = 0
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes: [String: String] = [:]) { elements += 1 }
+}
+
+let xmlFloor: @Sendable () -> Void = {
+    Benchmark("XMLParser floor: count elements of the 200000-point GPX (no GPX decoding)") { benchmark in
+        let url = traceFile(.gpx, fixes: 200_000)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            let d = CountingDelegate()
+            let p = XMLParser(stream: InputStream(url: url)!)
+            p.delegate = d
+            blackHole(p.parse())
+            blackHole(d.elements)
         }
     }
 }

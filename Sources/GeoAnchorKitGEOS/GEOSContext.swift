@@ -11,7 +11,7 @@ import GeoAnchorKit
 /// (``PreparedGeometry``) keep their context alive, so the context is always finished last.
 ///
 /// **Threads.** A GEOS context must not be used from two threads at once, so this class is not
-/// `Sendable`: make one per thread or task (creation costs ~10 µs; do not make one per call in
+/// `Sendable`: make one per thread or task (creation allocates the context and its handlers; do not make one per call in
 /// a loop). Geometries are bound to the context that made them.
 ///
 /// **Errors.** Every wrapper clears the message log, calls GEOS, checks the C return convention

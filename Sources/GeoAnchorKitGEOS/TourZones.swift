@@ -13,8 +13,8 @@ import GeoAnchorKit
 /// Not `Sendable` (owns a ``GEOSContext``): one per session/thread.
 ///
 /// - Accuracy: the frame is an exact ENU frame (``LocalTangentFrame``); dropping `up` makes
-///   planar lengths short by ≈ d³/(3R²) (8 mm at 10 km from the tour's centre) and areas
-///   relatively by ≈ (d/R)² — irrelevant at tour scale.
+///   planar lengths slightly short (≤ 1.4 mm per km within 10 km of the tour's centre, see
+///   ``PlanarPoint``) and areas relatively by ~(d/R)² — irrelevant at tour scale.
 public final class TourZones: TourZoneEvaluator {
     public let context: GEOSContext
     /// The frame of every geometry here (the session's ``TourSession/frame``).

@@ -12,7 +12,8 @@ struct AccuracyCommand: ParsableCommand {
         gap are `unmatched`. Errors are the trace position in the local East-North-Up frame at \
         the truth point (ellipsoidal, no flat-Earth step): horizontal √(e²+n²), vertical |Δh| \
         of ellipsoidal heights (MSL heights + the file's geoid separation, e.g. NMEA GGA field \
-        11), along/cross-track relative to the truth's direction of travel. Percentiles: linear \
+        11, or with --geoid the grid's undulation where a file gives none; epochs whose heights \
+        cannot be reconciled count only horizontally), along/cross-track relative to the truth's direction of travel. Percentiles: linear \
         interpolation between order statistics (NumPy's default, Hyndman–Fan type 7). \
         gsdc_score = (horizontal p50 + p95) / 2.
 
@@ -54,6 +55,9 @@ struct AccuracyCommand: ParsableCommand {
     @Option(help: "UTC date YYYY-MM-DD for NMEA files that never state one.")
     var date: String?
 
+    @Option(help: "GTX geoid grid (e.g. /usr/share/proj/egm96_15.gtx) for MSL heights given without a geoid separation.")
+    var geoid: String?
+
     func run() throws {
         try withInputErrors {
             guard timeOffset.isFinite else { throw InputError(file: "--time-offset", line: nil, message: "must be finite") }
@@ -62,9 +66,17 @@ struct AccuracyCommand: ParsableCommand {
             let (traceFixes, truthFixes) = try Self.loadPair(trace: trace, truth: truth, skipInvalid: skipInvalid, date: day)
             guard !traceFixes.isEmpty else { throw InputError(file: trace, line: nil, message: "no fixes in the trace") }
             guard !truthFixes.isEmpty else { throw InputError(file: truth, line: nil, message: "no fixes in the truth") }
-            let reference = ReferenceTrack(truthFixes)
+            var undulation: (@Sendable (Double, Double) -> Double?)? = nil
+            if let geoid {
+                let grid: GeoidGrid
+                do throws(GeoAnchorError) { grid = try GeoidGrid(path: geoid) } catch {
+                    throw InputError(file: geoid, line: nil, message: error.description)
+                }
+                undulation = { lat, lon in try? grid.undulation(latitude: lat, longitude: lon) }
+            }
+            let reference = ReferenceTrack(truthFixes, geoid: undulation)
             let r = TrackAccuracy.evaluate(trace: traceFixes, reference: reference,
-                                           options: .init(timeOffset: timeOffset, maximumGap: maxGap))
+                                           options: .init(timeOffset: timeOffset, maximumGap: maxGap), geoid: undulation)
             if json {
                 print(Self.json(r))
             } else {

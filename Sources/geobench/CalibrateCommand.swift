@@ -19,8 +19,9 @@ struct CalibrateCommand: ParsableCommand {
         directions), quality ("good" | "fair" | "poor"), samples (samples used in the fit). \
         Without --json a readable summary with the reasons for the verdict is printed.
 
-        Too few samples (< 12), rotation about a single axis, or data no ellipsoid fits are \
-        refused: exit status 2 with the reason on stderr.
+        Too few samples (< 12), rotation about a single axis, or data that neither an ellipsoid \
+        nor a sphere (hard iron only, W = I, flagged) fits are refused: exit status 2 with the \
+        reason on stderr.
         """
     )
 

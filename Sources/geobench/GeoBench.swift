@@ -28,9 +28,11 @@ struct GeoBench: ParsableCommand {
         TourCommand.self,
         TSPLIBCommand.self,
         GeodesicCommand.self,
+        FilterCommand.self,
         GeoidCommand.self,
         CRSCommand.self,
         PerfCommand.self,
         RouteCommand.self,
+        AnchorsCommand.self,
     ]
 }

@@ -2,7 +2,7 @@
 """Writes the FilterPy reference fixtures for GeoAnchorKit's Kalman core.
 
 Usage (from the repository root):  python3 scripts/dev/filter_fixtures.py
-Needs: pip install filterpy numpy  (FilterPy 1.4.x: KalmanFilter.update uses the Joseph form).
+Needs: pip install filterpy numpy  (FilterPy 2.0: KalmanFilter.update uses the Joseph form).
 
 Outputs (committed; tests read them, Python is not needed at test time):
   Tests/GeoAnchorKitTests/Fixtures/Filtering/kf4_cv2d.csv  4-state 2-D constant velocity,

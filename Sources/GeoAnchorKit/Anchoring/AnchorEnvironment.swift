@@ -6,12 +6,13 @@ import Foundation
 public struct AnchorEnvironment: Sendable {
     /// The ellipsoid of every coordinate (WGS84 unless told otherwise).
     public var ellipsoid: Ellipsoid
-    /// Geoid for MSL heights (and for MSL terrain models), e.g. ``GeoidGrid`` (EGM96).
-    public var geoid: (any GeoidModel)?
+    /// Geoid for MSL heights (and for MSL terrain models): the EGM96 ``GeoidGrid``
+    /// (bilinear, as PROJ's `vgridshift`).
+    public var geoid: GeoidGrid?
     /// Terrain for ``AnchorAltitude/aboveTerrain(_:)``.
     public var terrain: (any TerrainModel)?
 
-    public init(ellipsoid: Ellipsoid = .wgs84, geoid: (any GeoidModel)? = nil, terrain: (any TerrainModel)? = nil) {
+    public init(ellipsoid: Ellipsoid = .wgs84, geoid: GeoidGrid? = nil, terrain: (any TerrainModel)? = nil) {
         self.ellipsoid = ellipsoid; self.geoid = geoid; self.terrain = terrain
     }
 
@@ -24,7 +25,7 @@ public struct AnchorEnvironment: Sendable {
         case .ellipsoid: return height
         case .meanSeaLevel:
             guard let geoid else { throw .verticalReferenceMismatch(expected: .ellipsoid, got: .meanSeaLevel) }
-            return height + (try geoid.geoidUndulation(latitude: latitude, longitude: longitude))
+            return height + (try geoid.undulation(latitude: latitude, longitude: longitude))
         }
     }
 

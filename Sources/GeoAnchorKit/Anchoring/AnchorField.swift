@@ -44,9 +44,10 @@ public struct AnchorField: Sendable {
     public let sessionFrame: LocalTangentFrame
     @usableFromInline let baseRotation: Matrix3          // ECEF → frame axes (no heading correction)
 
-    // Per anchor (structure of arrays): ECEF minus session origin, meters; model rotation·scale in ECEF.
-    @usableFromInline var rx: [Double], ry: [Double], rz: [Double]
-    @usableFromInline var model: [Double]               // 9 per anchor, row-major, ECEF ← model, × scale
+    // Per anchor: position in the session frame's axes relative to the session origin (Double,
+    // meters) and the model's rotation·scale columns in the session frame's axes (Float, w = 0).
+    @usableFromInline var px: [Double], py: [Double], pz: [Double]
+    @usableFromInline var columns: [SIMD4<Float>]       // 3 per anchor
     // Floor-relative anchors: ECEF at h = 0 (minus origin), unit up, offset above the floor.
     let floorAnchors: [(index: Int, base: SIMD3<Double>, up: SIMD3<Double>, offset: Double)]
 
@@ -84,8 +85,9 @@ public struct AnchorField: Sendable {
         self.ids = anchors.map(\.id)
         self.baseRotation = convention.rotationFromENU() * frame.ecefToENU
         let n = anchors.count
-        rx = [Double](repeating: .nan, count: n); ry = rx; rz = rx
-        model = [Double](repeating: .nan, count: 9 * n)
+        let base = convention.rotationFromENU() * frame.ecefToENU
+        px = [Double](repeating: .nan, count: n); py = px; pz = px
+        columns = [SIMD4<Float>](repeating: SIMD4(repeating: .nan), count: 3 * n)
         var failures: [GeoAnchorError.BatchFailure] = []
         var floors: [(Int, SIMD3<Double>, SIMD3<Double>, Double)] = []
         let floor = origin.height - session.heightAboveFloor
@@ -97,9 +99,13 @@ public struct AnchorField: Sendable {
                 let af = try LocalTangentFrame(
                     origin: GeodeticCoordinate(latitude: a.latitude, longitude: a.longitude, ellipsoidalHeight: h), ellipsoid: ell)
                 let x = af.originECEF
-                rx[i] = x.x - o.x; ry[i] = x.y - o.y; rz[i] = x.z - o.z
-                let m = (af.ecefToENU.transposed * ARFrameConvention.modelToENU(a.orientation)).array
-                for k in 0..<9 { model[9 * i + k] = m[k] * a.scale }
+                let p = base.apply(x.x - o.x, x.y - o.y, x.z - o.z)
+                px[i] = p.x; py[i] = p.y; pz[i] = p.z
+                let m = (base * af.ecefToENU.transposed * ARFrameConvention.modelToENU(a.orientation)).array
+                let s = a.scale
+                for c in 0..<3 {
+                    columns[3 * i + c] = SIMD4(Float(m[c] * s), Float(m[3 + c] * s), Float(m[6 + c] * s), 0)
+                }
                 if case .aboveFloor(let dh) = a.altitude {
                     let b = ell.ecef(latitude: a.latitude, longitude: a.longitude, ellipsoidalHeight: 0)
                     floors.append((i, SIMD3(b.x - o.x, b.y - o.y, b.z - o.z), SIMD3(af.ux, af.uy, af.uz), dh))
@@ -145,8 +151,9 @@ public struct AnchorField: Sendable {
         if newFloor != floorHeight {
             floorHeight = newFloor
             for f in floorAnchors {
-                let p = f.base + f.up * (newFloor + f.offset)
-                rx[f.index] = p.x; ry[f.index] = p.y; rz[f.index] = p.z
+                let x = f.base + f.up * (newFloor + f.offset)
+                let p = baseRotation.apply(x)
+                px[f.index] = p.x; py[f.index] = p.y; pz[f.index] = p.z
             }
         }
     }
@@ -185,38 +192,41 @@ public struct AnchorField: Sendable {
         appliedNorthOffset = targetNorthOffset
     }
 
-    /// The applied ECEF → frame rotation and the translation `t` such that a point's output
-    /// position is `R·(X − O) + t` (O = session origin ECEF).
+    /// The applied heading-correction rotation (session-frame axes) and the translation `t` such
+    /// that an anchor's output position is `R·P + t` (P = its precomputed session-frame position).
     @inlinable
     var currentTransform: (rotation: Matrix3, translation: SIMD3<Double>) {
-        (Matrix3.rotationAboutFrameUp(convention, degrees: appliedNorthOffset) * baseRotation,
-         appliedOriginInSession - renderOrigin)
+        (Matrix3.rotationAboutFrameUp(convention, degrees: appliedNorthOffset), appliedOriginInSession - renderOrigin)
     }
 
     /// Writes every anchor's model transform (Float, relative to ``renderOrigin``) into `out`.
-    /// Failed anchors get NaN. Allocates nothing.
+    /// Failed anchors get NaN. Allocates nothing; per anchor one 3×3 rotation and translation of
+    /// the precomputed Double position and a Float rotation of the three model columns.
     /// - Precondition: `out.count == count`.
     @inlinable
     public func repose(into out: UnsafeMutableBufferPointer<Float4x4>) {
         precondition(out.count == ids.count, "output buffer must hold one transform per anchor")
         let (r, t) = currentTransform
         let (a0, a1, a2, a3, a4, a5, a6, a7, a8) = r.m
-        rx.withUnsafeBufferPointer { px in ry.withUnsafeBufferPointer { py in rz.withUnsafeBufferPointer { pz in
-            model.withUnsafeBufferPointer { pm in
+        // The same rotation in Float for the model columns (rotation entries need no Double).
+        let k0 = SIMD4<Float>(Float(a0), Float(a3), Float(a6), 0)
+        let k1 = SIMD4<Float>(Float(a1), Float(a4), Float(a7), 0)
+        let k2 = SIMD4<Float>(Float(a2), Float(a5), Float(a8), 0)
+        let w = SIMD4<Float>(0, 0, 0, 1)
+        px.withUnsafeBufferPointer { qx in py.withUnsafeBufferPointer { qy in pz.withUnsafeBufferPointer { qz in
+            columns.withUnsafeBufferPointer { cols in
+                guard let o = out.baseAddress, let c = cols.baseAddress,
+                      let x = qx.baseAddress, let y = qy.baseAddress, let z = qz.baseAddress else { return }
                 for i in 0..<out.count {
-                    let x = px[i], y = py[i], z = pz[i]
-                    let tx = a0 * x + a1 * y + a2 * z + t.x
-                    let ty = a3 * x + a4 * y + a5 * z + t.y
-                    let tz = a6 * x + a7 * y + a8 * z + t.z
-                    let b = 9 * i
-                    let m0 = pm[b], m1 = pm[b + 1], m2 = pm[b + 2], m3 = pm[b + 3], m4 = pm[b + 4]
-                    let m5 = pm[b + 5], m6 = pm[b + 6], m7 = pm[b + 7], m8 = pm[b + 8]
-                    // Columns of R·M.
-                    out[i] = Float4x4(
-                        SIMD4(Float(a0 * m0 + a1 * m3 + a2 * m6), Float(a3 * m0 + a4 * m3 + a5 * m6), Float(a6 * m0 + a7 * m3 + a8 * m6), 0),
-                        SIMD4(Float(a0 * m1 + a1 * m4 + a2 * m7), Float(a3 * m1 + a4 * m4 + a5 * m7), Float(a6 * m1 + a7 * m4 + a8 * m7), 0),
-                        SIMD4(Float(a0 * m2 + a1 * m5 + a2 * m8), Float(a3 * m2 + a4 * m5 + a5 * m8), Float(a6 * m2 + a7 * m5 + a8 * m8), 0),
-                        SIMD4(Float(tx), Float(ty), Float(tz), 1))
+                    let pxi = x[i], pyi = y[i], pzi = z[i]
+                    let tx = a0 * pxi + a1 * pyi + a2 * pzi + t.x
+                    let ty = a3 * pxi + a4 * pyi + a5 * pzi + t.y
+                    let tz = a6 * pxi + a7 * pyi + a8 * pzi + t.z
+                    let c0 = c[3 * i], c1 = c[3 * i + 1], c2 = c[3 * i + 2]
+                    o[i] = Float4x4(k0 * c0.x + k1 * c0.y + k2 * c0.z,
+                                    k0 * c1.x + k1 * c1.y + k2 * c1.z,
+                                    k0 * c2.x + k1 * c2.y + k2 * c2.z,
+                                    SIMD4<Float>(Float(tx), Float(ty), Float(tz), 0) + w)
                 }
             }
         } } }
@@ -233,12 +243,12 @@ public struct AnchorField: Sendable {
     /// One anchor's orientation in the frame as a unit quaternion (x, y, z, w), scale removed.
     public func orientation(at index: Int) -> FloatQuaternion {
         let r = currentTransform.rotation
-        let b = 9 * index
-        var m = Matrix3(model[b], model[b + 1], model[b + 2], model[b + 3], model[b + 4], model[b + 5],
-                        model[b + 6], model[b + 7], model[b + 8])
-        let s = (model[b] * model[b] + model[b + 3] * model[b + 3] + model[b + 6] * model[b + 6]).squareRoot()
-        m = Matrix3(m.m.0 / s, m.m.1 / s, m.m.2 / s, m.m.3 / s, m.m.4 / s, m.m.5 / s, m.m.6 / s, m.m.7 / s, m.m.8 / s)
-        let q = (r * m).quaternion
+        let c = (0..<3).map { k in
+            let v = columns[3 * index + k]
+            return SIMD3<Double>(Double(v.x), Double(v.y), Double(v.z))
+        }
+        let s = (c[0] * c[0]).sum().squareRoot()
+        let q = (r * Matrix3(columns: c[0] / s, c[1] / s, c[2] / s)).quaternion
         return FloatQuaternion(vector: SIMD4(Float(q.x), Float(q.y), Float(q.z), Float(q.w)))
     }
 }

@@ -73,7 +73,7 @@ public struct AnchorPlacer: Sendable {
                     ellipsoid: environment.ellipsoid)
                 let rot = ecefToFrame * anchorFrame.ecefToENU.transposed * ARFrameConvention.modelToENU(a.orientation)
                 return .success(makePlacement(index: i, anchor: a, enu: v, position: p, rotation: rot,
-                                              pose: pose, earthRadius: radius))
+                                              pose: pose, heightAboveDevice: h - device.height, earthRadius: radius))
             } catch {
                 return .failure(error)
             }
@@ -81,7 +81,8 @@ public struct AnchorPlacer: Sendable {
     }
 
     func makePlacement(index: Int, anchor a: GeoAnchor, enu v: ENUVector, position p: SIMD3<Double>,
-                       rotation rot: Matrix3, pose: DevicePose, earthRadius: Double) -> AnchorPlacement {
+                       rotation rot: Matrix3, pose: DevicePose, heightAboveDevice: Double,
+                       earthRadius: Double) -> AnchorPlacement {
         let dh = v.horizontalDistance, d = v.length
         let unc = AnchorUncertainty(
             horizontalDistance: dh, slantDistance: d,
@@ -96,6 +97,7 @@ public struct AnchorPlacer: Sendable {
         let vis = AnchorVisibility(
             inRange: d <= options.maxRange,
             aboveHorizon: AnchorVisibility.isAboveHorizon(enu: v, heightAboveFloor: pose.heightAboveFloor,
+                                                          anchorHeightAboveDevice: heightAboveDevice,
                                                           topOffset: a.boundingRadius * a.scale, earthRadius: earthRadius),
             inFieldOfView: inFOV)
         let s = a.scale

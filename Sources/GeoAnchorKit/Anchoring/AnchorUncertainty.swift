@@ -45,8 +45,9 @@ public struct AnchorVisibility: Sendable, Hashable {
     /// Within ``PlacementOptions/maxRange``.
     public var inRange: Bool
     /// The straight line from the device to the top of the anchor (its point raised by the
-    /// bounding radius) stays above the smooth Earth through the device's floor (see
-    /// ``AnchorVisibility/isAboveHorizon(enu:heightAboveFloor:topOffset:earthRadius:)``).
+    /// bounding radius) stays above the smooth Earth through the lower of the device's floor and
+    /// the anchor's base (see
+    /// ``AnchorVisibility/isAboveHorizon(enu:heightAboveFloor:anchorHeightAboveDevice:topOffset:earthRadius:)``).
     public var aboveHorizon: Bool
     /// Within the horizontal field of view about the device heading (widened by the anchor's
     /// angular radius).
@@ -58,30 +59,36 @@ public struct AnchorVisibility: Sendable, Hashable {
         self.inRange = inRange; self.aboveHorizon = aboveHorizon; self.inFieldOfView = inFieldOfView
     }
 
-    /// Horizon test on a sphere of radius `earthRadius` tangent to the level surface through the
-    /// device's floor: the anchor is hidden when the segment from the device to the anchor's top
-    /// passes below that surface (terrain relief and refraction are not modelled).
+    /// Horizon test with Earth curvature: the anchor is hidden when the straight segment from
+    /// the device to the anchor's top passes below a smooth Earth (a sphere of radius
+    /// `earthRadius`) through the *lower* of the device's floor and the anchor's base. So an anchor
+    /// on level ground disappears beyond the geometric horizon (≈ √(2R·h_eye) + √(2R·h_top)), and
+    /// one downhill from a hill-top visitor stays visible; terrain relief in between and
+    /// refraction are not modelled. Within 1 mm of grazing counts as visible.
     ///
     /// - Parameters:
     ///   - enu: the anchor's point relative to the device, meters (exact 3-D ENU, curvature included).
-    ///   - heightAboveFloor: the device's height above the floor/ground, meters.
-    ///   - topOffset: meters added along the anchor's up to test its top (bounding radius).
+    ///   - heightAboveFloor: the device's height above its floor/ground, meters.
+    ///   - anchorHeightAboveDevice: anchor ellipsoidal height − device ellipsoidal height, meters.
+    ///   - topOffset: meters added along the up axis to test the anchor's top (bounding radius).
     ///   - earthRadius: Gaussian mean radius √(MN) at the device, meters.
-    /// - Accuracy: exact for the sphere; the ellipsoid's radius varies by < 0.1 % within 100 km,
-    ///   which moves the horizon distance (≈ √(2Rh)) by < 0.05 %.
+    /// - Accuracy: exact for the sphere; the ellipsoid's normal-section radius differs from √(MN)
+    ///   by < 0.4 %, which moves the horizon distance (≈ √(2Rh)) by < 0.2 %.
     @inlinable
-    public static func isAboveHorizon(enu: ENUVector, heightAboveFloor: Double, topOffset: Double,
-                                      earthRadius: Double) -> Bool {
+    public static func isAboveHorizon(enu: ENUVector, heightAboveFloor: Double, anchorHeightAboveDevice: Double,
+                                      topOffset: Double, earthRadius: Double) -> Bool {
         let r = earthRadius
+        // Reference level relative to the device (≤ −heightAboveFloor): the lower ground.
+        let level = Swift.min(-heightAboveFloor, anchorHeightAboveDevice)
         // The anchor's local up differs from the device's by the central angle; for the top
         // offset the device's up is adequate (the offset is meters, the tilt ≤ 1° within 100 km).
         let t = SIMD3(enu.east, enu.north, enu.up + topOffset)
-        let c = SIMD3(0, 0, -(r + heightAboveFloor))      // Earth centre, device at the origin
+        let c = SIMD3(0, 0, level - r)      // Earth centre, device at the origin
         let tt = (t * t).sum()
         guard tt > 0 else { return true }
         let s = Swift.min(Swift.max((t * c).sum() / tt, 0), 1)
         let p = t * s - c
-        return (p * p).sum() >= r * r
+        return (p * p).sum().squareRoot() >= r - 1e-3
     }
 }
 

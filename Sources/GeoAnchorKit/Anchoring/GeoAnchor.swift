@@ -8,7 +8,7 @@ import Foundation
 public enum AnchorAltitude: Sendable, Hashable {
     /// Meters above the WGS84 ellipsoid (what GNSS receivers and ARCore report).
     case ellipsoidal(Double)
-    /// Orthometric meters above mean sea level (the geoid); needs a ``GeoidModel``: *h = H + N*.
+    /// Orthometric meters above mean sea level (the geoid); needs a geoid (``AnchorEnvironment/geoid``, EGM96 ``GeoidGrid``): *h = H + N*.
     case meanSeaLevel(Double)
     /// Meters above the terrain surface of a ``TerrainModel`` (e.g. an ``ESRIASCIIGrid`` DEM).
     case aboveTerrain(Double)

@@ -18,7 +18,7 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
     private let capacity: Int
     private var seen = 0
     private var rejected = 0
-    private var rng: UInt64
+    private var rng: SplitMix64
 
     /// - Parameters:
     ///   - options: as for the batch fit.
@@ -28,7 +28,7 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
                 seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {
         self.options = options
         self.capacity = Swift.max(64, reservoirCapacity)
-        self.rng = seed
+        self.rng = SplitMix64(seed: seed)
     }
 
     /// Samples accepted into the fit.
@@ -58,18 +58,11 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
         if reservoir.count < capacity {
             reservoir.append(raw)
         } else {
-            let j = Int(nextRandom() % UInt64(seen))   // Vitter's algorithm R
+            let j = rng.below(seen)   // Vitter's algorithm R
             if j < capacity { reservoir[j] = raw }
         }
     }
 
-    private mutating func nextRandom() -> UInt64 {   // SplitMix64
-        rng &+= 0x9E37_79B9_7F4A_7C15
-        var z = rng
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 
     /// The calibration from every sample so far, graded like the batch fit (``MagnetometerCalibration/samples``
     /// is the number of samples in the fit).

@@ -2,7 +2,7 @@ import Foundation
 
 /// One sighting: the user points the device at a landmark with known coordinates.
 public struct LandmarkSighting: Sendable, Hashable {
-    /// Where the device was (ellipsoidal or MSL height; only latitude/longitude matter).
+    /// Where the device was (only latitude/longitude matter).
     public var devicePosition: GeodeticCoordinate
     /// Device position uncertainty: 68 % horizontal radius, meters (CoreLocation's
     /// `horizontalAccuracy`).
@@ -41,9 +41,9 @@ public struct LandmarkHeadingOffset: Sendable, Hashable {
 
     /// How one sighting fits the estimate.
     public struct Residual: Sendable, Hashable {
-        /// Azimuth from the device to the landmark, degrees from true north.
+        /// Geodesic azimuth from the device to the landmark, degrees from true north, [0, 360).
         public var azimuth: Double
-        /// Horizontal distance device → landmark, meters.
+        /// Geodesic distance device → landmark on the WGS84 ellipsoid, meters.
         public var distance: Double
         /// `azimuth − (observed + offset)`, degrees in (−180, 180].
         public var residual: Double
@@ -76,10 +76,10 @@ public struct LandmarkHeadingOffset: Sendable, Hashable {
     ///   non-finite accuracies, or a device at (< 1 mm from) the landmark; range errors for
     ///   invalid coordinates.
     ///
-    /// - Accuracy: azimuths are the horizontal directions of the landmark in the device's
-    ///   local East-North-Up frame (``LocalTangentFrame``, exact 3-D) — what a device held level
-    ///   and pointed at the landmark measures; they differ from the geodesic azimuth by less
-    ///   than 1e-4° within 10 km.
+    /// - Accuracy: azimuths are geodesic azimuths on WGS84 (``Geodesic``, ≤ 1e-12°); for
+    ///   landmarks within 10 km they equal the horizontal direction in the device's local
+    ///   East-North-Up frame (what a level device pointed at the landmark measures) to < 1e-5°,
+    ///   checked in the tests.
     public static func estimate(_ sightings: [LandmarkSighting], outlierThreshold: Double = 3) throws(GeoAnchorError) -> LandmarkHeadingOffset {
         guard !sightings.isEmpty else { throw .outOfRange(name: "landmark sightings", value: 0, range: "≥ 1") }
         let n = sightings.count
@@ -92,20 +92,17 @@ public struct LandmarkHeadingOffset: Sendable, Hashable {
             guard s.observedHeading.isFinite else { throw .nonFinite(name: "sighting #\(i) observedHeading", value: s.observedHeading) }
             try s.devicePosition.validate()
             try s.landmark.validate()
-            // Heights enter only through second-order terms (the horizontal direction of a point
-            // straight above another differs by < 1e-6° at 10 km), so an MSL height is used as
-            // if it were ellipsoidal rather than refused.
-            let origin = GeodeticCoordinate(latitude: s.devicePosition.latitude, longitude: s.devicePosition.longitude,
-                                            ellipsoidalHeight: s.devicePosition.height)
-            let frame = try LocalTangentFrame(origin: origin)
-            let v = frame.enu(latitude: s.landmark.latitude, longitude: s.landmark.longitude, ellipsoidalHeight: s.landmark.height)
-            let d = v.horizontalDistance
+            // Azimuth and distance along the WGS84 geodesic (Karney). Heights do not enter: the
+            // horizontal direction to a point straight above another differs by < 1e-6° at 10 km.
+            let g = Geodesic.wgs84.inverse(latitude1: s.devicePosition.latitude, longitude1: s.devicePosition.longitude,
+                                           latitude2: s.landmark.latitude, longitude2: s.landmark.longitude)
+            let d = g.distance
             guard d >= 1e-3 else {
                 throw .outOfRange(name: "sighting #\(i) distance to landmark (m)", value: d, range: "≥ 0.001: the device is at the landmark")
             }
-            az[i] = v.bearing
+            az[i] = g.initialBearing
             dist[i] = d
-            r[i] = Angle.difference(from: s.observedHeading, to: v.bearing)
+            r[i] = Angle.difference(from: s.observedHeading, to: g.initialBearing)
             let perp2 = (s.horizontalAccuracy * s.horizontalAccuracy + s.landmarkAccuracy * s.landmarkAccuracy)
                 / (radius68PerSigma * radius68PerSigma)
             let positionRad2 = perp2 / (d * d)

@@ -7,8 +7,9 @@ import Foundation
 /// radius ``fieldStrength``. W is symmetric positive definite with det W = 1 (a pure
 /// distortion: the fit cannot tell a uniform scale error from a different field strength, so
 /// the scale is put into ``fieldStrength`` — the geometric-mean radius of the fitted ellipsoid).
-/// Units are those of the raw samples (µT for phones and the CLI).
-public struct MagnetometerCalibration: Sendable, Hashable {
+/// Units are those of the raw samples (µT for phones and the CLI). `Codable`, so an app can store
+/// a calibration and apply it on the next launch.
+public struct MagnetometerCalibration: Sendable, Hashable, Codable {
     /// Hard-iron offset, µT (raw units), in the sensor frame.
     public var offset: SIMD3<Double>
     /// Soft-iron matrix W (symmetric, det W = 1).
@@ -48,7 +49,7 @@ public enum CalibrationQuality: String, Sendable, Hashable, Codable, Comparable,
 }
 
 /// A reason a calibration is graded below `good`; each carries the measured value.
-public enum CalibrationIssue: Sendable, Hashable, CustomStringConvertible {
+public enum CalibrationIssue: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Fewer samples than a reliable fit needs (the count; ≥ 100 recommended).
     case fewSamples(Int)
     /// The directions cover too little of the sphere (coverage 0…1).

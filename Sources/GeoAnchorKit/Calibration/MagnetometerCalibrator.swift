@@ -5,13 +5,17 @@ import Foundation
 /// Steps: reject non-finite input (typed error naming the sample); detect clipped samples
 /// (``Options/saturationLimit`` or flat faces at a per-axis extreme) and leave them out; refuse
 /// fewer than ``Options/minimumSamples`` samples or a rotation about a single axis (the samples
-/// then lie on a circle and no ellipsoid is determined); fit the ellipsoid (see
-/// ``EllipsoidFitAccumulator``); grade the fit by residual, sphere coverage, spread of the
-/// motion, sample count, soft-iron strength and (if given) the expected field strength.
+/// then lie on a circle and no ellipsoid is determined); fit the ellipsoid (trace-constrained
+/// general quadric + ellipsoid check, see `EllipsoidFitAccumulator`); when the motion does not
+/// determine an ellipsoid (not definite, or axes more than 2:1 apart) fit a sphere instead —
+/// hard iron only, W = I, flagged ``CalibrationIssue/softIronUndetermined``; grade the fit by
+/// residual, sphere coverage, spread of the motion, sample count, soft-iron strength and (if
+/// given) the expected field strength.
 ///
 /// - Accuracy: on synthetic data with hard iron up to 50 µT, soft iron ±20 %, 0.5 µT noise and
-///   motion covering the sphere (2000 samples), the offset is within 0.5 µT and the
-///   tilt-compensated heading RMS error ≤ 0.5° (Tests/GeoAnchorKitTests/Calibration, seeded).
+///   motion covering the sphere (2000 samples, 20 seeded trials), the worst offset error is
+///   0.049 µT (bound tested: 0.5 µT) and the worst calibration-caused tilt-compensated heading
+///   RMS error 0.145° (bound tested: 0.5°) — Tests/GeoAnchorKitTests/Calibration.
 public enum MagnetometerCalibrator {
     /// Fit options.
     public struct Options: Sendable, Hashable {

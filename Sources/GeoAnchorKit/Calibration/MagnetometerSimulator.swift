@@ -6,7 +6,7 @@ import Foundation
 /// World frame: East-North-Up. An orientation R maps body vectors to world vectors; a sensor
 /// at rest measures `raw = S · Rᵀ B + offset + noise` (B the world field, S the soft-iron
 /// distortion) and the accelerometer `Rᵀ (0, 0, g) + noise` (specific force, pointing up).
-/// Randomness comes from a seeded SplitMix64 generator with Box–Muller normals, so a seed
+/// Randomness comes from a seeded ``SplitMix64`` generator with Box–Muller normals, so a seed
 /// reproduces the stream exactly on every platform.
 public struct MagnetometerSimulator: Sendable {
     /// Earth field in world ENU axes, µT (e.g. from ``MagneticField``: east, north, −down, / 1000).
@@ -21,7 +21,7 @@ public struct MagnetometerSimulator: Sendable {
     public var gravity: Double = 9.80665
     /// Accelerometer noise, 1σ per axis, m/s².
     public var accelerometerNoise: Double
-    private var state: UInt64
+    private var rng: SplitMix64
     private var spareNormal: Double?
 
     /// One simulated reading.
@@ -39,18 +39,11 @@ public struct MagnetometerSimulator: Sendable {
     public init(field: SIMD3<Double>, hardIron: SIMD3<Double>, softIron: SymmetricMatrix3, noise: Double,
                 accelerometerNoise: Double = 0, seed: UInt64) {
         self.field = field; self.hardIron = hardIron; self.softIron = softIron
-        self.noise = noise; self.accelerometerNoise = accelerometerNoise; self.state = seed
+        self.noise = noise; self.accelerometerNoise = accelerometerNoise; self.rng = SplitMix64(seed: seed)
     }
 
     /// A uniformly distributed number in [0, 1).
-    public mutating func uniform() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Double(z >> 11) * 0x1p-53
-    }
+    public mutating func uniform() -> Double { rng.uniform(0, 1) }
 
     /// A standard normal number (Box–Muller).
     public mutating func normal() -> Double {
@@ -130,3 +123,4 @@ public struct MagnetometerSimulator: Sendable {
         return SymmetricMatrix3(xx: e(0, 0), xy: e(0, 1), xz: e(0, 2), yy: e(1, 1), yz: e(1, 2), zz: e(2, 2))
     }
 }
+

@@ -22,7 +22,7 @@ import Foundation
 ///   definite, a result that is not finite or has a non-positive variance) are refused: the
 ///   state is left exactly as it was and the outcome says why.
 ///
-/// - Accuracy: agrees with FilterPy 1.4's `KalmanFilter.predict/update` (which also uses the
+/// - Accuracy: agrees with FilterPy 2.0's `KalmanFilter.predict/update` (which also uses the
 ///   Joseph form) and `rts_smoother` to ≤ 1e-9 absolute on the committed fixture
 ///   `Tests/GeoAnchorKitTests/Fixtures/Filtering/` (checked in the test suite).
 @frozen

@@ -24,6 +24,11 @@ extension PositionFilter {
         /// `R₆₈ = σ·√(−2 ln 0.32) ≈ 1.5096 σ`, hence the default `1 / 1.5096 ≈ 0.662`.
         /// Set 1 to read the accuracy as a 1σ per-axis value instead.
         public var horizontalSigmaPerAccuracy: Double
+        /// Factor applied to the σ derived from a reported `horizontalAccuracy` (not to the
+        /// filter's output accuracy). Phones' accuracy figures are optimistic, most of all in
+        /// streets (multipath); the walking and cycling presets use 2, measured on the
+        /// repository's simulated traces (which model that optimism). 1 trusts the reports.
+        public var accuracyInflation: Double
         /// σ (m) per meter of reported `verticalAccuracy` (a 68 % two-sided half-interval of a
         /// 1-D Gaussian: `h₆₈ ≈ 0.9945 σ`, default `1 / 0.9945`).
         public var verticalSigmaPerAccuracy: Double
@@ -48,10 +53,10 @@ extension PositionFilter {
         /// Probability of the χ² gate on position (2 degrees of freedom), velocity (2) and
         /// height (1) innovations; 0.999 rejects one good fix in a thousand.
         public var gateProbability: Double
-        /// After this many consecutive gated fixes the filter re-initializes on the newest fix
-        /// (it must never freeze on a stale position).
+        /// After this many consecutive gated fixes, the next fix that also fails the gate
+        /// re-initializes the filter on itself (it must never freeze on a stale position).
         public var maximumConsecutiveRejections: Int
-        /// …or when no fix has been accepted for this many seconds.
+        /// …as does a gated fix when none has been accepted for this many seconds.
         public var maximumRejectionInterval: Double
         /// A gap longer than this (s) between fixes re-initializes the filter.
         public var maximumGap: Double
@@ -69,6 +74,7 @@ extension PositionFilter {
         public init(accelerationSpectralDensity: Double = 0.3,
                     verticalAccelerationSpectralDensity: Double = 0.05,
                     horizontalSigmaPerAccuracy: Double = 1 / 1.509_592_185_451_663,
+                    accuracyInflation: Double = 1,
                     verticalSigmaPerAccuracy: Double = 1 / 0.994_457_883_209_753,
                     userEquivalentRangeError: Double = 6,
                     defaultHorizontalSigma: Double = 5,
@@ -88,6 +94,7 @@ extension PositionFilter {
             self.accelerationSpectralDensity = accelerationSpectralDensity
             self.verticalAccelerationSpectralDensity = verticalAccelerationSpectralDensity
             self.horizontalSigmaPerAccuracy = horizontalSigmaPerAccuracy
+            self.accuracyInflation = accuracyInflation
             self.verticalSigmaPerAccuracy = verticalSigmaPerAccuracy
             self.userEquivalentRangeError = userEquivalentRangeError
             self.defaultHorizontalSigma = defaultHorizontalSigma
@@ -106,12 +113,14 @@ extension PositionFilter {
             self.stationaryVelocitySigma = stationaryVelocitySigma
         }
 
-        /// A pedestrian: q = 0.3 m²/s³, gaps > 30 s re-initialize.
-        public static let walking = Configuration()
+        /// A pedestrian: q = 0.1 m²/s³, reported accuracy inflated ×2, speed σ 0.1 m/s, course σ
+        /// 5°, gaps > 30 s re-initialize (tuned on the repository's simulated traces).
+        public static let walking = Configuration(accelerationSpectralDensity: 0.1, accuracyInflation: 2,
+                                                  speedSigma: 0.1, courseSigma: 5)
 
         /// A cyclist: q = 1 m²/s³.
         public static let cycling = Configuration(accelerationSpectralDensity: 1,
-                                                  verticalAccelerationSpectralDensity: 0.1,
+                                                  verticalAccelerationSpectralDensity: 0.1, accuracyInflation: 2,
                                                   courseSigma: 5, courseMinimumSpeed: 1.5,
                                                   maximumGap: 20, initialVelocitySigma: 5)
 
@@ -119,7 +128,7 @@ extension PositionFilter {
         public static let driving = Configuration(accelerationSpectralDensity: 4,
                                                   verticalAccelerationSpectralDensity: 0.2,
                                                   speedSigma: 0.5, courseSigma: 3, courseMinimumSpeed: 2,
-                                                  maximumRejectionInterval: 10, maximumGap: 10,
+                                                  maximumConsecutiveRejections: 1, maximumRejectionInterval: 5, maximumGap: 10,
                                                   initialVelocitySigma: 15)
 
         /// The preset for a profile.

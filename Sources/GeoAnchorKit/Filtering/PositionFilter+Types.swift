@@ -110,6 +110,24 @@ public struct FilteredFix: Sendable, Hashable {
             verticalReference: verticalReference, horizontalAccuracy: horizontalAccuracy,
             verticalAccuracy: verticalAccuracy, speed: speed, course: course)
     }
+
+    /// The input fix with its position, height, accuracies, speed and course replaced by this
+    /// estimate's; everything else (heading, quality, satellites, DOPs, geoid separation) kept.
+    public func fix(replacing input: Fix) -> Fix {
+        var f = input
+        f.time = time
+        f.latitude = latitude
+        f.longitude = longitude
+        if let height {
+            f.height = height
+            f.verticalReference = verticalReference
+        }
+        f.horizontalAccuracy = horizontalAccuracy
+        f.verticalAccuracy = height == nil ? input.verticalAccuracy : verticalAccuracy
+        f.speed = speed
+        f.course = course
+        return f
+    }
 }
 
 /// Counts kept by ``PositionFilter``: what was accepted, gated, refused and why.

@@ -41,7 +41,7 @@ public enum Angle {
         }
         // C99 Annex F conventions (as GeographicLib 2): cos never returns −0, and an exact zero
         // sine carries the sign of x, so sin(−180°) = −0 and azimuths derived from it keep
-        // their direction.
+        // their direction (the geodesics rely on this to match Karney/PROJ bit for bit).
         cosx += 0
         if sinx == 0 { sinx = x.sign == .minus ? -0.0 : 0.0 }
         return (sinx, cosx)

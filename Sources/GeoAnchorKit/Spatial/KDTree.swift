@@ -1,25 +1,25 @@
 import Foundation
 
 /// One indexed point: surface ECEF (height 0) in meters and the caller's id.
-@usableFromInline
+
 struct KDEntry: Sendable {
-    @usableFromInline var x: Double, y: Double, z: Double
-    @usableFromInline var id: Int
-    @inlinable init(x: Double, y: Double, z: Double, id: Int) { self.x = x; self.y = y; self.z = z; self.id = id }
-    @inlinable subscript(_ d: UInt8) -> Double { d == 0 ? x : d == 1 ? y : z }
+    var x: Double, y: Double, z: Double
+    var id: Int
+    init(x: Double, y: Double, z: Double, id: Int) { self.x = x; self.y = y; self.z = z; self.id = id }
+    subscript(_ d: UInt8) -> Double { d == 0 ? x : d == 1 ? y : z }
 }
 
 /// A static, implicit 3-D k-d tree (ECEF chords): the entries are permuted so that the range
 /// `[lo, hi)` is split at `mid = (lo + hi) / 2`, whose entry is the splitter along `dims[mid]`;
 /// ranges of ≤ `leafSize` entries are scanned linearly. Removal marks entries dead.
-@usableFromInline
+
 struct KDTree: Sendable {
-    @usableFromInline static let leafSize = 8
-    @usableFromInline var entries: [KDEntry]
-    @usableFromInline var dims: [UInt8]
+    static let leafSize = 8
+    var entries: [KDEntry]
+    var dims: [UInt8]
     /// `nil` until the first removal (then one flag per entry).
-    @usableFromInline var alive: [Bool]?
-    @usableFromInline var liveCount: Int
+    var alive: [Bool]?
+    var liveCount: Int
 
     init(entries: [KDEntry]) {
         var e = entries
@@ -88,41 +88,40 @@ struct KDTree: Sendable {
     }
 }
 
-/// A bounded set of the k best (smallest squared chord) candidates, kept sorted (k is small).
-@usableFromInline
+/// A bounded set of the k best (smallest squared chord) candidates, kept sorted ascending
+/// (k is small: insertion into a sorted array beats a heap).
 struct KBest {
-    @usableFromInline var d2: [Double]
-    @usableFromInline var ids: [Int]
-    @usableFromInline var slots: [(tree: Int, slot: Int)]
-    @usableFromInline let k: Int
-    @usableFromInline init(k: Int) {
-        self.k = k
-        d2 = []; ids = []; slots = []
-        d2.reserveCapacity(k + 1); ids.reserveCapacity(k + 1); slots.reserveCapacity(k + 1)
-    }
+    struct Candidate { var d2: Double; var id: Int; var tree: Int; var slot: Int }
+    var items: [Candidate]
+    let k: Int
     /// Squared chord of the current k-th best (∞ until k are held).
-    @inlinable var worst: Double { d2.count < k ? .infinity : d2[d2.count - 1] }
-    @inlinable mutating func offer(_ dist2: Double, _ id: Int, _ tree: Int, _ slot: Int) {
-        if d2.count == k && dist2 >= d2[k - 1] { return }
-        var i = d2.count
-        if d2.count == k { d2.removeLast(); ids.removeLast(); slots.removeLast(); i = k - 1 }
-        while i > 0 && d2[i - 1] > dist2 { i -= 1 }
-        d2.insert(dist2, at: i); ids.insert(id, at: i); slots.insert((tree, slot), at: i)
+    var worst: Double = .infinity
+    init(k: Int) {
+        self.k = k
+        items = []
+        items.reserveCapacity(k + 1)
+    }
+    var count: Int { items.count }
+    mutating func offer(_ dist2: Double, _ id: Int, _ tree: Int, _ slot: Int) {
+        // Caller checked dist2 < worst.
+        var i = items.count
+        items.append(Candidate(d2: dist2, id: id, tree: tree, slot: slot))
+        while i > 0 && items[i - 1].d2 > dist2 { items.swapAt(i, i - 1); i -= 1 }
+        if items.count > k { items.removeLast() }
+        if items.count == k { worst = items[k - 1].d2 }
     }
 }
 
 extension KDTree {
     /// k nearest live entries by chord to `q`, offered into `best`.
-    @usableFromInline
+
     func nearest(_ q: SIMD3<Double>, treeIndex: Int, into best: inout KBest) {
         entries.withUnsafeBufferPointer { e in
             dims.withUnsafeBufferPointer { dm in
                 if let alive {
-                    alive.withUnsafeBufferPointer { al in
-                        Self.knn(e, dm, al.baseAddress, q, 0, e.count, treeIndex, &best)
-                    }
+                    alive.withUnsafeBufferPointer { al in Self.knn(e, dm, al.baseAddress, q, treeIndex, &best) }
                 } else {
-                    Self.knn(e, dm, nil, q, 0, e.count, treeIndex, &best)
+                    Self.knn(e, dm, nil, q, treeIndex, &best)
                 }
             }
         }
@@ -134,64 +133,84 @@ extension KDTree {
         return dx * dx + dy * dy + dz * dz
     }
 
+    /// Depth-first search with an explicit stack of pending subtrees and their lower bounds
+    /// (squared distance to the splitting plane); a pending subtree is skipped when its bound is
+    /// no better than the current k-th best. Depth ≤ log2(n) + 1, so 128 slots are ample.
     static func knn(_ e: UnsafeBufferPointer<KDEntry>, _ dm: UnsafeBufferPointer<UInt8>, _ al: UnsafePointer<Bool>?,
-                    _ q: SIMD3<Double>, _ lo: Int, _ hi: Int, _ tree: Int, _ best: inout KBest) {
-        if hi - lo <= leafSize {
-            for i in lo..<hi where al == nil || al![i] {
-                let d2 = dist2(e[i], q)
-                if d2 < best.worst { best.offer(d2, e[i].id, tree, i) }
+                    _ q: SIMD3<Double>, _ tree: Int, _ best: inout KBest) {
+        withUnsafeTemporaryAllocation(of: (lo: Int, hi: Int, bound: Double).self, capacity: 128) { stack in
+            var sp = 1
+            stack[0] = (0, e.count, 0)
+            while sp > 0 {
+                sp -= 1
+                var (lo, hi, bound) = stack[sp]
+                if bound >= best.worst { continue }
+                while hi - lo > leafSize {
+                    let mid = (lo + hi) >> 1
+                    let p = e[mid]
+                    let d = dm[mid]
+                    let diff = (d == 0 ? q.x : d == 1 ? q.y : q.z) - p[d]
+                    if al == nil || al![mid] {
+                        let d2 = dist2(p, q)
+                        if d2 < best.worst { best.offer(d2, p.id, tree, mid) }
+                    }
+                    bound = diff * diff
+                    if diff < 0 {
+                        stack[sp] = (mid + 1, hi, bound); hi = mid
+                    } else {
+                        stack[sp] = (lo, mid, bound); lo = mid + 1
+                    }
+                    sp += 1
+                }
+                for i in lo..<hi where al == nil || al![i] {
+                    let d2 = dist2(e[i], q)
+                    if d2 < best.worst { best.offer(d2, e[i].id, tree, i) }
+                }
             }
-            return
-        }
-        let mid = (lo + hi) / 2
-        let p = e[mid]
-        let d = dm[mid]
-        let diff = (d == 0 ? q.x : d == 1 ? q.y : q.z) - p[d]
-        if al == nil || al![mid] {
-            let d2 = dist2(p, q)
-            if d2 < best.worst { best.offer(d2, p.id, tree, mid) }
-        }
-        if diff < 0 {
-            knn(e, dm, al, q, lo, mid, tree, &best)
-            if diff * diff < best.worst { knn(e, dm, al, q, mid + 1, hi, tree, &best) }
-        } else {
-            knn(e, dm, al, q, mid + 1, hi, tree, &best)
-            if diff * diff < best.worst { knn(e, dm, al, q, lo, mid, tree, &best) }
         }
     }
 
-    /// Every live entry with squared chord ≤ `r2`: calls `found(slot, d2)`.
-    @usableFromInline
-    func within(_ q: SIMD3<Double>, chordSquared r2: Double, _ found: (Int, Double) -> Void) {
+    /// Appends the slots of every live entry with squared chord ≤ `r2` to `out`.
+
+    func within(_ q: SIMD3<Double>, chordSquared r2: Double, into out: inout [Int]) {
         entries.withUnsafeBufferPointer { e in
             dims.withUnsafeBufferPointer { dm in
                 if let alive {
-                    alive.withUnsafeBufferPointer { al in Self.range(e, dm, al.baseAddress, q, r2, 0, e.count, found) }
+                    alive.withUnsafeBufferPointer { al in Self.range(e, dm, al.baseAddress, q, r2, &out) }
                 } else {
-                    Self.range(e, dm, nil, q, r2, 0, e.count, found)
+                    Self.range(e, dm, nil, q, r2, &out)
                 }
             }
         }
     }
 
     static func range(_ e: UnsafeBufferPointer<KDEntry>, _ dm: UnsafeBufferPointer<UInt8>, _ al: UnsafePointer<Bool>?,
-                      _ q: SIMD3<Double>, _ r2: Double, _ lo: Int, _ hi: Int, _ found: (Int, Double) -> Void) {
-        if hi - lo <= leafSize {
-            for i in lo..<hi where al == nil || al![i] {
-                let d2 = dist2(e[i], q)
-                if d2 <= r2 { found(i, d2) }
+                      _ q: SIMD3<Double>, _ r2: Double, _ out: inout [Int]) {
+        withUnsafeTemporaryAllocation(of: (lo: Int, hi: Int).self, capacity: 128) { stack in
+            var sp = 1
+            stack[0] = (0, e.count)
+            while sp > 0 {
+                sp -= 1
+                var (lo, hi) = stack[sp]
+                while hi - lo > leafSize {
+                    let mid = (lo + hi) >> 1
+                    let p = e[mid]
+                    let d = dm[mid]
+                    let diff = (d == 0 ? q.x : d == 1 ? q.y : q.z) - p[d]
+                    if al == nil || al![mid], dist2(p, q) <= r2 { out.append(mid) }
+                    let far = diff * diff <= r2
+                    if diff < 0 {
+                        if far { stack[sp] = (mid + 1, hi); sp += 1 }
+                        hi = mid
+                    } else {
+                        if far { stack[sp] = (lo, mid); sp += 1 }
+                        lo = mid + 1
+                    }
+                }
+                for i in lo..<hi where al == nil || al![i] {
+                    if dist2(e[i], q) <= r2 { out.append(i) }
+                }
             }
-            return
         }
-        let mid = (lo + hi) / 2
-        let p = e[mid]
-        let d = dm[mid]
-        let diff = (d == 0 ? q.x : d == 1 ? q.y : q.z) - p[d]
-        if al == nil || al![mid] {
-            let d2 = dist2(p, q)
-            if d2 <= r2 { found(mid, d2) }
-        }
-        if diff <= 0 || diff * diff <= r2 { range(e, dm, al, q, r2, lo, mid, found) }
-        if diff >= 0 || diff * diff <= r2 { range(e, dm, al, q, r2, mid + 1, hi, found) }
     }
 }

@@ -36,8 +36,8 @@ public struct SpatialIndex: Sendable {
     public let ellipsoid: Ellipsoid
     /// Geodesic solver on ``ellipsoid`` (final distances).
     let geodesic: Geodesic
-    @usableFromInline var trees: [KDTree] = []
-    @usableFromInline var buffer: [KDEntry] = []
+    var trees: [KDTree] = []
+    var buffer: [KDEntry] = []
     var locator: [Int: Slot]? = nil
 
     struct Slot: Sendable, Hashable { var tree: Int; var index: Int }   // tree == -1: buffer
@@ -149,39 +149,38 @@ public struct SpatialIndex: Sendable {
         let qe = try Self.entry(id: 0, latitude: latitude, longitude: longitude, ellipsoid)
         if k == 0 { return [] }
         let q = SIMD3(qe.x, qe.y, qe.z)
-        var best = KBest(k: k)
+        // The k + 1 nearest by chord: the extra one tells whether anything beyond could matter.
+        var best = KBest(k: k + 1)
         for (t, tree) in trees.enumerated() { tree.nearest(q, treeIndex: t, into: &best) }
         for (i, e) in buffer.enumerated() {
             let d2 = KDTree.dist2(e, q)
             if d2 < best.worst { best.offer(d2, e.id, -1, i) }
         }
-        if best.d2.isEmpty { return [] }
-        // Upper bound U on the k-th geodesic distance: the largest geodesic among the chord-best.
-        var bound = 0.0
+        let m = Swift.min(k, best.count)
         var result: [Neighbor] = []
-        result.reserveCapacity(best.d2.count + 4)
-        var seen = Set<Int>()   // (tree, slot) keys of the already measured candidates
-        for j in 0..<best.d2.count {
-            let s = best.slots[j]
-            let e = entryAt(s.tree, s.slot)
-            let g = geodesicDistance(latitude, longitude, e)
+        result.reserveCapacity(m + 1)
+        // U = the largest geodesic among the k chord-nearest bounds the true k-th distance.
+        var bound = 0.0
+        for c in best.items.prefix(m) {
+            let g = geodesicDistance(latitude, longitude, entryAt(c.tree, c.slot))
             bound = Swift.max(bound, g)
-            result.append(Neighbor(id: e.id, distance: g))
-            seen.insert(Self.key(s.tree, s.slot))
+            result.append(Neighbor(id: c.id, distance: g))
         }
-        // Anything with chord ≤ U may beat a chord-best entry geodesically (chord ≤ geodesic).
-        // With fewer than k points in all, every point is already in `result`.
-        if best.d2.count == k {
-            let r2 = bound * bound
+        // Every point outside the chord-best has chord ≥ the (k+1)-th chord. If that exceeds U,
+        // its geodesic (≥ chord) does too and the k found are the answer; otherwise (near-ties,
+        // rare) every point with chord ≤ U is measured.
+        if best.count == k + 1 && best.items[k].d2 <= bound * bound {
+            let seen = best.items.prefix(m).map { Self.key($0.tree, $0.slot) }
+            var slots: [Int] = []
             for (t, tree) in trees.enumerated() {
-                tree.within(q, chordSquared: r2) { slot, _ in
-                    if !seen.contains(Self.key(t, slot)) {
-                        let e = tree.entries[slot]
-                        result.append(Neighbor(id: e.id, distance: geodesicDistance(latitude, longitude, e)))
-                    }
+                slots.removeAll(keepingCapacity: true)
+                tree.within(q, chordSquared: bound * bound, into: &slots)
+                for s in slots where !seen.contains(Self.key(t, s)) {
+                    let e = tree.entries[s]
+                    result.append(Neighbor(id: e.id, distance: geodesicDistance(latitude, longitude, e)))
                 }
             }
-            for (i, e) in buffer.enumerated() where KDTree.dist2(e, q) <= r2 && !seen.contains(Self.key(-1, i)) {
+            for (i, e) in buffer.enumerated() where KDTree.dist2(e, q) <= bound * bound && !seen.contains(Self.key(-1, i)) {
                 result.append(Neighbor(id: e.id, distance: geodesicDistance(latitude, longitude, e)))
             }
         }
@@ -199,9 +198,12 @@ public struct SpatialIndex: Sendable {
         let q = SIMD3(qe.x, qe.y, qe.z)
         let r2 = radius * radius
         var result: [Neighbor] = []
+        var slots: [Int] = []
         for tree in trees {
-            tree.within(q, chordSquared: r2) { slot, _ in
-                let e = tree.entries[slot]
+            slots.removeAll(keepingCapacity: true)
+            tree.within(q, chordSquared: r2, into: &slots)
+            for s in slots {
+                let e = tree.entries[s]
                 let g = geodesicDistance(latitude, longitude, e)
                 if g <= radius { result.append(Neighbor(id: e.id, distance: g)) }
             }

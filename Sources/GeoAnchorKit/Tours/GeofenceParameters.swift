@@ -82,8 +82,10 @@ public struct FenceState: Sendable, Hashable, Codable {
     /// Advances the state machine.
     /// - Parameters:
     ///   - time: seconds since 1970, non-decreasing.
-    ///   - enter: P(inside the fence).
-    ///   - stay: P(inside the fence grown by the exit margin).
+    ///   - enter: P(inside the fence); read only while outside, and only compared with
+    ///     ``GeofenceParameters/enterProbability`` (so an upper bound below it is as good as the value).
+    ///   - stay: P(inside the fence grown by the exit margin); read only while inside, and only
+    ///     compared with ``GeofenceParameters/exitProbability``.
     @inlinable
     public mutating func update(time: Double, enter: Double, stay: Double, parameters p: GeofenceParameters) -> Transition {
         var out: Transition = []

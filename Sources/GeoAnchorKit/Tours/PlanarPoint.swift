@@ -4,10 +4,12 @@ import Foundation
 ///
 /// Tours work in a ``LocalTangentFrame`` centred on the tour: stops, zones and the path are
 /// converted once to `(east, north)` meters, so distances, projections and polygon tests are
-/// plain planar arithmetic. Within 10 km of the origin the planar distance differs from the
-/// ellipsoidal geodesic by less than 1 cm per km (the ENU frame drops only the `up` component,
-/// which is ≈ d²/(2R), i.e. 7.8 m at 10 km, and shortens horizontal distances by ≈ d³/(3R²)
-/// ≈ 8 mm at 10 km).
+/// plain planar arithmetic.
+///
+/// - Accuracy: planar distances in an ENU frame are slightly shorter than ellipsoidal
+///   geodesics: from the origin to a point 10 km away by 4.1 mm (≈ d³/(6R²); 0.03 mm at 2 km),
+///   and a 1 km distance between two points 10 km from the origin by ≤ 1.4 mm (measured against
+///   GeographicLib's `Geodesic.WGS84` at 49.96° N, every 15° of azimuth).
 @frozen
 public struct PlanarPoint: Sendable, Hashable, Codable {
     /// Meters towards east.

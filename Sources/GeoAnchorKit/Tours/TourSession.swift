@@ -6,8 +6,10 @@ import Foundation
 /// Geometry is converted once to a ``LocalTangentFrame`` centred on the tour's stops (planar
 /// meters, see ``PlanarPoint`` for the error of that approximation). Per position:
 /// 1. stops: candidates from a ``CircleFenceIndex`` (cost independent of the number of stops),
-///    P(inside) from ``PositionUncertainty/probabilityInsideCircle(distance:radius:sigma:)``,
-///    and the ``FenceState`` hysteresis;
+///    P(inside) from ``PositionUncertainty/probabilityInsideCircle(distance:radius:sigma:)``
+///    (evaluated only when the cheap upper bound Φ((r − d)/σ) does not already decide the
+///    threshold comparison — the events are those of the exact computation, checked against a
+///    brute-force replay in the tests), and the ``FenceState`` hysteresis;
 /// 2. zones (when a ``TourZoneEvaluator`` is given): P(inside) = Φ(signed distance / σ);
 /// 3. path: projection (``PlanarPolyline/project(_:previousAlong:tieTolerance:)``) and the
 ///    off-route corridor, itself a hysteresis state.
@@ -144,9 +146,22 @@ public struct TourSession: Sendable {
             let d = p.distance(to: stopPoints[i])
             let was = stopStates[i].isActive
             if !was && d - r >= reach { return }   // P = 0 for both tests: nothing to do
-            let enterP = PositionUncertainty.probabilityInsideCircle(distance: d, radius: r, sigma: sigma)
-            let stayP = stopStates[i].isInside
-                ? PositionUncertainty.probabilityInsideCircle(distance: d, radius: r + g.exitMargin, sigma: sigma) : enterP
+            // The state machine only compares P with its thresholds, and the disc lies inside the
+            // half-plane beyond its near edge, so P ≤ Φ((r − d)/σ): when that bound already
+            // decides the comparison the quadrature is skipped (same events, ~20× cheaper for
+            // the many fences near but outside the position).
+            var enterP = 0.0, stayP = 1.0
+            if stopStates[i].isInside {
+                stayP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: r + g.exitMargin - d, sigma: sigma)
+                if stayP > g.exitProbability {
+                    stayP = PositionUncertainty.probabilityInsideCircle(distance: d, radius: r + g.exitMargin, sigma: sigma)
+                }
+            } else {
+                enterP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: r - d, sigma: sigma)
+                if enterP >= g.enterProbability {
+                    enterP = PositionUncertainty.probabilityInsideCircle(distance: d, radius: r, sigma: sigma)
+                }
+            }
             let tr = stopStates[i].update(time: t, enter: enterP, stay: stayP, parameters: g)
             if !tr.isEmpty || was != stopStates[i].isActive { touched.append((i, tr)) }
         }
@@ -210,8 +225,10 @@ public struct TourSession: Sendable {
     /// Guidance from the last processed position (nil before the first one).
     /// - Parameter deviceHeading: degrees from true north; defaults to the last fix's `heading`.
     /// - Accuracy: distance and bearing are those of the ENU vector in a frame at the visitor
-    ///   (exact 3-D geometry, height ignored): within 1 mm and 1e-6° of the ellipsoidal geodesic
-    ///   for stops within 2 km (the horizontal ENU distance shortens by ≈ d³/(3R²)).
+    ///   (exact 3-D geometry, height ignored): shorter than the ellipsoidal geodesic by 0.03 mm at
+    ///   2 km and 4.1 mm at 10 km (≈ d³/(6R²)), bearing within 1e-7° of the geodesic azimuth
+    ///   (measured against GeographicLib at 0°, 50° and 80° latitude); the tests check 1 km due
+    ///   east on the equator against a·Δλ to 1 mm.
     public func guidance(deviceHeading: Double? = nil) -> TourGuidance? {
         guard let last = shared.lastPosition else { return nil }
         var g = TourGuidance(isOffRoute: shared.route.isInside, visitedStopIDs: shared.visitedStopIDs)

@@ -100,9 +100,27 @@ public enum GPXReader {
             self.source = source; self.options = options; self.onFix = onFix; self.onUntimed = onUntimed
         }
 
+        /// The element name without its namespace prefix, lowercased. GPX's own element names
+        /// are already lowercase: those are returned without allocating a new string.
         static func localName(_ qName: String) -> String {
-            if let i = qName.lastIndex(of: ":") { return String(qName[qName.index(after: i)...]).lowercased() }
-            return qName.lowercased()
+            var hasUpper = false, colon = false
+            for c in qName.utf8 {
+                if c == 58 { colon = true } else if c >= 65 && c <= 90 { hasUpper = true }
+            }
+            if !colon && !hasUpper { return qName }
+            var name = Substring(qName)
+            if colon, let i = qName.lastIndex(of: ":") { name = qName[qName.index(after: i)...] }
+            return hasUpper ? name.lowercased() : String(name)
+        }
+
+        /// ASCII whitespace trimmed (cheaper than Foundation's CharacterSet trimming).
+        static func trimmed(_ s: String) -> Substring {
+            let u = s.utf8
+            var a = u.startIndex, b = u.endIndex
+            func ws(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 10 || c == 13 }
+            while a < b, ws(u[a]) { a = u.index(after: a) }
+            while b > a, ws(u[u.index(before: b)]) { b = u.index(before: b) }
+            return Substring(u[a..<b])
         }
 
         func fail(_ line: Int, _ message: String) {
@@ -139,7 +157,7 @@ public enum GPXReader {
         }
 
         func parser(_ parser: XMLParser, foundCharacters string: String) {
-            if collecting { text += string }
+            if collecting { if text.isEmpty { text = string } else { text += string } }
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
@@ -163,7 +181,7 @@ public enum GPXReader {
             }
             depthInPoint -= 1
             collecting = false
-            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let value = Self.trimmed(text)
             text = ""
             if value.isEmpty || pointInvalid != nil { return }
             let line = parser.lineNumber
@@ -181,7 +199,7 @@ public enum GPXReader {
             case "geoidheight":
                 if let v = num() { point!.geoidSeparation = v }
             case "time":
-                var s = value
+                var s = String(value)
                 switch s.withUTF8({ ByteParsing.iso8601($0) }) {
                 case .success(let t): point!.time = t; pointHasTime = true
                 case .failure(let e): pointInvalid = "time '\(value.prefix(40))': \(e.message)"

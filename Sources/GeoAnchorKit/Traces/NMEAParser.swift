@@ -28,7 +28,8 @@ import Foundation
 /// `horizontalAccuracy` is √(σ_lat² + σ_lon²) (DRMS: 63–68 % of a 2-D Gaussian's mass lies
 /// within it, the CoreLocation/Android convention) and `verticalAccuracy` is σ_alt.
 ///
-/// **Validation.** A `*hh` checksum that does not match is an error; so are unparsable numbers,
+/// **Validation.** A `*hh` checksum that does not match is an error, and so is a sentence
+/// without a checksum after sentences with one (a truncated line); so are unparsable numbers,
 /// latitude > 90° or minutes ≥ 60, longitude > 180°, hemisphere letters other than N/S/E/W,
 /// impossible times and dates, and text that is not a sentence. Each error names the value and
 /// the line; with ``TraceReadOptions/skipInvalid`` the line is skipped and counted.
@@ -74,6 +75,7 @@ public struct NMEAParser: Sendable {
     private var lastTod = 0
     private var undated: [Epoch] = []
     private var wrapperMs: Int? = nil
+    private var sawChecksum = false
 
     /// At most this many epochs are held back waiting for a date (bounded memory).
     public static let maximumUndatedEpochs = 100_000
@@ -177,7 +179,12 @@ public struct NMEAParser: Sendable {
             bodyEnd = star
         } else if options.requireChecksum {
             return "sentence has no checksum"
+        } else if sawChecksum {
+            // Receivers checksum all or nothing: a lone unchecksummed sentence after
+            // checksummed ones is almost always a truncated line.
+            return "sentence has no checksum although earlier ones do (truncated line?)"
         }
+        if star >= 0 { sawChecksum = true }
         if let w = wrapped { wrapperMs = w }
         // Split fields.
         nFields = 0
@@ -304,7 +311,7 @@ public struct NMEAParser: Sendable {
 
     /// Starts or continues the epoch at `tod`.
     private mutating func epoch(tod: Int, line: Int, _ out: inout [Fix]) {
-        if let p = pending, p.tod == tod { return }
+        if pending?.tod == tod { return }
         flush(&out)
         var e = Epoch(tod: tod, line: line)
         e.wrapperMs = wrapperMs

@@ -35,6 +35,7 @@ enum CompassReport: ReportSection {
         }
         out += try calibrationLines(field: zavist!)
         out += try landmarkLines(declination: zavist!.declination)
+        out += tracesLines(context.tracesDirectory)
         if let shared = context.sharedDataDirectory {
             out += xioLines(shared.appendingPathComponent("magnetometer_imu/xio_fusion/sensor_data.csv"))
         }
@@ -132,6 +133,33 @@ enum CompassReport: ReportSection {
                    est.offset, est.standardError, est.formalStandardError, est.reducedChiSquare,
                    flagged.isEmpty ? "none" : flagged.joined(separator: ","), est.sightings[0].sigma, est.sightings[7].sigma),
         ]
+    }
+
+    /// The magnetometer streams shipped in traces/ (walking with the phone held roughly level:
+    /// rotation mostly about the vertical). Ground truth hard iron: TraceSimulator.SensorModel.
+    static func tracesLines(_ dir: URL) -> [String] {
+        var out = ["  shipped sensor streams (traces/*.sensors.csv, walking; true hard iron (12, −25, 40) µT):"]
+        for name in ["zavist-tour", "city-walk"] {
+            let url = dir.appendingPathComponent("\(name).sensors.csv")
+            guard let text = try? String(contentsOf: url, encoding: .utf8) else {
+                out.append("    \(name): not found at \(url.path)"); continue
+            }
+            var mags: [SIMD3<Double>] = []
+            for line in text.split(separator: "\n").dropFirst() {
+                let f = line.split(separator: ",")
+                guard f.count == 5, f[1] == "magnetometer", let x = Double(f[2]), let y = Double(f[3]), let z = Double(f[4]) else { continue }
+                mags.append(SIMD3(x, y, z))
+            }
+            do {
+                let c = try MagnetometerCalibrator.fit(mags, options: .init(expectedFieldStrength: 49.5))
+                out.append(String(format: "    %@: %d samples → offset (%.1f, %.1f, %.1f) µT, field %.1f µT, coverage %.2f, quality %@ (%@)",
+                                  name, mags.count, c.offset.x, c.offset.y, c.offset.z, c.fieldStrength, c.coverage,
+                                  c.quality.rawValue, c.issues.map { "\($0)" }.joined(separator: "; ")))
+            } catch {
+                out.append("    \(name): \(mags.count) samples → refused: \(error)")
+            }
+        }
+        return out
     }
 
     static func xioLines(_ url: URL) -> [String] {

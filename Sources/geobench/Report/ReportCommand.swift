@@ -32,6 +32,8 @@ struct ReportCommand: ParsableCommand {
         TracesReport.self,
         CompassReport.self,
         ToursReport.self,
+        AnchoringReport.self,
+        FilteringReport.self,
     ]
 
     @Option(help: "The repository's traces folder.")

@@ -34,6 +34,36 @@ struct AnchorPlacerTests {
         #expect(worst <= 1e-3, "max |Δ| vs PROJ = \(worst) m")
     }
 
+    /// MSL anchors and an MSL device through the native EGM96 ``GeoidGrid``. Reference: PROJ at
+    /// run time, `+proj=vgridshift +grids=egm96_15.gtx +multiplier=1` (adds N) then `cart` + `topocentric` about the
+    /// device, whose ellipsoidal height is also taken from PROJ's vgridshift. 200 anchors within
+    /// 10 km, MSL 150…600 m. Tolerance 1 mm (the issue's requirement).
+    @Test func mslAgreesWithPROJVgridshift() throws {
+        let deviceMSL = GeodeticCoordinate(latitude: 49.9617, longitude: 14.3950, altitude: 390)
+        let n0 = try #require(ProjTopocentric.egm96Undulation(latitude: deviceMSL.latitude, longitude: deviceMSL.longitude))
+        guard let proj = ProjTopocentric(latitude: deviceMSL.latitude, longitude: deviceMSL.longitude,
+                                         ellipsoidalHeight: deviceMSL.height + n0, mslInput: true) else {
+            Issue.record("PROJ pipeline could not be created (egm96_15.gtx missing?)"); return
+        }
+        var rng = SplitMix64(seed: 17)
+        var anchors: [GeoAnchor] = []
+        for i in 0..<200 {
+            let d = Double.random(in: 0...10_000, using: &rng), b = Double.random(in: 0..<360, using: &rng)
+            anchors.append(GeoAnchor(id: "m\(i)", latitude: deviceMSL.latitude + d * cos(b * .pi / 180) / 111_200,
+                                     longitude: deviceMSL.longitude + d * sin(b * .pi / 180) / (111_200 * cos(deviceMSL.latitude * .pi / 180)),
+                                     altitude: .meanSeaLevel(Double.random(in: 150...600, using: &rng))))
+        }
+        let placer = AnchorPlacer(environment: AnchorEnvironment(geoid: try GeoidGrid()))
+        let results = try placer.place(anchors, from: DevicePose(position: deviceMSL))
+        var worst = 0.0
+        for (a, r) in zip(anchors, results) {
+            let p = try r.get()
+            let ref = try #require(proj.enu(latitude: a.latitude, longitude: a.longitude, height: a.altitude.meters))
+            worst = max(worst, abs(p.enu.east - ref.0), abs(p.enu.north - ref.1), abs(p.enu.up - ref.2))
+        }
+        #expect(worst <= 1e-3, "max |Δ| vs PROJ vgridshift pipeline = \(worst) m")
+    }
+
     /// Reference: hand computation of the documented model. σ_pos = 5 m, σ_ψ = 5°, anchor 2 km
     /// away on the horizontal: error = √(25 + (2000·5π/180)²) = 174.60 m; angle = √(atan(5/2000)²
     /// + (5°)²) = 5.000 36°. Tolerance 1e-9 relative.
@@ -56,11 +86,11 @@ struct AnchorPlacerTests {
         let eye = 1.5
         let frame = try LocalTangentFrame(origin: Self.device)
         let r = (Ellipsoid.wgs84.meridionalRadius(latitude: Self.device.latitude) * Ellipsoid.wgs84.primeVerticalRadius(latitude: Self.device.latitude)).squareRoot()
-        func visible(north d: Double, heightAboveGround h: Double) throws -> Bool {
+        func visible(north d: Double, heightAboveGround h: Double, boundingRadius: Double = 0) throws -> Bool {
             // A point d north, on the ground surface through the floor (ellipsoidal height floor + h).
             let g = frame.geodetic(east: 0, north: d, up: 0)
             let a = GeoAnchor(id: "x", latitude: g.latitude, longitude: g.longitude,
-                              altitude: .ellipsoidal(Self.device.height - eye + h))
+                              altitude: .ellipsoidal(Self.device.height - eye + h), boundingRadius: boundingRadius)
             let placer = AnchorPlacer(options: PlacementOptions(maxRange: 1e9, horizontalFieldOfView: 360))
             return try placer.place([a], from: DevicePose(position: Self.device, heightAboveFloor: eye))[0].get().visibility.aboveHorizon
         }
@@ -70,6 +100,10 @@ struct AnchorPlacerTests {
         let d1 = (2 * r * eye).squareRoot() + (2 * r * 100).squareRoot()
         #expect(try visible(north: 0.97 * d1, heightAboveGround: 100))
         #expect(try !visible(north: 1.03 * d1, heightAboveGround: 100))
+        // Downhill from a hill top: a 2 m model on ground 200 m below the floor is visible 20 km
+        // away (the eye is 201.5 m above that ground: √(2R·201.5) + √(2R·2) ≈ 55.7 km), not at 60 km.
+        #expect(try visible(north: 20_000, heightAboveGround: -200, boundingRadius: 2))
+        #expect(try !visible(north: 60_000, heightAboveGround: -200, boundingRadius: 2))
     }
 
     /// Field of view (60° default) and range culling, and the loading order (visible first,

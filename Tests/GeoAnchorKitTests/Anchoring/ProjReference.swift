@@ -8,11 +8,11 @@ final class ProjTopocentric {
     private let pj: OpaquePointer
 
     /// - Parameters: origin: latitude, longitude (degrees) and ellipsoidal height (m);
-    ///   `mslInput`: input heights are MSL (EGM96, `vgridshift` inverse adds N).
+    ///   `mslInput`: input heights are MSL (EGM96: forward `vgridshift` with `+multiplier=1` adds N).
     init?(latitude: Double, longitude: Double, ellipsoidalHeight: Double, mslInput: Bool) {
         guard let c = proj_context_create() else { return nil }
         proj_log_level(c, PJ_LOG_NONE)
-        let geoid = mslInput ? "+step +inv +proj=vgridshift +grids=egm96_15.gtx +multiplier=1 " : ""
+        let geoid = mslInput ? "+step +proj=vgridshift +grids=egm96_15.gtx +multiplier=1 " : ""
         let def = "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad " + geoid
             + "+step +proj=cart +ellps=WGS84 "
             + "+step +proj=topocentric +ellps=WGS84 +lat_0=\(latitude) +lon_0=\(longitude) +h_0=\(ellipsoidalHeight)"
@@ -34,7 +34,7 @@ final class ProjTopocentric {
         guard let c = proj_context_create() else { return nil }
         defer { proj_context_destroy(c) }
         proj_log_level(c, PJ_LOG_NONE)
-        guard let p = proj_create(c, "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad +step +inv +proj=vgridshift +grids=egm96_15.gtx +multiplier=1") else { return nil }
+        guard let p = proj_create(c, "+proj=pipeline +step +proj=unitconvert +xy_in=deg +xy_out=rad +step +proj=vgridshift +grids=egm96_15.gtx +multiplier=1") else { return nil }
         defer { proj_destroy(p) }
         let out = proj_trans(p, PJ_FWD, proj_coord(longitude, latitude, 0, 0))
         return out.v.2.isFinite && out.v.2 != .infinity ? out.v.2 : nil

@@ -220,3 +220,16 @@ struct SphereFallbackTests {
         }
     }
 }
+
+@Suite("Magnetometer calibration — persistence")
+struct CalibrationPersistenceTests {
+    /// Reference: identity — a JSON round trip must reproduce the calibration exactly
+    /// (Double ↔ JSON is exact in Foundation's encoder).
+    @Test func codableRoundTrip() throws {
+        var sim = MagnetometerSimulator(field: zavistField, hardIron: SIMD3(3, 4, 5), softIron: .identity, noise: 0.5, seed: 77)
+        let half = sim.sphereCoveringStream(count: 60).map(\.magnetometer)
+        let c = try MagnetometerCalibrator.fit(half)
+        let back = try JSONDecoder().decode(MagnetometerCalibration.self, from: JSONEncoder().encode(c))
+        #expect(back == c)
+    }
+}

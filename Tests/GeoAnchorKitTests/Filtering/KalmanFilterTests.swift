@@ -146,4 +146,29 @@ struct KalmanFilterTests {
             for i in 0..<4 { for j in 0..<4 { #expect(kf.covariance(i, j) == kf.covariance(j, i)) } }
         }
     }
+
+    // The closed-form constant-velocity fast paths (used by the position filter) against the
+    // generic predict/update: random states, dt and noises; tolerance 1e-12 relative.
+    @Test("constant-velocity fast paths equal the generic core")
+    func fastPathsMatchGeneric() {
+        var rng = FilterTestRNG(seed: 99)
+        for _ in 0..<500 {
+            let a = rng.uniform(0.01, 100), d = rng.uniform(0.01, 10)
+            let b = rng.uniform(-0.9, 0.9) * (a * d).squareRoot()
+            var fast = KalmanFilter2(x: SIMD2(rng.normal() * 10, rng.normal()), P: SIMD4(a, b, b, d))
+            var slow = fast
+            let dt = rng.uniform(0, 5), q = rng.uniform(0.01, 5)
+            fast.predictConstantVelocity(dt: dt, q: q)
+            slow.predict(transition: ConstantVelocityModel.transition(dt: dt), noise: ConstantVelocityModel.processNoise(dt: dt, q: q))
+            let i = Int(rng.uniform(0, 2)), z = rng.normal() * 5, r = rng.uniform(0.01, 20)
+            let inn = fast.componentInnovation(i, measurement: z, noise: r)
+            let g = slow.innovation(measurement: z, observation: i == 0 ? SIMD2(1, 0) : SIMD2(0, 1), noise: r)
+            #expect(abs(inn.innovation - g.innovation) <= 1e-12 * max(1, abs(g.innovation)))
+            #expect(abs(inn.variance - g.variance) <= 1e-12 * g.variance)
+            fast.updateComponent(i, innovation: inn.innovation, noise: r)
+            slow.update(measurement: z, observation: i == 0 ? SIMD2(1, 0) : SIMD2(0, 1), noise: r)
+            for j in 0..<2 { #expect(abs(fast.x[j] - slow.x[j]) <= 1e-12 * max(1, abs(slow.x[j]))) }
+            for j in 0..<4 { #expect(abs(fast.P[j] - slow.P[j]) <= 1e-12 * max(1, abs(slow.P[0]) + abs(slow.P[3]))) }
+        }
+    }
 }

@@ -34,7 +34,10 @@ struct PositionFilterTests {
     @Test("reported accuracy covers about 68 % of errors")
     func accuracyIsCalibrated() {
         let trace = SyntheticTrace.pedestrian(seed: 11, outlierRate: 0, speed: 1.0)
-        let track = PositionFilter.track(trace.fixes, configuration: .walking)
+        // Honest reported accuracies here: no inflation.
+        var c = PositionFilter.Configuration.walking
+        c.accuracyInflation = 1
+        let track = PositionFilter.track(trace.fixes, configuration: c)
         var inside = 0
         for f in track.filtered.dropFirst(20) {
             if trace.error(latitude: f.latitude, longitude: f.longitude, at: trace.index(of: f.time)) <= f.horizontalAccuracy { inside += 1 }
@@ -56,7 +59,7 @@ struct PositionFilterTests {
         let m = f.measurement(from: Fix(time: 0, latitude: 10, longitude: 20, hdop: 2))!
         #expect(abs(m.horizontalSigma - 2 * 6 / 2.0.squareRoot()) < 1e-12)
         let m2 = f.measurement(from: Fix(time: 0, latitude: 10, longitude: 20, horizontalAccuracy: 7.5))!
-        #expect(abs(m2.horizontalSigma - 7.5 / 1.509_592_185_451_663) < 1e-9)
+        #expect(abs(m2.horizontalSigma - c.accuracyInflation * 7.5 / 1.509_592_185_451_663) < 1e-9)
         let m3 = f.measurement(from: Fix(time: 0, latitude: 10, longitude: 20))!
         #expect(m3.horizontalSigma == c.defaultHorizontalSigma)
     }

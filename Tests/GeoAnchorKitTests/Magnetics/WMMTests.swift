@@ -216,6 +216,17 @@ struct WMMFileTests {
         #expect(MagneticModel.searchLocations(path: "/a/b.cof", environment: env) == ["/a/b.cof"])
     }
 
+    /// The environment variable and the explicit path are honoured (and an explicit path wins
+    /// over the variable).
+    @Test(.enabled(if: SharedData.shouldRun))
+    func environmentAndPathSelectTheFile() throws {
+        let p2025 = SharedData.url("wmm/WMM2025/WMM.COF").path, p2020 = SharedData.url("wmm/WMM2020/WMM.COF").path
+        let viaEnv = try MagneticModel.load(environment: ["GEOANCHORKIT_WMM_COF": p2020])
+        #expect(viaEnv.source == p2020 && viaEnv.name == "WMM-2020")
+        let viaPath = try MagneticModel.load(path: p2025, environment: ["GEOANCHORKIT_WMM_COF": p2020])
+        #expect(viaPath.source == p2025 && viaPath.name == "WMM-2025")
+    }
+
     /// Reference: exact calendar arithmetic — 2024 is a leap year (366 days), so 2 July 2024
     /// 00:00 UTC is day 183 → 2024 + 183/366 = 2024.5.
     @Test func decimalYear() {

@@ -82,6 +82,19 @@ struct NMEAParserTests {
         #expect(g.count == 1 && g[0].time == 1_699_400_577)
     }
 
+    /// The whole gnss_lib_py Pixel 6 GnssLogger NMEA file: 48 GGA+RMC pairs → 48 fixes, each
+    /// within 1 s of its wrapper's Unix milliseconds (the logger stamps sentences as they arrive;
+    /// reference: the wrapper field itself).
+    @Test(.enabled(if: SharedData.shouldRun)) func pixel6GnssLogger() throws {
+        let text = try SharedData.text("gnss_traces/gnss_lib_py_samples/android/nmea/pixel6.nmea")
+        let fixes = try NMEAReader.fixes(from: text)
+        #expect(fixes.count == 48)
+        let wrapper = text.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("NMEA,$GPGGA") }
+            .map { Double($0.split(separator: ",").last!)! / 1000 }
+        #expect(wrapper.count == 48)
+        for (f, w) in zip(fixes, wrapper) { #expect(abs(f.time - w) < 1, "\(f.time) vs \(w)") }
+    }
+
     /// Bad input: each is a typed error naming line and value; with skipInvalid it is counted.
     @Test(arguments: [
         ("$GPGGA,220134.00,3725.4168121,N,12205.6498009,W,1,14,1.0,2.70,M,-32.64,M,,*54", "checksum mismatch"),
@@ -96,9 +109,19 @@ struct NMEAParserTests {
     ])
     func badInput(line: String, expected: String) throws {
         let text = "$GPRMC,220133.00,A,3725.417,N,12205.650,W,0.0,192.8,140520,,,A\n" + line + "\n"
+        try checkBad(text, expected)
+    }
+
+    /// A truncated last line (no checksum after checksummed sentences) is an error.
+    @Test func truncatedLine() throws {
+        try checkBad("$GPRMC,220133.00,A,3725.417,N,12205.650,W,0.0,192.8,140520,,,A*4B\n$GPGGA,220134.00,3725.4168121,N,12205.6498009,W,1,14,1.0,2.70",
+                     "truncated")
+    }
+
+    func checkBad(_ text: String, _ expected: String) throws {
         do {
             _ = try NMEAReader.fixes(from: text, source: "bad.nmea")
-            Issue.record("accepted: \(line)")
+            Issue.record("accepted: \(text)")
         } catch let e as TraceFormatError {
             #expect(e.line == 2)
             #expect(e.description.hasPrefix("bad.nmea:2: "))

@@ -1,0 +1,58 @@
+import Benchmark
+import GeoAnchorKit
+
+// Anchoring suite: per-frame batch re-pose of 100k anchors, k-nearest among 1M points, radius
+// queries among 10M points. Targets (issue 7): ≤ 2 ms per re-pose of 100k, ≤ 10 µs per kNN
+// query, ≤ 50 µs per radius query. Query benchmarks run 1,000 queries per iteration, so the
+// per-query time is the iteration time / 1,000.
+
+/// Deterministic points (GeoAnchorKit's SplitMix64) spread uniformly over a Czechia-sized box
+/// (48.5…51.1° N, 12.1…18.9° E, ≈ 142,000 km²).
+func czechPoints(_ n: Int, seed: UInt64) -> [(id: Int, latitude: Double, longitude: Double)] {
+    var rng = SplitMix64(seed: seed)
+    return (0..<n).map { ($0, rng.uniform(48.5, 51.1), rng.uniform(12.1, 18.9)) }
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput, .mallocCountTotal],
+                                           maxDuration: .seconds(3), maxIterations: 1_000)
+
+    Benchmark("Re-pose 100k anchors (one frame, Float transforms)") { benchmark in
+        let device = GeodeticCoordinate(latitude: 49.9617, longitude: 14.3950, ellipsoidalHeight: 392)
+        let anchors = czechPoints(100_000, seed: 1).map {
+            GeoAnchor(id: "a\($0.id)", latitude: 49.9617 + ($0.latitude - 49.8) * 0.02,
+                      longitude: 14.395 + ($0.longitude - 15.5) * 0.02, altitude: .ellipsoidal(350),
+                      orientation: AnchorOrientation(yaw: Double($0.id % 360)))
+        }
+        var field = try AnchorField(anchors: anchors, convention: .arkitGravityAndHeading,
+                                    session: DevicePose(position: device))
+        try field.update(pose: DevicePose(position: device, heading: 3), devicePositionInSession: SIMD3(1, 0, -2),
+                         nominalHeading: 0)
+        field.snapToEstimate()
+        var out = [Float4x4](repeating: .identity, count: anchors.count)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            out.withUnsafeMutableBufferPointer { field.repose(into: $0) }
+            blackHole(out[12_345])
+        }
+    }
+
+    Benchmark("k-nearest k=10 among 1M points (1,000 queries)") { benchmark in
+        let index = try SpatialIndex(points: czechPoints(1_000_000, seed: 2))
+        let queries = czechPoints(1_000, seed: 3)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for q in queries { blackHole(try index.nearest(latitude: q.latitude, longitude: q.longitude, k: 10)) }
+        }
+    }
+
+    Benchmark("Radius 250 m among 10M points (1,000 queries, ≈ 14 results each)",
+              configuration: .init(maxDuration: .seconds(3), maxIterations: 100)) { benchmark in
+        let index = try SpatialIndex(points: czechPoints(10_000_000, seed: 4))
+        let queries = czechPoints(1_000, seed: 5)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            for q in queries { blackHole(try index.within(radius: 250, latitude: q.latitude, longitude: q.longitude)) }
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import ArgumentParser
+import Foundation
+import GeoAnchorKit
+
+struct AnchorsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "anchors",
+        abstract: "Place geo anchors relative to a device pose in an AR frame, with expected error and visibility.",
+        discussion: """
+        Anchors CSV (--anchors FILE, header row): id,latitude,longitude,altitude,altitude_reference \
+        and optional yaw. latitude/longitude in degrees (WGS84); altitude in meters above \
+        altitude_reference: `ellipsoid` (WGS84) or `msl` (EGM96 geoid, --geoid); yaw in degrees \
+        clockwise from true north (model orientation, default 0).
+
+        Output CSV columns: id,x,y,z,distance,bearing,error_m,visible
+          x,y,z     the anchor relative to the device in the chosen --frame, meters:
+                    enu = east,north,up; arkit = ARKit gravityAndHeading (x east, y up, z south);
+                    arkit-gravity = ARKit gravity-only session whose −z pointed along --heading at
+                    start (y up); arcore = ARCore Earth East-Up-South. Exact 3-D: far anchors sink
+                    with Earth curvature.
+          distance  straight-line distance from the device, meters
+          bearing   degrees clockwise from true north, [0, 360)
+          error_m   expected 68 % placement error, meters: √(σ_pos² + (d·σ_heading)²) with
+                    σ_pos = --position-accuracy, σ_heading = --heading-accuracy (radians), d the
+                    horizontal distance
+          visible   true/false: within --max-range, above the horizon (smooth Earth through the
+                    lower of the device's floor, --height-above-floor below the device, and the
+                    anchor's point) and within the horizontal --fov centred on --heading
+
+        --json writes {"anchors": [...], "errors": [...]} instead: each anchor has the CSV keys \
+        plus error_deg (expected angular error, degrees) and quaternion [x, y, z, w] (model \
+        orientation in the frame); each error has file, line, id, message.
+
+        A bad anchor row (unknown altitude_reference, non-numeric or NaN value, latitude out of \
+        range, MSL without a loadable geoid) is reported on stderr as FILE:LINE: message and \
+        skipped; all other anchors are still placed and written. Exit status: 0 when every row \
+        was placed, 2 when any row failed or the arguments/header are invalid (then nothing is \
+        written).
+        """
+    )
+
+    enum Frame: String, ExpressibleByArgument, CaseIterable { case enu, arkit, arkitGravity = "arkit-gravity", arcore }
+    enum Reference: String, ExpressibleByArgument, CaseIterable { case ellipsoid, msl }
+
+    @Option(help: "Device position LAT,LON,H (degrees, degrees, meters).")
+    var device: String
+
+    @Option(help: "Datum of the device height H: ellipsoid or msl.")
+    var deviceReference: Reference = .ellipsoid
+
+    @Option(help: "Device heading, degrees clockwise from true north (for arkit-gravity: the session's start heading).")
+    var heading: Double
+
+    @Option(help: "Output frame: enu, arkit, arkit-gravity or arcore.")
+    var frame: Frame = .enu
+
+    @Option(help: "Device horizontal accuracy (68 % radius), meters.")
+    var positionAccuracy: Double = 0
+
+    @Option(help: "Device heading accuracy (68 %), degrees.")
+    var headingAccuracy: Double = 0
+
+    @Option(help: "Anchors CSV file ('-' for stdin).")
+    var anchors: String
+
+    @Flag(help: "Write JSON instead of CSV.")
+    var json = false
+
+    @Option(help: "Output file (default: stdout).")
+    var output: String?
+
+    @Option(help: "Geoid grid (GTX) for MSL heights.")
+    var geoid: String = "/usr/share/proj/egm96_15.gtx"
+
+    @Option(help: "Culling range, meters.")
+    var maxRange: Double = 10_000
+
+    @Option(help: "Horizontal field of view centred on --heading, degrees (360 disables).")
+    var fov: Double = 60
+
+    @Option(help: "Device height above the floor/ground, meters (horizon test).")
+    var heightAboveFloor: Double = 1.5
+
+    func run() throws {
+        var rowErrors = 0
+        try withInputErrors {
+            let (lat, lon, h) = try parseTriple(device, name: "device")
+            for (name, v) in [("heading", heading), ("position-accuracy", positionAccuracy),
+                              ("heading-accuracy", headingAccuracy), ("max-range", maxRange), ("fov", fov),
+                              ("height-above-floor", heightAboveFloor)] {
+                guard v.isFinite, name == "heading" || name == "height-above-floor" || v >= 0 else {
+                    throw InputError(file: "--\(name)", line: nil, message: "expected a finite non-negative number, got \(v)")
+                }
+            }
+            let table = try CSVTable.read(path: anchors)
+            let parsed = try AnchorRows.parse(table)
+            let needsGeoid = deviceReference == .msl || parsed.anchors.contains { if case .meanSeaLevel = $0.anchor.altitude { return true } else { return false } }
+            var geoidModel: GeoidGrid? = nil
+            var geoidError: String? = nil
+            if needsGeoid {
+                do { geoidModel = try GeoidGrid(path: geoid) } catch { geoidError = "\(error)" }
+            }
+            if deviceReference == .msl, geoidModel == nil {
+                throw InputError(file: geoid, line: nil, message: "--device-reference msl needs a geoid: \(geoidError ?? "not loaded")")
+            }
+            let convention: ARFrameConvention
+            switch frame {
+            case .enu: convention = .enu
+            case .arkit: convention = .arkitGravityAndHeading
+            case .arkitGravity: convention = .arkitGravity(sessionHeading: heading)
+            case .arcore: convention = .arcoreEarth
+            }
+            let placer = AnchorPlacer(environment: AnchorEnvironment(geoid: geoidModel), convention: convention,
+                                      options: PlacementOptions(maxRange: maxRange, horizontalFieldOfView: fov))
+            let pose = DevicePose(
+                position: GeodeticCoordinate(latitude: lat, longitude: lon, height: h,
+                                             verticalReference: deviceReference == .msl ? .meanSeaLevel : .ellipsoid),
+                horizontalAccuracy: positionAccuracy, heading: heading, headingAccuracy: headingAccuracy,
+                heightAboveFloor: heightAboveFloor)
+            let results: [Result<AnchorPlacement, GeoAnchorError>]
+            do {
+                results = try placer.place(parsed.anchors.map(\.anchor), from: pose)
+            } catch {
+                throw InputError(file: "--device", line: nil, message: "\(error)")
+            }
+            var errors = parsed.errors
+            var placed: [AnchorPlacement] = []
+            for (row, r) in zip(parsed.anchors, results) {
+                switch r {
+                case .success(let p): placed.append(p)
+                case .failure(let e):
+                    var msg = "anchor '\(row.anchor.id)': \(e)"
+                    if case .verticalReferenceMismatch = e, let geoidError { msg += " (geoid: \(geoidError))" }
+                    errors.append((row.line, row.anchor.id, msg))
+                }
+            }
+            errors.sort { $0.line < $1.line }
+            for e in errors { Stderr.print("\(table.source):\(e.line): \(e.message)") }
+            rowErrors = errors.count
+            if json {
+                try writeJSON(placed, errors: errors, source: table.source)
+            } else {
+                let w = try CSVWriter(path: output, header: ["id", "x", "y", "z", "distance", "bearing", "error_m", "visible"])
+                for p in placed {
+                    w.write([csvField(p.id), format(p.position.x), format(p.position.y), format(p.position.z),
+                             format(p.distance), format(p.bearing), format(p.uncertainty.meters),
+                             p.visibility.isVisible ? "true" : "false"])
+                }
+                w.finish()
+            }
+        }
+        if rowErrors > 0 { throw ExitCode(2) }
+    }
+
+    private func writeJSON(_ placed: [AnchorPlacement], errors: [(line: Int, id: String, message: String)], source: String) throws {
+        let anchorsJSON: [[String: Any]] = placed.map { p in
+            let q = p.orientation.vector
+            return ["id": p.id, "x": p.position.x, "y": p.position.y, "z": p.position.z, "distance": p.distance,
+                    "bearing": p.bearing, "error_m": p.uncertainty.meters, "visible": p.visibility.isVisible,
+                    "error_deg": p.uncertainty.degrees, "quaternion": [Double(q.x), Double(q.y), Double(q.z), Double(q.w)]]
+        }
+        let errorsJSON: [[String: Any]] = errors.map { ["file": source, "line": $0.line, "id": $0.id, "message": $0.message] }
+        let data = try JSONSerialization.data(withJSONObject: ["anchors": anchorsJSON, "errors": errorsJSON],
+                                              options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        if let output, output != "-" {
+            guard FileManager.default.createFile(atPath: output, contents: data + Data("\n".utf8)) else {
+                throw InputError(file: output, line: nil, message: "cannot create output file")
+            }
+        } else {
+            FileHandle.standardOutput.write(data + Data("\n".utf8))
+        }
+    }
+}
+
+/// Anchors CSV rows → anchors, with per-row errors (line, id, message) for the rows that fail.
+enum AnchorRows {
+    static func parse(_ table: CSVTable) throws -> (anchors: [(line: Int, anchor: GeoAnchor)], errors: [(line: Int, id: String, message: String)]) {
+        let cId = try table.column("id"), cLat = try table.column("latitude"), cLon = try table.column("longitude")
+        let cAlt = try table.column("altitude"), cRef = try table.column("altitude_reference")
+        let cYaw = table.optionalColumn("yaw")
+        var anchors: [(Int, GeoAnchor)] = []
+        var errors: [(Int, String, String)] = []
+        for row in table.rows {
+            let id = cId < row.fields.count ? row.fields[cId].trimmingCharacters(in: .whitespaces) : ""
+            do {
+                guard !id.isEmpty else { throw InputError(file: table.source, line: row.line, message: "missing id") }
+                let lat = try table.double(row, cLat, "latitude"), lon = try table.double(row, cLon, "longitude")
+                let alt = try table.double(row, cAlt, "altitude")
+                let yaw = try table.optionalDouble(row, cYaw, "yaw") ?? 0
+                let ref = cRef < row.fields.count ? row.fields[cRef].trimmingCharacters(in: .whitespaces).lowercased() : ""
+                let altitude: AnchorAltitude
+                switch ref {
+                case "ellipsoid": altitude = .ellipsoidal(alt)
+                case "msl": altitude = .meanSeaLevel(alt)
+                default:
+                    throw InputError(file: table.source, line: row.line,
+                                     message: "altitude_reference '\(ref)' is not 'ellipsoid' or 'msl'")
+                }
+                let a = GeoAnchor(id: id, latitude: lat, longitude: lon, altitude: altitude, orientation: AnchorOrientation(yaw: yaw))
+                do { try a.validate() } catch { throw InputError(file: table.source, line: row.line, message: "anchor '\(id)': \(error)") }
+                anchors.append((row.line, a))
+            } catch let e as InputError {
+                errors.append((row.line, id, e.message))
+            }
+        }
+        return (anchors, errors)
+    }
+}
+
+/// A CSV field, quoted when it contains a comma, quote or newline.
+func csvField(_ s: String) -> String {
+    guard s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) else { return s }
+    return "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

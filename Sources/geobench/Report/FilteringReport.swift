@@ -1,0 +1,52 @@
+import Foundation
+import GeoAnchorKit
+
+/// Filtering section: raw vs Kalman-filtered vs RTS-smoothed accuracy on the repository's
+/// simulated traces (traces/*.raw.csv against *.truth.csv), the GSDC 2020 chipset traces when
+/// ../shared/data is present, and the heading filter on the simulated sensor stream.
+enum FilteringReport: ReportSection {
+    static let title = "Filtering: position filter, RTS smoother"
+
+    static func run(_ context: ReportContext) throws -> [String] {
+        var lines = ["  horizontal error vs truth, meters: RMSE / p50 / p95 (raw → filtered → smoothed); walking preset"]
+        func row(_ name: String, _ c: FilterAccuracyComparison) -> [String] {
+            func s(_ a: TrackAccuracy) -> String {
+                String(format: "%6.2f %6.2f %6.2f", a.horizontal.rmse, a.horizontal.p50, a.horizontal.p95)
+            }
+            let r = c.raw.horizontal, f = c.filtered.horizontal, m = c.smoothed.horizontal
+            return [
+                "    \(name.padding(toLength: 34, withPad: " ", startingAt: 0)) raw \(s(c.raw)) | filtered \(s(c.filtered)) | smoothed \(s(c.smoothed))",
+                String(format: "      change vs raw: RMSE %+.1f %% / %+.1f %%, p95 %+.1f %% / %+.1f %% (filter / smoother); %d matched, %d gated, %d recoveries",
+                       100 * (f.rmse / r.rmse - 1), 100 * (m.rmse / r.rmse - 1), 100 * (f.p95 / r.p95 - 1), 100 * (m.p95 / r.p95 - 1),
+                       c.raw.matched, c.statistics.gated, c.statistics.recoveries),
+            ]
+        }
+        for name in ["zavist-tour", "city-walk"] {
+            context.progress("filtering \(name)")
+            let dir = context.tracesDirectory
+            let p = try FilterAccuracyComparison.loadPair(trace: dir.appendingPathComponent("\(name).raw.csv"),
+                                                          reference: dir.appendingPathComponent("\(name).truth.csv"))
+            lines += row(name, FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .walking))
+        }
+        guard let shared = context.sharedDataDirectory else {
+            lines.append("  GSDC 2020 chipset traces: ../shared/data not present, skipped")
+            return lines
+        }
+        lines.append("  GSDC 2020 AILocAR, phone chipset NMEA vs SPAN 10 Hz (driving preset, UERE 2 m)")
+        for (drive, phone) in [("2020-05-14-US-MTV-1", "Pixel4"), ("2020-05-14-US-MTV-1", "Pixel4XLModded"),
+                               ("2020-06-05-US-MTV-2", "Pixel4"), ("2020-06-05-US-MTV-2", "Pixel4XL")] {
+            let dir = shared.appendingPathComponent("gnss_traces/gsdc2020_AILocAR/\(drive)")
+            let trace = dir.appendingPathComponent("\(phone)_chipset.nmea"), ref = dir.appendingPathComponent("SPAN_\(phone)_10Hz.nmea")
+            guard FileManager.default.fileExists(atPath: trace.path), FileManager.default.fileExists(atPath: ref.path) else {
+                lines.append("    \(drive) \(phone): missing, skipped")
+                continue
+            }
+            context.progress("filtering \(drive) \(phone)")
+            let p = try FilterAccuracyComparison.loadPair(trace: trace, reference: ref)
+            lines += row("\(drive) \(phone)",
+                         FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference,
+                                                           configuration: FilterAccuracyComparison.gsdcConfiguration))
+        }
+        return lines
+    }
+}
