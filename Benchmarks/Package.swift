@@ -18,6 +18,7 @@ let package = Package(
     ],
     targets: [
         suite("Geodesy", extra: ["GeoAnchorKitPROJ"]),
+        suite("Routing"),
         suite("Traces"),
         suite("Geodesic", extra: ["GeoAnchorKitPROJ"]),
         suite("Filtering"),

@@ -13,6 +13,10 @@ struct RouteCommand: ParsableCommand {
         hiking function with the legs' slopes. Up to 16 free stops the order is optimal \
         (Held–Karp); beyond, iterated local search runs within --time-limit.
 
+        With --paths FILE.geojson the legs follow the file's LineStrings (shortest paths, heights \
+        from the positions' third coordinate); each stop is snapped to the nearest path within \
+        --max-snap meters; stops off the network or on a disconnected part are reported.
+
         Without --start the first stop is the start. --start LAT,LON[,ALT] starts elsewhere (ALT \
         defaults to the nearest stop's altitude). --end LAT,LON[,ALT] ends at a fixed place, \
         --return ends back at the start; otherwise the end is free.
@@ -38,6 +42,12 @@ struct RouteCommand: ParsableCommand {
 
     @Flag(name: .customLong("return"), help: "Return to the start (round trip).")
     var roundTrip = false
+
+    @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths; legs follow them.")
+    var paths: String?
+
+    @Option(name: .customLong("max-snap"), help: "With --paths: farthest a stop may be from a path, meters (default 100).")
+    var maxSnap: Double = 100
 
     @Option(name: .customLong("time-limit"), help: "Time budget in seconds for the heuristic (default 1).")
     var timeLimit: Double = 1
@@ -95,12 +105,25 @@ struct RouteCommand: ParsableCommand {
                 }!.coordinate.height
                 return GeodeticCoordinate(latitude: lat, longitude: lon, altitude: alt)
             }
-            var problem = TourProblem(stops: list)
+            var problem = RouteProblem(stops: list)
             if let start { problem.start = .location(try location(start, "start")) }
             if let end { problem.end = .location(try location(end, "end")) } else if roundTrip { problem.end = .returnToStart }
-            let plan: TourPlan
+            let plan: RoutePlan
+            let options = SolverOptions(timeLimit: timeLimit, seed: seed, maxIterations: iterations)
             do {
-                plan = try TourPlanner.plan(problem, options: SolverOptions(timeLimit: timeLimit, seed: seed, maxIterations: iterations))
+                if let paths {
+                    let collection: GeoJSONFeatureCollection
+                    do { collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths)) } catch let error as TraceFormatError {
+                        throw InputError(file: error.source, line: error.line, message: error.message)
+                    }
+                    let network: PathNetwork
+                    do { network = try PathNetwork(geoJSON: collection, source: paths) } catch let error as RoutingError {
+                        throw InputError(file: paths, line: nil, message: error.description)
+                    }
+                    plan = try RoutePlanner.plan(problem, network: network, maxSnapDistance: maxSnap, options: options)
+                } else {
+                    plan = try RoutePlanner.plan(problem, options: options)
+                }
             } catch let error as RoutingError {
                 throw InputError(file: table.source, line: nil, message: error.description)
             }
@@ -131,7 +154,7 @@ struct RouteCommand: ParsableCommand {
     }
 
     /// A readable table of the legs and totals.
-    static func table(_ plan: TourPlan) -> String {
+    static func table(_ plan: RoutePlan) -> String {
         let e = plan.estimate
         func pad(_ s: String, _ w: Int, left: Bool = false) -> String {
             s.count >= w ? s : (left ? s + String(repeating: " ", count: w - s.count) : String(repeating: " ", count: w - s.count) + s)

@@ -72,58 +72,45 @@ enum HeldKarp {
         let service = free.map { timed ? p.service[$0] : 0 }
         let open = free.map { timed ? p.windowOpen[$0] : 0 }
         let closeAt = free.map { timed ? p.windowClose[$0] : .infinity }
-        // Local cost matrix between free nodes and from the start.
-        var local = [Double](repeating: 0, count: k * k)
-        for a in 0..<k { for b in 0..<k { local[a * k + b] = c[free[a] * n + free[b]] } }
+        // Local cost matrix between free nodes, transposed (`into[x * k + j]` = cost j → x) so
+        // that the "pull" recursion below reads contiguous memory.
+        var into = [Double](repeating: 0, count: k * k)
+        for a in 0..<k { for b in 0..<k { into[b * k + a] = c[free[a] * n + free[b]] } }
 
         best.withUnsafeMutableBufferPointer { best in
             parent.withUnsafeMutableBufferPointer { parent in
-                local.withUnsafeBufferPointer { local in
+                into.withUnsafeBufferPointer { into in
                     for a in 0..<k {
                         var t = t0 + c[start * n + free[a]]
                         if t < open[a] { t = open[a] }
                         if t <= closeAt[a] { best[(1 << a) * k + a] = t + service[a] }
                     }
-                    let full = (1 << k) - 1
-                    for mask in 1..<(1 << k) {
-                        let base = mask * k
-                        var rest = full & ~mask
-                        // Candidates that may join this mask (no required successor already in it).
-                        var allowed = 0
-                        while rest != 0 {
-                            let x = rest.trailingZeroBitCount
-                            rest &= rest - 1
-                            if succMask[x] & mask == 0 { allowed |= 1 << x }
-                        }
-                        if allowed == 0 { continue }
-                        var js = mask
-                        while js != 0 {
-                            let j = js.trailingZeroBitCount
-                            js &= js - 1
-                            let v = best[base + j]
-                            if v == .infinity { continue }
-                            let row = j * k
-                            var xs = allowed
-                            if timed {
-                                while xs != 0 {
-                                    let x = xs.trailingZeroBitCount
-                                    xs &= xs - 1
-                                    var t = v + local[row + x]
-                                    if t < open[x] { t = open[x] }
-                                    if t > closeAt[x] { continue }
-                                    t += service[x]
-                                    let s = (mask | (1 << x)) * k + x
-                                    if t < best[s] { best[s] = t; parent[s] = UInt8(j) }
-                                }
-                            } else {
-                                while xs != 0 {
-                                    let x = xs.trailingZeroBitCount
-                                    xs &= xs - 1
-                                    let t = v + local[row + x]
-                                    let s = (mask | (1 << x)) * k + x
-                                    if t < best[s] { best[s] = t; parent[s] = UInt8(j) }
-                                }
+                    // Pull: best[S][x] = min over j ∈ S∖{x} of best[S∖{x}][j] + c(j, x), for x allowed
+                    // after S∖{x} (none of its required successors already visited).
+                    for mask in 1..<(1 << k) where mask & (mask - 1) != 0 {
+                        var xs = mask
+                        while xs != 0 {
+                            let x = xs.trailingZeroBitCount
+                            xs &= xs - 1
+                            let prev = mask ^ (1 << x)
+                            if succMask[x] & prev != 0 { continue }
+                            let pbase = prev * k, col = x * k
+                            var bestV = Double.infinity, bestJ = 255
+                            var js = prev
+                            while js != 0 {
+                                let j = js.trailingZeroBitCount
+                                js &= js - 1
+                                let v = best[pbase + j] + into[col + j]
+                                if v < bestV { bestV = v; bestJ = j }
                             }
+                            // Windows: the earliest arrival gives the earliest departure (waiting
+                            // is allowed), so the minimum above stays exact.
+                            if timed && bestV < .infinity {
+                                if bestV < open[x] { bestV = open[x] }
+                                if bestV > closeAt[x] { bestV = .infinity; bestJ = 255 } else { bestV += service[x] }
+                            }
+                            best[mask * k + x] = bestV
+                            parent[mask * k + x] = UInt8(truncatingIfNeeded: bestJ)
                         }
                     }
                 }

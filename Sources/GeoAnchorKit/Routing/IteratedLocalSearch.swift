@@ -10,12 +10,14 @@ import Foundation
 /// - Local search, driven by a queue of "active" nodes (don't-look bits, Bentley 1992) and
 ///   K = 10 nearest-neighbour candidate lists:
 ///   2-opt (segment reversal), Or-opt (move a segment of 1–3 nodes, either orientation;
-///   Or 1976) and or-3opt (exchange two adjacent segments of any length, the pure 3-opt
-///   "segment insertion" move without reversal).
+///   Or 1976) and or-3opt: the four pure 3-opt reconnections of two adjacent segments of any
+///   length (exchange, and exchange with either or both segments reversed), searched with the
+///   Lin–Kernighan gain criterion on symmetric matrices.
 /// - Iterated local search (Lourenço, Martin & Stützle 2003): a random kick (a pure 3-opt
 ///   reconnection of two adjacent segments of ≤ 30 nodes, one kick in 20 up to a third of the
-///   path: the double bridge or one of its reversed forms), local search from the kicked nodes, accept if not worse; the best path
-///   seen is returned.
+///   path: the double bridge or one of its reversed forms), local search from the kicked
+///   nodes, accept if not worse (and one worse result after 10,000 kicks without a new best);
+///   the best path seen is returned.
 ///
 /// Asymmetric matrices are exact: reversals are priced with prefix sums of forward and
 /// backward leg costs.
@@ -459,11 +461,14 @@ final class IteratedLocalSearch {
             for p in 0...m { saved[p] = t[p]; bestT[p] = t[p] }
             touchedLo = Int.max; touchedHi = 0
             var current = cost, bestCost = cost
+            var sinceBest = 0
+            // After this many kicks without a new best, one worse result is accepted to leave
+            // the funnel (the best path is kept aside).
+            let stallLimit = 10_000
             while true {
                 if let maxIt = options.maxIterations, iterations >= maxIt { break }
                 if clock.now >= deadline { break }
                 iterations += 1
-                // Local double bridge: exchange two adjacent random segments of ≤ 50 nodes.
                 // Kick: a random pure 3-opt reconnection of two adjacent segments (the double
                 // bridge and its reversed variants).
                 // One kick in 20 spans up to a third of the path, to leave deep funnels.
@@ -481,11 +486,15 @@ final class IteratedLocalSearch {
                     apply3opt(i, j, kk, variant)
                 }
                 localSearch()
+                sinceBest += 1
                 if cost < bestCost - eps {
                     for p in 0...m { bestT[p] = t[p] }
                     bestCost = cost
+                    sinceBest = 0
                 }
-                if cost <= current + eps {
+                let escape = stallLimit > 0 && sinceBest >= stallLimit
+                if escape { sinceBest = 0 }
+                if cost <= current + eps || escape {
                     if touchedLo <= touchedHi { for p in touchedLo...touchedHi { saved[p] = t[p] } }
                     current = cost
                 } else {

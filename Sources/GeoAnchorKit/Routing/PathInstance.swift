@@ -1,7 +1,7 @@
 import Foundation
 
 /// The solvers' internal view of a problem: a cost matrix over nodes plus optional side
-/// constraints. Built by ``PathSolver`` (plain) and ``TourPlanner`` (with stops' constraints).
+/// constraints. Built by ``PathSolver`` (plain) and ``RoutePlanner`` (with stops' constraints).
 struct PathInstance: Sendable {
     /// The objective between ordered node pairs (meters or seconds).
     var cost: CostMatrix

@@ -208,3 +208,32 @@ struct BinaryHeap {
         return top
     }
 }
+
+extension PathNetwork {
+    /// The network of every LineString and MultiLineString in a GeoJSON collection (also inside
+    /// GeometryCollections); other geometries are ignored. Heights come from the positions'
+    /// optional third coordinate (0 when absent).
+    /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` when there is no line, or a
+    ///   line has fewer than 2 positions (`line` is then the feature's 1-based index).
+    public init(geoJSON collection: GeoJSONFeatureCollection, source: String = "<geojson>",
+                distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
+        var lines: [[GeodeticCoordinate]] = []
+        var featureOf: [Int] = []
+        func collect(_ g: GeoJSONGeometry, _ f: Int) {
+            switch g {
+            case .lineString(let p): lines.append(p.map(\.coordinate)); featureOf.append(f)
+            case .multiLineString(let ls): for p in ls { lines.append(p.map(\.coordinate)); featureOf.append(f) }
+            case .geometryCollection(let gs): for x in gs { collect(x, f) }
+            default: break
+            }
+        }
+        for (i, f) in collection.features.enumerated() { if let g = f.geometry { collect(g, i) } }
+        guard !lines.isEmpty else { throw .malformedInput(source: source, line: nil, reason: "no LineString in the GeoJSON") }
+        do { try self.init(lineStrings: lines, distance: distance) } catch {
+            if case .malformedInput(_, let l?, let r) = error {
+                throw .malformedInput(source: source, line: nil, reason: "feature \(featureOf[l - 1] + 1): \(r)")
+            }
+            throw error
+        }
+    }
+}

@@ -5,14 +5,12 @@ public typealias DistanceFunction = @Sendable (GeodeticCoordinate, GeodeticCoord
 
 /// Distance functions for building ``RoutingCosts``.
 public enum RoutingDistance {
-    /// The ellipsoidal (WGS84) geodesic distance in meters, ignoring heights.
+    /// The ellipsoidal (WGS84) geodesic distance in meters between the positions' footprints
+    /// (heights ignored), by ``Geodesic/distance(latitude1:longitude1:latitude2:longitude2:)``
+    /// (Karney's algorithm; ≤ 15 nm against GeographicLib's GeodTest).
     public static let geodesic: DistanceFunction = { a, b in
-        // TEMPORARY spherical stand-in until Geodesic (issue geodesic) lands on main; replaced by
-        // Geodesic.wgs84.inverse before this branch is finished.
-        let r = 6_371_008.8
-        let c1 = Angle.sincos(degrees: a.latitude).cos, c2 = Angle.sincos(degrees: b.latitude).cos
-        let h = sin((b.latitude - a.latitude) * .pi / 360), k = sin((b.longitude - a.longitude) * .pi / 360)
-        return 2 * r * asin(min(1, (h * h + c1 * c2 * k * k).squareRoot()))
+        Geodesic.wgs84.distance(latitude1: a.latitude, longitude1: a.longitude,
+                                latitude2: b.latitude, longitude2: b.longitude)
     }
 }
 
@@ -66,8 +64,8 @@ public struct RoutingCosts: Sendable, Hashable {
                 d[i, j] = s; d[j, i] = s
                 t[i, j] = walking.duration(horizontalDistance: s, heightChange: dh)
                 t[j, i] = walking.duration(horizontalDistance: s, heightChange: -dh)
-                up[i, j] = max(0, dh); up[j, i] = max(0, -dh)
-                down[i, j] = max(0, -dh); down[j, i] = max(0, dh)
+                up[i, j] = max(0, dh) + 0; up[j, i] = max(0, -dh) + 0
+                down[i, j] = max(0, -dh) + 0; down[j, i] = max(0, dh) + 0
             }
         }
         self.distances = d; self.durations = t; self.ascents = up; self.descents = down

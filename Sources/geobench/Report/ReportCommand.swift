@@ -31,6 +31,7 @@ struct ReportCommand: ParsableCommand {
         GeodesyReport.self,
         TracesReport.self,
         CompassReport.self,
+        RoutingReport.self,
         ToursReport.self,
         AnchoringReport.self,
         FilteringReport.self,

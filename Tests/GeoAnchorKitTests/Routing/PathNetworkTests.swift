@@ -45,9 +45,9 @@ struct PathNetworkTests {
             RouteStop(id: "near", coordinate: Self.c(50, 14.008)),
         ]
         #expect(throws: RoutingError.unreachableStops(["island", "far"])) {
-            try TourPlanner.plan(TourProblem(stops: stops), network: net)
+            try RoutePlanner.plan(RouteProblem(stops: stops), network: net)
         }
-        let ok = try TourPlanner.plan(TourProblem(stops: [stops[0], stops[3]]), network: net)
+        let ok = try RoutePlanner.plan(RouteProblem(stops: [stops[0], stops[3]]), network: net)
         #expect(ok.order == ["home", "near"])
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A planned tour: the visiting order and its walk estimate.
-public struct TourPlan: Sendable, Hashable {
+public struct RoutePlan: Sendable, Hashable {
     /// Stop ids in visiting order (the start stop first when the start is a stop; a start or end
     /// *location* is not listed; a round trip does not repeat the start).
     public var order: [String]
@@ -17,17 +17,17 @@ public struct TourPlan: Sendable, Hashable {
     public var iterations: Int
 }
 
-/// Orders the stops of a ``TourProblem`` and estimates the walk.
+/// Orders the stops of a ``RouteProblem`` and estimates the walk.
 ///
 /// Up to 16 free stops (besides a fixed start and end) the order is optimal (Held–Karp, with
 /// precedence, time windows and prize-collecting handled exactly); larger problems use
 /// iterated local search within ``SolverOptions/timeLimit``.
-public enum TourPlanner {
+public enum RoutePlanner {
     /// Plans over direct legs between the stops: geodesic distance, Tobler walking time from
     /// the stops' height differences.
-    public static func plan(_ problem: TourProblem, walking: WalkingModel = .tobler,
+    public static func plan(_ problem: RouteProblem, walking: WalkingModel = .tobler,
                             distance: DistanceFunction = RoutingDistance.geodesic,
-                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> TourPlan {
+                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
         for s in problem.stops {
             do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, reason: error.description) }
@@ -39,17 +39,17 @@ public enum TourPlanner {
     /// Plans along a walking-path network: stops are snapped to the nearest path within
     /// `maxSnapDistance` meters; stops that cannot be snapped or lie on a disconnected part are
     /// reported as ``RoutingError/unreachableStops(_:)``.
-    public static func plan(_ problem: TourProblem, network: PathNetwork, maxSnapDistance: Double = 100,
+    public static func plan(_ problem: RouteProblem, network: PathNetwork, maxSnapDistance: Double = 100,
                             walking: WalkingModel = .tobler,
-                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> TourPlan {
+                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
         let costs = network.costs(between: problem.nodeCoordinates, maxSnapDistance: maxSnapDistance, walking: walking)
         return try plan(problem, costs: costs, options: options)
     }
 
-    /// Plans over user-supplied costs (node order: see ``TourProblem``).
-    public static func plan(_ problem: TourProblem, costs: RoutingCosts,
-                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> TourPlan {
+    /// Plans over user-supplied costs (node order: see ``RouteProblem``).
+    public static func plan(_ problem: RouteProblem, costs: RoutingCosts,
+                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
         let (instance, startNode, _) = try problem.instance(costs: costs)
         let solution: PathSolution
         do { solution = try instance.solve(options: options) } catch {
@@ -64,13 +64,13 @@ public enum TourPlanner {
         let visited = Set(solution.order)
         let order = solution.order.filter { $0 < problem.stops.count }.map { problem.stops[$0].id }
         let skipped = problem.stops.indices.filter { !visited.contains($0) }.map { problem.stops[$0].id }
-        return TourPlan(order: order, skipped: skipped, nodes: solution.order, estimate: estimate,
+        return RoutePlan(order: order, skipped: skipped, nodes: solution.order, estimate: estimate,
                         solver: solution.solver, iterations: solution.iterations)
     }
 
     /// Replaces node indices by stop labels in solver errors, and recomputes the diagnosis
     /// with labels.
-    private static func relabel(_ e: RoutingError, _ problem: TourProblem) -> RoutingError {
+    private static func relabel(_ e: RoutingError, _ problem: RouteProblem) -> RoutingError {
         func name(_ s: String) -> String { Int(s).map { problem.label(ofNode: $0) } ?? s }
         switch e {
         case .infeasibleTimeWindows(let ids): return .infeasibleTimeWindows(stops: ids.map(name))

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import GeoAnchorKit
 
-@Suite("Tour planner")
-struct TourPlannerTests {
+@Suite("Route planner")
+struct RoutePlannerTests {
     /// Stops on a line of longitudes at the equator, 0.001° ≈ 111 m apart, given out of order.
     static func lineStops(_ count: Int, dwell: Double = 0) -> [RouteStop] {
         let order = (0..<count).map { ($0 * 7) % count }
@@ -12,16 +12,16 @@ struct TourPlannerTests {
 
     /// Reference: the obvious optimum of collinear stops (walk the line in order).
     @Test func collinearStopsAreWalkedInOrder() throws {
-        var problem = TourProblem(stops: Self.lineStops(9), start: .stop("p0"))
-        let plan = try TourPlanner.plan(problem)
+        var problem = RouteProblem(stops: Self.lineStops(9), start: .stop("p0"))
+        let plan = try RoutePlanner.plan(problem)
         #expect(plan.order == (0..<9).map { "p\($0)" })
         #expect(plan.solver == .exact)
         // Fixed end at p4: starts at p0, ends at p4, visits all.
         problem.end = .stop("p4")
-        let fixed = try TourPlanner.plan(problem)
+        let fixed = try RoutePlanner.plan(problem)
         #expect(fixed.order.last == "p4" && fixed.order.first == "p0" && fixed.order.count == 9)
         problem.end = .returnToStart
-        let round = try TourPlanner.plan(problem)
+        let round = try RoutePlanner.plan(problem)
         #expect(round.estimate.legs.last?.to == "p0" && round.estimate.legs.count == 9)
         // Out along the line and back: twice the 8-gap length (spherical/ellipsoidal agree to 0.5 %).
         #expect(abs(round.estimate.distance - 2 * plan.estimate.distance) < 1e-6 * plan.estimate.distance)
@@ -48,8 +48,8 @@ struct TourPlannerTests {
             RouteStop(id: "b", coordinate: GeodeticCoordinate(latitude: 49.967, longitude: 14.390, altitude: 370), dwell: 300),
             RouteStop(id: "c", coordinate: GeodeticCoordinate(latitude: 49.964, longitude: 14.395, altitude: 360), dwell: 120),
         ]
-        let problem = TourProblem(stops: stops, end: .returnToStart)
-        let plan = try TourPlanner.plan(problem)
+        let problem = RouteProblem(stops: stops, end: .returnToStart)
+        let plan = try RoutePlanner.plan(problem)
         let e = plan.estimate
         let costs = RoutingCosts(coordinates: problem.nodeCoordinates)
         var t = 60.0
@@ -69,30 +69,30 @@ struct TourPlannerTests {
 
     @Test func badInputIsTyped() throws {
         let p = GeodeticCoordinate(latitude: 50, longitude: 14)
-        #expect(throws: RoutingError.noStops) { try TourPlanner.plan(TourProblem(stops: [])) }
+        #expect(throws: RoutingError.noStops) { try RoutePlanner.plan(RouteProblem(stops: [])) }
         #expect(throws: RoutingError.duplicateStopID("x")) {
-            try TourPlanner.plan(TourProblem(stops: [RouteStop(id: "x", coordinate: p), RouteStop(id: "x", coordinate: p)]))
+            try RoutePlanner.plan(RouteProblem(stops: [RouteStop(id: "x", coordinate: p), RouteStop(id: "x", coordinate: p)]))
         }
         let three = Self.lineStops(3)
         #expect(throws: RoutingError.unknownStopID("nope")) {
-            try TourPlanner.plan(TourProblem(stops: three, precedences: [Precedence(before: "p1", after: "nope")]))
+            try RoutePlanner.plan(RouteProblem(stops: three, precedences: [StopPrecedence(before: "p1", after: "nope")]))
         }
         #expect(throws: RoutingError.contradictoryPrecedence(["p1", "p2", "p1"])) {
-            try TourPlanner.plan(TourProblem(stops: three, precedences: [Precedence(before: "p1", after: "p2"),
-                                                                         Precedence(before: "p2", after: "p1")]))
+            try RoutePlanner.plan(RouteProblem(stops: three, precedences: [StopPrecedence(before: "p1", after: "p2"),
+                                                                         StopPrecedence(before: "p2", after: "p1")]))
         }
         #expect(throws: RoutingError.contradictoryPrecedence(["p1", "p0"])) {
-            try TourPlanner.plan(TourProblem(stops: three, start: .stop("p0"), precedences: [Precedence(before: "p1", after: "p0")]))
+            try RoutePlanner.plan(RouteProblem(stops: three, start: .stop("p0"), precedences: [StopPrecedence(before: "p1", after: "p0")]))
         }
         // p2 is 222 m from p0 (≈ 160 s); a window closing at 60 s cannot be met even directly.
         var late = Self.lineStops(3)
         late[late.firstIndex { $0.id == "p2" }!].timeWindow = 0...60
         #expect(throws: RoutingError.infeasibleTimeWindows(stops: ["p2"])) {
-            try TourPlanner.plan(TourProblem(stops: late, start: .stop("p0")))
+            try RoutePlanner.plan(RouteProblem(stops: late, start: .stop("p0")))
         }
         #expect(throws: RoutingError.invalidStop(id: "p0", reason: "dwell -1.0 s is not ≥ 0")) {
             var s = Self.lineStops(2); s[0].dwell = -1
-            return try TourPlanner.plan(TourProblem(stops: s))
+            return try RoutePlanner.plan(RouteProblem(stops: s))
         }
     }
 
@@ -102,7 +102,7 @@ struct TourPlannerTests {
         var s = Self.lineStops(3)
         s[s.firstIndex { $0.id == "p2" }!].timeWindow = 0...200
         s[s.firstIndex { $0.id == "p1" }!].timeWindow = 200...10_000
-        let plan = try TourPlanner.plan(TourProblem(stops: s, start: .stop("p0")))
+        let plan = try RoutePlanner.plan(RouteProblem(stops: s, start: .stop("p0")))
         #expect(plan.order == ["p0", "p2", "p1"])
         #expect(plan.estimate.waitingTime >= 0)
     }
@@ -112,8 +112,8 @@ struct TourPlannerTests {
     @Test func prizeCollectingKeepsMostPriority() throws {
         var s = Self.lineStops(6, dwell: 120)
         for k in s.indices where s[k].id != "p0" { s[k].priority = Double(s[k].id.dropFirst())! }
-        let problem = TourProblem(stops: s, start: .stop("p0"), timeBudget: 600)
-        let plan = try TourPlanner.plan(problem)
+        let problem = RouteProblem(stops: s, start: .stop("p0"), timeBudget: 600)
+        let plan = try RoutePlanner.plan(problem)
         let (instance, _, _) = try problem.instance(costs: RoutingCosts(coordinates: problem.nodeCoordinates))
         let brute = try #require(BruteForce.solve(instance))
         let prize = plan.order.compactMap { id in s.first { $0.id == id }?.priority }.reduce(0, +)
@@ -123,7 +123,7 @@ struct TourPlannerTests {
         // Mandatory stops that do not fit → explicit error.
         var tight = Self.lineStops(3, dwell: 400)
         tight[1].priority = nil
-        #expect(throws: RoutingError.self) { try TourPlanner.plan(TourProblem(stops: tight, timeBudget: 500)) }
+        #expect(throws: RoutingError.self) { try RoutePlanner.plan(RouteProblem(stops: tight, timeBudget: 500)) }
     }
 
     /// Larger problems go to the heuristic and still respect precedence (checked on the result).
@@ -133,8 +133,8 @@ struct TourPlannerTests {
             RouteStop(id: "s\(k)", coordinate: GeodeticCoordinate(latitude: 50 + Double(rng.below(1000)) * 1e-5,
                                                                  longitude: 14 + Double(rng.below(1000)) * 1e-5))
         }
-        let prec = [Precedence(before: "s20", after: "s3"), Precedence(before: "s3", after: "s11")]
-        let plan = try TourPlanner.plan(TourProblem(stops: stops, precedences: prec),
+        let prec = [StopPrecedence(before: "s20", after: "s3"), StopPrecedence(before: "s3", after: "s11")]
+        let plan = try RoutePlanner.plan(RouteProblem(stops: stops, precedences: prec),
                                         options: SolverOptions(timeLimit: 60, seed: 1, maxIterations: 30))
         #expect(plan.solver == .iteratedLocalSearch && plan.order.count == 30)
         let pos = Dictionary(uniqueKeysWithValues: plan.order.enumerated().map { ($1, $0) })

@@ -12,7 +12,7 @@ public struct RouteStop: Sendable, Hashable {
     /// (the visitor waits if early) and the visitor must arrive by `upperBound`. nil: always open.
     public var timeWindow: ClosedRange<Double>?
     /// nil: the stop is mandatory. A value > 0: the stop is optional with this priority (prize);
-    /// with a ``TourProblem/timeBudget`` the planner keeps the most priority that fits.
+    /// with a ``RouteProblem/timeBudget`` the planner keeps the most priority that fits.
     public var priority: Double?
 
     public init(id: String, coordinate: GeodeticCoordinate, dwell: Double = 0,
@@ -26,8 +26,8 @@ public struct RouteStop: Sendable, Hashable {
 }
 
 /// Where the tour starts.
-public enum TourStart: Sendable, Hashable {
-    /// At the first stop of ``TourProblem/stops``.
+public enum RouteStart: Sendable, Hashable {
+    /// At the first stop of ``RouteProblem/stops``.
     case firstStop
     /// At the stop with this id.
     case stop(String)
@@ -36,7 +36,7 @@ public enum TourStart: Sendable, Hashable {
 }
 
 /// Where the tour ends.
-public enum TourEnd: Sendable, Hashable {
+public enum RouteEnd: Sendable, Hashable {
     /// At whichever stop makes the tour best (open path).
     case free
     /// Back at the start (round trip).
@@ -48,14 +48,14 @@ public enum TourEnd: Sendable, Hashable {
 }
 
 /// "Visit `before` before `after`" (a story told in order). Applies when both are visited.
-public struct Precedence: Sendable, Hashable {
+public struct StopPrecedence: Sendable, Hashable {
     public var before: String
     public var after: String
     public init(before: String, after: String) { self.before = before; self.after = after }
 }
 
 /// What the planner minimises.
-public enum TourObjective: String, Sendable, Hashable, Codable {
+public enum RouteObjective: String, Sendable, Hashable, Codable {
     /// Total walking distance (meters).
     case distance
     /// Total duration: walking, waiting and dwell (seconds). Always used with time windows or
@@ -66,22 +66,22 @@ public enum TourObjective: String, Sendable, Hashable, Codable {
 /// A tour to plan: stops, start and end, and optional constraints.
 ///
 /// Nodes of the cost matrix are, in this order: the stops (in ``stops`` order), then the start
-/// location if ``start`` is ``TourStart/location(_:)``, then the end location if ``end`` is
-/// ``TourEnd/location(_:)``. A user-supplied ``RoutingCosts`` must follow that order
+/// location if ``start`` is ``RouteStart/location(_:)``, then the end location if ``end`` is
+/// ``RouteEnd/location(_:)``. A user-supplied ``RoutingCosts`` must follow that order
 /// (``nodeCoordinates`` lists them).
-public struct TourProblem: Sendable, Hashable {
+public struct RouteProblem: Sendable, Hashable {
     public var stops: [RouteStop]
-    public var start: TourStart
-    public var end: TourEnd
-    public var precedences: [Precedence]
+    public var start: RouteStart
+    public var end: RouteEnd
+    public var precedences: [StopPrecedence]
     /// Maximum duration in seconds (walking + waiting + dwell). With optional stops the planner
     /// keeps the highest total priority that fits; if the mandatory stops alone do not fit it
     /// reports ``RoutingError/timeBudgetExceeded(budget:requiredDuration:)``.
     public var timeBudget: Double?
-    public var objective: TourObjective
+    public var objective: RouteObjective
 
-    public init(stops: [RouteStop], start: TourStart = .firstStop, end: TourEnd = .free,
-                precedences: [Precedence] = [], timeBudget: Double? = nil, objective: TourObjective = .distance) {
+    public init(stops: [RouteStop], start: RouteStart = .firstStop, end: RouteEnd = .free,
+                precedences: [StopPrecedence] = [], timeBudget: Double? = nil, objective: RouteObjective = .distance) {
         self.stops = stops
         self.start = start
         self.end = end
