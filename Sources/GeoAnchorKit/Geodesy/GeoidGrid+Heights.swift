@@ -38,11 +38,3 @@ extension GeoidGrid {
         return out
     }
 }
-
-extension GeoidGrid: GeoidModel {
-    /// ``GeoidModel`` conformance, so anchoring can use the grid: the bilinear undulation
-    /// (equal to PROJ's `vgridshift`), see ``undulation(latitude:longitude:interpolation:)``.
-    public func geoidUndulation(latitude: Double, longitude: Double) throws(GeoAnchorError) -> Double {
-        try undulation(latitude: latitude, longitude: longitude)
-    }
-}
