@@ -148,4 +148,44 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(projTransform(proj, lon, lat, p.h, .forward))
         }
     }
+
+    // MARK: Geodesic inverse (distance and both azimuths)
+
+    Benchmark("Geodesic inverse, native batch (10k pairs)") { benchmark in
+        let p = Points.global(count: 2 * n)
+        let la1 = Array(p.lat[..<n]), lo1 = Array(p.lon[..<n]), la2 = Array(p.lat[n...]), lo2 = Array(p.lon[n...])
+        var s = [Double](repeating: 0, count: n), a1 = s, a2 = s
+        let g = Geodesic.wgs84
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            la1.withUnsafeBufferPointer { p1 in lo1.withUnsafeBufferPointer { q1 in la2.withUnsafeBufferPointer { p2 in
+                lo2.withUnsafeBufferPointer { q2 in s.withUnsafeMutableBufferPointer { o in
+                    a1.withUnsafeMutableBufferPointer { z1 in a2.withUnsafeMutableBufferPointer { z2 in
+                        blackHole(g.inverse(latitude1: p1, longitude1: q1, latitude2: p2, longitude2: q2,
+                                            distance: o, azimuth1: z1, azimuth2: z2))
+                    } }
+                } }
+            } } }
+        }
+        blackHole(s)
+    }
+
+    Benchmark("Geodesic inverse, PROJ geod_inverse (10k pairs)") { benchmark in
+        let p = Points.global(count: 2 * n)
+        let la1 = Array(p.lat[..<n]), lo1 = Array(p.lon[..<n]), la2 = Array(p.lat[n...]), lo2 = Array(p.lon[n...])
+        var s = [Double](repeating: 0, count: n), a1 = s, a2 = s
+        let g = ProjGeodesic()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            la1.withUnsafeBufferPointer { p1 in lo1.withUnsafeBufferPointer { q1 in la2.withUnsafeBufferPointer { p2 in
+                lo2.withUnsafeBufferPointer { q2 in s.withUnsafeMutableBufferPointer { o in
+                    a1.withUnsafeMutableBufferPointer { z1 in a2.withUnsafeMutableBufferPointer { z2 in
+                        g.inverse(latitude1: p1, longitude1: q1, latitude2: p2, longitude2: q2,
+                                  distance: o, azimuth1: z1, azimuth2: z2)
+                    } }
+                } }
+            } } }
+        }
+        blackHole(s)
+    }
 }

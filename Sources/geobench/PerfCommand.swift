@@ -9,7 +9,7 @@ struct PerfCommand: ParsableCommand {
         commandName: "perf",
         abstract: "Native GeoAnchorKit vs PROJ: throughput and max difference on the same points.",
         discussion: """
-        In one process, the same deterministic points go through the native batch path and \
+        In one process, the same deterministic points (a Halton sequence) go through the native batch path and \
         through PROJ (one reused PJ, one proj_trans_generic call per batch; geodesics through \
         PROJ's geod_inverse). Each timing is the best of --repeat runs. Keys (JSON objects with \
         native_per_s, proj_per_s, max_diff_m): \
@@ -17,9 +17,9 @@ struct PerfCommand: ParsableCommand {
         PROJ unitconvert+cart+topocentric; max_diff_m = largest |Δ| of east/north/up. \
         enu_inverse — ENU → geodetic on the forward outputs; max_diff_m = largest of the \
         horizontal ground distance and |Δheight|. \
-        geodesic_inverse — distance between random global point pairs, native Geodesic vs \
-        geod_inverse; max_diff_m = largest |Δdistance| (present when the native Geodesic is built in). \
-        geoid — EGM96 15′ undulation at random global points, native bilinear vs PROJ vgridshift \
+        geodesic_inverse — distance and both azimuths between global point pairs, native \
+        Geodesic batch vs geod_inverse; max_diff_m = largest |Δdistance|. \
+        geoid — EGM96 15′ undulation at global points, native bilinear vs PROJ vgridshift \
         (radian input, no unitconvert); max_diff_m = largest |ΔN|. \
         native_per_s and proj_per_s are points per second.
         """
@@ -92,18 +92,19 @@ enum PerfPoints {
     /// of `around`, heights ±2 km about the origin's.
     static func local(count: Int, around o: GeodeticCoordinate, radius: Double, seed: UInt64)
         -> (lat: [Double], lon: [Double], h: [Double]) {
-        var rng = SeededGenerator(seed: seed)
+        var points = HaltonSequence(seed: seed)
+        points.dimensionsPerPoint = 3
         let mPerDegLat = Ellipsoid.wgs84.meridionalRadius(latitude: o.latitude) * Angle.radiansPerDegree
         var lat = [Double](), lon = [Double](), h = [Double]()
         lat.reserveCapacity(count); lon.reserveCapacity(count); h.reserveCapacity(count)
         for _ in 0..<count {
             // Uniform in a disc of 0.9 × radius on a local flat approximation (stays within radius).
-            let r = 0.9 * radius * rng.unit().squareRoot(), a = 2 * Double.pi * rng.unit()
+            let r = 0.9 * radius * points.unit().squareRoot(), a = 2 * Double.pi * points.unit()
             let la = o.latitude + r * cos(a) / mPerDegLat
             let nPerDeg = Ellipsoid.wgs84.primeVerticalRadius(latitude: la) * Angle.radiansPerDegree * cos(la * Angle.radiansPerDegree)
             lat.append(la)
             lon.append(Angle.normalizeLongitude(o.longitude + r * sin(a) / nPerDeg))
-            h.append(o.height + 4000 * rng.unit() - 2000)
+            h.append(o.height + 4000 * points.unit() - 2000)
         }
         return (lat, lon, h)
     }
@@ -175,15 +176,16 @@ enum PerfPoints {
         return (forward, inverse)
     }
 
-    /// Geoid undulations at random global points: native bilinear vs PROJ vgridshift (radians in).
+    /// Geoid undulations at global points (Halton, uniform on the sphere): native bilinear vs PROJ vgridshift (radians in).
     static func geoid(_ grid: GeoidGrid, count n: Int, repeats: Int) throws -> PerfResult {
-        var rng = SeededGenerator(seed: 3)
+        var points = HaltonSequence(seed: 3)
+        points.dimensionsPerPoint = 2
         var lat = [Double](), lon = [Double]()
         lat.reserveCapacity(n); lon.reserveCapacity(n)
         for _ in 0..<n {
             // Uniform on the sphere (not in latitude), like real-world points.
-            lat.append(asin(2 * rng.unit() - 1) * Angle.degreesPerRadian)
-            lon.append(360 * rng.unit() - 180)
+            lat.append(asin(2 * points.unit() - 1) * Angle.degreesPerRadian)
+            lon.append(360 * points.unit() - 180)
         }
         var out = [Double](repeating: 0, count: n)
         var nativeFailures = 0
@@ -220,17 +222,28 @@ enum PerfPoints {
     }
 }
 
-/// SplitMix64 for reproducible point sets.
-struct SeededGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+/// A deterministic, evenly spread point source: the Halton sequence (radical inverses of the
+/// index in distinct prime bases, one base per coordinate), skipping the first points.
+struct HaltonSequence {
+    private var index: Int
+    private var dimension = 0
+    private static let bases = [2, 3, 5, 7, 11, 13]
+    /// `seed` picks where in the sequence to start.
+    init(seed: UInt64) { index = 1_000 + Int(seed % 1_000_000) * 7_919 }
+    /// The next coordinate in [0, 1): consecutive calls cycle through the bases, one point per
+    /// `dimensions` calls (callers draw a fixed number of coordinates per point).
+    mutating func unit() -> Double {
+        let base = Self.bases[dimension]
+        var f = 1.0, r = 0.0, i = index
+        while i > 0 {
+            f /= Double(base)
+            r += f * Double(i % base)
+            i /= base
+        }
+        dimension += 1
+        if dimension == dimensionsPerPoint { dimension = 0; index += 1 }
+        return r
     }
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+    /// Coordinates drawn per point (2 for the disc and the sphere, 4 for pairs of points).
+    var dimensionsPerPoint = 3
 }

@@ -28,7 +28,7 @@ public enum Angle {
         // |r/90| < 2^51, and cheaper than `rounded(.toNearestOrEven)` (a libm call on baseline x86-64).
         let q0 = (r / 90 + 6_755_399_441_055_744.0) - 6_755_399_441_055_744.0
         r -= 90 * q0
-        // NaN/∞ input: q0 is NaN and must not reach Int(_:) (which traps); the result is NaN anyway.
+        // NaN/∞ input: r is NaN, so any quadrant gives NaN (and Int(NaN) would trap).
         let q = q0.isFinite ? Int(q0) & 3 : 0
         let rad = r * radiansPerDegree
         let s = Foundation.sin(rad), c = Foundation.cos(rad)

@@ -62,7 +62,7 @@ extension GeoidGrid {
         let a = v[r1 + c.ix], b = v[r1 + ix2], cc = v[r2 + c.ix], d = v[r2 + ix2]
         let fxy = c.fx * c.fy
         let wa = 1 - c.fx - c.fy + fxy, wb = c.fx - fxy, wc = c.fy - fxy, wd = fxy
-        if _fastPath(!(Self.isNoData(a) || Self.isNoData(b) || Self.isNoData(cc) || Self.isNoData(d))) {
+        if _fastPath(!hasNoData || !(Self.isNoData(a) || Self.isNoData(b) || Self.isNoData(cc) || Self.isNoData(d))) {
             return Double(a) * wa + Double(b) * wb + Double(cc) * wc + Double(d) * wd
         }
         // Some nodes without data: drop their weights and renormalize (as PROJ does); NaN when
@@ -173,11 +173,12 @@ extension GeoidGrid {
         let count = latitude.count
         precondition(longitude.count == count && out.count == count, "batch buffers differ in count")
         var failures: [GeoAnchorError.BatchFailure] = []
+        let bicubic = interpolation == .bicubic
         values.withUnsafeBufferPointer { v in
             for i in 0..<count {
                 let lat = latitude[i], lon = longitude[i]
                 if _fastPath(Swift.abs(lat) <= 90 && lon.isFinite), let c = cell(latitude: lat, longitude: lon) {
-                    let n = interpolation == .bilinear ? bilinear(v, c) : bicubic(v, c)
+                    let n = bicubic ? self.bicubic(v, c) : bilinear(v, c)
                     out[i] = n
                     if _fastPath(n.isFinite) { continue }
                 }

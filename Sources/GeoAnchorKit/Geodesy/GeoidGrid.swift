@@ -52,6 +52,8 @@ public struct GeoidGrid: Sendable {
 
     /// Node values, row-major from the south-west corner, meters.
     @usableFromInline let values: [Float]
+    /// Whether any node holds "no data" (EGM96 has none; then interpolation skips the checks).
+    @usableFromInline let hasNoData: Bool
     @usableFromInline let inverseLatitudeSpacing: Double
     @usableFromInline let inverseLongitudeSpacing: Double
 
@@ -112,6 +114,7 @@ public struct GeoidGrid: Sendable {
         self.columns = Int(columnCount)
         self.wrapsLongitude = Double(columnCount) * dlon >= 360 - 1e-10
         self.values = vals
+        self.hasNoData = vals.contains(where: Self.isNoData)
         self.inverseLatitudeSpacing = 1 / dlat
         self.inverseLongitudeSpacing = 1 / dlon
     }
@@ -125,7 +128,7 @@ public struct GeoidGrid: Sendable {
     }
 
     /// PROJ's no-data rule for GTX: the official marker, or any |value| > 1000 m.
-    @inlinable
+    @inlinable @inline(__always)
     static func isNoData(_ v: Float) -> Bool {
         !(Swift.abs(v) <= 1000) || v == noDataValue
     }

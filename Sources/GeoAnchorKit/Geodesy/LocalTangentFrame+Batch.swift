@@ -23,27 +23,29 @@ extension LocalTangentFrame {
         precondition(longitude.count == n && ellipsoidalHeight.count == n &&
                      east.count == n && north.count == n && up.count == n, "batch buffers differ in count")
         var failures: [GeoAnchorError.BatchFailure] = []
-        // The scalar path (Ellipsoid.ecef + enu(fromECEF:)) written out with BatchKernels' sincos,
-        // which avoids two libm sin/cos pairs per point; equal to the scalar path to ≤ 1e-9 m
+        // The scalar path (Ellipsoid.ecef + enu(fromECEF:)) written out with BatchKernels' table
+        // sincos, which avoids two libm sin/cos pairs per point; equal to the scalar path to ≤ 5e-9 m
         // (tested in LocalTangentFrameBatchTests).
         let a = ellipsoid.semiMajorAxis, e2 = ellipsoid.eccentricitySquared
         let ox = originECEF.x, oy = originECEF.y, oz = originECEF.z
+        BatchKernels.sinCosTable.withUnsafeBufferPointer { table in
         for i in 0..<n {
             let lat = latitude[i], lon = longitude[i], h = ellipsoidalHeight[i]
             if _slowPath(!(Swift.abs(lat) <= 90) || !lon.isFinite || !h.isFinite) {
                 east[i] = .nan; north[i] = .nan; up[i] = .nan
                 let c = GeodeticCoordinate(latitude: lat, longitude: lon, ellipsoidalHeight: h)
-                do { try c.validate() } catch { failures.append(.init(index: i, error: error)) }
+                do throws(GeoAnchorError) { try c.validate() } catch { failures.append(.init(index: i, error: error)) }
                 continue
             }
-            let (sphi, cphi) = BatchKernels.sincos(degrees: lat)
-            let (slam, clam) = BatchKernels.sincos(degrees: lon)
+            let (sphi, cphi) = BatchKernels.sincos(degrees: lat, table: table)
+            let (slam, clam) = BatchKernels.sincos(degrees: lon, table: table)
             let nu = a / (1 - e2 * sphi * sphi).squareRoot()
             let r = (nu + h) * cphi
             let dx = r * clam - ox, dy = r * slam - oy, dz = ((1 - e2) * nu + h) * sphi - oz
             east[i] = ex * dx + ey * dy
             north[i] = nx * dx + ny * dy + nz * dz
             up[i] = ux * dx + uy * dy + uz * dz
+        }
         }
         return failures
     }
@@ -61,48 +63,56 @@ extension LocalTangentFrame {
         precondition(north.count == n && up.count == n && latitude.count == n &&
                      longitude.count == n && ellipsoidalHeight.count == n, "batch buffers differ in count")
         var failures: [GeoAnchorError.BatchFailure] = []
-        // The scalar path (ecef(fromENU:) + Ellipsoid.geodetic) with the final atan2s taken
-        // relative to the origin (see below); equal to the scalar path to ≤ 1e-9 m on the ground
-        // (tested in LocalTangentFrameBatchTests).
+        // Pairs of points near the origin and near the surface take a two-lane fast path:
+        // Bowring's iteration instead of the closed form, and atan series of the angles relative
+        // to the origin's instead of libm atan2. Everything else takes the scalar path. Equal to
+        // the scalar path to ≤ 5e-9 m on the ground and in height (LocalTangentFrameBatchTests).
         let ox = originECEF.x, oy = originECEF.y, oz = originECEF.z
         let lat0 = origin.latitude, lon0 = Angle.normalizeLongitude(origin.longitude)
         let sinLat0 = uz, cosLat0 = nz, sinLon0 = -ex, cosLon0 = ey
-        for i in 0..<n {
+        let earthLike = ellipsoid.flattening >= 0 && ellipsoid.flattening < 0.01
+        var i = 0
+        while i < n {
+            if earthLike && i + 1 < n {
+                let e = SIMD2(east[i], east[i + 1]), no = SIMD2(north[i], north[i + 1]), u = SIMD2(up[i], up[i + 1])
+                let x = ox + ex * e + nx * no + ux * u
+                let y = oy + ey * e + ny * no + uy * u
+                let z = oz + nz * no + uz * u
+                let r2 = x * x + y * y + z * z // NaN/∞ input fails the range test below
+                if ellipsoid.nearSurface(r2: r2[0]) && ellipsoid.nearSurface(r2: r2[1]) {
+                    let c = ellipsoid.geodeticNearSurface(x: x, y: y, z: z)
+                    let latNum = c.sinLatitude * cosLat0 - c.cosLatitude * sinLat0
+                    let latDen = c.cosLatitude * cosLat0 + c.sinLatitude * sinLat0
+                    let lonNum = y * cosLon0 - x * sinLon0
+                    let lonDen = x * cosLon0 + y * sinLon0
+                    if Swift.abs(latNum[0]) <= 0.125 * latDen[0] && Swift.abs(latNum[1]) <= 0.125 * latDen[1]
+                        && Swift.abs(lonNum[0]) <= 0.125 * lonDen[0] && Swift.abs(lonNum[1]) <= 0.125 * lonDen[1]
+                        && latDen[0] > 0 && latDen[1] > 0 && lonDen[0] > 0 && lonDen[1] > 0 {
+                        let lat = lat0 + BatchKernels.atanSmall(latNum / latDen) * Angle.degreesPerRadian
+                        let lon = lon0 + BatchKernels.atanSmall(lonNum / lonDen) * Angle.degreesPerRadian
+                        for k in 0..<2 {
+                            latitude[i + k] = Swift.min(90, Swift.max(-90, lat[k]))
+                            var l = lon[k]
+                            if l > 180 { l -= 360 } else if l < -180 { l += 360 }
+                            longitude[i + k] = l
+                            ellipsoidalHeight[i + k] = c.height[k]
+                        }
+                        i += 2
+                        continue
+                    }
+                }
+            }
+            // Scalar path for this point.
             let e = east[i], no = north[i], u = up[i]
             if _slowPath(!e.isFinite || !no.isFinite || !u.isFinite) {
                 latitude[i] = .nan; longitude[i] = .nan; ellipsoidalHeight[i] = .nan
                 let bad = !e.isFinite ? ("east", e) : !no.isFinite ? ("north", no) : ("up", u)
                 failures.append(.init(index: i, error: .nonFinite(name: bad.0, value: bad.1)))
-                continue
-            }
-            let x = ox + ex * e + nx * no + ux * u
-            let y = oy + ey * e + ny * no + uy * u
-            let z = oz + nz * no + uz * u
-            // Near the surface Bowring's two-step iteration is as exact as the closed form and
-            // about twice as fast; elsewhere the closed form.
-            let c = ellipsoid.nearSurface(r2: x * x + y * y + z * z)
-                ? ellipsoid.geodeticComponentsNearSurface(x: x, y: y, z: z)
-                : ellipsoid.geodeticComponents(x: x, y: y, z: z)
-            // Angles relative to the origin's: for points near it the differences are small, and
-            // atan of a small argument is a short series instead of a libm atan2.
-            let latNum = c.sinLatitude * cosLat0 - c.cosLatitude * sinLat0
-            let latDen = c.cosLatitude * cosLat0 + c.sinLatitude * sinLat0
-            if Swift.abs(latNum) <= 0.125 * latDen && latDen > 0 {
-                let lat = lat0 + BatchKernels.atanSmall(latNum / latDen) * Angle.degreesPerRadian
-                latitude[i] = Swift.min(90, Swift.max(-90, lat))
             } else {
-                latitude[i] = Angle.atan2Degrees(c.sinLatitude, c.cosLatitude)
+                let g = geodetic(east: e, north: no, up: u)
+                latitude[i] = g.latitude; longitude[i] = g.longitude; ellipsoidalHeight[i] = g.ellipsoidalHeight
             }
-            let lonNum = c.sinLongitude * cosLon0 - c.cosLongitude * sinLon0
-            let lonDen = c.cosLongitude * cosLon0 + c.sinLongitude * sinLon0
-            if Swift.abs(lonNum) <= 0.125 * lonDen && lonDen > 0 {
-                var lon = lon0 + BatchKernels.atanSmall(lonNum / lonDen) * Angle.degreesPerRadian
-                if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-                longitude[i] = lon
-            } else {
-                longitude[i] = Angle.atan2Degrees(c.sinLongitude, c.cosLongitude)
-            }
-            ellipsoidalHeight[i] = c.height
+            i += 1
         }
         return failures
     }
