@@ -24,11 +24,7 @@ struct CRSCommand: ParsableCommand {
     @Option(help: "Target CRS, e.g. EPSG:5514.")
     var to: String
 
-    @Option(help: "Input CSV file (default: stdin).")
-    var input: String?
-
-    @Option(help: "Output CSV file (default: stdout).")
-    var output: String?
+    @OptionGroup var files: CSVFiles
 
     func run() throws {
         try withInputErrors {
@@ -36,7 +32,7 @@ struct CRSCommand: ParsableCommand {
             do { t = try ProjTransformer(from: from, to: to) } catch {
                 throw InputError(file: "--from/--to", line: nil, message: "\(error)")
             }
-            let table = try CSVTable.read(path: input)
+            let table = try CSVTable.read(path: files.input)
             let xc = try table.column("x"), yc = try table.column("y")
             let zc = table.optionalColumn("z")
             var xs = [Double](), ys = [Double](), zs = [Double]()
@@ -56,7 +52,7 @@ struct CRSCommand: ParsableCommand {
             if let f = failures.first {
                 throw InputError(file: table.source, line: table.rows[f.index].line, message: f.error.description)
             }
-            let w = try CSVWriter(path: output, header: zc == nil ? ["x", "y"] : ["x", "y", "z"])
+            let w = try CSVWriter(path: files.output, header: zc == nil ? ["x", "y"] : ["x", "y", "z"])
             for i in xs.indices { w.write(zc == nil ? [xs[i], ys[i]] : [xs[i], ys[i], zs[i]]) }
             w.finish()
         }

@@ -23,11 +23,7 @@ struct ENUCommand: ParsableCommand {
     @Option(help: "native (GeoAnchorKit) or proj (PROJ cart+topocentric pipeline).")
     var engine: Engine = .native
 
-    @Option(help: "Input CSV file (default: stdin).")
-    var input: String?
-
-    @Option(help: "Output CSV file (default: stdout).")
-    var output: String?
+    @OptionGroup var files: CSVFiles
 
     func run() throws {
         try withInputErrors {
@@ -38,7 +34,7 @@ struct ENUCommand: ParsableCommand {
             } catch let e as GeoAnchorError {
                 throw InputError(file: "--origin", line: nil, message: e.description)
             }
-            let table = try CSVTable.read(path: input)
+            let table = try CSVTable.read(path: files.input)
             let inNames = inverse ? ["east", "north", "up"] : ["latitude", "longitude", "height"]
             let outNames = inverse ? ["latitude", "longitude", "height"] : ["east", "north", "up"]
             let cols = try inNames.map { try table.column($0) }
@@ -69,7 +65,7 @@ struct ENUCommand: ParsableCommand {
             case .proj:
                 try runPROJ(origin: (lat, lon, h), inverse: inverse, a, b, c, &o1, &o2, &o3)
             }
-            let w = try CSVWriter(path: output, header: outNames)
+            let w = try CSVWriter(path: files.output, header: outNames)
             for i in 0..<a.count { w.write([o1[i], o2[i], o3[i]]) }
             w.finish()
         }

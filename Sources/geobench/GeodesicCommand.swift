@@ -22,15 +22,11 @@ struct GeodesicCommand: ParsableCommand {
     @Flag(help: "Solve the direct problem: lat1,lon1,azimuth1,distance → lat2,lon2,azimuth2.")
     var direct = false
 
-    @Option(help: "Input CSV file (default: stdin).")
-    var input: String?
-
-    @Option(help: "Output CSV file (default: stdout).")
-    var output: String?
+    @OptionGroup var files: CSVFiles
 
     func run() throws {
         try withInputErrors {
-            let table = try CSVTable.read(path: input)
+            let table = try CSVTable.read(path: files.input)
             let inNames = direct ? ["lat1", "lon1", "azimuth1", "distance"] : ["lat1", "lon1", "lat2", "lon2"]
             let outNames = direct ? ["lat2", "lon2", "azimuth2"] : ["distance", "azimuth1", "azimuth2"]
             let cols = try inNames.map { try table.column($0) }
@@ -66,7 +62,7 @@ struct GeodesicCommand: ParsableCommand {
                                               distance: s, azimuth1: a1, azimuth2: a2)
                             } } } } } } }
             }
-            let w = try CSVWriter(path: output, header: outNames)
+            let w = try CSVWriter(path: files.output, header: outNames)
             for i in 0..<n { w.write([o1[i], o2[i], o3[i]]) }
             w.finish()
         }

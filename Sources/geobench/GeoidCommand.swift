@@ -22,11 +22,7 @@ struct GeoidCommand: ParsableCommand {
     @Flag(help: "Bicubic instead of bilinear interpolation.")
     var bicubic = false
 
-    @Option(help: "Input CSV file (default: stdin).")
-    var input: String?
-
-    @Option(help: "Output CSV file (default: stdout).")
-    var output: String?
+    @OptionGroup var files: CSVFiles
 
     func run() throws {
         try withInputErrors {
@@ -34,7 +30,7 @@ struct GeoidCommand: ParsableCommand {
             do { model = try GeoidGrid(path: grid) } catch {
                 throw InputError(file: grid, line: nil, message: "\(error)")
             }
-            let table = try CSVTable.read(path: input)
+            let table = try CSVTable.read(path: files.input)
             let latCol = try table.column("latitude"), lonCol = try table.column("longitude")
             var values = [Double]()
             values.reserveCapacity(table.rows.count)
@@ -49,7 +45,7 @@ struct GeoidCommand: ParsableCommand {
                     throw InputError(file: table.source, line: row.line, message: "\(error)")
                 }
             }
-            let w = try CSVWriter(path: output, header: ["undulation"])
+            let w = try CSVWriter(path: files.output, header: ["undulation"])
             for v in values { w.write([v]) }
             w.finish()
         }

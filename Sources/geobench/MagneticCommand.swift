@@ -22,11 +22,7 @@ struct MagneticCommand: ParsableCommand {
     @Option(help: "WMM.COF coefficient file (default: $GEOANCHORKIT_WMM_COF, then .data/WMM.COF).")
     var model: String?
 
-    @Option(help: "Input CSV file (default: stdin).")
-    var input: String?
-
-    @Option(help: "Output CSV file (default: stdout).")
-    var output: String?
+    @OptionGroup var files: CSVFiles
 
     func run() throws {
         try withInputErrors {
@@ -34,7 +30,7 @@ struct MagneticCommand: ParsableCommand {
             do { wmm = try MagneticModel.load(path: model) } catch {
                 throw InputError(file: model ?? "WMM.COF", line: nil, message: "\(error)")
             }
-            let table = try CSVTable.read(path: input)
+            let table = try CSVTable.read(path: files.input)
             let names = ["latitude", "longitude", "height", "date"]
             let cols = try names.map { try table.column($0) }
             var rows: [(line: Int, lat: Double, lon: Double, h: Double, t: Double)] = []
@@ -46,7 +42,7 @@ struct MagneticCommand: ParsableCommand {
                 }
                 rows.append((row.line, v[0], v[1], v[2], v[3]))
             }
-            let w = try CSVWriter(path: output, header: ["declination", "inclination", "horizontal_intensity",
+            let w = try CSVWriter(path: files.output, header: ["declination", "inclination", "horizontal_intensity",
                                                          "north", "east", "down", "total_intensity"])
             for r in rows {
                 let f = wmm.field(latitude: r.lat, longitude: r.lon, ellipsoidalHeight: r.h, decimalYear: r.t)

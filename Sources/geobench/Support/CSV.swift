@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// A CSV table with a header row, read from a file or stdin, keeping source line numbers for
@@ -171,4 +172,13 @@ func parseTriple(_ s: String, name: String) throws -> (Double, Double, Double) {
         throw InputError(file: "--\(name)", line: nil, message: "expected three numbers 'A,B,C', got '\(s)'")
     }
     return (a, b, c)
+}
+
+/// The `--input FILE` / `--output FILE` pair shared by the CSV subcommands.
+struct CSVFiles: ParsableArguments {
+    @Option(help: "Input CSV file (default: stdin).")
+    var input: String?
+
+    @Option(help: "Output CSV file (default: stdout).")
+    var output: String?
 }
