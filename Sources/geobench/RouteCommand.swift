@@ -49,23 +49,14 @@ struct RouteCommand: ParsableCommand {
     @Option(name: .customLong("max-snap"), help: "With --paths: farthest a stop may be from a path, meters (default 100).")
     var maxSnap: Double = 100
 
-    @Option(name: .customLong("time-limit"), help: "Time budget in seconds for the heuristic (default 1).")
-    var timeLimit: Double = 1
-
-    @Option(help: "Random seed of the local search (default 1).")
-    var seed: UInt64 = 1
-
-    @Option(help: "Stop the local search after this many iterations (reproducible runs; default: only the time limit).")
-    var iterations: Int?
+    @OptionGroup var search: SearchOptions
 
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
     func run() throws {
         try withInputErrors {
-            guard timeLimit.isFinite, timeLimit >= 0 else {
-                throw InputError(file: "--time-limit", line: nil, message: "expected seconds ≥ 0, got \(timeLimit)")
-            }
+            let solverOptions = try search.solverOptions()
             if roundTrip && end != nil {
                 throw InputError(file: "--return", line: nil, message: "--end and --return exclude each other")
             }
@@ -109,7 +100,7 @@ struct RouteCommand: ParsableCommand {
             if let start { problem.start = .location(try location(start, "start")) }
             if let end { problem.end = .location(try location(end, "end")) } else if roundTrip { problem.end = .returnToStart }
             let plan: RoutePlan
-            let options = SolverOptions(timeLimit: timeLimit, seed: seed, maxIterations: iterations)
+            let options = solverOptions
             do {
                 if let paths {
                     let collection: GeoJSONFeatureCollection

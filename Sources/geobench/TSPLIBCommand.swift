@@ -21,23 +21,14 @@ struct TSPLIBCommand: ParsableCommand {
     @Argument(help: "TSPLIB .tsp file.")
     var file: String
 
-    @Option(name: .customLong("time-limit"), help: "Time budget in seconds for the heuristic (default 1).")
-    var timeLimit: Double = 1
-
-    @Option(help: "Random seed of the local search (default 1).")
-    var seed: UInt64 = 1
-
-    @Option(help: "Stop the local search after this many iterations (reproducible runs; default: only the time limit).")
-    var iterations: Int?
+    @OptionGroup var search: SearchOptions
 
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
     func run() throws {
         try withInputErrors {
-            guard timeLimit.isFinite, timeLimit >= 0 else {
-                throw InputError(file: "--time-limit", line: nil, message: "expected seconds ≥ 0, got \(timeLimit)")
-            }
+            let solverOptions = try search.solverOptions()
             guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8) else {
                 throw InputError(file: file, line: nil, message: "cannot read file")
             }
@@ -52,7 +43,7 @@ struct TSPLIBCommand: ParsableCommand {
             let solution: PathSolution
             do {
                 solution = try PathSolver.solve(cost: matrix, start: 0, end: .roundTrip,
-                                                options: SolverOptions(timeLimit: timeLimit, seed: seed, maxIterations: iterations))
+                                                options: solverOptions)
             } catch let error as RoutingError { throw InputError(file: file, line: nil, message: error.description) }
             let elapsed = clock.now - t0
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

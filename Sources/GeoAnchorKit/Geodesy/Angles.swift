@@ -31,6 +31,15 @@ public enum Angle {
         // NaN/∞ input: r is NaN, so any quadrant gives NaN (and Int(NaN) would trap).
         let q = q0.isFinite ? Int(q0) & 3 : 0
         let rad = r * radiansPerDegree
+        return quadrantSinCos(radians: rad, quadrant: q, signOf: x)
+    }
+
+    /// sin/cos of `rad` (the reduced angle, |rad| ≤ π/4 + ε) rotated by `quadrant` × 90°.
+    /// C99 Annex F conventions (as GeographicLib 2): cos never returns −0, and an exact zero
+    /// sine carries the sign of `x`, so sin(−180°) = −0 and azimuths derived from it keep
+    /// their direction (the geodesics rely on this to match Karney/PROJ bit for bit).
+    @usableFromInline @inline(__always)
+    static func quadrantSinCos(radians rad: Double, quadrant q: Int, signOf x: Double) -> (sin: Double, cos: Double) {
         let s = Foundation.sin(rad), c = Foundation.cos(rad)
         var sinx: Double, cosx: Double
         switch q {
@@ -39,9 +48,6 @@ public enum Angle {
         case 2: sinx = -s; cosx = -c
         default: sinx = -c; cosx = s
         }
-        // C99 Annex F conventions (as GeographicLib 2): cos never returns −0, and an exact zero
-        // sine carries the sign of x, so sin(−180°) = −0 and azimuths derived from it keep
-        // their direction (the geodesics rely on this to match Karney/PROJ bit for bit).
         cosx += 0
         if sinx == 0 { sinx = x.sign == .minus ? -0.0 : 0.0 }
         return (sinx, cosx)
@@ -59,17 +65,7 @@ public enum Angle {
         let qd = ((x360 - r0) / 90).rounded()
         let q = qd.isFinite ? Int(qd) & 3 : 0 // NaN/∞ input → NaN result, never a trap
         let rad = round(r0 + t) * radiansPerDegree
-        let s = Foundation.sin(rad), c = Foundation.cos(rad)
-        var sinx: Double, cosx: Double
-        switch q {
-        case 0: sinx = s; cosx = c
-        case 1: sinx = c; cosx = -s
-        case 2: sinx = -s; cosx = -c
-        default: sinx = -c; cosx = s
-        }
-        cosx += 0
-        if sinx == 0 { sinx = x.sign == .minus ? -0.0 : 0.0 }
-        return (sinx, cosx)
+        return quadrantSinCos(radians: rad, quadrant: q, signOf: x)
     }
 
     /// Rounds an angle in degrees so that tiny values are coarsened to multiples of 2⁻⁵⁷
