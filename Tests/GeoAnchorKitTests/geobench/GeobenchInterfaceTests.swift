@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+import GeoAnchorKit
+
+/// Runs the built `geobench` executable (built by `swift test` next to the test bundle) and
+/// checks the interface outside scripts rely on: subcommand names, CSV headers, JSON keys,
+/// exit status 2 with `FILE:LINE: message` on invalid input. Numeric references are named
+/// per test; most checks here are about the interface, the numbers are tested in the library
+/// suites.
+@Suite("geobench command-line interface")
+struct GeobenchInterfaceTests {
+    struct Run { var status: Int32; var stdout: String; var stderr: String }
+
+    /// `geobench` next to the test runner (`.build/<triple>/<config>/`), else `.build/debug/`.
+    static let executable: URL? = {
+        let fm = FileManager.default
+        var candidates: [URL] = []
+        if let arg0 = CommandLine.arguments.first {
+            var dir = URL(fileURLWithPath: arg0).deletingLastPathComponent()
+            // On macOS the runner sits inside the .xctest bundle (Contents/MacOS).
+            for _ in 0..<4 { candidates.append(dir.appendingPathComponent("geobench")); dir.deleteLastPathComponent() }
+        }
+        candidates.append(SharedData.repositoryRoot.appendingPathComponent(".build/debug/geobench"))
+        return candidates.first { fm.isExecutableFile(atPath: $0.path) }
+    }()
+
+    func geobench(_ args: [String], stdin: String? = nil,
+                  sourceLocation: SourceLocation = #_sourceLocation) throws -> Run {
+        guard let exe = Self.executable else {
+            Issue.record("geobench executable not found next to the test runner", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        let p = Process()
+        p.executableURL = exe
+        p.arguments = args
+        p.currentDirectoryURL = SharedData.repositoryRoot
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        p.standardOutput = out; p.standardError = err; p.standardInput = inp
+        try p.run()
+        if let stdin { inp.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try inp.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
+                   stderr: String(decoding: e, as: UTF8.self))
+    }
+
+    func json(_ s: String) throws -> [String: Any] {
+        let obj = try JSONSerialization.jsonObject(with: Data(s.utf8))
+        return try #require(obj as? [String: Any])
+    }
+
+    func temporaryFile(_ name: String, _ contents: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-\(UUID().uuidString)-\(name)")
+        try contents.write(to: url, atomically: true, encoding: .utf8)
+        return url.path
+    }
+
+    /// Reference: EPSG/IOGP Guidance Note 7-2 §2.2.3 worked example (origin 55°N 5°E 200 m;
+    /// 53.80939444°N 2.12955°E 73 m → E −189013.869, N −128642.040, U −4220.171), 1 mm.
+    @Test func enuHeaderAndGN72() throws {
+        for engine in ["native", "proj"] {
+            let r = try geobench(["enu", "--origin", "55,5,200", "--engine", engine],
+                                 stdin: "latitude,longitude,height\n53.80939444,2.12955,73\n")
+            #expect(r.status == 0, "\(r.stderr)")
+            let lines = r.stdout.split(separator: "\n")
+            #expect(lines.first == "east,north,up")
+            let v = lines[1].split(separator: ",").compactMap { Double($0) }
+            #expect(v.count == 3)
+            if v.count == 3 {
+                #expect(abs(v[0] - -189013.869) < 1e-3 && abs(v[1] - -128642.040) < 1e-3 && abs(v[2] - -4220.171) < 1e-3)
+            }
+        }
+        let inv = try geobench(["enu", "--origin", "55,5,200", "--inverse"], stdin: "east,north,up\n0,0,0\n")
+        #expect(inv.stdout.hasPrefix("latitude,longitude,height\n"))
+    }
+
+    @Test func invalidInputExitsTwoWithFileAndLine() throws {
+        let r = try geobench(["enu", "--origin", "55,5,200"], stdin: "latitude,longitude,height\n50,5,0\n91,5,0\n")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("<stdin>:3:"), "\(r.stderr)")
+        let path = try temporaryFile("bad.csv", "lat1,lon1,lat2,lon2\n1,2,3,abc\n")
+        let g = try geobench(["geodesic", "--input", path])
+        #expect(g.status == 2)
+        #expect(g.stderr.contains("\(path):2:"), "\(g.stderr)")
+    }
+
+    /// Reference for the numbers: Karney's GeodSolve example JFK → SIN (40.6 −73.8 → 1.4 104):
+    /// 15347674.108 m (GeographicLib documentation), 1 mm.
+    @Test func geodesicHeaders() throws {
+        let r = try geobench(["geodesic"], stdin: "lat1,lon1,lat2,lon2\n40.6,-73.8,1.4,104\n")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.first == "distance,azimuth1,azimuth2")
+        #expect(abs((Double(lines[1].split(separator: ",")[0]) ?? 0) - 15347674.108) < 1e-3)
+        let d = try geobench(["geodesic", "--direct"], stdin: "lat1,lon1,azimuth1,distance\n40.6,-73.8,3.2612889,15347674.108\n")
+        #expect(d.stdout.hasPrefix("lat2,lon2,azimuth2\n"))
+    }
+
+    @Test func geoidAndCRSHeaders() throws {
+        let g = try geobench(["geoid"], stdin: "latitude,longitude\n49.96,14.39\n")
+        #expect(g.status == 0 && g.stdout.hasPrefix("undulation\n"), "\(g.stderr)")
+        let c = try geobench(["crs", "--from", "EPSG:4326", "--to", "EPSG:3857"], stdin: "x,y\n14.39,49.96\n")
+        #expect(c.status == 0 && c.stdout.hasPrefix("x,y\n"), "\(c.stderr)")
+        let bad = try geobench(["crs", "--from", "EPSG:99999", "--to", "EPSG:3857"], stdin: "x,y\n0,0\n")
+        #expect(bad.status == 2 && bad.stderr.contains("99999"))
+    }
+
+    @Test func perfJSONKeys() throws {
+        let r = try geobench(["perf", "--json", "--points", "2000", "--repeat", "1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try json(r.stdout)
+        for key in ["enu_forward", "enu_inverse", "geodesic_inverse", "geoid"] {
+            let o = try #require(j[key] as? [String: Any], "missing \(key)")
+            for sub in ["native_per_s", "proj_per_s", "max_diff_m"] { #expect(o[sub] is Double || o[sub] is Int, "\(key).\(sub)") }
+        }
+    }
+
+    @Test func accuracyJSONKeys() throws {
+        let r = try geobench(["accuracy", "--trace", "traces/zavist-tour.raw.csv", "--truth", "traces/zavist-tour.truth.csv", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try json(r.stdout)
+        for part in ["horizontal", "vertical"] {
+            let o = try #require(j[part] as? [String: Any])
+            for k in ["count", "p50", "p95", "rmse", "drms2", "max"] { #expect(o[k] != nil, "\(part).\(k)") }
+        }
+        for k in ["gsdc_score", "matched", "unmatched"] { #expect(j[k] != nil, "\(k)") }
+    }
+
+    @Test func filterJSONAndCSV() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-filter-\(UUID().uuidString).csv").path
+        let r = try geobench(["filter", "--input", "traces/zavist-tour.raw.csv", "--output", out, "--smooth", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try json(r.stdout)
+        for k in ["fixes_read", "accepted", "gated"] { #expect(j[k] != nil, "\(k)") }
+        let header = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").first ?? ""
+        for col in ["time", "latitude", "longitude", "horizontal_accuracy"] { #expect(header.contains(col), "\(col)") }
+    }
+
+    /// Interface only for `magnetic` (the WMM values are checked against all 100 official WMM2025
+    /// test values in the Magnetics suite); `calibrate` checks the offset against the simulator.
+    @Test func magneticAndCalibrateInterfaces() throws {
+        let m = try geobench(["magnetic"], stdin: "latitude,longitude,height,date\n49.96,14.39,350,2026.5\n")
+        #expect(m.status == 0, "\(m.stderr)")
+        #expect(m.stdout.hasPrefix("declination,inclination,horizontal_intensity,north,east,down,total_intensity\n"))
+        var sim = MagnetometerSimulator(field: SIMD3(20, 1.8, 45), hardIron: SIMD3(10, -20, 5),
+                                        softIron: .identity, noise: 0.3, seed: 7)
+        var csv = "mx,my,mz\n"
+        for s in sim.sphereCoveringStream(count: 600) {
+            csv += "\(s.magnetometer.x),\(s.magnetometer.y),\(s.magnetometer.z)\n"
+        }
+        let path = try temporaryFile("mag.csv", csv)
+        let c = try geobench(["calibrate", "--input", path, "--json"])
+        #expect(c.status == 0, "\(c.stderr)")
+        let j = try json(c.stdout)
+        for k in ["offset", "soft_iron", "field_strength", "residual_rms", "coverage", "quality", "samples"] { #expect(j[k] != nil, "\(k)") }
+        // Reference: the simulator's own hard iron (10, −20, 5) µT; tolerance 0.5 µT (issue 5).
+        let offset = try #require(j["offset"] as? [Double])
+        #expect(abs(offset[0] - 10) < 0.5 && abs(offset[1] + 20) < 0.5 && abs(offset[2] - 5) < 0.5)
+    }
+
+    @Test func routeAndTSPLIBJSONKeys() throws {
+        let stops = try temporaryFile("stops.csv", "id,latitude,longitude,altitude,dwell_s\na,49.96,14.39,350,60\nb,49.962,14.392,360,0\nc,49.961,14.395,355,30\n")
+        let r = try geobench(["route", "--stops", stops, "--return", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try json(r.stdout)
+        for k in ["order", "distance_m", "duration_s", "ascent_m", "legs"] { #expect(j[k] != nil, "\(k)") }
+        let legs = try #require(j["legs"] as? [[String: Any]])
+        for k in ["from", "to", "distance_m", "duration_s"] { #expect(legs.first?[k] != nil, "\(k)") }
+        let dup = try temporaryFile("dup.csv", "id,latitude,longitude\na,49.96,14.39\na,49.97,14.39\n")
+        #expect(try geobench(["route", "--stops", dup]).status == 2)
+    }
+
+    /// Reference: TSPLIB burma14 published optimum 3323 (solutions file), exact.
+    @Test(.enabled(if: SharedData.shouldRun)) func tsplibJSONKeys() throws {
+        let r = try geobench(["tsplib", SharedData.url("tsplib/instances/burma14.tsp").path, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try json(r.stdout)
+        for k in ["name", "dimension", "length", "tour", "time_s"] { #expect(j[k] != nil, "\(k)") }
+        #expect(j["length"] as? Int == 3323)
+    }
+
+    @Test func anchorsCSVColumns() throws {
+        let anchors = try temporaryFile("anchors.csv", "id,latitude,longitude,altitude,altitude_reference,yaw\ngate,49.9625,14.3960,360,msl,30\ntemple,49.9610,14.3940,430,ellipsoid,\n")
+        for frame in ["enu", "arkit", "arkit-gravity", "arcore"] {
+            let r = try geobench(["anchors", "--device", "49.9617,14.3950,390", "--device-reference", "msl", "--heading", "60",
+                                  "--frame", frame, "--anchors", anchors])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stdout.hasPrefix("id,x,y,z,distance,bearing,error_m,visible\n"), "\(frame)")
+            #expect(r.stdout.split(separator: "\n").count == 3)
+        }
+        let bad = try temporaryFile("bad-anchors.csv", "id,latitude,longitude,altitude,altitude_reference\nok,49.96,14.39,350,msl\nx,49.96,14.39,350,moon\n")
+        let r = try geobench(["anchors", "--device", "49.9617,14.3950,390", "--heading", "0", "--anchors", bad])
+        #expect(r.status == 2 && r.stderr.contains("\(bad):3:"), "\(r.stderr)")
+        #expect(r.stdout.contains("\nok,"), "the valid anchor is still placed")
+    }
+
+    @Test func tourJSONLines() throws {
+        let r = try geobench(["tour", "--tour", "traces/zavist-tour.tour.geojson", "--trace", "traces/zavist-tour.raw.csv", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n")
+        #expect(!lines.isEmpty)
+        for l in lines {
+            let j = try json(String(l))
+            #expect(Set(j.keys) == ["time", "type", "id"], "\(l)")
+            #expect(["enter", "exit", "dwell", "off_route", "on_route"].contains(j["type"] as? String ?? ""))
+        }
+    }
+
+    @Test func convertRoundTrip() throws {
+        let gpx = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-\(UUID().uuidString).gpx").path
+        let r = try geobench(["convert", "--input", "traces/city-walk.raw.csv", "--output", gpx])
+        #expect(r.status == 0, "\(r.stderr)")
+        let back = try geobench(["accuracy", "--trace", gpx, "--truth", "traces/city-walk.raw.csv", "--json"])
+        #expect(back.status == 0, "\(back.stderr)")
+        let j = try json(back.stdout)
+        let h = try #require(j["horizontal"] as? [String: Any])
+        // Reference: the file itself; GPX keeps ≥ 1e-8° (≈ 1 mm), tolerance 1 cm.
+        #expect((h["max"] as? Double ?? 1) < 0.01)
+    }
+}
