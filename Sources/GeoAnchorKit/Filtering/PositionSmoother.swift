@@ -38,12 +38,17 @@ extension PositionFilter {
     /// duplicate and invalid fixes are refused and counted). The smoother runs backwards over
     /// each segment between (re-)initializations, per channel; gated fixes contribute only their
     /// prediction step, so an outlier the filter rejected does not reach the smoothed track.
+    /// When the configuration sets ``Configuration/smootherAccuracyInflation`` or
+    /// ``Configuration/smootherAccelerationSpectralDensity`` (the walking preset does), the
+    /// smoother runs on a second forward pass with that tuning
+    /// (``Configuration/smootherConfiguration``); ``PositionTrack/filtered`` and the statistics
+    /// are always the causal filter's.
     ///
     /// - Complexity: O(n) time; O(n) memory for the per-step channel states (≈ 300 bytes a step).
     /// - Accuracy: the backward step matches FilterPy's `rts_smoother` to 1e-9 (test suite). On
-    ///   the simulated `traces/` the smoothed RMSE / p95 are 48 % / 34 % (zavist-tour) and
-    ///   38 % / 37 % (city-walk) below the raw fixes'; on the GSDC 2020 chipset traces the
-    ///   smoothed p95 is never above raw (test suite, `geobench report`).
+    ///   the simulated `traces/` (walking preset) the smoothed RMSE / p95 are 52 % / 31 %
+    ///   (zavist-tour) and 44.6 % / 47 % (city-walk) below the raw fixes'; on the GSDC 2020
+    ///   chipset traces the smoothed p95 is never above raw (test suite, `geobench report`).
     public static func track<S: Sequence>(_ fixes: S, configuration: Configuration = .walking,
                                           smooth: Bool = false) -> PositionTrack where S.Element == Fix {
         track(Array(fixes), configuration: configuration, smooth: smooth)
@@ -53,8 +58,42 @@ extension PositionFilter {
     /// unspecialized generic sequence costs an allocation per element).
     public static func track(_ fixes: [Fix], configuration: Configuration = .walking,
                              smooth: Bool = false) -> PositionTrack {
+        let smootherConfiguration = configuration.smootherConfiguration
+        let separate = smooth && smootherConfiguration != configuration
         var f = PositionFilter(configuration: configuration)
+        var g = PositionFilter(configuration: smootherConfiguration)
         let cap = fixes.count
+        var measurements: [LocalMeasurement] = [], smootherMeasurements: [LocalMeasurement] = []
+        var indices: [Int] = []
+        measurements.reserveCapacity(cap); indices.reserveCapacity(cap)
+        if separate { smootherMeasurements.reserveCapacity(cap) }
+        var i = 0
+        for fix in fixes {
+            defer { i += 1 }
+            guard let m = f.measurement(from: fix) else { continue }
+            measurements.append(m); indices.append(i)
+            // Same frame and validity rules; only the σ tuning differs.
+            if separate, let ms = g.measurement(from: fix) { smootherMeasurements.append(ms) }
+        }
+        let pass = run(measurements, indices: indices, configuration: configuration, smooth: smooth && !separate)
+        var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: pass.filtered,
+                                  smoothedLocal: pass.smoothed, inputIndices: pass.indices, statistics: pass.statistics)
+        // Invalid fixes were refused by `measurement(from:)`, before the local pass.
+        track.statistics.invalid += f.statistics.invalid
+        if separate {
+            // The smoother's own forward pass refuses exactly the same measurements (refusals do
+            // not depend on σ), so its estimates align with the filter's.
+            track.smoothedLocal = run(smootherMeasurements, indices: indices, configuration: smootherConfiguration, smooth: true).smoothed
+        }
+        return track
+    }
+
+    /// One forward filter pass over local measurements (and the RTS pass with `smooth`).
+    static func run(_ measurements: [LocalMeasurement], indices input: [Int], configuration: Configuration,
+                    smooth: Bool) -> (filtered: [LocalPositionEstimate], smoothed: [LocalPositionEstimate]?,
+                                      indices: [Int], statistics: PositionFilterStatistics) {
+        var f = PositionFilter(configuration: configuration)
+        let cap = measurements.count
         var filtered: [LocalPositionEstimate] = [], indices: [Int] = []
         filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
         // Per step and channel (east, north, height): prediction and posterior; plus flags.
@@ -62,24 +101,20 @@ extension PositionFilter {
         var posterior: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)] = []
         var steps: [StepInfo] = []
         if smooth { predicted.reserveCapacity(cap); posterior.reserveCapacity(cap); steps.reserveCapacity(cap) }
-        var i = 0
-        for fix in fixes {
-            defer { i += 1 }
-            guard let m = f.measurement(from: fix), let info = f.advance(m) else { continue }
+        for (j, m) in measurements.enumerated() {
+            guard let info = f.advance(m) else { continue }
             filtered.append(f.estimate(time: m.time, status: info.status, d2: info.mahalanobisSquared))
-            indices.append(i)
+            indices.append(input[j])
             if smooth {
                 predicted.append((f.predictedEast, f.predictedNorth, f.predictedHeight))
                 posterior.append((f.east, f.north, f.height))
                 steps.append(info)
             }
         }
-        var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
-                                  smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
-        guard smooth else { return track }
+        guard smooth else { return (filtered, nil, indices, f.statistics) }
         let n = filtered.count
         var smoothed = filtered
-        guard n > 0 else { track.smoothedLocal = smoothed; return track }
+        guard n > 0 else { return (filtered, smoothed, indices, f.statistics) }
         var se = posterior[n - 1].0, sn = posterior[n - 1].1, sh = posterior[n - 1].2
         for k in stride(from: n - 1, through: 0, by: -1) {
             let post = posterior[k]
@@ -104,7 +139,6 @@ extension PositionFilter {
                 smoothed[k].heightSigma = sh.P[0].squareRoot()
             }
         }
-        track.smoothedLocal = smoothed
-        return track
+        return (filtered, smoothed, indices, f.statistics)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import GeoAnchorKit
 
 /// Fixed-seed generator for synthetic filter inputs: the library's SplitMix64 (Box–Muller
 /// normals), so every test input is reproducible.

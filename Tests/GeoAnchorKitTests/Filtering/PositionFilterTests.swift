@@ -127,8 +127,10 @@ struct PositionFilterTests {
         #expect(out.count == trace.fixes.count)
         #expect(out[50].status == .reinitializedAfterGap)
         #expect(f.statistics.gapReinitializations == 1)
-        // The smoother does not smooth across the gap: the step before it is the filtered one.
-        let track = PositionFilter.track(trace.fixes, smooth: true)
+        // The smoother does not smooth across the gap: the step before it is the filtered one
+        // (a configuration whose smoother runs on the filter's own forward pass).
+        let track = PositionFilter.track(trace.fixes, configuration: PositionFilter.Configuration.walking.smootherConfiguration,
+                                         smooth: true)
         #expect(track.smoothed![49].local.east == track.filtered[49].local.east)
         #expect(track.smoothed![48].local.east != track.filtered[48].local.east)
     }
