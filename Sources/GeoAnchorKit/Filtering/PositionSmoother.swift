@@ -61,7 +61,6 @@ extension PositionFilter {
         let smootherConfiguration = configuration.smootherConfiguration
         let separate = smooth && smootherConfiguration != configuration
         var f = PositionFilter(configuration: configuration)
-        var g = PositionFilter(configuration: smootherConfiguration)
         let cap = fixes.count
         var measurements: [LocalMeasurement] = [], smootherMeasurements: [LocalMeasurement] = []
         var indices: [Int] = []
@@ -72,8 +71,16 @@ extension PositionFilter {
             defer { i += 1 }
             guard let m = f.measurement(from: fix) else { continue }
             measurements.append(m); indices.append(i)
-            // Same frame and validity rules; only the σ tuning differs.
-            if separate, let ms = g.measurement(from: fix) { smootherMeasurements.append(ms) }
+            // Same position and validity; only the σ tuning differs.
+            if separate {
+                var ms = m
+                ms.horizontalSigma = PositionFilter.horizontalSigma(of: fix, configuration: smootherConfiguration)
+                if ms.heightSigma != nil {
+                    ms.heightSigma = PositionFilter.heightSigma(of: fix, horizontalSigma: ms.horizontalSigma,
+                                                                configuration: smootherConfiguration)
+                }
+                smootherMeasurements.append(ms)
+            }
         }
         let pass = run(measurements, indices: indices, configuration: configuration, smooth: smooth && !separate)
         var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: pass.filtered,
