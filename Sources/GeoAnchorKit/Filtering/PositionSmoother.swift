@@ -61,67 +61,68 @@ extension PositionFilter {
         let smootherConfiguration = configuration.smootherConfiguration
         let separate = smooth && smootherConfiguration != configuration
         var f = PositionFilter(configuration: configuration)
+        // The smoother's own forward pass (only when its tuning differs from the filter's).
+        var g = PositionFilter(configuration: smootherConfiguration)
         let cap = fixes.count
-        var measurements: [LocalMeasurement] = [], smootherMeasurements: [LocalMeasurement] = []
-        var indices: [Int] = []
-        measurements.reserveCapacity(cap); indices.reserveCapacity(cap)
-        if separate { smootherMeasurements.reserveCapacity(cap) }
-        var i = 0
-        for fix in fixes {
-            defer { i += 1 }
-            guard let m = f.measurement(from: fix) else { continue }
-            measurements.append(m); indices.append(i)
-            // Same position and validity; only the σ tuning differs.
-            if separate {
-                var ms = m
-                ms.horizontalSigma = PositionFilter.horizontalSigma(of: fix, configuration: smootherConfiguration)
-                if ms.heightSigma != nil {
-                    ms.heightSigma = PositionFilter.heightSigma(of: fix, horizontalSigma: ms.horizontalSigma,
-                                                                configuration: smootherConfiguration)
-                }
-                smootherMeasurements.append(ms)
-            }
-        }
-        let pass = run(measurements, indices: indices, configuration: configuration, smooth: smooth && !separate)
-        var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: pass.filtered,
-                                  smoothedLocal: pass.smoothed, inputIndices: pass.indices, statistics: pass.statistics)
-        // Invalid fixes were refused by `measurement(from:)`, before the local pass.
-        track.statistics.invalid += f.statistics.invalid
-        if separate {
-            // The smoother's own forward pass refuses exactly the same measurements (refusals do
-            // not depend on σ), so its estimates align with the filter's.
-            track.smoothedLocal = run(smootherMeasurements, indices: indices, configuration: smootherConfiguration, smooth: true).smoothed
-        }
-        return track
-    }
-
-    /// One forward filter pass over local measurements (and the RTS pass with `smooth`).
-    static func run(_ measurements: [LocalMeasurement], indices input: [Int], configuration: Configuration,
-                    smooth: Bool) -> (filtered: [LocalPositionEstimate], smoothed: [LocalPositionEstimate]?,
-                                      indices: [Int], statistics: PositionFilterStatistics) {
-        var f = PositionFilter(configuration: configuration)
-        let cap = measurements.count
         var filtered: [LocalPositionEstimate] = [], indices: [Int] = []
         filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
-        // Per step and channel (east, north, height): prediction and posterior; plus flags.
+        // For the smoother, per step and channel (east, north, height): prediction and
+        // posterior; plus flags and the forward estimates (the filter's own unless separate).
         var predicted: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)] = []
         var posterior: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)] = []
         var steps: [StepInfo] = []
+        var forward: [LocalPositionEstimate] = []
         if smooth { predicted.reserveCapacity(cap); posterior.reserveCapacity(cap); steps.reserveCapacity(cap) }
-        for (j, m) in measurements.enumerated() {
-            guard let info = f.advance(m) else { continue }
+        if separate { forward.reserveCapacity(cap) }
+        var i = 0
+        for fix in fixes {
+            defer { i += 1 }
+            guard let m = f.measurement(from: fix), let info = f.advance(m) else { continue }
             filtered.append(f.estimate(time: m.time, status: info.status, d2: info.mahalanobisSquared))
-            indices.append(input[j])
-            if smooth {
+            indices.append(i)
+            guard smooth else { continue }
+            guard separate else {
                 predicted.append((f.predictedEast, f.predictedNorth, f.predictedHeight))
                 posterior.append((f.east, f.north, f.height))
                 steps.append(info)
+                continue
             }
+            // Same position; only the σ tuning differs.
+            var ms = m
+            ms.horizontalSigma = PositionFilter.horizontalSigma(of: fix, configuration: smootherConfiguration)
+            if ms.heightSigma != nil {
+                ms.heightSigma = PositionFilter.heightSigma(of: fix, horizontalSigma: ms.horizontalSigma,
+                                                            configuration: smootherConfiguration)
+            }
+            if let gi = g.advance(ms) {
+                forward.append(g.estimate(time: ms.time, status: gi.status, d2: gi.mahalanobisSquared))
+                predicted.append((g.predictedEast, g.predictedNorth, g.predictedHeight))
+                steps.append(gi)
+            } else {
+                // Refused by the second pass only (a duplicate there, as its gate differs): at
+                // the same time as its previous step, so a zero-length step (F = I, no process
+                // noise) keeps the two passes aligned without changing the smoothed track.
+                forward.append(g.estimate(time: ms.time, status: .gated, d2: .nan))
+                predicted.append((g.east, g.north, g.height))
+                steps.append(StepInfo(status: .gated, mahalanobisSquared: .nan, dt: 0, startsSegment: false, heightStartsSegment: false))
+            }
+            posterior.append((g.east, g.north, g.height))
         }
-        guard smooth else { return (filtered, nil, indices, f.statistics) }
+        var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
+                                  smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
+        guard smooth else { return track }
+        track.smoothedLocal = smoothBackward(separate ? forward : filtered, predicted: predicted, posterior: posterior, steps: steps)
+        return track
+    }
+
+    /// The RTS backward pass over recorded forward estimates and channel states.
+    static func smoothBackward(_ filtered: [LocalPositionEstimate],
+                               predicted: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)],
+                               posterior: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)],
+                               steps: [StepInfo]) -> [LocalPositionEstimate] {
         let n = filtered.count
         var smoothed = filtered
-        guard n > 0 else { return (filtered, smoothed, indices, f.statistics) }
+        guard n > 0 else { return smoothed }
         var se = posterior[n - 1].0, sn = posterior[n - 1].1, sh = posterior[n - 1].2
         for k in stride(from: n - 1, through: 0, by: -1) {
             let post = posterior[k]
@@ -146,6 +147,6 @@ extension PositionFilter {
                 smoothed[k].heightSigma = sh.P[0].squareRoot()
             }
         }
-        return (filtered, smoothed, indices, f.statistics)
+        return smoothed
     }
 }
