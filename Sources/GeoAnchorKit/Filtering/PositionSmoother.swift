@@ -67,13 +67,13 @@ extension PositionFilter {
         var filtered: [LocalPositionEstimate] = [], indices: [Int] = []
         filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
         // For the smoother, per step and channel (east, north, height): prediction and
-        // posterior; plus flags and the forward estimates (the filter's own unless separate).
+        // posterior; plus flags (and, for a separate pass, whether its height channel is live).
         var predicted: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)] = []
         var posterior: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)] = []
         var steps: [StepInfo] = []
-        var forward: [LocalPositionEstimate] = []
+        var secondHasHeight: [Bool] = []
         if smooth { predicted.reserveCapacity(cap); posterior.reserveCapacity(cap); steps.reserveCapacity(cap) }
-        if separate { forward.reserveCapacity(cap) }
+        if separate { secondHasHeight.reserveCapacity(cap) }
         var i = 0
         for fix in fixes {
             defer { i += 1 }
@@ -95,34 +95,38 @@ extension PositionFilter {
                                                             configuration: smootherConfiguration)
             }
             if let gi = g.advance(ms) {
-                forward.append(g.estimate(time: ms.time, status: gi.status, d2: gi.mahalanobisSquared))
                 predicted.append((g.predictedEast, g.predictedNorth, g.predictedHeight))
                 steps.append(gi)
             } else {
                 // Refused by the second pass only (a duplicate there, as its gate differs): at
                 // the same time as its previous step, so a zero-length step (F = I, no process
                 // noise) keeps the two passes aligned without changing the smoothed track.
-                forward.append(g.estimate(time: ms.time, status: .gated, d2: .nan))
                 predicted.append((g.east, g.north, g.height))
                 steps.append(StepInfo(status: .gated, mahalanobisSquared: .nan, dt: 0, startsSegment: false, heightStartsSegment: false))
             }
             posterior.append((g.east, g.north, g.height))
+            secondHasHeight.append(g.hasHeight)
         }
         var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
                                   smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
         guard smooth else { return track }
-        track.smoothedLocal = smoothBackward(separate ? forward : filtered, predicted: predicted, posterior: posterior, steps: steps)
+        track.smoothedLocal = smoothBackward(filtered, hasHeight: separate ? secondHasHeight : nil,
+                                             predicted: predicted, posterior: posterior, steps: steps)
         return track
     }
 
-    /// The RTS backward pass over recorded forward estimates and channel states.
-    static func smoothBackward(_ filtered: [LocalPositionEstimate],
+    /// The RTS backward pass over recorded channel states; the smoothed estimates take time,
+    /// status and vertical reference from `filtered`. Heights are smoothed where `filtered` has
+    /// one and `hasHeight` (nil: everywhere) says the recorded height channel is live; elsewhere
+    /// the filtered height is kept.
+    static func smoothBackward(_ filtered: [LocalPositionEstimate], hasHeight: [Bool]?,
                                predicted: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)],
                                posterior: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)],
                                steps: [StepInfo]) -> [LocalPositionEstimate] {
         let n = filtered.count
         var smoothed = filtered
         guard n > 0 else { return smoothed }
+        func live(_ k: Int) -> Bool { filtered[k].height != nil && (hasHeight?[k] ?? true) }
         var se = posterior[n - 1].0, sn = posterior[n - 1].1, sh = posterior[n - 1].2
         for k in stride(from: n - 1, through: 0, by: -1) {
             let post = posterior[k]
@@ -133,7 +137,7 @@ extension PositionFilter {
                 let pred = predicted[k + 1]
                 se = post.0.smoothed(predicted: pred.0, transition: F, next: se)
                 sn = post.1.smoothed(predicted: pred.1, transition: F, next: sn)
-                if filtered[k].height != nil && filtered[k + 1].height != nil && !steps[k + 1].heightStartsSegment {
+                if live(k) && live(k + 1) && !steps[k + 1].heightStartsSegment {
                     sh = post.2.smoothed(predicted: pred.2, transition: F, next: sh)
                 } else {
                     sh = post.2
@@ -142,7 +146,7 @@ extension PositionFilter {
             smoothed[k].east = se.x[0]; smoothed[k].north = sn.x[0]
             smoothed[k].velocityEast = se.x[1]; smoothed[k].velocityNorth = sn.x[1]
             smoothed[k].horizontalSigma = (0.5 * (se.P[0] + sn.P[0])).squareRoot()
-            if filtered[k].height != nil {
+            if live(k) {
                 smoothed[k].height = sh.x[0]
                 smoothed[k].heightSigma = sh.P[0].squareRoot()
             }
