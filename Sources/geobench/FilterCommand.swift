@@ -48,7 +48,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "User-equivalent range error σ (m) for fixes with HDOP but no accuracy.")
     var uere: Double?
 
-    @Option(help: "Horizontal acceleration spectral density q (m²/s³); default from --profile (0.1, 1, 4).")
+    @Option(help: "Horizontal acceleration spectral density q (m²/s³) of the filter and the smoother; default from --profile (0.1, 1, 4; walking smoother 0.05).")
     var accelerationPsd: Double?
 
     @Flag(help: "Skip invalid input lines (count reported on stderr) instead of failing.")
@@ -74,6 +74,7 @@ struct FilterCommand: ParsableCommand {
                     throw InputError(file: "--acceleration-psd", line: nil, message: "\(q) must be a positive number of m²/s³")
                 }
                 config.accelerationSpectralDensity = q
+                config.smootherAccelerationSpectralDensity = nil
             }
             let outFmt = try TraceIO.format(of: output, option: "--output")
             var opts = TraceReadOptions(skipInvalid: skipInvalid)

@@ -115,29 +115,13 @@ public struct PositionFilter: Sendable {
         guard let frame else { statistics.invalid += 1; return nil }
         let p = frame.enu(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: 0)
         let c = configuration
-        var sigma: Double
-        if let a = fix.horizontalAccuracy, a > 0 {
-            sigma = a * c.horizontalSigmaPerAccuracy * c.accuracyInflation
-        } else if let h = fix.hdop, h > 0, h.isFinite {
-            sigma = h * c.userEquivalentRangeError / 2.0.squareRoot()
-        } else {
-            sigma = c.defaultHorizontalSigma
-        }
-        sigma = max(sigma, c.minimumHorizontalSigma)
+        let sigma = Self.horizontalSigma(of: fix, configuration: c)
         var m = LocalMeasurement(time: fix.time, east: p.east, north: p.north, horizontalSigma: sigma)
         if let h = fix.height, h.isFinite {
-            var vs: Double
-            if let v = fix.verticalAccuracy, v > 0, v.isFinite {
-                vs = v * c.verticalSigmaPerAccuracy
-            } else if let v = fix.vdop, v > 0, v.isFinite {
-                vs = v * c.userEquivalentRangeError
-            } else {
-                vs = 1.5 * sigma
-            }
             // A negative vertical accuracy marks the height invalid (CoreLocation).
             if !(fix.verticalAccuracy.map { $0 < 0 } ?? false) {
                 m.height = h
-                m.heightSigma = max(vs, c.minimumHorizontalSigma)
+                m.heightSigma = Self.heightSigma(of: fix, horizontalSigma: sigma, configuration: c)
                 m.verticalReference = fix.verticalReference
             }
         }
@@ -146,6 +130,34 @@ public struct PositionFilter: Sendable {
             if let course = fix.course, course >= 0, course.isFinite { m.course = course }
         }
         return m
+    }
+
+    /// Per-axis horizontal σ (m) of a fix under `configuration`: from `horizontalAccuracy`, else
+    /// HDOP × UERE / √2, else the default; at least the configured minimum.
+    static func horizontalSigma(of fix: Fix, configuration c: Configuration) -> Double {
+        var sigma: Double
+        if let a = fix.horizontalAccuracy, a > 0 {
+            sigma = a * c.horizontalSigmaPerAccuracy * c.accuracyInflation
+        } else if let h = fix.hdop, h > 0, h.isFinite {
+            sigma = h * c.userEquivalentRangeError / 2.0.squareRoot()
+        } else {
+            sigma = c.defaultHorizontalSigma
+        }
+        return max(sigma, c.minimumHorizontalSigma)
+    }
+
+    /// Height σ (m) of a fix: from `verticalAccuracy`, else VDOP × UERE, else 1.5 × the
+    /// horizontal σ; at least the configured minimum.
+    static func heightSigma(of fix: Fix, horizontalSigma sigma: Double, configuration c: Configuration) -> Double {
+        var vs: Double
+        if let v = fix.verticalAccuracy, v > 0, v.isFinite {
+            vs = v * c.verticalSigmaPerAccuracy
+        } else if let v = fix.vdop, v > 0, v.isFinite {
+            vs = v * c.userEquivalentRangeError
+        } else {
+            vs = 1.5 * sigma
+        }
+        return max(vs, c.minimumHorizontalSigma)
     }
 
     /// Converts a local estimate back to a geodetic filtered fix.

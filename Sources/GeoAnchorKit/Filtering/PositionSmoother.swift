@@ -38,12 +38,17 @@ extension PositionFilter {
     /// duplicate and invalid fixes are refused and counted). The smoother runs backwards over
     /// each segment between (re-)initializations, per channel; gated fixes contribute only their
     /// prediction step, so an outlier the filter rejected does not reach the smoothed track.
+    /// When the configuration sets ``Configuration/smootherAccuracyInflation`` or
+    /// ``Configuration/smootherAccelerationSpectralDensity`` (the walking preset does), the
+    /// smoother runs on a second forward pass with that tuning
+    /// (``Configuration/smootherConfiguration``); ``PositionTrack/filtered`` and the statistics
+    /// are always the causal filter's.
     ///
     /// - Complexity: O(n) time; O(n) memory for the per-step channel states (≈ 300 bytes a step).
     /// - Accuracy: the backward step matches FilterPy's `rts_smoother` to 1e-9 (test suite). On
-    ///   the simulated `traces/` the smoothed RMSE / p95 are 48 % / 34 % (zavist-tour) and
-    ///   38 % / 37 % (city-walk) below the raw fixes'; on the GSDC 2020 chipset traces the
-    ///   smoothed p95 is never above raw (test suite, `geobench report`).
+    ///   the simulated `traces/` (walking preset) the smoothed RMSE / p95 are 52 % / 31 %
+    ///   (zavist-tour) and 44.6 % / 47 % (city-walk) below the raw fixes'; on the GSDC 2020
+    ///   chipset traces the smoothed p95 is never above raw (test suite, `geobench report`).
     public static func track<S: Sequence>(_ fixes: S, configuration: Configuration = .walking,
                                           smooth: Bool = false) -> PositionTrack where S.Element == Fix {
         track(Array(fixes), configuration: configuration, smooth: smooth)
@@ -53,33 +58,75 @@ extension PositionFilter {
     /// unspecialized generic sequence costs an allocation per element).
     public static func track(_ fixes: [Fix], configuration: Configuration = .walking,
                              smooth: Bool = false) -> PositionTrack {
+        let smootherConfiguration = configuration.smootherConfiguration
+        let separate = smooth && smootherConfiguration != configuration
         var f = PositionFilter(configuration: configuration)
+        // The smoother's own forward pass (only when its tuning differs from the filter's).
+        var g = PositionFilter(configuration: smootherConfiguration)
         let cap = fixes.count
         var filtered: [LocalPositionEstimate] = [], indices: [Int] = []
         filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
-        // Per step and channel (east, north, height): prediction and posterior; plus flags.
+        // For the smoother, per step and channel (east, north, height): prediction and
+        // posterior; plus flags (and, for a separate pass, whether its height channel is live).
         var predicted: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)] = []
         var posterior: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)] = []
         var steps: [StepInfo] = []
+        var secondHasHeight: [Bool] = []
         if smooth { predicted.reserveCapacity(cap); posterior.reserveCapacity(cap); steps.reserveCapacity(cap) }
+        if separate { secondHasHeight.reserveCapacity(cap) }
         var i = 0
         for fix in fixes {
             defer { i += 1 }
             guard let m = f.measurement(from: fix), let info = f.advance(m) else { continue }
             filtered.append(f.estimate(time: m.time, status: info.status, d2: info.mahalanobisSquared))
             indices.append(i)
-            if smooth {
+            guard smooth else { continue }
+            guard separate else {
                 predicted.append((f.predictedEast, f.predictedNorth, f.predictedHeight))
                 posterior.append((f.east, f.north, f.height))
                 steps.append(info)
+                continue
             }
+            // Same position; only the σ tuning differs.
+            var ms = m
+            ms.horizontalSigma = PositionFilter.horizontalSigma(of: fix, configuration: smootherConfiguration)
+            if ms.heightSigma != nil {
+                ms.heightSigma = PositionFilter.heightSigma(of: fix, horizontalSigma: ms.horizontalSigma,
+                                                            configuration: smootherConfiguration)
+            }
+            if let gi = g.advance(ms) {
+                predicted.append((g.predictedEast, g.predictedNorth, g.predictedHeight))
+                steps.append(gi)
+            } else {
+                // Refused by the second pass only (a duplicate there, as its gate differs): at
+                // the same time as its previous step, so a zero-length step (F = I, no process
+                // noise) keeps the two passes aligned without changing the smoothed track.
+                predicted.append((g.east, g.north, g.height))
+                steps.append(StepInfo(status: .gated, mahalanobisSquared: .nan, dt: 0, startsSegment: false, heightStartsSegment: false))
+            }
+            posterior.append((g.east, g.north, g.height))
+            secondHasHeight.append(g.hasHeight)
         }
         var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
                                   smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
         guard smooth else { return track }
+        track.smoothedLocal = smoothBackward(filtered, hasHeight: separate ? secondHasHeight : nil,
+                                             predicted: predicted, posterior: posterior, steps: steps)
+        return track
+    }
+
+    /// The RTS backward pass over recorded channel states; the smoothed estimates take time,
+    /// status and vertical reference from `filtered`. Heights are smoothed where `filtered` has
+    /// one and `hasHeight` (nil: everywhere) says the recorded height channel is live; elsewhere
+    /// the filtered height is kept.
+    static func smoothBackward(_ filtered: [LocalPositionEstimate], hasHeight: [Bool]?,
+                               predicted: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)],
+                               posterior: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)],
+                               steps: [StepInfo]) -> [LocalPositionEstimate] {
         let n = filtered.count
         var smoothed = filtered
-        guard n > 0 else { track.smoothedLocal = smoothed; return track }
+        guard n > 0 else { return smoothed }
+        func live(_ k: Int) -> Bool { filtered[k].height != nil && (hasHeight?[k] ?? true) }
         var se = posterior[n - 1].0, sn = posterior[n - 1].1, sh = posterior[n - 1].2
         for k in stride(from: n - 1, through: 0, by: -1) {
             let post = posterior[k]
@@ -90,7 +137,7 @@ extension PositionFilter {
                 let pred = predicted[k + 1]
                 se = post.0.smoothed(predicted: pred.0, transition: F, next: se)
                 sn = post.1.smoothed(predicted: pred.1, transition: F, next: sn)
-                if filtered[k].height != nil && filtered[k + 1].height != nil && !steps[k + 1].heightStartsSegment {
+                if live(k) && live(k + 1) && !steps[k + 1].heightStartsSegment {
                     sh = post.2.smoothed(predicted: pred.2, transition: F, next: sh)
                 } else {
                     sh = post.2
@@ -99,12 +146,11 @@ extension PositionFilter {
             smoothed[k].east = se.x[0]; smoothed[k].north = sn.x[0]
             smoothed[k].velocityEast = se.x[1]; smoothed[k].velocityNorth = sn.x[1]
             smoothed[k].horizontalSigma = (0.5 * (se.P[0] + sn.P[0])).squareRoot()
-            if filtered[k].height != nil {
+            if live(k) {
                 smoothed[k].height = sh.x[0]
                 smoothed[k].heightSigma = sh.P[0].squareRoot()
             }
         }
-        track.smoothedLocal = smoothed
-        return track
+        return smoothed
     }
 }

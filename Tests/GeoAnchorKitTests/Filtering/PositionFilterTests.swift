@@ -127,8 +127,10 @@ struct PositionFilterTests {
         #expect(out.count == trace.fixes.count)
         #expect(out[50].status == .reinitializedAfterGap)
         #expect(f.statistics.gapReinitializations == 1)
-        // The smoother does not smooth across the gap: the step before it is the filtered one.
-        let track = PositionFilter.track(trace.fixes, smooth: true)
+        // The smoother does not smooth across the gap: the step before it is the filtered one
+        // (a configuration whose smoother runs on the filter's own forward pass).
+        let track = PositionFilter.track(trace.fixes, configuration: PositionFilter.Configuration.walking.smootherConfiguration,
+                                         smooth: true)
         #expect(track.smoothed![49].local.east == track.filtered[49].local.east)
         #expect(track.smoothed![48].local.east != track.filtered[48].local.east)
     }
@@ -164,5 +166,40 @@ struct PositionFilterTests {
             diffs.append(f.speed - v.horizontalDistance)
         }
         #expect(rms(diffs) < 0.3, "speed RMS error \(rms(diffs))")
+    }
+}
+
+@Suite("Position smoother: separate smoothing pass")
+struct PositionSmootherPassTests {
+    // Brute-force construction: a straight walk east at 1.4 m/s (accuracy 3 m) with a fix 20 m
+    // north of the path and its exact duplicate. The filter (inflation ×2) gates the jump,
+    // so it does not see the duplicate as one; the smoother's pass (×6) accepts the jump and
+    // refuses the duplicate. Both must still give one estimate per used fix at the same times.
+    @Test("smoother pass stays aligned when only it refuses a duplicate")
+    func alignment() {
+        let frame = try! LocalTangentFrame(origin: GeodeticCoordinate(latitude: 50, longitude: 14.4, ellipsoidalHeight: 0))
+        var fixes: [Fix] = []
+        for k in 0..<40 {
+            let north = k == 20 ? 20.0 : 0.0
+            let g = frame.geodetic(east: 1.4 * Double(k), north: north, up: 0)
+            var f = Fix(time: Double(k), latitude: g.latitude, longitude: g.longitude)
+            f.horizontalAccuracy = 3
+            fixes.append(f)
+            if k == 20 { fixes.append(f) }
+        }
+        var filter = PositionFilter(configuration: .walking)
+        let causal = fixes.compactMap { filter.process($0) }
+        #expect(causal[20].status == .gated)
+        #expect(causal.count == fixes.count)
+        var second = PositionFilter(configuration: PositionFilter.Configuration.walking.smootherConfiguration)
+        let secondOut = fixes.compactMap { second.process($0) }
+        #expect(secondOut.count == fixes.count - 1, "the smoother's pass refuses the duplicate")
+        let track = PositionFilter.track(fixes, configuration: .walking, smooth: true)
+        let smoothed = track.smoothedLocal ?? []
+        #expect(smoothed.count == track.filteredLocal.count)
+        #expect(smoothed.map(\.time) == track.filteredLocal.map(\.time))
+        // The duplicate's smoothed estimate is the same point as its twin's (zero-length step).
+        #expect(abs(smoothed[20].north - smoothed[21].north) < 1e-9 && abs(smoothed[20].east - smoothed[21].east) < 1e-9)
+        #expect(smoothed.allSatisfy { $0.east.isFinite && $0.north.isFinite && abs($0.north) < 5 })
     }
 }
