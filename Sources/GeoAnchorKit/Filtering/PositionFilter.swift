@@ -34,9 +34,9 @@ import Foundation
 ///
 /// - Accuracy: the per-step Kalman algebra matches FilterPy to 1e-9 (test suite). Measured with
 ///   ``FilterAccuracyComparison`` (test suite and `geobench report`), walking preset, RMSE / p95
-///   change against the raw fixes: simulated `traces/zavist-tour` −38 % / −19 %, `city-walk`
-///   −23 % / −16 % (their errors are dominated by slowly varying biases no position filter can
-///   observe); GSDC 2020 chipset traces (driving, UERE 2 m) within ±4 % RMSE and ≤ +0.02 m p95
+///   change against the raw fixes: simulated `traces/zavist-tour` −44 % / −31 %, `city-walk`
+///   −23 % / −25 % (their errors are dominated by slowly varying biases; the bias state
+///   separates them only as far as the Doppler velocity allows); GSDC 2020 chipset traces (driving, UERE 2 m) within ±4 % RMSE and ≤ +0.02 m p95
 ///   of raw (the phone's output is already filtered).
 public struct PositionFilter: Sendable {
     /// The tuning in use.
@@ -56,6 +56,11 @@ public struct PositionFilter: Sendable {
     var predictedEast = KalmanFilter2(x: .zero, P: .zero)
     var predictedNorth = KalmanFilter2(x: .zero, P: .zero)
     var predictedHeight = KalmanFilter2(x: .zero, P: .zero)
+    // Bias-augmented horizontal channels (p, v, b) when `configuration.biasTimeConstant` is set;
+    // `east`/`north` then hold their (p, v) marginals.
+    var eastBias = KalmanFilter3(x: .zero, P: .zero)
+    var northBias = KalmanFilter3(x: .zero, P: .zero)
+    let biasTau: Double?
     @usableFromInline var heightReference: VerticalReference?
     @usableFromInline var hasHeight = false
     @usableFromInline var initialized = false
@@ -72,6 +77,7 @@ public struct PositionFilter: Sendable {
         self.configuration = configuration
         self.gate1 = configuration.gate1
         self.gate2 = configuration.gate2
+        self.biasTau = configuration.biasTimeConstant.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         statistics.gateThreshold = gate2
     }
 
@@ -221,7 +227,12 @@ public struct PositionFilter: Sendable {
         if m.time < lastTime { statistics.outOfOrder += 1; return nil }
         if m.time == lastTime && m.east == lastEast && m.north == lastNorth { statistics.duplicates += 1; return nil }
         statistics.fixes += 1
-        let r = m.horizontalSigma * m.horizontalSigma
+        var r = m.horizontalSigma * m.horizontalSigma
+        if biasTau != nil {
+            // The bias state carries σ_b² of the fix's error; the rest is white.
+            let sb = configuration.biasSigma, smin = configuration.minimumHorizontalSigma
+            r = max(r - sb * sb, smin * smin)
+        }
 
         // (Re-)initialization: first fix, long gap, or a rejection streak.
         var reason: LocalPositionEstimate.Status? = nil
@@ -240,8 +251,21 @@ public struct PositionFilter: Sendable {
 
         // Predict.
         let dt = m.time - lastTime
-        east.predictConstantVelocity(dt: dt, q: configuration.accelerationSpectralDensity)
-        north.predictConstantVelocity(dt: dt, q: configuration.accelerationSpectralDensity)
+        if let tau = biasTau {
+            let q = configuration.accelerationSpectralDensity, sb = configuration.biasSigma
+            let phi = exp(-dt / tau)
+            let dt2 = dt * dt
+            var F = SIMD16<Double>(), Q = SIMD16<Double>()
+            F[0] = 1; F[1] = dt; F[4] = 1; F[8] = phi
+            Q[0] = q * dt2 * dt / 3; Q[1] = q * dt2 * 0.5; Q[3] = Q[1]; Q[4] = q * dt
+            Q[8] = sb * sb * (1 - phi * phi)
+            eastBias.predict(transition: F, noise: Q)
+            northBias.predict(transition: F, noise: Q)
+            syncBiasMarginals()
+        } else {
+            east.predictConstantVelocity(dt: dt, q: configuration.accelerationSpectralDensity)
+            north.predictConstantVelocity(dt: dt, q: configuration.accelerationSpectralDensity)
+        }
         if hasHeight { height.predictConstantVelocity(dt: dt, q: configuration.verticalAccelerationSpectralDensity) }
         predictedEast = east; predictedNorth = north; predictedHeight = height
         lastTime = m.time
@@ -252,8 +276,11 @@ public struct PositionFilter: Sendable {
         if m.speed != nil || stationaryOverride == true || slowStreak > 0 { applyVelocity(m) }
 
         // Horizontal position: joint 2-DOF gate on the two independent channels.
-        let ie = east.componentInnovation(0, measurement: m.east, noise: r)
-        let inn = north.componentInnovation(0, measurement: m.north, noise: r)
+        let positionRow = SIMD3<Double>(1, 0, 1)
+        let ie = biasTau == nil ? east.componentInnovation(0, measurement: m.east, noise: r)
+            : eastBias.innovation(measurement: m.east, observation: positionRow, noise: r)
+        let inn = biasTau == nil ? north.componentInnovation(0, measurement: m.north, noise: r)
+            : northBias.innovation(measurement: m.north, observation: positionRow, noise: r)
         let d2 = ie.innovation * ie.innovation / ie.variance + inn.innovation * inn.innovation / inn.variance
         var status = LocalPositionEstimate.Status.updated
         if d2 > gate2 || !d2.isFinite {
@@ -271,8 +298,14 @@ public struct PositionFilter: Sendable {
             statistics.gated += 1
             status = .gated
         } else {
-            east.updateComponent(0, innovation: ie.innovation, noise: r)
-            north.updateComponent(0, innovation: inn.innovation, noise: r)
+            if biasTau != nil {
+                eastBias.update(innovation: ie.innovation, observation: positionRow, noise: r)
+                northBias.update(innovation: inn.innovation, observation: positionRow, noise: r)
+                syncBiasMarginals()
+            } else {
+                east.updateComponent(0, innovation: ie.innovation, noise: r)
+                north.updateComponent(0, innovation: inn.innovation, noise: r)
+            }
             rejectionStreak = 0
             lastAcceptedTime = m.time
             lastEast = m.east; lastNorth = m.north
@@ -313,8 +346,7 @@ public struct PositionFilter: Sendable {
         if let o = stationaryOverride { stationary = o }
         if stationary {
             let rz = c.stationaryVelocitySigma * c.stationaryVelocitySigma
-            east.updateComponent(1, innovation: -east.x[1], noise: rz)
-            north.updateComponent(1, innovation: -north.x[1], noise: rz)
+            updateVelocity(innovationEast: -east.x[1], innovationNorth: -north.x[1], noise: rz)
             statistics.stationarySteps += 1
             return
         }
@@ -336,15 +368,42 @@ public struct PositionFilter: Sendable {
         let inn = north.componentInnovation(1, measurement: vn, noise: rv)
         let d2 = ie.innovation * ie.innovation / ie.variance + inn.innovation * inn.innovation / inn.variance
         if d2 > gate2 || !d2.isFinite { statistics.velocityGated += 1; return }
-        east.updateComponent(1, innovation: ie.innovation, noise: rv)
-        north.updateComponent(1, innovation: inn.innovation, noise: rv)
+        updateVelocity(innovationEast: ie.innovation, innovationNorth: inn.innovation, noise: rv)
         statistics.velocityUpdates += 1
+    }
+
+    /// Applies a direct velocity measurement (given its innovations) to both horizontal axes.
+    mutating func updateVelocity(innovationEast ye: Double, innovationNorth yn: Double, noise r: Double) {
+        if biasTau != nil {
+            let row = SIMD3<Double>(0, 1, 0)
+            eastBias.update(innovation: ye, observation: row, noise: r)
+            northBias.update(innovation: yn, observation: row, noise: r)
+            syncBiasMarginals()
+        } else {
+            east.updateComponent(1, innovation: ye, noise: r)
+            north.updateComponent(1, innovation: yn, noise: r)
+        }
+    }
+
+    /// Copies the (position, velocity) marginals of the bias-augmented channels to `east`/`north`.
+    mutating func syncBiasMarginals() {
+        east = KalmanFilter2(x: SIMD2(eastBias.x[0], eastBias.x[1]), P: SIMD4(eastBias.P[0], eastBias.P[1], eastBias.P[3], eastBias.P[4]))
+        north = KalmanFilter2(x: SIMD2(northBias.x[0], northBias.x[1]), P: SIMD4(northBias.P[0], northBias.P[1], northBias.P[3], northBias.P[4]))
     }
 
     mutating func initialize(_ m: LocalMeasurement, r: Double) {
         let sv = configuration.initialVelocitySigma
         east = KalmanFilter2(x: SIMD2(m.east, 0), variances: SIMD2(r, sv * sv))
         north = KalmanFilter2(x: SIMD2(m.north, 0), variances: SIMD2(r, sv * sv))
+        if biasTau != nil {
+            // Fix = p + b + w with b ~ N(0, σ_b²): p = fix − b − w, cov(p, b) = −σ_b².
+            let vb = configuration.biasSigma * configuration.biasSigma
+            var P = SIMD16<Double>()
+            P[0] = r + vb; P[2] = -vb; P[6] = -vb; P[4] = sv * sv; P[8] = vb
+            eastBias = KalmanFilter3(x: SIMD3(m.east, 0, 0), P: P)
+            northBias = KalmanFilter3(x: SIMD3(m.north, 0, 0), P: P)
+            syncBiasMarginals()
+        }
         hasHeight = false
         heightReference = nil
         if let h = m.height, let hs = m.heightSigma {

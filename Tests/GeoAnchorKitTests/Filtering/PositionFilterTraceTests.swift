@@ -13,11 +13,12 @@ struct PositionFilterTraceTests {
 
     // Reference: the simulator's ground truth (traces/*.truth.csv), errors by TrackAccuracy.
     // Thresholds are ratios to the raw fixes' RMSE / p95. The issue asks for −30 % RMSE
-    // (filter), −45 % (smoother), −40 % p95. Measured (walking preset): zavist-tour filter
-    // −38 % RMSE / −19 % p95, smoother −52 % / −31 %; city-walk filter −23 % / −16 %,
-    // smoother −45 % (−44.6 %) / −47 %. The simulator's errors are dominated by a Gauss–Markov
-    // bias (σ 1.6 m per axis, 90 s) and multipath pulls lasting a whole street, which a causal
-    // position filter cannot observe; the smoother averages them over a long window anchored
+    // (filter), −45 % (smoother), −40 % p95. Measured (walking preset, Gauss–Markov bias state
+    // τ 90 s, σ_b 2 m): zavist-tour filter −43.5 % RMSE / −30.8 % p95, smoother −52 % / −31 %;
+    // city-walk filter −23.4 % / −24.7 %, smoother −45 % (−44.6 %) / −47 %. The simulator's
+    // errors are dominated by a Gauss–Markov bias (σ 1.6 m per axis, 90 s) and multipath pulls
+    // lasting a whole street; the causal filter's bias state separates them from motion only as
+    // far as the Doppler velocity allows; the smoother averages them over a long window anchored
     // by the Doppler speed/course. Not met: both filter p95 targets, zavist smoother p95,
     // city-walk filter RMSE, and city-walk smoother RMSE by 0.4 points. Thresholds are the
     // issue's where met and otherwise what is met with a small margin.
@@ -26,7 +27,7 @@ struct PositionFilterTraceTests {
         let c = try Self.traces("zavist-tour")
         #expect(c.filtered.horizontal.rmse <= 0.70 * c.raw.horizontal.rmse, "\(c.filtered.horizontal.rmse) vs \(c.raw.horizontal.rmse)")
         #expect(c.smoothed.horizontal.rmse <= 0.55 * c.raw.horizontal.rmse, "\(c.smoothed.horizontal.rmse)")
-        #expect(c.filtered.horizontal.p95 <= 0.85 * c.raw.horizontal.p95, "\(c.filtered.horizontal.p95) vs \(c.raw.horizontal.p95)")
+        #expect(c.filtered.horizontal.p95 <= 0.72 * c.raw.horizontal.p95, "\(c.filtered.horizontal.p95) vs \(c.raw.horizontal.p95)")
         #expect(c.smoothed.horizontal.p95 <= 0.70 * c.raw.horizontal.p95, "\(c.smoothed.horizontal.p95)")
         #expect(c.filtered.matched == c.raw.matched)
     }
@@ -34,9 +35,9 @@ struct PositionFilterTraceTests {
     @Test("city-walk: filter and smoother beat the raw fixes")
     func cityWalk() throws {
         let c = try Self.traces("city-walk")
-        #expect(c.filtered.horizontal.rmse <= 0.82 * c.raw.horizontal.rmse, "\(c.filtered.horizontal.rmse) vs \(c.raw.horizontal.rmse)")
+        #expect(c.filtered.horizontal.rmse <= 0.80 * c.raw.horizontal.rmse, "\(c.filtered.horizontal.rmse) vs \(c.raw.horizontal.rmse)")
         #expect(c.smoothed.horizontal.rmse <= 0.57 * c.raw.horizontal.rmse, "\(c.smoothed.horizontal.rmse)")
-        #expect(c.filtered.horizontal.p95 <= 0.90 * c.raw.horizontal.p95, "\(c.filtered.horizontal.p95) vs \(c.raw.horizontal.p95)")
+        #expect(c.filtered.horizontal.p95 <= 0.78 * c.raw.horizontal.p95, "\(c.filtered.horizontal.p95) vs \(c.raw.horizontal.p95)")
         #expect(c.smoothed.horizontal.p95 <= 0.60 * c.raw.horizontal.p95, "\(c.smoothed.horizontal.p95)")
         #expect(c.filtered.matched == c.raw.matched)
     }
