@@ -13,15 +13,8 @@ public struct SeededRandom: RandomNumberGenerator, Sendable, Hashable {
 
     /// Seeds the state with four SplitMix64 outputs of `seed` (the seeding Vigna recommends).
     public init(seed: UInt64) {
-        var x = seed
-        func splitMix() -> UInt64 {
-            x &+= 0x9E37_79B9_7F4A_7C15
-            var z = x
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        s0 = splitMix(); s1 = splitMix(); s2 = splitMix(); s3 = splitMix()
+        var seeder = SplitMix64(seed: seed)
+        s0 = seeder.next(); s1 = seeder.next(); s2 = seeder.next(); s3 = seeder.next()
     }
 
     @inlinable
