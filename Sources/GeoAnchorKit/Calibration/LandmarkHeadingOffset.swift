@@ -58,7 +58,7 @@ public struct LandmarkHeadingOffset: Sendable, Hashable {
 
     /// A 68 % horizontal radius R of a circular normal distribution is R = σ·√(−2 ln 0.32)
     /// ≈ 1.5096 σ, σ the per-axis standard deviation (the one across the line of sight).
-    public static let radius68PerSigma = (-2 * Foundation.log(0.32)).squareRoot()
+    public static var radius68PerSigma: Double { CircularError.radius68PerSigma }
 
     /// Estimates the offset by weighted least squares with iterative outlier rejection.
     ///

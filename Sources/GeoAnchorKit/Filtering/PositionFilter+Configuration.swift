@@ -105,7 +105,7 @@ extension PositionFilter {
         /// Builds a configuration; every parameter defaults to the walking profile's value.
         public init(accelerationSpectralDensity: Double = 0.3,
                     verticalAccelerationSpectralDensity: Double = 0.05,
-                    horizontalSigmaPerAccuracy: Double = 1 / 1.509_592_185_451_663,
+                    horizontalSigmaPerAccuracy: Double = 1 / CircularError.radius68PerSigma,
                     accuracyInflation: Double = 1,
                     verticalSigmaPerAccuracy: Double = 1 / 0.994_457_883_209_753,
                     userEquivalentRangeError: Double = 6,

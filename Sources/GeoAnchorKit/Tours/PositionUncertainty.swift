@@ -22,13 +22,14 @@ import Foundation
 ///   (`ncx2.cdf(R²/σ², 2, d²/σ²)`, the same Rice CDF) over R/σ ∈ [0.05, 200], d/σ ∈ [0, 250]
 ///   (fixture Tests/GeoAnchorKitTests/Fixtures/Tours/rice_cdf.csv).
 public enum PositionUncertainty {
-    /// `√(−2 ln(1 − 0.68))`: the 68 % radius of a 2-D isotropic Gaussian in units of σ.
-    public static let rayleigh68 = (-2 * Foundation.log(1 - 0.68)).squareRoot()
+    /// `√(−2 ln(1 − 0.68))`: the 68 % radius of a 2-D isotropic Gaussian in units of σ
+    /// (``CircularError/radius68PerSigma``).
+    public static var rayleigh68: Double { CircularError.radius68PerSigma }
 
     /// Per-axis standard deviation σ (m) of the isotropic Gaussian whose 68 % radius is
-    /// `horizontalAccuracy` (m).
+    /// `horizontalAccuracy` (m) (``CircularError/sigma(horizontalAccuracy:)``).
     @inlinable
-    public static func sigma(horizontalAccuracy: Double) -> Double { horizontalAccuracy / rayleigh68 }
+    public static func sigma(horizontalAccuracy: Double) -> Double { CircularError.sigma(horizontalAccuracy: horizontalAccuracy) }
 
     /// Probability in [0, 1] that the true position lies within `radius` m of a point `distance`
     /// m from the estimate, for per-axis standard deviation `sigma` (m).
