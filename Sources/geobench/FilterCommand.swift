@@ -17,15 +17,20 @@ struct FilterCommand: ParsableCommand {
         duplicates) are not written; they are counted.
 
         --smooth runs the Rauch–Tung–Striebel smoother over the whole trace (offline) and writes \
-        the smoothed estimates instead. --profile sets the process model (walking, cycling, \
+        the smoothed estimates instead. --path FILE.geojson constrains the estimate to a known \
+        walking path (map aiding): the LineString/MultiLineString features with "kind": "path" \
+        (the tour files' convention), else every line in the file; --path-sigma sets how far \
+        (σ, m) the walker strays from the drawn line (default 1.5). The constraint is released \
+        outside a corridor of 3 σ of the fix + 5 m around the path. --profile sets the process model (walking, cycling, \
         driving). Measurement σ: horizontal_accuracy is read as a 68 % radius (σ = accuracy / \
-        1.5096 per axis, times 2 for walking/cycling because phones report optimistic accuracies), \
+        1.5096 per axis; times 2 for cycling because phones report optimistic accuracies, while \
+        walking models the slowly varying part as a Gauss–Markov bias state instead), \
         else HDOP × UERE / √2 (--uere, default 6 m), else 5 m.
 
         --json prints one JSON object on stdout with the keys: input, output, profile, smoothed, \
         fixes_read, fixes_written, accepted, gated, recoveries, gap_reinitializations, duplicates, \
         out_of_order, invalid, velocity_updates, velocity_gated, height_updates, height_gated, \
-        stationary_steps, gate_threshold, mean_mahalanobis_squared. Without --json a one-line \
+        stationary_steps, gate_threshold, mean_mahalanobis_squared, path_updates, path_skipped. Without --json a one-line \
         summary goes to stderr. Invalid input exits with status 2 and `FILE:LINE: message`.
         """
     )
@@ -44,6 +49,12 @@ struct FilterCommand: ParsableCommand {
 
     @Option(help: "Process model: walking, cycling or driving.")
     var profile: String = "walking"
+
+    @Option(help: "GeoJSON file with the walking path to constrain the estimate to (LineStrings; \"kind\": \"path\" preferred).")
+    var path: String?
+
+    @Option(help: "σ (m) of the walker's distance from the --path line.")
+    var pathSigma: Double = 1.5
 
     @Option(help: "User-equivalent range error σ (m) for fixes with HDOP but no accuracy.")
     var uere: Double?
@@ -86,7 +97,20 @@ struct FilterCommand: ParsableCommand {
             TraceIO.reportSkipped(summary, source: input)
             if trace.fixes.isEmpty { throw InputError(file: input, line: nil, message: "no fixes found") }
 
-            let track = PositionFilter.track(trace.fixes, configuration: config, smooth: smooth)
+            var constraint: PathConstraint? = nil
+            if let path {
+                guard pathSigma > 0, pathSigma.isFinite else {
+                    throw InputError(file: "--path-sigma", line: nil, message: "\(pathSigma) must be a positive number of meters")
+                }
+                let collection: GeoJSONFeatureCollection
+                do { collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: path)) } catch let e as TraceFormatError {
+                    throw TraceIO.inputError(e)
+                }
+                do { constraint = try PathConstraint(geoJSON: collection, crossTrackSigma: pathSigma) } catch {
+                    throw InputError(file: path, line: nil, message: "not a usable path: \(error)")
+                }
+            }
+            let track = PositionFilter.track(trace.fixes, configuration: config, smooth: smooth, path: constraint)
             let estimates = smooth ? track.smoothed! : track.filtered
             let tmp = URL(fileURLWithPath: output + ".partial")
             do {
@@ -131,6 +155,7 @@ private struct FilterJSON: Encodable {
         case input, output, profile, smoothed, fixes_read, fixes_written, accepted, gated, recoveries
         case gap_reinitializations, duplicates, out_of_order, invalid, velocity_updates, velocity_gated
         case height_updates, height_gated, stationary_steps, gate_threshold, mean_mahalanobis_squared
+        case path_updates, path_skipped
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -146,6 +171,7 @@ private struct FilterJSON: Encodable {
         try c.encode(s.velocityGated, forKey: .velocity_gated); try c.encode(s.heightUpdates, forKey: .height_updates)
         try c.encode(s.heightGated, forKey: .height_gated); try c.encode(s.stationarySteps, forKey: .stationary_steps)
         try c.encode(s.gateThreshold, forKey: .gate_threshold)
+        try c.encode(s.pathUpdates, forKey: .path_updates); try c.encode(s.pathSkipped, forKey: .path_skipped)
         // NaN (no accepted update) is not representable in JSON: null.
         let m = s.meanMahalanobisSquared
         if m.isFinite { try c.encode(m, forKey: .mean_mahalanobis_squared) } else { try c.encodeNil(forKey: .mean_mahalanobis_squared) }

@@ -289,3 +289,6 @@ public typealias KalmanFilter2 = KalmanFilter<SIMD2<Double>, SIMD4<Double>>
 public typealias KalmanFilter3 = KalmanFilter<SIMD3<Double>, SIMD16<Double>>
 /// A 4-state filter (e.g. 2-D position and velocity).
 public typealias KalmanFilter4 = KalmanFilter<SIMD4<Double>, SIMD16<Double>>
+/// An 8-state filter (covariance 8×8 in 64 scalars); ``PositionFilter`` uses it for its joint
+/// horizontal state when a ``PathConstraint`` couples east and north.
+public typealias KalmanFilter8 = KalmanFilter<SIMD8<Double>, SIMD64<Double>>

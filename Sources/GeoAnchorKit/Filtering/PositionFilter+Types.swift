@@ -156,6 +156,11 @@ public struct PositionFilterStatistics: Sendable, Hashable, Codable {
     public var heightGated = 0
     /// Steps with a zero-velocity update.
     public var stationarySteps = 0
+    /// Path-constraint pseudo-measurements applied, and steps where the constraint was released
+    /// (outside the corridor, beyond a free line end, or gated) — both 0 without a
+    /// ``PathConstraint``.
+    public var pathUpdates = 0
+    public var pathSkipped = 0
     /// The horizontal χ² gate in use (2 degrees of freedom).
     public var gateThreshold = 0.0
     /// Sum of the accepted horizontal innovations' d² (their mean should be ≈ 2 when the noise

@@ -61,6 +61,15 @@ public struct PositionFilter: Sendable {
     var eastBias = KalmanFilter3(x: .zero, P: .zero)
     var northBias = KalmanFilter3(x: .zero, P: .zero)
     let biasTau: Double?
+    /// Joint horizontal state (east, north, v_east, v_north, b_east, b_north and two unused
+    /// padding states kept at unit variance) when a path constraint couples the axes;
+    /// `east`/`north` then hold its marginals.
+    var joint = KalmanFilter8(x: .zero, P: .zero)
+    var predictedJoint = KalmanFilter8(x: .zero, P: .zero)
+    let usesJoint: Bool
+    /// The constraint (nil: none); its lines in the frame once the frame exists.
+    public let path: PathConstraint?
+    var localPath: LocalPath?
     @usableFromInline var heightReference: VerticalReference?
     @usableFromInline var hasHeight = false
     @usableFromInline var initialized = false
@@ -72,9 +81,15 @@ public struct PositionFilter: Sendable {
     @usableFromInline let gate1: Double
     @usableFromInline let gate2: Double
 
-    /// Creates a filter.
-    public init(configuration: Configuration = .walking) {
+    /// Creates a filter, optionally constrained to a known walking path (``PathConstraint``).
+    ///
+    /// The path takes effect from the first fix given to ``process(_:)`` or
+    /// ``measurement(from:)`` (which create the frame it is converted into); a filter fed only
+    /// through ``step(_:)`` has no frame and runs unconstrained (its joint state is still used).
+    public init(configuration: Configuration = .walking, path: PathConstraint? = nil) {
         self.configuration = configuration
+        self.path = path
+        self.usesJoint = path != nil
         self.gate1 = configuration.gate1
         self.gate2 = configuration.gate2
         self.biasTau = configuration.biasTimeConstant.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
@@ -119,6 +134,7 @@ public struct PositionFilter: Sendable {
                                                                       ellipsoidalHeight: 0))
         }
         guard let frame else { statistics.invalid += 1; return nil }
+        if localPath == nil, let path { localPath = path.local(in: frame) }
         let p = frame.enu(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: 0)
         let c = configuration
         let sigma = Self.horizontalSigma(of: fix, configuration: c)
@@ -245,13 +261,17 @@ public struct PositionFilter: Sendable {
         if let reason {
             initialize(m, r: r)
             statistics.accepted += 1
-            predictedEast = east; predictedNorth = north; predictedHeight = height
+            recordPredictions()
             return StepInfo(status: reason, mahalanobisSquared: .nan, dt: 0, startsSegment: true, heightStartsSegment: hasHeight)
         }
 
         // Predict.
         let dt = m.time - lastTime
-        if let tau = biasTau {
+        if usesJoint {
+            let (F, Q) = jointTransition(dt: dt)
+            joint.predict(transition: F, noise: Q)
+            syncJointMarginals()
+        } else if let tau = biasTau {
             let q = configuration.accelerationSpectralDensity, sb = configuration.biasSigma
             let phi = exp(-dt / tau)
             let dt2 = dt * dt
@@ -267,7 +287,7 @@ public struct PositionFilter: Sendable {
             north.predictConstantVelocity(dt: dt, q: configuration.accelerationSpectralDensity)
         }
         if hasHeight { height.predictConstantVelocity(dt: dt, q: configuration.verticalAccelerationSpectralDensity) }
-        predictedEast = east; predictedNorth = north; predictedHeight = height
+        recordPredictions()
         lastTime = m.time
 
         // Velocity from speed/course (Doppler: independent of the position error, so it is
@@ -275,13 +295,24 @@ public struct PositionFilter: Sendable {
         // speed), or zero velocity when stationary.
         if m.speed != nil || stationaryOverride == true || slowStreak > 0 { applyVelocity(m) }
 
-        // Horizontal position: joint 2-DOF gate on the two independent channels.
+        // Horizontal position: 2-DOF gate on both axes (on the joint state when a path couples
+        // them; there the gated update is applied at once or leaves the state untouched).
         let positionRow = SIMD3<Double>(1, 0, 1)
-        let ie = biasTau == nil ? east.componentInnovation(0, measurement: m.east, noise: r)
-            : eastBias.innovation(measurement: m.east, observation: positionRow, noise: r)
-        let inn = biasTau == nil ? north.componentInnovation(0, measurement: m.north, noise: r)
-            : northBias.innovation(measurement: m.north, observation: positionRow, noise: r)
-        let d2 = ie.innovation * ie.innovation / ie.variance + inn.innovation * inn.innovation / inn.variance
+        var yEast = 0.0, yNorth = 0.0
+        var d2: Double
+        if usesJoint {
+            let o = joint.update(measurement: SIMD2(m.east, m.north), observation: jointPositionRows,
+                                 noise: SIMD4(r, 0, 0, r), gate: gate2)
+            d2 = o.isApplied || o.status == .gated ? o.mahalanobisSquared : .nan
+            if o.isApplied { syncJointMarginals() }
+        } else {
+            let ie = biasTau == nil ? east.componentInnovation(0, measurement: m.east, noise: r)
+                : eastBias.innovation(measurement: m.east, observation: positionRow, noise: r)
+            let inn = biasTau == nil ? north.componentInnovation(0, measurement: m.north, noise: r)
+                : northBias.innovation(measurement: m.north, observation: positionRow, noise: r)
+            yEast = ie.innovation; yNorth = inn.innovation
+            d2 = ie.innovation * ie.innovation / ie.variance + inn.innovation * inn.innovation / inn.variance
+        }
         var status = LocalPositionEstimate.Status.updated
         if d2 > gate2 || !d2.isFinite {
             if rejectionStreak >= configuration.maximumConsecutiveRejections
@@ -291,20 +322,22 @@ public struct PositionFilter: Sendable {
                 initialize(m, r: r)
                 statistics.recoveries += 1
                 statistics.accepted += 1
-                predictedEast = east; predictedNorth = north; predictedHeight = height
+                recordPredictions()
                 return StepInfo(status: .recovered, mahalanobisSquared: d2, dt: dt, startsSegment: true, heightStartsSegment: hasHeight)
             }
             rejectionStreak += 1
             statistics.gated += 1
             status = .gated
         } else {
-            if biasTau != nil {
-                eastBias.update(innovation: ie.innovation, observation: positionRow, noise: r)
-                northBias.update(innovation: inn.innovation, observation: positionRow, noise: r)
+            if usesJoint {
+                // Applied above.
+            } else if biasTau != nil {
+                eastBias.update(innovation: yEast, observation: positionRow, noise: r)
+                northBias.update(innovation: yNorth, observation: positionRow, noise: r)
                 syncBiasMarginals()
             } else {
-                east.updateComponent(0, innovation: ie.innovation, noise: r)
-                north.updateComponent(0, innovation: inn.innovation, noise: r)
+                east.updateComponent(0, innovation: yEast, noise: r)
+                north.updateComponent(0, innovation: yNorth, noise: r)
             }
             rejectionStreak = 0
             lastAcceptedTime = m.time
@@ -312,6 +345,8 @@ public struct PositionFilter: Sendable {
             statistics.accepted += 1
             statistics.sumMahalanobisSquared += d2
         }
+
+        if usesJoint { applyPath(m, fixAccepted: status == .updated) }
 
         // Height channel.
         var heightStarts = false
@@ -346,6 +381,11 @@ public struct PositionFilter: Sendable {
         if let o = stationaryOverride { stationary = o }
         if stationary {
             let rz = c.stationaryVelocitySigma * c.stationaryVelocitySigma
+            if usesJoint {
+                updateJointVelocity(east: 0, north: 0, noise: rz, gate: .infinity)
+                statistics.stationarySteps += 1
+                return
+            }
             updateVelocity(innovationEast: -east.x[1], innovationNorth: -north.x[1], noise: rz)
             statistics.stationarySteps += 1
             return
@@ -364,6 +404,11 @@ public struct PositionFilter: Sendable {
             return
         }
         let rv = sv * sv
+        if usesJoint {
+            let o = updateJointVelocity(east: ve, north: vn, noise: rv, gate: gate2)
+            if o.isApplied { statistics.velocityUpdates += 1 } else { statistics.velocityGated += 1 }
+            return
+        }
         let ie = east.componentInnovation(1, measurement: ve, noise: rv)
         let inn = north.componentInnovation(1, measurement: vn, noise: rv)
         let d2 = ie.innovation * ie.innovation / ie.variance + inn.innovation * inn.innovation / inn.variance
@@ -404,6 +449,20 @@ public struct PositionFilter: Sendable {
             northBias = KalmanFilter3(x: SIMD3(m.north, 0, 0), P: P)
             syncBiasMarginals()
         }
+        if usesJoint {
+            // As the bias channels, with both axes in one state (uncorrelated at the start).
+            let vb = biasTau != nil ? configuration.biasSigma * configuration.biasSigma : 0
+            var P = SIMD64<Double>()
+            for a in 0..<2 {
+                P[a * 8 + a] = r + vb
+                P[(2 + a) * 8 + 2 + a] = sv * sv
+                P[(4 + a) * 8 + 4 + a] = biasTau != nil ? vb : 1
+                if biasTau != nil { P[a * 8 + 4 + a] = -vb; P[(4 + a) * 8 + a] = -vb }
+                P[(6 + a) * 8 + 6 + a] = 1
+            }
+            joint = KalmanFilter8(x: SIMD8(m.east, m.north, 0, 0, 0, 0, 0, 0), P: P)
+            syncJointMarginals()
+        }
         hasHeight = false
         heightReference = nil
         if let h = m.height, let hs = m.heightSigma {
@@ -428,5 +487,85 @@ public struct PositionFilter: Sendable {
                               heightSigma: hasHeight ? height.P[0].squareRoot() : nil,
                               verticalReference: heightReference,
                               status: status, mahalanobisSquared: d2)
+    }
+
+    // MARK: joint horizontal state (path constraint)
+
+    /// Observation rows of a horizontal fix on the joint state: p (+ b when biased), 2×8.
+    var jointPositionRows: SIMD16<Double> {
+        var H = SIMD16<Double>()
+        H[0] = 1; H[8 + 1] = 1
+        if biasTau != nil { H[4] = 1; H[8 + 5] = 1 }
+        return H
+    }
+
+    /// Transition and process noise of the joint state over `dt` seconds: constant velocity per
+    /// axis, Gauss–Markov bias when configured (else the bias slots are padding: F = 1, Q = 0).
+    func jointTransition(dt: Double) -> (SIMD64<Double>, SIMD64<Double>) {
+        var F = SIMD64<Double>(), Q = SIMD64<Double>()
+        for i in 0..<8 { F[i * 8 + i] = 1 }
+        let q = configuration.accelerationSpectralDensity, dt2 = dt * dt
+        for a in 0..<2 {
+            F[a * 8 + 2 + a] = dt
+            Q[a * 8 + a] = q * dt2 * dt / 3
+            Q[a * 8 + 2 + a] = q * dt2 * 0.5
+            Q[(2 + a) * 8 + a] = q * dt2 * 0.5
+            Q[(2 + a) * 8 + 2 + a] = q * dt
+        }
+        if let tau = biasTau {
+            let phi = exp(-dt / tau), sb = configuration.biasSigma
+            for a in 4..<6 {
+                F[a * 8 + a] = phi
+                Q[a * 8 + a] = sb * sb * (1 - phi * phi)
+            }
+        }
+        return (F, Q)
+    }
+
+    /// A 2-D velocity measurement (m/s, isotropic variance `r`) on the joint state.
+    @discardableResult
+    mutating func updateJointVelocity(east ve: Double, north vn: Double, noise r: Double, gate: Double) -> KalmanUpdateOutcome {
+        var H = SIMD16<Double>()
+        H[2] = 1; H[8 + 3] = 1
+        let o = joint.update(measurement: SIMD2(ve, vn), observation: H, noise: SIMD4(r, 0, 0, r), gate: gate)
+        if o.isApplied { syncJointMarginals() }
+        return o
+    }
+
+    /// The path pseudo-measurement of one step (see ``PathConstraint``).
+    mutating func applyPath(_ m: LocalMeasurement, fixAccepted: Bool) {
+        guard let pc = path, localPath != nil else { return }
+        let estimate = PlanarPoint(x: joint.x[0], y: joint.x[1])
+        // The corridor is judged on the fix (the evidence); on the estimate when the fix was gated.
+        let probe = fixAccepted ? PlanarPoint(x: m.east, y: m.north) : estimate
+        let corridor = pc.corridorSigmas * m.horizontalSigma + pc.corridorWidth
+        guard let d = localPath?.distance(to: probe), d <= corridor,
+              let c = localPath?.constraint(at: estimate) else {
+            statistics.pathSkipped += 1
+            return
+        }
+        var h = SIMD8<Double>()
+        h[0] = c.normal.x; h[1] = c.normal.y
+        let o = joint.update(measurement: c.normal.dot(c.point), observation: h,
+                             noise: pc.crossTrackSigma * pc.crossTrackSigma, gate: gate1)
+        if o.isApplied {
+            syncJointMarginals()
+            statistics.pathUpdates += 1
+        } else {
+            statistics.pathSkipped += 1
+        }
+    }
+
+    /// Copies the joint state's per-axis (position, velocity) marginals to `east`/`north`.
+    mutating func syncJointMarginals() {
+        let x = joint.x, P = joint.P
+        east = KalmanFilter2(x: SIMD2(x[0], x[2]), P: SIMD4(P[0], P[2], P[16], P[18]))
+        north = KalmanFilter2(x: SIMD2(x[1], x[3]), P: SIMD4(P[9], P[11], P[25], P[27]))
+    }
+
+    /// Stores the current channel states as this step's predictions (for the smoother).
+    mutating func recordPredictions() {
+        predictedEast = east; predictedNorth = north; predictedHeight = height
+        if usesJoint { predictedJoint = joint }
     }
 }

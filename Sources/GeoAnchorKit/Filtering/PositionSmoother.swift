@@ -50,17 +50,23 @@ extension PositionFilter {
     ///   (zavist-tour) and 44.6 % / 47 % (city-walk) below the raw fixes'; on the GSDC 2020
     ///   chipset traces the smoothed p95 is never above raw (test suite, `geobench report`).
     public static func track<S: Sequence>(_ fixes: S, configuration: Configuration = .walking,
-                                          smooth: Bool = false) -> PositionTrack where S.Element == Fix {
-        track(Array(fixes), configuration: configuration, smooth: smooth)
+                                          smooth: Bool = false, path: PathConstraint? = nil) -> PositionTrack where S.Element == Fix {
+        track(Array(fixes), configuration: configuration, smooth: smooth, path: path)
     }
 
-    /// ``track(_:configuration:smooth:)`` on an array (the non-generic implementation: an
+    /// ``track(_:configuration:smooth:path:)`` on an array (the non-generic implementation: an
     /// unspecialized generic sequence costs an allocation per element).
+    ///
+    /// With a `path` (``PathConstraint``) the filter runs its joint horizontal state, and the
+    /// smoother runs over that same forward pass (the separate smoother tuning is not used: the
+    /// constraint, not a wider averaging window, is what removes the slowly varying error there).
     public static func track(_ fixes: [Fix], configuration: Configuration = .walking,
-                             smooth: Bool = false) -> PositionTrack {
+                             smooth: Bool = false, path: PathConstraint? = nil) -> PositionTrack {
         let smootherConfiguration = configuration.smootherConfiguration
-        let separate = smooth && smootherConfiguration != configuration
-        var f = PositionFilter(configuration: configuration)
+        let separate = smooth && path == nil && smootherConfiguration != configuration
+        var f = PositionFilter(configuration: configuration, path: path)
+        var jointPredicted: [KalmanFilter8] = [], jointPosterior: [KalmanFilter8] = []
+        if smooth && path != nil { jointPredicted.reserveCapacity(fixes.count); jointPosterior.reserveCapacity(fixes.count) }
         // The smoother's own forward pass (only when its tuning differs from the filter's).
         var g = PositionFilter(configuration: smootherConfiguration)
         let cap = fixes.count
@@ -82,6 +88,7 @@ extension PositionFilter {
             indices.append(i)
             guard smooth else { continue }
             guard separate else {
+                if f.usesJoint { jointPredicted.append(f.predictedJoint); jointPosterior.append(f.joint) }
                 predicted.append((f.predictedEast, f.predictedNorth, f.predictedHeight))
                 posterior.append((f.east, f.north, f.height))
                 steps.append(info)
@@ -112,6 +119,22 @@ extension PositionFilter {
         guard smooth else { return track }
         track.smoothedLocal = smoothBackward(filtered, hasHeight: separate ? secondHasHeight : nil,
                                              predicted: predicted, posterior: posterior, steps: steps)
+        if f.usesJoint, !filtered.isEmpty {
+            // The horizontal channels are coupled: smooth the joint state instead (heights above).
+            let n = filtered.count
+            var s = jointPosterior[n - 1]
+            for k in stride(from: n - 1, through: 0, by: -1) {
+                if k == n - 1 || steps[k + 1].startsSegment {
+                    s = jointPosterior[k]
+                } else {
+                    s = jointPosterior[k].smoothed(predicted: jointPredicted[k + 1],
+                                                   transition: f.jointTransition(dt: steps[k + 1].dt).0, next: s)
+                }
+                track.smoothedLocal![k].east = s.x[0]; track.smoothedLocal![k].north = s.x[1]
+                track.smoothedLocal![k].velocityEast = s.x[2]; track.smoothedLocal![k].velocityNorth = s.x[3]
+                track.smoothedLocal![k].horizontalSigma = (0.5 * (s.P[0] + s.P[9])).squareRoot()
+            }
+        }
         return track
     }
 
