@@ -21,7 +21,7 @@ struct FilterCommand: ParsableCommand {
         walking path (map aiding): the LineString/MultiLineString features with "kind": "path" \
         (the tour files' convention), else every line in the file; --path-sigma sets how far \
         (σ, m) the walker strays from the drawn line (default 1.5). The constraint is released \
-        outside a corridor of 3 σ of the fix + 5 m around the path. --profile sets the process model (walking, cycling, \
+        outside a corridor of 2 σ of the fix + 3 m around the path. --profile sets the process model (walking, cycling, \
         driving). Measurement σ: horizontal_accuracy is read as a 68 % radius (σ = accuracy / \
         1.5096 per axis; times 2 for cycling because phones report optimistic accuracies, while \
         walking models the slowly varying part as a Gauss–Markov bias state instead), \

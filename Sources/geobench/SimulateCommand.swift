@@ -12,7 +12,10 @@ struct SimulateCommand: ParsableCommand {
         --raw the phone's fixes (MSL altitude + geoid separation, horizontal/vertical accuracy, \
         speed, course), --truth the true track (ellipsoidal height, speed, course, device heading), \
         --sensors a CSV time,sensor,x,y,z (magnetometer µT with hard/soft iron, accelerometer m/s², \
-        gyroscope rad/s; device axes), --pois a GeoJSON with the path and the stops.
+        gyroscope rad/s; device axes), --pois a GeoJSON with the path and the stops. \
+        --lateral-wander σ makes the walker stray from the drawn path (Gauss–Markov, σ meters, \
+        correlation 30 s; default 0 = exactly on the line, as the shipped traces), for testing \
+        path-aided filtering (`geobench filter --path`) against a walker who is not on the line.
         """
     )
 
@@ -37,6 +40,9 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Sensor duration in seconds from the start (default: the scenario's).")
     var sensorDuration: Double?
 
+    @Option(help: "σ (m) of the walker's sideways distance from the drawn path (default 0).")
+    var lateralWander: Double = 0
+
     func run() throws {
         try withInputErrors {
             guard var config = TraceSimulator.Config.scenarios[scenario] else {
@@ -47,6 +53,10 @@ struct SimulateCommand: ParsableCommand {
                 guard d >= 0, d.isFinite else { throw InputError(file: "--sensor-duration", line: nil, message: "\(d) must be ≥ 0") }
                 config.sensors.duration = d
             }
+            guard lateralWander >= 0, lateralWander.isFinite else {
+                throw InputError(file: "--lateral-wander", line: nil, message: "\(lateralWander) must be ≥ 0 m")
+            }
+            config.lateralWander = lateralWander
             let out = TraceSimulator(config: config, seed: seed).run()
             do {
                 try write(out.raw, to: raw, option: "--raw")

@@ -40,7 +40,7 @@ public struct PathConstraint: Sendable, Hashable {
     ///   ``GeoAnchorError/invalidLatitude(_:)`` / ``GeoAnchorError/invalidLongitude(_:)`` for a bad
     ///   vertex.
     public init(lines: [[GeodeticCoordinate]], crossTrackSigma: Double = 1.5,
-                corridorSigmas: Double = 3, corridorWidth: Double = 5) throws(GeoAnchorError) {
+                corridorSigmas: Double = 2, corridorWidth: Double = 3) throws(GeoAnchorError) {
         guard !lines.isEmpty else { throw .outOfRange(name: "path lines", value: 0, range: "≥ 1 line") }
         for (i, l) in lines.enumerated() {
             guard l.count >= 2 else {
@@ -121,7 +121,7 @@ extension PathConstraint {
     /// - Throws: ``GeoAnchorError/outOfRange(name:value:range:)`` when the collection holds no
     ///   line, and the errors of ``init(lines:crossTrackSigma:corridorSigmas:corridorWidth:)``.
     public init(geoJSON collection: GeoJSONFeatureCollection, crossTrackSigma: Double = 1.5,
-                corridorSigmas: Double = 3, corridorWidth: Double = 5) throws(GeoAnchorError) {
+                corridorSigmas: Double = 2, corridorWidth: Double = 3) throws(GeoAnchorError) {
         func lines(of g: GeoJSONGeometry?) -> [[GeodeticCoordinate]] {
             func line(_ ps: [GeoJSONPosition]) -> [GeodeticCoordinate] {
                 ps.map { GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude) }

@@ -131,6 +131,14 @@ public struct TraceSimulator: Sendable {
         /// Mean walking speed (m/s) and the σ of its slow relative variation.
         public var walkingSpeed = 1.3
         public var speedVariation = 0.12
+        /// σ (m) of the walker's sideways distance from the drawn path (a first-order Gauss–Markov
+        /// target with correlation time ``lateralWanderTime``, followed with a 5 s lag, so the
+        /// realized σ is ≈ 7 % smaller; speed and course include the drift): people keep to one side of a street, cross a
+        /// square diagonally. 0 (the presets) walks exactly on the line and draws no random
+        /// numbers for it, so the shipped traces do not change.
+        public var lateralWander = 0.0
+        /// Correlation time (s) of ``lateralWander``.
+        public var lateralWanderTime = 30.0
         /// Seconds between GNSS fixes.
         public var fixInterval = 1.0
         public var gnss = GNSSErrorModel()
@@ -212,6 +220,7 @@ public struct TraceSimulator: Sendable {
         var t = c.startTime
         var s = 0.0
         var speedFactor = 0.0
+        var wander = 0.0, wanderTarget = 0.0
         var heading = bearing(0)         // device heading, degrees
         var lookAround = 0.0             // extra yaw while stopped
         var stepPhase = 0.0
@@ -264,8 +273,28 @@ public struct TraceSimulator: Sendable {
                     if dwellLeft > 0 { break }
                 }
             }
-            let p = position(s)
+            var p = position(s)
             let pathBearing = bearing(p.seg)
+            // Ground speed and course (the path's, plus the sideways drift when wandering).
+            var groundSpeed = v, groundCourse = pathBearing
+            if c.lateralWander > 0 {
+                // A Gauss–Markov target, followed with a 5 s lag so the walker drifts smoothly
+                // (a bare Gauss–Markov offset would jitter sideways at every sample).
+                let phi = Foundation.exp(-dt / max(c.lateralWanderTime, dt))
+                wanderTarget = phi * wanderTarget + (1 - phi * phi).squareRoot() * c.lateralWander * rng.gaussian()
+                let previous = wander
+                wander += (wanderTarget - wander) * (1 - Foundation.exp(-dt / 5))
+                // To the right of the walking direction (bearing θ: right normal (cos θ, −sin θ)).
+                let (sb, cb) = Angle.sincos(degrees: pathBearing)
+                p.e += wander * cb
+                p.n -= wander * sb
+                if v > 0 {
+                    let rate = (wander - previous) / dt
+                    let ve = v * sb + rate * cb, vn = v * cb - rate * sb
+                    groundSpeed = (ve * ve + vn * vn).squareRoot()
+                    groundCourse = Angle.normalizeHeading(Angle.atan2Degrees(ve, vn))
+                }
+            }
             // Device heading follows the path with a lag (τ = 0.7 s), plus look-around.
             let target = Angle.normalizeHeading(pathBearing + lookAround)
             heading = Angle.normalizeHeading(heading + Angle.difference(from: heading, to: target) * (1 - Foundation.exp(-dt / 0.7)))
@@ -325,8 +354,8 @@ public struct TraceSimulator: Sendable {
                 let hEll = hMSL + c.geoidSeparation
                 var tf = Fix(time: Self.round(t, 3), latitude: Self.round(g.latitude, 8), longitude: Self.round(g.longitude, 8),
                              height: Self.round(hEll, 3), verticalReference: .ellipsoid, geoidSeparation: c.geoidSeparation)
-                tf.speed = Self.round(v, 3)
-                tf.course = moving ? Self.round(pathBearing, 2) : nil
+                tf.speed = Self.round(groundSpeed, 3)
+                tf.course = moving ? Self.round(groundCourse, 2) : nil
                 tf.heading = Self.round(heading, 2)
                 truth.append(tf)
 
@@ -364,9 +393,9 @@ public struct TraceSimulator: Sendable {
                     var rf = Fix(time: Self.round(t, 3), latitude: Self.round(rg.latitude, 8), longitude: Self.round(rg.longitude, 8),
                                  height: Self.round(hMSL + eu, 2), verticalReference: .meanSeaLevel, geoidSeparation: c.geoidSeparation,
                                  horizontalAccuracy: Self.round(reported, 1), verticalAccuracy: Self.round(vReported, 1))
-                    let sv = max(v + rng.gaussian() * 0.12 * factor, 0)
+                    let sv = max(groundSpeed + rng.gaussian() * 0.12 * factor, 0)
                     rf.speed = Self.round(sv, 2)
-                    rf.course = sv > 0.5 ? Self.round(Angle.normalizeHeading(pathBearing + rng.gaussian() * 6 * factor), 1) : nil
+                    rf.course = sv > 0.5 ? Self.round(Angle.normalizeHeading(groundCourse + rng.gaussian() * 6 * factor), 1) : nil
                     rf.quality = .gps
                     rf.satellites = max(4, Int((canyon == nil ? 18 : 9) + rng.gaussian() * 2))
                     rf.hdop = Self.round((canyon == nil ? 0.8 : 2.2) * Foundation.exp(0.15 * rng.gaussian()), 1)
