@@ -13,11 +13,12 @@ public struct FilterAccuracyComparison: Sendable {
     public var statistics: PositionFilterStatistics
 
     /// Filters and smooths `fixes` with `configuration` and evaluates all three against
-    /// `reference` with ``TrackAccuracy/evaluate(trace:reference:options:geoid:)``.
+    /// `reference` with ``TrackAccuracy/evaluate(trace:reference:options:geoid:)``; with a `path`,
+    /// filter and smoother are the path-aided ones (``PathConstraint``).
     public static func evaluate(fixes: [Fix], reference: ReferenceTrack,
-                                configuration: PositionFilter.Configuration,
+                                configuration: PositionFilter.Configuration, path: PathConstraint? = nil,
                                 options: TrackAccuracy.Options = TrackAccuracy.Options()) -> FilterAccuracyComparison {
-        let track = PositionFilter.track(fixes, configuration: configuration, smooth: true)
+        let track = PositionFilter.track(fixes, configuration: configuration, smooth: true, path: path)
         func inputs(_ es: [FilteredFix]) -> [Fix] { zip(es, track.inputIndices).map { $0.fix(replacing: fixes[$1]) } }
         return FilterAccuracyComparison(
             raw: TrackAccuracy.evaluate(trace: fixes, reference: reference, options: options),

@@ -3,11 +3,12 @@ import Foundation
 /// A walking path the target is known to follow — a tour's path, a trail — used by
 /// ``PositionFilter`` as a soft cross-track constraint (map aiding).
 ///
-/// After each fix the filter projects its estimate onto the nearest point of any line
-/// (``PlanarPolyline/project(_:previousAlong:tieTolerance:)`` without a previous progress: a
-/// progress tie-break would prefer the vertex just passed and hold the estimate back) and applies the scalar pseudo-measurement
-/// "the distance from the path is 0 ± ``crossTrackSigma``" along the direction from the path to
-/// the estimate. Only the cross-track direction is constrained: progress along the path still
+/// After each fix the filter picks the path segment its estimate is walking along (the nearest,
+/// or among those within 5 m of the nearest the one whose direction best matches the estimated
+/// velocity — so at a junction, or where a loop closes, it keeps to the leg it is on) and applies
+/// the scalar pseudo-measurement "the distance from that segment's line is 0 ±
+/// ``crossTrackSigma``" along the segment's normal. Only the cross-track direction is
+/// constrained (a corner never pulls the estimate along the path): progress along the path still
 /// comes from the fixes and the Doppler velocity, so the filter's east/north channels become
 /// correlated and it runs one joint horizontal state (``KalmanFilter8``, ≈ 4× the work of the
 /// unconstrained filter per step).
@@ -85,32 +86,50 @@ struct LocalPath: Sendable {
         return best
     }
 
-    /// The nearest point to `p` on any line and the unit direction from it to `p` (the
-    /// constrained direction); nil beyond a free line end or when `p` is on the line with a
-    /// degenerate segment.
-    func constraint(at p: PlanarPoint) -> (point: PlanarPoint, normal: PlanarPoint)? {
-        var best: (line: Int, projection: PlanarPolyline.Projection)? = nil
-        for (i, l) in lines.enumerated() {
-            let q = l.project(p)
-            if best == nil || q.distance < best!.projection.distance { best = (i, q) }
+    /// The segment that constrains an estimate at `p` moving with `velocity` (m/s): among the
+    /// segments within ``legTolerance`` of the nearest distance, the one whose direction agrees
+    /// best with the velocity (when moving faster than 0.5 m/s; ties within 0.05 in |cos| go to
+    /// the nearer) — so at a junction or where a loop closes the estimate follows the leg it walks
+    /// along, not the one it happens to be nearest to. Returns a point on the segment's line and
+    /// its unit normal: the constraint is to that line, so a projection clamped to a corner never
+    /// pulls the estimate along the path. nil beyond a free line end (the walker may go on) or
+    /// for a degenerate segment.
+    func constraint(at p: PlanarPoint, velocity: PlanarPoint) -> (point: PlanarPoint, normal: PlanarPoint)? {
+        var bestDistance = Double.infinity
+        for l in lines {
+            for i in 0..<(l.points.count - 1) { bestDistance = min(bestDistance, l.project(p, segment: i).distance) }
         }
-        guard let (i, q) = best else { return nil }
-        let line = lines[i]
+        guard bestDistance.isFinite else { return nil }
+        let speed = velocity.length
+        var chosen: (line: Int, projection: PlanarPolyline.Projection, agreement: Double)? = nil
+        for (li, l) in lines.enumerated() {
+            for i in 0..<(l.points.count - 1) {
+                let q = l.project(p, segment: i)
+                guard q.distance <= bestDistance + Self.legTolerance else { continue }
+                let d = l.points[i + 1] - l.points[i]
+                let len = d.length
+                let agreement = speed > 0.5 && len > 0 ? abs(d.dot(velocity)) / (len * speed) : 1
+                if let c = chosen {
+                    let better = agreement > c.agreement + 0.05
+                        || (abs(agreement - c.agreement) <= 0.05 && q.distance < c.projection.distance)
+                    if !better { continue }
+                }
+                chosen = (li, q, agreement)
+            }
+        }
+        guard let (li, q, _) = chosen else { return nil }
+        let line = lines[li]
         let closed = line.points[0].distance(to: line.points[line.points.count - 1]) < 1e-6
         // Beyond a free end the walker may simply go on: no constraint.
         if !closed && q.distance > 1e-3 && (q.along <= 0 || q.along >= line.length) { return nil }
-        var n: PlanarPoint
-        if q.distance > 1e-6 {
-            n = PlanarPoint(x: (p.x - q.point.x) / q.distance, y: (p.y - q.point.y) / q.distance)
-        } else {
-            // On the line: its normal.
-            let a = line.points[q.segment], b = line.points[q.segment + 1]
-            let d = a.distance(to: b)
-            guard d > 0 else { return nil }
-            n = PlanarPoint(x: -(b.y - a.y) / d, y: (b.x - a.x) / d)
-        }
-        return (q.point, n)
+        let a = line.points[q.segment], b = line.points[q.segment + 1]
+        let len = a.distance(to: b)
+        guard len > 0 else { return nil }
+        return (a, PlanarPoint(x: -(b.y - a.y) / len, y: (b.x - a.x) / len))
     }
+
+    /// Meters: segments this much farther than the nearest are still candidates for the leg.
+    static let legTolerance = 5.0
 }
 
 extension PathConstraint {

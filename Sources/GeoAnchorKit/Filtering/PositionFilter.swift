@@ -540,7 +540,7 @@ public struct PositionFilter: Sendable {
         let probe = fixAccepted ? PlanarPoint(x: m.east, y: m.north) : estimate
         let corridor = pc.corridorSigmas * m.horizontalSigma + pc.corridorWidth
         guard let d = localPath?.distance(to: probe), d <= corridor,
-              let c = localPath?.constraint(at: estimate) else {
+              let c = localPath?.constraint(at: estimate, velocity: PlanarPoint(x: joint.x[2], y: joint.x[3])) else {
             statistics.pathSkipped += 1
             return
         }

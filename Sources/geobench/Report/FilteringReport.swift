@@ -27,6 +27,11 @@ enum FilteringReport: ReportSection {
             let p = try FilterAccuracyComparison.loadPair(trace: dir.appendingPathComponent("\(name).raw.csv"),
                                                           reference: dir.appendingPathComponent("\(name).truth.csv"))
             lines += row(name, FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .walking))
+            // Map aiding with the tour's own path (traces/NAME.geojson, the simulator's walker is on it).
+            let collection = try GeoJSONFeatureCollection.read(contentsOf: dir.appendingPathComponent("\(name).geojson"))
+            let path = try PathConstraint(geoJSON: collection)
+            lines += row("\(name), path-aided",
+                         FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .walking, path: path))
         }
         guard let shared = context.sharedDataDirectory else {
             lines.append("  GSDC 2020 chipset traces: ../shared/data not present, skipped")
