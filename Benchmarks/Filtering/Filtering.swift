@@ -8,22 +8,27 @@ import GeoAnchorKit
 // Inputs are generated deterministically before startMeasurement().
 
 /// A deterministic walk sampled at `rate` Hz with white GNSS noise and 2 % outliers.
-func syntheticMeasurements(count: Int, rate: Double) -> [LocalMeasurement] {
+func syntheticMeasurements(count: Int, rate: Double) -> [LocalMeasurement] { syntheticWalk(count: count, rate: rate).measurements }
+
+/// The walk's measurements and its true (east, north) positions.
+func syntheticWalk(count: Int, rate: Double) -> (measurements: [LocalMeasurement], truth: [SIMD2<Double>]) {
     var s: UInt64 = 0x5EED
     func u() -> Double { s = s &* 6364136223846793005 &+ 1442695040888963407; return Double(s >> 11) * 0x1p-53 }
     func g() -> Double { (-2 * log(max(u(), 1e-300))).squareRoot() * cos(2 * .pi * u()) }
     var e = 0.0, n = 0.0, h = 0.0
-    var out: [LocalMeasurement] = []
+    var out: [LocalMeasurement] = [], truth: [SIMD2<Double>] = []
     out.reserveCapacity(count)
+    truth.reserveCapacity(count)
     for i in 0..<count {
         let t = Double(i) / rate
         h += 0.02 * g()
         e += 1.4 * sin(h) / rate; n += 1.4 * cos(h) / rate
+        truth.append(SIMD2(e, n))
         let jump = u() < 0.02 ? 80.0 : 0
         out.append(LocalMeasurement(time: 1_700_000_000 + t, east: e + 3 * g() + jump, north: n + 3 * g(),
                                     horizontalSigma: 3, height: 30 + 4 * g(), heightSigma: 4, verticalReference: .ellipsoid))
     }
-    return out
+    return (out, truth)
 }
 
 func syntheticFixes(count: Int, rate: Double) -> [Fix] {
@@ -70,6 +75,26 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("PositionFilter.track smooth + geodetic output, 1 h at 10 Hz") { benchmark in
         for _ in benchmark.scaledIterations {
             blackHole(PositionFilter.track(hour, configuration: .walking, smooth: true).smoothed)
+        }
+    }
+
+    // Path-aided (PathConstraint): the same hour with the true walk drawn as a 500-vertex path
+    // (a vertex every 7.2 s); the joint 8-state filter plus a segment search per step.
+    let frame = try! LocalTangentFrame(origin: GeodeticCoordinate(latitude: 48.8566, longitude: 2.3522, ellipsoidalHeight: 0))
+    let walkTruth = syntheticWalk(count: 36_000, rate: 10).truth
+    let vertices = stride(from: 0, to: walkTruth.count, by: 72).map { i -> GeodeticCoordinate in
+        let g = frame.geodetic(east: walkTruth[i].x, north: walkTruth[i].y, up: 0)
+        return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude)
+    }
+    let path = try! PathConstraint(lines: [vertices])
+    Benchmark("PositionFilter.track path-aided, 1 h at 10 Hz, 500-vertex path") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(PositionFilter.track(hour, configuration: .walking, smooth: false, path: path))
+        }
+    }
+    Benchmark("PositionFilter.track path-aided smooth, 1 h at 10 Hz, 500-vertex path") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(PositionFilter.track(hour, configuration: .walking, smooth: true, path: path))
         }
     }
 

@@ -42,6 +42,58 @@ struct PositionFilterTraceTests {
         #expect(c.filtered.matched == c.raw.matched)
     }
 
+    static func pathAided(_ name: String) throws -> FilterAccuracyComparison {
+        let dir = SharedData.repositoryRoot.appendingPathComponent("traces")
+        let p = try FilterAccuracyComparison.loadPair(trace: dir.appendingPathComponent("\(name).raw.csv"),
+                                                      reference: dir.appendingPathComponent("\(name).truth.csv"))
+        let path = try PathConstraint(geoJSON: GeoJSONFeatureCollection.read(contentsOf: dir.appendingPathComponent("\(name).geojson")))
+        return FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .walking, path: path)
+    }
+
+    // Reference: the simulator's ground truth. With the tour's own path (traces/NAME.geojson)
+    // as a PathConstraint the issue's figures hold: RMSE −30 % (filter), −45 % (smoother), p95
+    // −40 % (both). Measured: zavist-tour filter −54.6 % / −45.7 %, smoother −65 % / −43 %;
+    // city-walk filter −51.5 % / −49.8 %, smoother −65 % / −66 %. The simulator's walker is
+    // exactly on the path, so this is the favourable case; the next test adds wander.
+    @Test("path-aided: the issue's figures on the shipped traces", arguments: ["zavist-tour", "city-walk"])
+    func pathAidedShipped(name: String) throws {
+        let c = try Self.pathAided(name)
+        let r = c.raw.horizontal
+        #expect(c.filtered.horizontal.rmse <= 0.70 * r.rmse, "\(c.filtered.horizontal.rmse) vs \(r.rmse)")
+        #expect(c.smoothed.horizontal.rmse <= 0.55 * r.rmse, "\(c.smoothed.horizontal.rmse) vs \(r.rmse)")
+        #expect(c.filtered.horizontal.p95 <= 0.60 * r.p95, "\(c.filtered.horizontal.p95) vs \(r.p95)")
+        #expect(c.smoothed.horizontal.p95 <= 0.60 * r.p95, "\(c.smoothed.horizontal.p95) vs \(r.p95)")
+        #expect(c.statistics.pathUpdates > 1000)
+    }
+
+    // Reference: the simulator's ground truth. A walker who strays from the drawn path
+    // (TraceSimulator.lateralWander σ 1 m, 30 s; the Doppler speed/course include the drift),
+    // four walks (both scenarios, seeds 1–2), path σ left at its 1.5 m default. Each walk must
+    // keep the issue's filter figures (RMSE ≤ 0.70, p95 ≤ 0.70 of raw — the p95 −40 % only on
+    // average) and the smoother's RMSE ≤ 0.55; on average p95 ≤ 0.60 for both. Measured: filter
+    // RMSE 0.35–0.64, p95 0.38–0.68 of raw, smoother RMSE 0.32–0.45; over seeds 1–6 the means are
+    // 0.45 / 0.49 (filter) and 0.34 / 0.36 (smoother).
+    @Test("path-aided: a walker who strays from the drawn path")
+    func pathAidedWander() throws {
+        var filteredP95: [Double] = [], smoothedP95: [Double] = []
+        for (config, seed) in [(TraceSimulator.Config.zavistTour, 1), (.zavistTour, 2), (.cityWalk, 1), (.cityWalk, 2)] as [(TraceSimulator.Config, UInt64)] {
+            var cfg = config
+            cfg.lateralWander = 1
+            let out = TraceSimulator(config: cfg, seed: seed).run()
+            let path = try PathConstraint(geoJSON: cfg.geoJSON)
+            let c = FilterAccuracyComparison.evaluate(fixes: out.raw, reference: ReferenceTrack(out.truth), configuration: .walking, path: path)
+            let r = c.raw.horizontal
+            #expect(c.filtered.horizontal.rmse <= 0.70 * r.rmse, "\(cfg.name) \(seed): \(c.filtered.horizontal.rmse) vs \(r.rmse)")
+            #expect(c.filtered.horizontal.p95 <= 0.70 * r.p95, "\(cfg.name) \(seed): \(c.filtered.horizontal.p95) vs \(r.p95)")
+            #expect(c.smoothed.horizontal.rmse <= 0.55 * r.rmse, "\(cfg.name) \(seed): \(c.smoothed.horizontal.rmse) vs \(r.rmse)")
+            filteredP95.append(c.filtered.horizontal.p95 / r.p95)
+            smoothedP95.append(c.smoothed.horizontal.p95 / r.p95)
+        }
+        let mf = filteredP95.reduce(0, +) / 4, ms = smoothedP95.reduce(0, +) / 4
+        #expect(mf <= 0.60, "mean filtered p95 ratio \(mf)")
+        #expect(ms <= 0.60, "mean smoothed p95 ratio \(ms)")
+    }
+
     // Reference: the NovAtel SPAN 10 Hz reference of the GSDC 2020 AILocAR set (phone chipset
     // NMEA vs SPAN). The issue asks "never worse than raw at p95". The chipset output is
     // already Kalman-filtered by the phone; measured p95 raw / filtered / smoothed (m):
