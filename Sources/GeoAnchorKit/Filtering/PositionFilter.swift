@@ -61,6 +61,7 @@ public struct PositionFilter: Sendable {
     var eastBias = KalmanFilter3(x: .zero, P: .zero)
     var northBias = KalmanFilter3(x: .zero, P: .zero)
     let biasTau: Double?
+    var cachedBiasDt = Double.nan, cachedBiasPhi = 1.0
     /// Joint horizontal state (east, north, v_east, v_north, b_east, b_north and two unused
     /// padding states kept at unit variance) when a path constraint couples the axes;
     /// `east`/`north` then hold its marginals.
@@ -273,14 +274,15 @@ public struct PositionFilter: Sendable {
             syncJointMarginals()
         } else if let tau = biasTau {
             let q = configuration.accelerationSpectralDensity, sb = configuration.biasSigma
-            let phi = exp(-dt / tau)
-            let dt2 = dt * dt
-            var F = SIMD16<Double>(), Q = SIMD16<Double>()
-            F[0] = 1; F[1] = dt; F[4] = 1; F[8] = phi
-            Q[0] = q * dt2 * dt / 3; Q[1] = q * dt2 * 0.5; Q[3] = Q[1]; Q[4] = q * dt
-            Q[8] = sb * sb * (1 - phi * phi)
-            eastBias.predict(transition: F, noise: Q)
-            northBias.predict(transition: F, noise: Q)
+            // φ = exp(−dt/τ), cached for the common case of a constant fix interval.
+            if dt != cachedBiasDt {
+                cachedBiasDt = dt
+                cachedBiasPhi = exp(-dt / tau)
+            }
+            let phi = cachedBiasPhi
+            let biasNoise = sb * sb * (1 - phi * phi)
+            eastBias.predictBiasedConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
+            northBias.predictBiasedConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
             syncBiasMarginals()
         } else {
             east.predictConstantVelocity(dt: dt, q: configuration.accelerationSpectralDensity)
@@ -307,9 +309,9 @@ public struct PositionFilter: Sendable {
             if o.isApplied { syncJointMarginals() }
         } else {
             let ie = biasTau == nil ? east.componentInnovation(0, measurement: m.east, noise: r)
-                : eastBias.innovation(measurement: m.east, observation: positionRow, noise: r)
+                : eastBias.scalarInnovation(measurement: m.east, observation: positionRow, noise: r)
             let inn = biasTau == nil ? north.componentInnovation(0, measurement: m.north, noise: r)
-                : northBias.innovation(measurement: m.north, observation: positionRow, noise: r)
+                : northBias.scalarInnovation(measurement: m.north, observation: positionRow, noise: r)
             yEast = ie.innovation; yNorth = inn.innovation
             d2 = ie.innovation * ie.innovation / ie.variance + inn.innovation * inn.innovation / inn.variance
         }
@@ -332,8 +334,8 @@ public struct PositionFilter: Sendable {
             if usesJoint {
                 // Applied above.
             } else if biasTau != nil {
-                eastBias.update(innovation: yEast, observation: positionRow, noise: r)
-                northBias.update(innovation: yNorth, observation: positionRow, noise: r)
+                eastBias.updateScalar(innovation: yEast, observation: positionRow, noise: r)
+                northBias.updateScalar(innovation: yNorth, observation: positionRow, noise: r)
                 syncBiasMarginals()
             } else {
                 east.updateComponent(0, innovation: yEast, noise: r)
@@ -421,8 +423,8 @@ public struct PositionFilter: Sendable {
     mutating func updateVelocity(innovationEast ye: Double, innovationNorth yn: Double, noise r: Double) {
         if biasTau != nil {
             let row = SIMD3<Double>(0, 1, 0)
-            eastBias.update(innovation: ye, observation: row, noise: r)
-            northBias.update(innovation: yn, observation: row, noise: r)
+            eastBias.updateScalar(innovation: ye, observation: row, noise: r)
+            northBias.updateScalar(innovation: yn, observation: row, noise: r)
             syncBiasMarginals()
         } else {
             east.updateComponent(1, innovation: ye, noise: r)

@@ -171,4 +171,49 @@ struct KalmanFilterTests {
             for j in 0..<4 { #expect(abs(fast.P[j] - slow.P[j]) <= 1e-12 * max(1, abs(slow.P[0]) + abs(slow.P[3]))) }
         }
     }
+
+    // The closed-form bias-augmented (p, v, b) fast paths against the generic predict/update
+    // (which match FilterPy): random SPD covariances, dt, φ, noises and observation rows
+    // (the filter's [1, 0, 1] and [0, 1, 0] plus random ones); tolerance 1e-12 relative.
+    @Test("bias-state fast paths equal the generic core")
+    func biasFastPathsMatchGeneric() {
+        var rng = FilterTestRNG(seed: 123)
+        for trial in 0..<500 {
+            // P = L Lᵀ + εI with a random lower-triangular L.
+            let l = [rng.normal() * 3, 0, 0, rng.normal(), rng.uniform(0.1, 2), 0, rng.normal(), rng.normal(), rng.uniform(0.1, 2)]
+            var P = SIMD16<Double>()
+            for i in 0..<3 { for j in 0..<3 {
+                var v = i == j ? 0.01 : 0
+                for k in 0..<3 { v += l[i * 3 + k] * l[j * 3 + k] }
+                P[i * 3 + j] = v
+            } }
+            var fast = KalmanFilter3(x: SIMD3(rng.normal() * 10, rng.normal(), rng.normal() * 2), P: P)
+            var slow = fast
+            let dt = rng.uniform(0, 5), q = rng.uniform(0.01, 5), phi = exp(-dt / rng.uniform(10, 200)), qb = rng.uniform(0, 2)
+            fast.predictBiasedConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: qb)
+            var F = SIMD16<Double>(), Q = SIMD16<Double>()
+            F[0] = 1; F[1] = dt; F[4] = 1; F[8] = phi
+            Q[0] = q * dt * dt * dt / 3; Q[1] = q * dt * dt / 2; Q[3] = Q[1]; Q[4] = q * dt; Q[8] = qb
+            slow.predict(transition: F, noise: Q)
+            let h: SIMD3<Double> = trial % 3 == 0 ? SIMD3(1, 0, 1) : trial % 3 == 1 ? SIMD3(0, 1, 0) : SIMD3(rng.normal(), rng.normal(), rng.normal())
+            let z = rng.normal() * 5, r = rng.uniform(0.01, 20)
+            let inn = fast.scalarInnovation(measurement: z, observation: h, noise: r)
+            let g = slow.innovation(measurement: z, observation: h, noise: r)
+            #expect(abs(inn.innovation - g.innovation) <= 1e-12 * max(1, abs(g.innovation)))
+            #expect(abs(inn.variance - g.variance) <= 1e-12 * g.variance)
+            fast.updateScalar(innovation: inn.innovation, observation: h, noise: r)
+            slow.update(innovation: g.innovation, observation: h, noise: r)
+            let scale = max(1, slow.P[0] + slow.P[4] + slow.P[8])
+            for j in 0..<3 { #expect(abs(fast.x[j] - slow.x[j]) <= 1e-12 * max(1, abs(slow.x[j])) * 10) }
+            for j in 0..<9 { #expect(abs(fast.P[j] - slow.P[j]) <= 1e-12 * scale * 10, "P[\(j)] \(fast.P[j]) vs \(slow.P[j])") }
+        }
+        // Refusals leave the state bit-identical.
+        var kf = KalmanFilter3(x: SIMD3(1, 2, 3), variances: SIMD3(4, 5, 6))
+        let before = kf
+        let r1 = kf.updateScalar(innovation: .nan, observation: SIMD3(1, 0, 1), noise: 1)
+        let r2 = kf.updateScalar(innovation: 1, observation: SIMD3(1, 0, 1), noise: -1)
+        let r3 = kf.predictBiasedConstantVelocity(dt: .infinity, q: 1, phi: 1, biasNoise: 0)
+        #expect(!r1 && !r2 && !r3)
+        #expect(kf == before)
+    }
 }
