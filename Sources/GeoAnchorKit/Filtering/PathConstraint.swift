@@ -20,10 +20,16 @@ import Foundation
 /// pseudo-measurement fails the 1-degree-of-freedom χ² gate. Outside the corridor the filter is
 /// the unconstrained one.
 ///
-/// - Accuracy: on the repository's simulated walks, whose walker follows the path exactly, the
-///   constraint removes most cross-track error (see ``PositionFilter``); a real walker strays from
-///   the drawn line by a meter or two, which ``crossTrackSigma`` (default 1.5 m) allows for —
-///   widen it for wide squares and promenades.
+/// - Accuracy (walking preset, reference: the simulator's truth, change against the raw fixes,
+///   RMSE / p95): `traces/zavist-tour` filter −55 % / −46 %, smoother −65 % / −43 %;
+///   `traces/city-walk` −52 % / −50 % and −65 % / −66 % (unaided: −44 % / −31 %, −23 % / −25 %).
+///   That walker is exactly on the line; one that strays from it with σ 1 m (12 simulated walks)
+///   keeps mean ratios to raw of 0.45 / 0.49 (filter) and 0.34 / 0.36 (smoother). A real walker
+///   strays by a meter or two, which ``crossTrackSigma`` (default 1.5 m) allows for — widen it for
+///   wide squares and promenades. A drawn path that is wrong by more than the walker's spread
+///   but less than the corridor pulls the estimate towards it (a vertex 40 m off: Závist RMSE
+///   2.18 → 2.47 m against the unaided filter).
+/// - Complexity: O(segments) per fix (a linear scan; ≈ 17 µs a fix for 500 segments).
 public struct PathConstraint: Sendable, Hashable {
     /// The paths: each at least two vertices (latitude/longitude degrees; heights ignored).
     public let lines: [[GeodeticCoordinate]]
