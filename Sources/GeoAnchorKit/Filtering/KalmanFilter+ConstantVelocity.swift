@@ -126,3 +126,211 @@ extension KalmanFilter where Vector == SIMD3<Double>, Matrix == SIMD16<Double> {
         return (z - (h[0] * x[0] + h[1] * x[1] + h[2] * x[2]), h[0] * u0 + h[1] * u1 + h[2] * u2 + r)
     }
 }
+
+// Fast paths for ``KalmanFilter8``, the joint horizontal state of a path-constrained
+// ``PositionFilter`` (p_e, p_n, v_e, v_n, b_e, b_n, two padding states). The transition is sparse
+// and measurements have one or two rows, so both steps are written in O(n²·m) instead of the
+// generic O(n³): the predict as row and column operations, the update as the Joseph form expanded
+// symmetrically, `(I − K H) P (I − K H)ᵀ + K R Kᵀ = P − K Uᵀ − U Kᵀ + (K S) Kᵀ` with U = P Hᵀ and
+// S = H U + R (exact for any gain K, so it keeps the Joseph form's tolerance of an imprecise
+// gain). The test suite checks both against the generic core to 1e-12.
+extension KalmanFilter where Vector == SIMD8<Double>, Matrix == SIMD64<Double> {
+    /// `predict` for the joint constant-velocity + Gauss–Markov bias model: position i (0, 1)
+    /// gains dt × velocity i + 2, biases (4, 5) decay by φ; process noise: constant-velocity
+    /// spectral density `q` per axis, `biasNoise` on each bias. Returns false (state unchanged) when
+    /// the result is not finite.
+    @inlinable
+    @discardableResult
+    public mutating func predictJointConstantVelocity(dt: Double, q: Double, phi: Double, biasNoise: Double) -> Bool {
+        var p = P
+        // Rows: (F P).
+        for j in 0..<8 {
+            p[0 * 8 + j] += dt * p[2 * 8 + j]
+            p[1 * 8 + j] += dt * p[3 * 8 + j]
+            p[4 * 8 + j] *= phi
+            p[5 * 8 + j] *= phi
+        }
+        // Columns: (F P) Fᵀ.
+        for i in 0..<8 {
+            p[i * 8 + 0] += dt * p[i * 8 + 2]
+            p[i * 8 + 1] += dt * p[i * 8 + 3]
+            p[i * 8 + 4] *= phi
+            p[i * 8 + 5] *= phi
+        }
+        let dt2 = dt * dt
+        for a in 0..<2 {
+            p[a * 8 + a] += q * dt2 * dt / 3
+            p[a * 8 + 2 + a] += q * dt2 * 0.5
+            p[(2 + a) * 8 + a] += q * dt2 * 0.5
+            p[(2 + a) * 8 + 2 + a] += q * dt
+            p[(4 + a) * 8 + 4 + a] += biasNoise
+        }
+        var nx = x
+        nx[0] += dt * x[2]; nx[1] += dt * x[3]; nx[4] *= phi; nx[5] *= phi
+        guard SmallMatrix.allFinite(nx, count: 8), SmallMatrix.allFinite(p, count: 64) else { return false }
+        x = nx
+        P = SmallMatrix.symmetrized(p, n: 8)
+        return true
+    }
+
+    /// A two-row measurement (H 2×8 row-major, R 2×2) given its innovation, gated at `gate` (χ²,
+    /// 2 degrees of freedom); same contract as ``update(innovation:observation:noise:gate:)-(MV,_,_,_)``.
+    @inlinable
+    @discardableResult
+    public mutating func updateJoint(innovation y: SIMD2<Double>, observation H: SIMD16<Double>, noise R: SIMD4<Double>,
+                                     gate: Double = .infinity) -> KalmanUpdateOutcome {
+        guard SmallMatrix.allFinite(y, count: 2), SmallMatrix.allFinite(H, count: 16), SmallMatrix.allFinite(R, count: 4) else {
+            return KalmanUpdateOutcome(status: .invalidInput, mahalanobisSquared: .nan)
+        }
+        // U = P Hᵀ (8×2).
+        var u0 = SIMD8<Double>(), u1 = SIMD8<Double>()
+        for i in 0..<8 {
+            var s0 = 0.0, s1 = 0.0
+            for k in 0..<8 { s0 += P[i * 8 + k] * H[k]; s1 += P[i * 8 + k] * H[8 + k] }
+            u0[i] = s0; u1[i] = s1
+        }
+        // S = H U + R (symmetrized), its inverse, d².
+        var s00 = R[0], s11 = R[3], a01 = 0.0, a10 = 0.0
+        for k in 0..<8 { s00 += H[k] * u0[k]; a01 += H[k] * u1[k]; a10 += H[8 + k] * u0[k]; s11 += H[8 + k] * u1[k] }
+        let s01 = 0.5 * (R[1] + R[2]) + 0.5 * (a01 + a10)   // H P Hᵀ is symmetric in exact arithmetic
+        let det = s00 * s11 - s01 * s01
+        guard s00 > 0, det > 0, det.isFinite else { return KalmanUpdateOutcome(status: .notPositiveDefinite, mahalanobisSquared: .nan) }
+        let i00 = s11 / det, i01 = -s01 / det, i11 = s00 / det
+        let w0 = i00 * y[0] + i01 * y[1], w1 = i01 * y[0] + i11 * y[1]
+        let d2 = y[0] * w0 + y[1] * w1
+        if d2 > gate { return KalmanUpdateOutcome(status: .gated, mahalanobisSquared: d2) }
+        // K = U S⁻¹ (8×2), KS = K S.
+        let k0 = u0 * i00 + u1 * i01, k1 = u0 * i01 + u1 * i11
+        let ks0 = k0 * s00 + k1 * s01, ks1 = k0 * s01 + k1 * s11
+        let nx = x + k0 * y[0] + k1 * y[1]
+        return commitJoint(x: nx, d2: d2) { i, j in
+            -k0[i] * u0[j] - k1[i] * u1[j] - u0[i] * k0[j] - u1[i] * k1[j] + ks0[i] * k0[j] + ks1[i] * k1[j]
+        }
+    }
+
+    /// A scalar measurement with observation row `h` given its innovation, gated at `gate` (χ²,
+    /// 1 degree of freedom); same contract as ``update(innovation:observation:noise:gate:)``.
+    @inlinable
+    @discardableResult
+    public mutating func updateJoint(innovation y: Double, observation h: SIMD8<Double>, noise r: Double,
+                                     gate: Double = .infinity) -> KalmanUpdateOutcome {
+        guard y.isFinite, r > 0, r.isFinite, SmallMatrix.allFinite(h, count: 8) else {
+            return KalmanUpdateOutcome(status: .invalidInput, mahalanobisSquared: .nan)
+        }
+        var u = SIMD8<Double>()
+        for i in 0..<8 {
+            var s = 0.0
+            for k in 0..<8 { s += P[i * 8 + k] * h[k] }
+            u[i] = s
+        }
+        let s = (h * u).sum() + r
+        guard s > 0, s.isFinite else { return KalmanUpdateOutcome(status: .notPositiveDefinite, mahalanobisSquared: .nan) }
+        let d2 = y * y / s
+        if d2 > gate { return KalmanUpdateOutcome(status: .gated, mahalanobisSquared: d2) }
+        let k = u / s
+        return commitJoint(x: x + k * y, d2: d2) { i, j in -k[i] * u[j] - u[i] * k[j] + s * k[i] * k[j] }
+    }
+
+    /// Stores `x` and `P + Δ` (Δ(i, j) symmetric, evaluated on the upper triangle and mirrored) only
+    /// if both are finite with positive variances; works on a stack buffer, since element-wise
+    /// writes into a 64-lane SIMD value are slow.
+    @inlinable @inline(__always)
+    mutating func commitJoint(x nx: SIMD8<Double>, d2: Double, delta: (Int, Int) -> Double) -> KalmanUpdateOutcome {
+        var np = P
+        let ok = withUnsafeMutableBytes(of: &np) { raw -> Bool in
+            let p = raw.baseAddress!.assumingMemoryBound(to: Double.self)
+            var finite = true
+            for i in 0..<8 {
+                for j in i..<8 {
+                    let v = p[i * 8 + j] + delta(i, j)
+                    p[i * 8 + j] = v
+                    p[j * 8 + i] = v
+                    finite = finite && v.isFinite
+                }
+                finite = finite && p[i * 8 + i] > 0
+            }
+            return finite
+        }
+        guard ok, SmallMatrix.allFinite(nx, count: 8) else {
+            return KalmanUpdateOutcome(status: .notPositiveDefinite, mahalanobisSquared: d2)
+        }
+        x = nx
+        P = np
+        return KalmanUpdateOutcome(status: .applied, mahalanobisSquared: d2)
+    }
+}
+
+extension KalmanFilter where Vector == SIMD8<Double>, Matrix == SIMD64<Double> {
+    /// ``smoothed(predicted:transition:next:)`` for the joint model's sparse transition (see
+    /// ``predictJointConstantVelocity(dt:q:phi:biasNoise:)``): `P Fᵀ` by column operations, the
+    /// rest as in the generic step, on stack buffers (element-wise writes into a 64-lane SIMD
+    /// value are slow). Same results (to rounding) and fallbacks.
+    @inlinable
+    public func smoothedJoint(predicted: KalmanFilter, dt: Double, phi: Double, next: KalmanFilter) -> KalmanFilter {
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * 64) { buffer -> KalmanFilter in
+            let l = buffer.baseAddress!, c = l + 64, d = l + 128, cd = l + 192, sp = l + 256
+            func load(_ m: SIMD64<Double>, _ to: UnsafeMutablePointer<Double>) {
+                withUnsafeBytes(of: m) { UnsafeMutableRawPointer(to).copyMemory(from: $0.baseAddress!, byteCount: 512) }
+            }
+            load(predicted.P, l); load(P, c); load(next.P, d); load(P, sp)
+            // Cholesky of P⁻ (lower triangle of l).
+            for j in 0..<8 {
+                var diag = l[j * 8 + j]
+                for k in 0..<j { diag -= l[j * 8 + k] * l[j * 8 + k] }
+                guard diag > 0, diag.isFinite else { return self }
+                let root = diag.squareRoot()
+                l[j * 8 + j] = root
+                for i in (j + 1)..<8 where j < 7 {
+                    var v = l[i * 8 + j]
+                    for k in 0..<j { v -= l[i * 8 + k] * l[j * 8 + k] }
+                    l[i * 8 + j] = v / root
+                }
+            }
+            // B = P Fᵀ (column operations), then C = B (P⁻)⁻¹ row by row.
+            for i in 0..<8 {
+                let row = c + i * 8
+                row[0] += dt * row[2]; row[1] += dt * row[3]; row[4] *= phi; row[5] *= phi
+                for r in 0..<8 {
+                    var v = row[r]
+                    for k in 0..<r { v -= l[r * 8 + k] * row[k] }
+                    row[r] = v / l[r * 8 + r]
+                }
+                for r in stride(from: 7, through: 0, by: -1) {
+                    var v = row[r]
+                    for k in (r + 1)..<8 where r < 7 { v -= l[k * 8 + r] * row[k] }
+                    row[r] = v / l[r * 8 + r]
+                }
+            }
+            let dx = next.x - predicted.x
+            var sx = x
+            for i in 0..<8 {
+                var v = 0.0
+                for k in 0..<8 { v += c[i * 8 + k] * dx[k] }
+                sx[i] += v
+            }
+            // D = P(next) − P⁻, then P + C D Cᵀ.
+            load(predicted.P, cd)
+            for i in 0..<64 { d[i] -= cd[i] }
+            for i in 0..<8 {
+                for j in 0..<8 {
+                    var v = 0.0
+                    for k in 0..<8 { v += c[i * 8 + k] * d[k * 8 + j] }
+                    cd[i * 8 + j] = v
+                }
+            }
+            for i in 0..<8 {
+                for j in i..<8 {
+                    var v = 0.0
+                    for k in 0..<8 { v += cd[i * 8 + k] * c[j * 8 + k] }
+                    sp[i * 8 + j] += v
+                    sp[j * 8 + i] = sp[i * 8 + j]
+                }
+            }
+            var out = SIMD64<Double>()
+            withUnsafeMutableBytes(of: &out) { $0.baseAddress!.copyMemory(from: sp, byteCount: 512) }
+            guard SmallMatrix.allFinite(sx, count: 8), SmallMatrix.allFinite(out, count: 64) else { return self }
+            for i in 0..<8 where !(out[i * 8 + i] > 0) { out[i * 8 + i] = P[i * 8 + i] }
+            return KalmanFilter(x: sx, P: out)
+        }
+    }
+}

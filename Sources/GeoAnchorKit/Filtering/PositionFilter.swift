@@ -272,8 +272,13 @@ public struct PositionFilter: Sendable {
         // Predict.
         let dt = m.time - lastTime
         if usesJoint {
-            let (F, Q) = jointTransition(dt: dt)
-            joint.predict(transition: F, noise: Q)
+            var phi = 1.0, biasNoise = 0.0
+            if let tau = biasTau {
+                if dt != cachedBiasDt { cachedBiasDt = dt; cachedBiasPhi = exp(-dt / tau) }
+                phi = cachedBiasPhi
+                biasNoise = configuration.biasSigma * configuration.biasSigma * (1 - phi * phi)
+            }
+            joint.predictJointConstantVelocity(dt: dt, q: configuration.accelerationSpectralDensity, phi: phi, biasNoise: biasNoise)
             syncJointMarginals()
         } else if let tau = biasTau {
             let q = configuration.accelerationSpectralDensity, sb = configuration.biasSigma
@@ -306,8 +311,9 @@ public struct PositionFilter: Sendable {
         var yEast = 0.0, yNorth = 0.0
         var d2: Double
         if usesJoint {
-            let o = joint.update(measurement: SIMD2(m.east, m.north), observation: jointPositionRows,
-                                 noise: SIMD4(r, 0, 0, r), gate: gate2)
+            let b = biasTau != nil
+            let y = SIMD2(m.east - joint.x[0] - (b ? joint.x[4] : 0), m.north - joint.x[1] - (b ? joint.x[5] : 0))
+            let o = joint.updateJoint(innovation: y, observation: jointPositionRows, noise: SIMD4(r, 0, 0, r), gate: gate2)
             d2 = o.isApplied || o.status == .gated ? o.mahalanobisSquared : .nan
             if o.isApplied { syncJointMarginals() }
         } else {
@@ -504,35 +510,12 @@ public struct PositionFilter: Sendable {
         return H
     }
 
-    /// Transition and process noise of the joint state over `dt` seconds: constant velocity per
-    /// axis, Gauss–Markov bias when configured (else the bias slots are padding: F = 1, Q = 0).
-    func jointTransition(dt: Double) -> (SIMD64<Double>, SIMD64<Double>) {
-        var F = SIMD64<Double>(), Q = SIMD64<Double>()
-        for i in 0..<8 { F[i * 8 + i] = 1 }
-        let q = configuration.accelerationSpectralDensity, dt2 = dt * dt
-        for a in 0..<2 {
-            F[a * 8 + 2 + a] = dt
-            Q[a * 8 + a] = q * dt2 * dt / 3
-            Q[a * 8 + 2 + a] = q * dt2 * 0.5
-            Q[(2 + a) * 8 + a] = q * dt2 * 0.5
-            Q[(2 + a) * 8 + 2 + a] = q * dt
-        }
-        if let tau = biasTau {
-            let phi = exp(-dt / tau), sb = configuration.biasSigma
-            for a in 4..<6 {
-                F[a * 8 + a] = phi
-                Q[a * 8 + a] = sb * sb * (1 - phi * phi)
-            }
-        }
-        return (F, Q)
-    }
-
     /// A 2-D velocity measurement (m/s, isotropic variance `r`) on the joint state.
     @discardableResult
     mutating func updateJointVelocity(east ve: Double, north vn: Double, noise r: Double, gate: Double) -> KalmanUpdateOutcome {
         var H = SIMD16<Double>()
         H[2] = 1; H[8 + 3] = 1
-        let o = joint.update(measurement: SIMD2(ve, vn), observation: H, noise: SIMD4(r, 0, 0, r), gate: gate)
+        let o = joint.updateJoint(innovation: SIMD2(ve - joint.x[2], vn - joint.x[3]), observation: H, noise: SIMD4(r, 0, 0, r), gate: gate)
         if o.isApplied { syncJointMarginals() }
         return o
     }
@@ -544,15 +527,16 @@ public struct PositionFilter: Sendable {
         // The corridor is judged on the fix (the evidence); on the estimate when the fix was gated.
         let probe = fixAccepted ? PlanarPoint(x: m.east, y: m.north) : estimate
         let corridor = pc.corridorSigmas * m.horizontalSigma + pc.corridorWidth
-        guard let d = localPath?.distance(to: probe), d <= corridor,
-              let c = localPath?.constraint(at: estimate, velocity: PlanarPoint(x: joint.x[2], y: joint.x[3])) else {
+        // Both searches are bounded by the corridor: far from the path a step costs O(1).
+        guard let d = localPath?.distance(to: probe, within: corridor), d <= corridor,
+              let c = localPath?.constraint(at: estimate, velocity: PlanarPoint(x: joint.x[2], y: joint.x[3]), within: corridor) else {
             statistics.pathSkipped += 1
             return
         }
         var h = SIMD8<Double>()
         h[0] = c.normal.x; h[1] = c.normal.y
-        let o = joint.update(measurement: c.normal.dot(c.point), observation: h,
-                             noise: pc.crossTrackSigma * pc.crossTrackSigma, gate: gate1)
+        let o = joint.updateJoint(innovation: c.normal.dot(c.point) - (h * joint.x).sum(), observation: h,
+                                  noise: pc.crossTrackSigma * pc.crossTrackSigma, gate: gate1)
         if o.isApplied {
             syncJointMarginals()
             statistics.pathUpdates += 1

@@ -127,8 +127,9 @@ extension PositionFilter {
                 if k == n - 1 || steps[k + 1].startsSegment {
                     s = jointPosterior[k]
                 } else {
-                    s = jointPosterior[k].smoothed(predicted: jointPredicted[k + 1],
-                                                   transition: f.jointTransition(dt: steps[k + 1].dt).0, next: s)
+                    let dt = steps[k + 1].dt
+                    let phi = f.biasTau.map { exp(-dt / $0) } ?? 1
+                    s = jointPosterior[k].smoothedJoint(predicted: jointPredicted[k + 1], dt: dt, phi: phi, next: s)
                 }
                 track.smoothedLocal![k].east = s.x[0]; track.smoothedLocal![k].north = s.x[1]
                 track.smoothedLocal![k].velocityEast = s.x[2]; track.smoothedLocal![k].velocityNorth = s.x[3]

@@ -216,4 +216,82 @@ struct KalmanFilterTests {
         #expect(!r1 && !r2 && !r3)
         #expect(kf == before)
     }
+
+    // The joint 8-state fast paths of the path-constrained filter against the generic core (which
+    // matches FilterPy): random SPD covariances, dt, φ, one- and two-row measurements, and the
+    // RTS step; tolerance 1e-10 relative to the covariance scale.
+    @Test("joint 8-state fast paths equal the generic core")
+    func jointFastPathsMatchGeneric() {
+        var rng = FilterTestRNG(seed: 321)
+        func randomSPD() -> SIMD64<Double> {
+            var l = [Double](repeating: 0, count: 64)
+            for i in 0..<8 { for j in 0...i { l[i * 8 + j] = i == j ? rng.uniform(0.2, 3) : rng.normal() } }
+            var P = SIMD64<Double>()
+            for i in 0..<8 { for j in 0..<8 {
+                var v = i == j ? 0.01 : 0
+                for k in 0..<8 { v += l[i * 8 + k] * l[j * 8 + k] }
+                P[i * 8 + j] = v
+            } }
+            return P
+        }
+        func transition(dt: Double, q: Double, phi: Double, qb: Double) -> (SIMD64<Double>, SIMD64<Double>) {
+            var F = SIMD64<Double>(), Q = SIMD64<Double>()
+            for i in 0..<8 { F[i * 8 + i] = 1 }
+            for a in 0..<2 {
+                F[a * 8 + 2 + a] = dt
+                Q[a * 8 + a] = q * dt * dt * dt / 3; Q[a * 8 + 2 + a] = q * dt * dt / 2; Q[(2 + a) * 8 + a] = q * dt * dt / 2
+                Q[(2 + a) * 8 + 2 + a] = q * dt
+                F[(4 + a) * 8 + 4 + a] = phi; Q[(4 + a) * 8 + 4 + a] = qb
+            }
+            return (F, Q)
+        }
+        func close(_ a: KalmanFilter8, _ b: KalmanFilter8, _ what: String) {
+            var scale = 1.0
+            for i in 0..<8 { scale = max(scale, b.P[i * 9]) }
+            var worst = 0.0
+            for i in 0..<8 { worst = max(worst, abs(a.x[i] - b.x[i]) / max(1, abs(b.x[i]))) }
+            for i in 0..<64 { worst = max(worst, abs(a.P[i] - b.P[i]) / scale) }
+            #expect(worst <= 1e-10, "\(what): \(worst)")
+        }
+        for _ in 0..<200 {
+            var x = SIMD8<Double>()
+            for i in 0..<8 { x[i] = rng.normal() * 5 }
+            var fast = KalmanFilter8(x: x, P: randomSPD()), slow = fast
+            let dt = rng.uniform(0, 3), q = rng.uniform(0.01, 3), phi = exp(-dt / rng.uniform(20, 200)), qb = rng.uniform(0, 1)
+            fast.predictJointConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: qb)
+            let (F, Q) = transition(dt: dt, q: q, phi: phi, qb: qb)
+            slow.predict(transition: F, noise: Q)
+            close(fast, slow, "predict")
+            var H = SIMD16<Double>()
+            for i in 0..<16 { H[i] = rng.uniform() < 0.5 ? 0 : rng.normal() }
+            H[0] = 1; H[9] = 1
+            let r0 = rng.uniform(0.1, 5), r1 = rng.uniform(0.1, 5), c = 0.3 * (r0 * r1).squareRoot() * rng.normal()
+            let R = SIMD4(r0, c, c, r1), y = SIMD2(rng.normal() * 3, rng.normal() * 3)
+            let o1 = fast.updateJoint(innovation: y, observation: H, noise: R)
+            let o2 = slow.update(innovation: y, observation: H, noise: R)
+            #expect(o1.isApplied && o2.isApplied && abs(o1.mahalanobisSquared - o2.mahalanobisSquared) <= 1e-10 * max(1, o2.mahalanobisSquared))
+            close(fast, slow, "2-row update")
+            var h = SIMD8<Double>()
+            for i in 0..<8 { h[i] = rng.normal() }
+            let ys = rng.normal(), rs = rng.uniform(0.1, 5)
+            fast.updateJoint(innovation: ys, observation: h, noise: rs)
+            slow.update(innovation: ys, observation: h, noise: rs)
+            close(fast, slow, "scalar update")
+            // RTS: previous posterior = a random state, its prediction as above, next = fast.
+            let prior = KalmanFilter8(x: x, P: randomSPD())
+            var pred = prior
+            pred.predictJointConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: qb)
+            close(prior.smoothedJoint(predicted: pred, dt: dt, phi: phi, next: fast),
+                  prior.smoothed(predicted: pred, transition: F, next: fast), "RTS step")
+        }
+        // Refusals leave the state bit-identical.
+        var kf = KalmanFilter8(x: SIMD8(repeating: 1), P: randomSPD())
+        let before = kf
+        var H = SIMD16<Double>(); H[0] = 1; H[9] = 1
+        let a = kf.updateJoint(innovation: SIMD2(.nan, 0), observation: H, noise: SIMD4(1, 0, 0, 1))
+        let b = kf.updateJoint(innovation: 1e3, observation: SIMD8(1, 0, 0, 0, 0, 0, 0, 0), noise: 1, gate: 9)
+        let c = kf.predictJointConstantVelocity(dt: .nan, q: 1, phi: 1, biasNoise: 0)
+        #expect(a.status == .invalidInput && b.status == .gated && !c)
+        #expect(kf == before)
+    }
 }

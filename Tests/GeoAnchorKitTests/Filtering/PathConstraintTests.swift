@@ -125,4 +125,48 @@ struct PathConstraintTests {
         #expect(f.joint == joint)
         #expect(f.statistics.pathUpdates > 20)
     }
+
+    // The segment grid against brute force (every segment of every line through
+    // PlanarPolyline.project): random multi-line paths with short and very long segments,
+    // query points on, near and far (up to 50 km) from them, with and without a search radius;
+    // distances equal to 1e-9 m, and nothing found beyond the radius.
+    @Test("segment grid queries equal brute force")
+    func gridMatchesBruteForce() {
+        var rng = FilterTestRNG(seed: 77)
+        for trial in 0..<40 {
+            var lines: [PlanarPolyline] = []
+            for _ in 0..<(1 + trial % 3) {
+                var pts = [PlanarPoint(x: rng.uniform(-500, 500), y: rng.uniform(-500, 500))]
+                for _ in 0..<Int(rng.uniform(1, 60)) {
+                    let step = rng.uniform() < 0.1 ? rng.uniform(200, 3000) : rng.uniform(0, 40)
+                    let a = rng.uniform(0, 2 * .pi)
+                    pts.append(PlanarPoint(x: pts.last!.x + step * sin(a), y: pts.last!.y + step * cos(a)))
+                }
+                if pts.count < 2 { pts.append(PlanarPoint(x: pts[0].x + 1, y: pts[0].y)) }
+                lines.append(PlanarPolyline(pts))
+            }
+            let grid = LocalPath(lines: lines)
+            for _ in 0..<200 {
+                let scale = [10.0, 300, 5000, 50_000][Int(rng.uniform(0, 4))]
+                // Unbounded queries only near the path (far away they scan the whole grid); bounded
+                // ones everywhere.
+                let radius = scale > 300 ? rng.uniform(1, 400) : .infinity
+                let base = lines[0].points[Int(rng.uniform(0, Double(lines[0].points.count)))]
+                let p = PlanarPoint(x: base.x + rng.normal() * scale, y: base.y + rng.normal() * scale)
+                var brute = Double.infinity
+                for l in lines { for i in 0..<(l.points.count - 1) { brute = min(brute, l.project(p, segment: i).distance) } }
+                let d = grid.distance(to: p, within: radius)
+                if brute <= radius {
+                    #expect(abs(d - brute) <= 1e-9 * max(1, brute), "grid \(d) brute \(brute)")
+                } else {
+                    #expect(d == .infinity, "grid \(d) brute \(brute) radius \(radius)")
+                }
+                if let c = grid.constraint(at: p, velocity: PlanarPoint(x: rng.normal(), y: rng.normal()), within: radius) {
+                    // The chosen segment's line passes within the nearest distance + 5 m.
+                    let off = abs((p - c.point).dot(c.normal))
+                    #expect(off <= brute + LocalPath.legTolerance + 1e-9)
+                }
+            }
+        }
+    }
 }
