@@ -10,8 +10,8 @@ import Foundation
 /// ``crossTrackSigma``" along the segment's normal. Only the cross-track direction is
 /// constrained (a corner never pulls the estimate along the path): progress along the path still
 /// comes from the fixes and the Doppler velocity, so the filter's east/north channels become
-/// correlated and it runs one joint horizontal state (``KalmanFilter8``, ≈ 4× the work of the
-/// unconstrained filter per step).
+/// correlated and it runs one joint horizontal state (``KalmanFilter8``): ≈ 2.6 µs a fix with a
+/// 500-vertex path against ≈ 0.08 µs unconstrained (release, one core).
 ///
 /// **Release.** A pedestrian leaves a tour path (a detour, a shop, the far side of a square), so
 /// the constraint is skipped — and counted in ``PositionFilterStatistics/pathSkipped`` — when the
