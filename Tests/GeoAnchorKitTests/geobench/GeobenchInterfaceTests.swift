@@ -137,6 +137,21 @@ struct GeobenchInterfaceTests {
         for col in ["time", "latitude", "longitude", "horizontal_accuracy"] { #expect(header.contains(col), "\(col)") }
     }
 
+    /// `--path`: the JSON counts its updates; a file without lines and a bad σ exit 2 naming them.
+    @Test func filterWithPath() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-filter-path-\(UUID().uuidString).csv").path
+        let r = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", out, "--path", "traces/city-walk.geojson", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try json(r.stdout)
+        let updates = try #require(j["path_updates"] as? Int), skipped = try #require(j["path_skipped"] as? Int)
+        #expect(updates > 1000 && updates + skipped > 0)
+        let noLines = try temporaryFile("points.geojson", #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[14.4,50.1]}}]}"#)
+        let bad = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", out, "--path", noLines])
+        #expect(bad.status == 2 && bad.stderr.contains(noLines) && bad.stderr.contains("LineString"), "\(bad.stderr)")
+        let sigma = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", out, "--path", "traces/city-walk.geojson", "--path-sigma", "0"])
+        #expect(sigma.status == 2 && sigma.stderr.contains("--path-sigma"), "\(sigma.stderr)")
+    }
+
     /// Interface only for `magnetic` (the WMM values are checked against all 100 official WMM2025
     /// test values in the Magnetics suite); `calibrate` checks the offset against the simulator.
     @Test func magneticAndCalibrateInterfaces() throws {
