@@ -12,3 +12,31 @@ public enum CircularError {
     @inlinable
     public static func sigma(horizontalAccuracy: Double) -> Double { horizontalAccuracy / radius68PerSigma }
 }
+
+extension CircularError {
+    /// `Φ⁻¹(0.84)` ≈ 0.99446: the 68 % half-width of a 1-D Gaussian in units of its σ (vertical
+    /// and heading accuracies are 68 % half-widths).
+    public static let halfWidth68PerSigma = 0.994_457_883_209_753
+
+    /// The radius (same unit as the σ) that contains 68 % of a zero-mean Gaussian error vector with
+    /// independent components of variances `a`, `b`, `c` (use 0 for unused components): the
+    /// 0.68 quantile of `√(a χ²₁ + b χ²₁ + c χ²₁)`.
+    ///
+    /// Computed with the two-moment (Satterthwaite–Patnaik) approximation — the weighted sum as
+    /// a scaled χ² with matched mean and variance, `g·χ²_ν`, `g = Σλ²/Σλ`, `ν = (Σλ)²/Σλ²` — and
+    /// the Wilson–Hilferty quantile `χ²_ν(p) ≈ ν (1 − 2/(9ν) + z_p √(2/(9ν)))³`, z₀.₆₈ = 0.467699.
+    /// - Accuracy: against Monte Carlo quantiles (2·10⁶ samples) between −0.1 % and +3.7 %, never
+    ///   materially below (the approximation errs on the large, conservative side): 1-D +0.5 %
+    ///   (0.997 σ vs 0.9945 σ), 2-D isotropic +0.05 % (1.5103 σ vs 1.5096 σ), one dominant and two
+    ///   small components up to +3.7 %. The test suite checks −1 % … +5 %. O(1), no allocation.
+    @inlinable
+    public static func radius68(variances a: Double, _ b: Double, _ c: Double = 0) -> Double {
+        let s1 = a + b + c
+        guard s1 > 0, s1.isFinite else { return s1 == 0 ? 0 : .nan }
+        let s2 = a * a + b * b + c * c
+        let g = s2 / s1, nu = s1 * s1 / s2
+        let k = 2 / (9 * nu)
+        let t = 1 - k + 0.467_698_799_114_508_4 * k.squareRoot()
+        return (g * nu * t * t * t).squareRoot()
+    }
+}

@@ -64,18 +64,38 @@ struct AnchorPlacerTests {
         #expect(worst <= 1e-3, "max |Δ| vs PROJ vgridshift pipeline = \(worst) m")
     }
 
-    /// Reference: hand computation of the documented model. σ_pos = 5 m, σ_ψ = 5°, anchor 2 km
-    /// away on the horizontal: error = √(25 + (2000·5π/180)²) = 174.60 m; angle = √(atan(5/2000)²
-    /// + (5°)²) = 5.000 36°. Tolerance 1e-9 relative.
-    @Test func uncertaintyModel() {
-        let u = AnchorUncertainty(horizontalDistance: 2000, slantDistance: 2000, positionSigma: 5, verticalSigma: 0, headingSigma: 5)
-        let lateral = 2000 * 5 * Double.pi / 180
-        #expect(abs(u.meters - (25 + lateral * lateral).squareRoot()) < 1e-9 * u.meters)
-        let a = atan(5.0 / 2000), psi = 5 * Double.pi / 180
-        #expect(abs(u.degrees - (a * a + psi * psi).squareRoot() * 180 / .pi) < 1e-9)
-        // Near anchor: position error dominates (5 m at 5 m is 45°).
-        let near = AnchorUncertainty(horizontalDistance: 5, slantDistance: 5, positionSigma: 5, verticalSigma: 0, headingSigma: 0)
-        #expect(abs(near.degrees - 45) < 1e-9 && abs(near.meters - 5) < 1e-12)
+    /// Reference: Monte Carlo of the error model itself (200,000 draws per case): device
+    /// horizontal error (circular Gaussian, σ = accuracy / 1.5096 per axis), vertical error and
+    /// heading error (σ = accuracy / 0.9945), the anchor swung by the exact rotation δψ about the
+    /// device; the 68 % quantiles of the 3-D displacement and of the angle between the true and the
+    /// placed direction. Tolerance −1.5 % … +6 % (the χ² approximation is conservative; measured
+    /// −0.1 … +3.5 % for meters, +0.1 … +5.6 % for degrees) where the anchor is at least 3× the
+    /// horizontal accuracy away; at 5 m with 5 m accuracy the angle is non-linear in the shift and
+    /// the model reads 15 % low (33° vs 39°), checked within −20 %.
+    @Test(arguments: [
+        (2000.0, 0.0, 5.0, 0.0, 5.0), (2000, 50, 5, 3, 5), (200, 30, 5, 3, 3), (50, 10, 5, 3, 2),
+        (20, 0, 5, 2, 2), (100, 0, 0, 0, 5), (100, 0, 3, 0, 0), (1000, 300, 10, 5, 1), (5, 0, 5, 0, 0),
+    ])
+    func uncertaintyModelMatchesMonteCarlo(dh: Double, up: Double, pos: Double, ver: Double, hd: Double) {
+        let s = (dh * dh + up * up).squareRoot()
+        let u = AnchorUncertainty(horizontalDistance: dh, slantDistance: s, positionSigma: pos, verticalSigma: ver, headingSigma: hd)
+        var rng = SplitMix64(seed: 0xA11C)
+        let sh = pos / 1.509_592_185_451_663_6, sv = ver / 0.994_457_883_209_753, sp = hd / 0.994_457_883_209_753 * .pi / 180
+        var meters: [Double] = [], degrees: [Double] = []
+        let n = 200_000
+        meters.reserveCapacity(n); degrees.reserveCapacity(n)
+        for _ in 0..<n {
+            let a = rng.normal() * sp
+            let x = dh * sin(a) + rng.normal() * sh, y = dh * cos(a) + rng.normal() * sh, z = up + rng.normal() * sv
+            meters.append((x * x + (y - dh) * (y - dh) + (z - up) * (z - up)).squareRoot())
+            let c = (y * dh + z * up) / ((x * x + y * y + z * z).squareRoot() * s)
+            degrees.append(acos(min(1, max(-1, c))) * 180 / .pi)
+        }
+        meters.sort(); degrees.sort()
+        let qm = meters[Int(0.68 * Double(n))], qd = degrees[Int(0.68 * Double(n))]
+        #expect(u.meters >= 0.985 * qm && u.meters <= 1.06 * qm, "meters \(u.meters) vs Monte Carlo \(qm)")
+        let low = s >= 3 * pos ? 0.985 : 0.80
+        #expect(u.degrees >= low * qd && u.degrees <= 1.06 * qd, "degrees \(u.degrees) vs Monte Carlo \(qd)")
     }
 
     /// Reference: sphere geometry. From an eye 1.5 m above the ground, a point h above the ground
