@@ -57,6 +57,34 @@ extension KalmanFilter where Vector == SIMD2<Double>, Matrix == SIMD4<Double> {
         P = SIMD4(p00, pb, pb, p11)
         return true
     }
+    /// ``smoothed(predicted:transition:next:)`` for F = [[1, dt], [0, 1]] in closed form (2×2
+    /// inverse written out). Same results (to rounding) and fallbacks: `self` unchanged when the
+    /// predicted covariance is not positive definite or the result is not finite.
+    @inlinable
+    public func smoothedConstantVelocity(predicted: KalmanFilter, dt: Double, next: KalmanFilter) -> KalmanFilter {
+        let a = predicted.P[0], b = 0.5 * (predicted.P[1] + predicted.P[2]), d = predicted.P[3]
+        let det = a * d - b * b
+        guard a > 0, det > 0, det.isFinite else { return self }
+        // B = P Fᵀ, C = B (P⁻)⁻¹.
+        let p00 = P[0], p01 = 0.5 * (P[1] + P[2]), p11 = P[3]
+        let b00 = p00 + dt * p01, b01 = p01, b10 = p01 + dt * p11, b11 = p11
+        let i00 = d / det, i01 = -b / det, i11 = a / det
+        let c00 = b00 * i00 + b01 * i01, c01 = b00 * i01 + b01 * i11
+        let c10 = b10 * i00 + b11 * i01, c11 = b10 * i01 + b11 * i11
+        let dx0 = next.x[0] - predicted.x[0], dx1 = next.x[1] - predicted.x[1]
+        let sx = SIMD2(x[0] + c00 * dx0 + c01 * dx1, x[1] + c10 * dx0 + c11 * dx1)
+        // D = P(next) − P⁻; P + C D Cᵀ.
+        let d00 = next.P[0] - a, d01 = 0.5 * (next.P[1] + next.P[2]) - b, d11 = next.P[3] - d
+        let m00 = c00 * d00 + c01 * d01, m01 = c00 * d01 + c01 * d11
+        let m10 = c10 * d00 + c11 * d01, m11 = c10 * d01 + c11 * d11
+        var s00 = p00 + m00 * c00 + m01 * c01
+        let s01 = p01 + 0.5 * ((m00 * c10 + m01 * c11) + (m10 * c00 + m11 * c01))
+        var s11 = p11 + m10 * c10 + m11 * c11
+        guard sx[0].isFinite, sx[1].isFinite, s00.isFinite, s01.isFinite, s11.isFinite else { return self }
+        if !(s00 > 0) { s00 = p00 }
+        if !(s11 > 0) { s11 = p11 }
+        return KalmanFilter(x: sx, P: SIMD4(s00, s01, s01, s11))
+    }
 }
 
 // Closed-form 3-state fast paths for the bias-augmented channels of ``PositionFilter``

@@ -157,12 +157,12 @@ extension PositionFilter {
             if k == n - 1 || steps[k + 1].startsSegment {
                 se = post.0; sn = post.1; sh = post.2
             } else {
-                let F = ConstantVelocityModel.transition(dt: steps[k + 1].dt)
+                let dt = steps[k + 1].dt
                 let pred = predicted[k + 1]
-                se = post.0.smoothed(predicted: pred.0, transition: F, next: se)
-                sn = post.1.smoothed(predicted: pred.1, transition: F, next: sn)
+                se = post.0.smoothedConstantVelocity(predicted: pred.0, dt: dt, next: se)
+                sn = post.1.smoothedConstantVelocity(predicted: pred.1, dt: dt, next: sn)
                 if live(k) && live(k + 1) && !steps[k + 1].heightStartsSegment {
-                    sh = post.2.smoothed(predicted: pred.2, transition: F, next: sh)
+                    sh = post.2.smoothedConstantVelocity(predicted: pred.2, dt: dt, next: sh)
                 } else {
                     sh = post.2
                 }

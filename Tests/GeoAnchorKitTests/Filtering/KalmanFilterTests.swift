@@ -169,6 +169,15 @@ struct KalmanFilterTests {
             slow.update(measurement: z, observation: i == 0 ? SIMD2(1, 0) : SIMD2(0, 1), noise: r)
             for j in 0..<2 { #expect(abs(fast.x[j] - slow.x[j]) <= 1e-12 * max(1, abs(slow.x[j]))) }
             for j in 0..<4 { #expect(abs(fast.P[j] - slow.P[j]) <= 1e-12 * max(1, abs(slow.P[0]) + abs(slow.P[3]))) }
+            // RTS step: previous posterior `prior`, its prediction, next smoothed = `fast`.
+            let pa = rng.uniform(0.01, 50), pd = rng.uniform(0.01, 5), pb = rng.uniform(-0.9, 0.9) * (pa * pd).squareRoot()
+            let prior = KalmanFilter2(x: SIMD2(rng.normal() * 10, rng.normal()), P: SIMD4(pa, pb, pb, pd))
+            var pred = prior
+            pred.predictConstantVelocity(dt: dt, q: q)
+            let rf = prior.smoothedConstantVelocity(predicted: pred, dt: dt, next: fast)
+            let rg = prior.smoothed(predicted: pred, transition: ConstantVelocityModel.transition(dt: dt), next: fast)
+            for j in 0..<2 { #expect(abs(rf.x[j] - rg.x[j]) <= 1e-10 * max(1, abs(rg.x[j]))) }
+            for j in 0..<4 { #expect(abs(rf.P[j] - rg.P[j]) <= 1e-10 * max(1, abs(rg.P[0]) + abs(rg.P[3]))) }
         }
     }
 
