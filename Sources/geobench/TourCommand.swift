@@ -13,7 +13,9 @@ struct TourCommand: ParsableCommand {
         with "kind": "path" form the walking path (joined in file order).
         --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson).
         Fixes go through the position filter (PositionFilter, walking profile) unless --raw; \
-        the events come from the filtered position and its accuracy.
+        the events come from the filtered position and its accuracy. --path-aided also \
+        constrains the filter to the tour's own path (PathConstraint, σ 1.5 m; released outside a \
+        corridor of 2 σ of the fix + 3 m, so a detour is still reported as off_route).
 
         Output, one line per event in time order: with --json one JSON object per line with keys \
         "time" (ISO 8601 UTC), "type" (enter | exit | dwell | off_route | on_route) and "id" \
@@ -35,9 +37,13 @@ struct TourCommand: ParsableCommand {
     @Flag(help: "Feed raw fixes (with their accuracy) instead of the filtered position.")
     var raw = false
 
+    @Flag(help: "Constrain the position filter to the tour's path (map aiding); ignored with --raw.")
+    var pathAided = false
+
     func run() throws {
         try withInputErrors {
-            let result = try TourReplay.run(tour: URL(fileURLWithPath: tour), trace: URL(fileURLWithPath: trace), filtered: !raw)
+            let result = try TourReplay.run(tour: URL(fileURLWithPath: tour), trace: URL(fileURLWithPath: trace), filtered: !raw,
+                                            pathAided: pathAided && !raw)
             var out = ""
             if !json { out += "time,type,id\n" }
             for e in result.events {
@@ -93,7 +99,7 @@ enum TourReplay {
     }
 
     /// Loads both files, replays, returns the events. Input problems become `InputError`s.
-    static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool) throws -> Result {
+    static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false) throws -> Result {
         let tour: Tour
         do { tour = try Tour(contentsOf: tourURL) } catch {
             throw InputError(file: tourURL.path, line: nil, message: error.description)
@@ -106,7 +112,7 @@ enum TourReplay {
         do { zones = try TourZones(session: session) } catch {
             throw InputError(file: tourURL.path, line: nil, message: error.description)
         }
-        var filter: PositionFilter? = filtered ? PositionFilter(profile: .walking) : nil
+        var filter: PositionFilter? = filtered ? PositionFilter(configuration: .walking, path: pathAided ? pathConstraint(tour) : nil) : nil
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
         do {
@@ -122,6 +128,11 @@ enum TourReplay {
         }
         return Result(tour: tour, events: events, summary: summary, filtered: filtered,
                       finalGuidance: session.guidance(), state: session.state)
+    }
+
+    /// The tour's path as a filter constraint (nil when the tour has none).
+    static func pathConstraint(_ tour: Tour) -> PathConstraint? {
+        tour.path.count >= 2 ? try? PathConstraint(lines: [tour.path]) : nil
     }
 
     /// ISO 8601 UTC: `2024-05-01T10:00:03Z`, with milliseconds when the time has a fraction.

@@ -27,10 +27,12 @@ enum ToursReport: ReportSection {
             context.progress("tours: \(scenario)")
             let filtered = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: true)
             let raw = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: false)
+            let aided = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: true, pathAided: true)
             let t = filtered.tour
             lines.append("  \(file) over \(scenario).raw.csv: \(t.stops.count) stops (radius \(t.stops.map { String(format: "%g", $0.radius) }.joined(separator: "/")) m), \(t.zones.count) zones, path \(t.path.count) vertices")
             lines.append("    filtered: \(filtered.summaryLine)")
             lines.append("    raw:      \(raw.summaryLine)")
+            lines.append("    path-aided filter: \(aided.summaryLine)")
             lines.append("    events (filtered position):")
             for e in filtered.events {
                 lines.append("      \(TourReplay.iso8601(e.time))  \(e.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(e.feature.rawValue) \(e.id)")
@@ -41,7 +43,7 @@ enum ToursReport: ReportSection {
             }
             if fm.fileExists(atPath: truthURL.path) {
                 let truth = try TraceReader.load(url: truthURL).fixes
-                for (name, r) in [("filtered", filtered), ("raw", raw)] {
+                for (name, r) in [("filtered", filtered), ("raw", raw), ("path-aided", aided)] {
                     lines += try measure(r, truth: truth, label: name)
                 }
             }
@@ -56,17 +58,19 @@ enum ToursReport: ReportSection {
     /// for the off-route corridor.
     static func simulated(_ context: ReportContext) throws -> [String] {
         var lines = ["  simulated walks, 5 m GNSS error, filtered positions, 20 m radii, decoys 40 m off the path, seeds 1–10:"]
-        for name in ["zavist-tour", "city-walk"] {
+        for (name, canyons, pathAided) in [("zavist-tour", false, false), ("city-walk", false, false),
+                                           ("zavist-tour", false, true), ("city-walk", false, true), ("city-walk", true, true), ("city-walk", true, false)] {
             guard var config = TraceSimulator.Config.scenarios[name] else { continue }
             config.gnss.biasSigma = 4; config.gnss.whiteSigma = 3; config.sensors.duration = 0
-            if name == "city-walk" { config.gnss.canyonFactor = 1; config.gnss.canyonPull = 0 }
+            if name == "city-walk" && !canyons { config.gnss.canyonFactor = 1; config.gnss.canyonPull = 0 }
+            let label = name + (canyons ? " with its narrow streets (×3, 4 m pull)" : "") + (pathAided ? ", path-aided" : "")
             let tour = try config.tour(radius: 20, decoyOffset: 40)
             var once = 0, stops = 0, decoyEnters = 0, flaps = 0, far = 0
             var lat: [Double] = []
             for seed in UInt64(1)...10 {
                 context.progress("tours: simulating \(name) seed \(seed)")
                 let out = TraceSimulator(config: config, seed: seed).run()
-                let events = try replay(tour, out.raw)
+                let events = try replay(tour, out.raw, pathAided: pathAided)
                 let session = try TourSession(tour: tour)
                 for (i, stop) in tour.stops.enumerated() {
                     let c = session.stopPoints[i]
@@ -82,7 +86,7 @@ enum ToursReport: ReportSection {
             let a = lat.map(abs).sorted()
             let decoys = tour.stops.filter { $0.id.hasPrefix("decoy") }.count
             lines.append(String(format: "    %@: %d/%d stops entered exactly once (%d repeated); enter − true crossing |Δ| median %.0f s, p95 %.0f s, max %.0f s, %d/%d within 10 s; decoys entered %d (of %d × 10); entered without truth within r + 15 m: %d",
-                                name, once, stops, flaps, a.isEmpty ? .nan : a[a.count / 2], a.isEmpty ? .nan : a[min(a.count - 1, a.count * 95 / 100)],
+                                label, once, stops, flaps, a.isEmpty ? .nan : a[a.count / 2], a.isEmpty ? .nan : a[min(a.count - 1, a.count * 95 / 100)],
                                 a.last ?? .nan, a.filter { $0 <= 10 }.count, a.count, decoyEnters, decoys, far))
         }
         // Off-route: the walker leaves the path for an 80 m detour in the middle of leg 2.
@@ -100,25 +104,28 @@ enum ToursReport: ReportSection {
             config.waypoints.insert(contentsOf: detour, at: 3)
             for i in config.stops.indices where config.stops[i].waypointIndex >= 3 { config.stops[i].waypointIndex += detour.count }
             let out = TraceSimulator(config: config, seed: 1).run()
-            let route = try replay(tour, out.raw).filter { $0.feature == .path }
             let poly = PlanarPolyline(config.waypoints.enumerated().filter { !(3..<(3 + detour.count)).contains($0.offset) }.map {
                 PlanarPoint(frame.enu(latitude: $0.element.latitude, longitude: $0.element.longitude, ellipsoidalHeight: 0))
             })
             let offT = out.truth.first { poly.project(PlanarPoint(frame.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0))).distance > 30 }?.time
             let backT = out.truth.last { poly.project(PlanarPoint(frame.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0))).distance > 20 }?.time
-            let desc = route.map { e -> String in
-                let ref = e.kind == .offRoute ? offT : backT
-                return "\(e.kind.rawValue) at \(TourReplay.iso8601(e.time))" + (ref.map { String(format: " (%+.0f s vs truth)", e.time - $0) } ?? "")
+            for pathAided in [false, true] {
+                let route = try replay(tour, out.raw, pathAided: pathAided).filter { $0.feature == .path }
+                let desc = route.map { e -> String in
+                    let ref = e.kind == .offRoute ? offT : backT
+                    return "\(e.kind.rawValue) at \(TourReplay.iso8601(e.time))" + (ref.map { String(format: " (%+.0f s vs truth)", e.time - $0) } ?? "")
+                }
+                lines.append("    off-route: Závist with an 80 m detour (default noise, seed 1\(pathAided ? ", path-aided" : "")): "
+                             + (desc.isEmpty ? "no route events" : desc.joined(separator: ", ")))
             }
-            lines.append("    off-route: Závist with an 80 m detour (default noise, seed 1): " + (desc.isEmpty ? "no route events" : desc.joined(separator: ", ")))
         }
         return lines
     }
 
     /// Filtered replay of raw fixes through a tour without zones.
-    static func replay(_ tour: Tour, _ fixes: [Fix]) throws -> [TourEvent] {
+    static func replay(_ tour: Tour, _ fixes: [Fix], pathAided: Bool = false) throws -> [TourEvent] {
         var session = try TourSession(tour: tour)
-        var filter: PositionFilter? = PositionFilter(profile: .walking)
+        var filter: PositionFilter? = PositionFilter(configuration: .walking, path: pathAided ? TourReplay.pathConstraint(tour) : nil)
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
         for f in fixes { events += try session.process(f, filter: &filter, zones: Optional<NoZones>.none, summary: &summary) }

@@ -210,8 +210,8 @@ struct GeobenchInterfaceTests {
         #expect(r.stdout.contains("\nok,"), "the valid anchor is still placed")
     }
 
-    @Test func tourJSONLines() throws {
-        let r = try geobench(["tour", "--tour", "traces/zavist-tour.tour.geojson", "--trace", "traces/zavist-tour.raw.csv", "--json"])
+    @Test(arguments: [[], ["--path-aided"]]) func tourJSONLines(extra: [String]) throws {
+        let r = try geobench(["tour", "--tour", "traces/zavist-tour.tour.geojson", "--trace", "traces/zavist-tour.raw.csv", "--json"] + extra)
         #expect(r.status == 0, "\(r.stderr)")
         let lines = r.stdout.split(separator: "\n")
         #expect(!lines.isEmpty)
