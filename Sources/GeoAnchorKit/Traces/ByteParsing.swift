@@ -173,11 +173,45 @@ public enum ByteParsing {
         let days = Int((Double(whole) / 86_400).rounded(.down))
         let sod = whole - days * 86_400
         let (y, m, d) = civilFromDays(days)
-        var s = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", y, m, d, sod / 3600, (sod / 60) % 60, sod % 60)
-        if fractionDigits > 0 { s += "." + String(format: "%0\(fractionDigits)d", frac) }
-        return s + "Z"
+        guard (0...9999).contains(y), (0...9).contains(fractionDigits) else {
+            var s = String(format: "%04d-%02d-%02dT%02d:%02d:%02d", y, m, d, sod / 3600, (sod / 60) % 60, sod % 60)
+            if fractionDigits > 0 { s += "." + String(format: "%0\(fractionDigits)d", frac) }
+            return s + "Z"
+        }
+        // Digits written directly (String(format:) through Foundation dominated CSV writing).
+        return String(unsafeUninitializedCapacity: 21 + fractionDigits) { buf in
+            var i = 0
+            func put(_ v: Int, _ width: Int) {
+                var v = v, k = width
+                while k > 0 { k -= 1; buf[i + k] = UInt8(48 + v % 10); v /= 10 }
+                i += width
+            }
+            func char(_ c: UInt8) { buf[i] = c; i += 1 }
+            put(y, 4); char(45); put(m, 2); char(45); put(d, 2); char(84)
+            put(sod / 3600, 2); char(58); put((sod / 60) % 60, 2); char(58); put(sod % 60, 2)
+            if fractionDigits > 0 { char(46); put(frac, fractionDigits) }
+            char(90)
+            return i
+        }
     }
 
     /// Why a time did not parse.
     public struct TimeParseError: Error, Sendable, Hashable { public var message: String }
+}
+
+extension StringProtocol where SubSequence == Substring {
+    /// The same as Foundation's `trimmingCharacters(in: .whitespaces)` (horizontal whitespace:
+    /// tab and the Unicode space separators) without its bridging to `NSString`, which dominated
+    /// CSV reading: only the ends are inspected, and an untrimmed value is returned as a slice.
+    @inlinable
+    func trimmingHorizontalWhitespace() -> Substring {
+        @inline(__always) func isSpace(_ c: Character) -> Bool {
+            if let a = c.asciiValue { return a == 32 || a == 9 }
+            return c.unicodeScalars.allSatisfy { CharacterSet.whitespaces.contains($0) }
+        }
+        var lo = startIndex, hi = endIndex
+        while lo < hi, isSpace(self[lo]) { lo = index(after: lo) }
+        while hi > lo, isSpace(self[index(before: hi)]) { hi = index(before: hi) }
+        return self[lo..<hi]
+    }
 }

@@ -65,14 +65,14 @@ public enum CSVTraceReader {
             summary.lines += 1
             var text = String(decoding: bytes, as: UTF8.self)
             if lineNo == 1, text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let trimmed = text.trimmingHorizontalWhitespace()
             if trimmed.isEmpty || trimmed.hasPrefix("#") { return }
             let fields: [Substring]
             do { fields = try split(Substring(text)) } catch {
                 try fail(lineNo, "unterminated quoted field"); return
             }
             guard let c = cols else {
-                header = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                header = fields.map { $0.trimmingHorizontalWhitespace().lowercased() }
                 cols = try Columns(header: header!, source: source)
                 return
             }
@@ -111,7 +111,20 @@ public enum CSVTraceReader {
     struct RowError: Error { var message: String }
 
     static func split(_ line: Substring) throws -> [Substring] {
-        if !line.contains("\"") { return line.split(separator: ",", omittingEmptySubsequences: false) }
+        // utf8.contains: `contains("\"")` on a Substring resolves to Foundation's bridged search.
+        if !line.utf8.contains(34) {
+            // Split on the comma byte (it never occurs inside a multi-byte UTF-8 sequence).
+            var fields: [Substring] = []
+            fields.reserveCapacity(16)
+            let u = line.utf8
+            var start = u.startIndex, i = u.startIndex
+            while i < u.endIndex {
+                if u[i] == 44 { fields.append(line[start..<i]); start = u.index(after: i) }
+                i = u.index(after: i)
+            }
+            fields.append(line[start..<u.endIndex])
+            return fields
+        }
         var fields: [Substring] = []
         var cur = ""
         var inQuotes = false
@@ -192,13 +205,13 @@ public enum CSVTraceReader {
 
         func raw(_ f: [Substring], _ i: Int?) -> Substring? {
             guard let i, i < f.count else { return nil }
-            let s = f[i].trimmingCharacters(in: .whitespaces)
-            return s.isEmpty ? nil : Substring(s)
+            let s = f[i].trimmingHorizontalWhitespace()
+            return s.isEmpty ? nil : s
         }
 
         func number(_ f: [Substring], _ i: Int?) throws -> Double? {
             guard let s = raw(f, i) else { return nil }
-            var str = String(s)
+            var str = s
             let v: Double? = str.withUTF8 { ByteParsing.decimal($0) }
             guard let v else {
                 let name = header[i!]

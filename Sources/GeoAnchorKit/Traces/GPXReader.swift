@@ -144,10 +144,10 @@ public enum GPXReader {
                     pointInvalid = "<\(elementName)> without lat/lon attributes"
                     return
                 }
-                guard let lat = Double(ls.trimmingCharacters(in: .whitespaces)), lat.isFinite else {
+                guard let lat = Double(ls.trimmingHorizontalWhitespace()), lat.isFinite else {
                     point = Fix(time: 0, latitude: 0, longitude: 0); pointInvalid = "lat '\(ls)' is not a number"; return
                 }
-                guard let lon = Double(os.trimmingCharacters(in: .whitespaces)), lon.isFinite else {
+                guard let lon = Double(os.trimmingHorizontalWhitespace()), lon.isFinite else {
                     point = Fix(time: 0, latitude: 0, longitude: 0); pointInvalid = "lon '\(os)' is not a number"; return
                 }
                 point = Fix(time: 0, latitude: lat, longitude: lon)
