@@ -103,13 +103,18 @@ public enum GPXReader {
         /// The element name without its namespace prefix, lowercased. GPX's own element names
         /// are already lowercase: those are returned without allocating a new string.
         static func localName(_ qName: String) -> String {
-            var hasUpper = false, colon = false
-            for c in qName.utf8 {
-                if c == 58 { colon = true } else if c >= 65 && c <= 90 { hasUpper = true }
+            // One pass over the bytes: the start after the last ':' and whether the local part
+            // has upper-case letters (Character-based lastIndex(of:) was a sixth of GPX reading).
+            let u = qName.utf8
+            var start = u.startIndex, hasUpper = false
+            var i = u.startIndex
+            while i < u.endIndex {
+                let c = u[i]
+                if c == 58 { start = u.index(after: i); hasUpper = false } else if c >= 65 && c <= 90 { hasUpper = true }
+                i = u.index(after: i)
             }
-            if !colon && !hasUpper { return qName }
-            var name = Substring(qName)
-            if colon, let i = qName.lastIndex(of: ":") { name = qName[qName.index(after: i)...] }
+            if start == u.startIndex && !hasUpper { return qName }
+            let name = qName[start...]
             return hasUpper ? name.lowercased() : String(name)
         }
 
