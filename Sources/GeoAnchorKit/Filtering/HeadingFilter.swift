@@ -185,7 +185,7 @@ public struct HeadingFilter: Sendable {
             statistics.invalid += 1
             return .invalid
         }
-        var sigma = accuracy.map { $0 / 0.994_457_883_209_753 } ?? configuration.defaultCompassSigma
+        var sigma = accuracy.map { $0 / CircularError.halfWidth68PerSigma } ?? configuration.defaultCompassSigma
         var disturbed = false
         if let ef = expectedField {
             var severity = 0.0

@@ -107,7 +107,7 @@ extension PositionFilter {
                     verticalAccelerationSpectralDensity: Double = 0.05,
                     horizontalSigmaPerAccuracy: Double = 1 / CircularError.radius68PerSigma,
                     accuracyInflation: Double = 1,
-                    verticalSigmaPerAccuracy: Double = 1 / 0.994_457_883_209_753,
+                    verticalSigmaPerAccuracy: Double = 1 / CircularError.halfWidth68PerSigma,
                     userEquivalentRangeError: Double = 6,
                     defaultHorizontalSigma: Double = 5,
                     minimumHorizontalSigma: Double = 0.5,

@@ -272,23 +272,12 @@ public struct PositionFilter: Sendable {
         // Predict.
         let dt = m.time - lastTime
         if usesJoint {
-            var phi = 1.0, biasNoise = 0.0
-            if let tau = biasTau {
-                if dt != cachedBiasDt { cachedBiasDt = dt; cachedBiasPhi = exp(-dt / tau) }
-                phi = cachedBiasPhi
-                biasNoise = configuration.biasSigma * configuration.biasSigma * (1 - phi * phi)
-            }
+            let (phi, biasNoise) = biasDecay(dt: dt)
             joint.predictJointConstantVelocity(dt: dt, q: configuration.accelerationSpectralDensity, phi: phi, biasNoise: biasNoise)
             syncJointMarginals()
-        } else if let tau = biasTau {
-            let q = configuration.accelerationSpectralDensity, sb = configuration.biasSigma
-            // φ = exp(−dt/τ), cached for the common case of a constant fix interval.
-            if dt != cachedBiasDt {
-                cachedBiasDt = dt
-                cachedBiasPhi = exp(-dt / tau)
-            }
-            let phi = cachedBiasPhi
-            let biasNoise = sb * sb * (1 - phi * phi)
+        } else if biasTau != nil {
+            let q = configuration.accelerationSpectralDensity
+            let (phi, biasNoise) = biasDecay(dt: dt)
             eastBias.predictBiasedConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
             northBias.predictBiasedConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
             syncBiasMarginals()
@@ -439,6 +428,18 @@ public struct PositionFilter: Sendable {
             east.updateComponent(1, innovation: ye, noise: r)
             north.updateComponent(1, innovation: yn, noise: r)
         }
+    }
+
+    /// The bias decay over `dt` seconds: φ = exp(−dt/τ) (cached for the common case of a constant
+    /// fix interval) and the process noise σ_b²(1 − φ²); (1, 0) without a bias state.
+    mutating func biasDecay(dt: Double) -> (phi: Double, noise: Double) {
+        guard let tau = biasTau else { return (1, 0) }
+        if dt != cachedBiasDt {
+            cachedBiasDt = dt
+            cachedBiasPhi = exp(-dt / tau)
+        }
+        let sb = configuration.biasSigma
+        return (cachedBiasPhi, sb * sb * (1 - cachedBiasPhi * cachedBiasPhi))
     }
 
     /// Copies the (position, velocity) marginals of the bias-augmented channels to `east`/`north`.

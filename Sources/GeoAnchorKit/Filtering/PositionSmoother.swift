@@ -128,7 +128,7 @@ extension PositionFilter {
                     s = jointPosterior[k]
                 } else {
                     let dt = steps[k + 1].dt
-                    let phi = f.biasTau.map { exp(-dt / $0) } ?? 1
+                    let phi = f.biasDecay(dt: dt).phi
                     s = jointPosterior[k].smoothedJoint(predicted: jointPredicted[k + 1], dt: dt, phi: phi, next: s)
                 }
                 track.smoothedLocal![k].east = s.x[0]; track.smoothedLocal![k].north = s.x[1]
