@@ -173,13 +173,12 @@ struct LocalPath: Sendable {
             if r == 0 {
                 cellBody(cx, cy)
             } else {
-                for x in max(cx - r, 0)...min(cx + r, columns - 1) where x >= cx - r && x <= cx + r {
+                // The ring's rows and columns clipped to the grid (an empty stride when clipped away).
+                for x in stride(from: max(cx - r, 0), through: min(cx + r, columns - 1), by: 1) {
                     cellBody(x, cy - r); cellBody(x, cy + r)
                 }
-                if cy - r + 1 <= cy + r - 1 {
-                    for y in max(cy - r + 1, 0)...max(min(cy + r - 1, rows - 1), max(cy - r + 1, 0)) {
-                        cellBody(cx - r, y); cellBody(cx + r, y)
-                    }
+                for y in stride(from: max(cy - r + 1, 0), through: min(cy + r - 1, rows - 1), by: 1) {
+                    cellBody(cx - r, y); cellBody(cx + r, y)
                 }
             }
             // Every cell beyond ring r is at least r cells from p.
