@@ -302,32 +302,12 @@ extension KalmanFilter where Vector == SIMD8<Double>, Matrix == SIMD64<Double> {
             }
             load(predicted.P, l); load(P, c); load(next.P, d); load(P, sp)
             // Cholesky of P⁻ (lower triangle of l).
-            for j in 0..<8 {
-                var diag = l[j * 8 + j]
-                for k in 0..<j { diag -= l[j * 8 + k] * l[j * 8 + k] }
-                guard diag > 0, diag.isFinite else { return self }
-                let root = diag.squareRoot()
-                l[j * 8 + j] = root
-                for i in (j + 1)..<8 where j < 7 {
-                    var v = l[i * 8 + j]
-                    for k in 0..<j { v -= l[i * 8 + k] * l[j * 8 + k] }
-                    l[i * 8 + j] = v / root
-                }
-            }
+            guard SmallMatrix.cholesky(l, m: 8) else { return self }
             // B = P Fᵀ (column operations), then C = B (P⁻)⁻¹ row by row.
             for i in 0..<8 {
                 let row = c + i * 8
                 row[0] += dt * row[2]; row[1] += dt * row[3]; row[4] *= phi; row[5] *= phi
-                for r in 0..<8 {
-                    var v = row[r]
-                    for k in 0..<r { v -= l[r * 8 + k] * row[k] }
-                    row[r] = v / l[r * 8 + r]
-                }
-                for r in stride(from: 7, through: 0, by: -1) {
-                    var v = row[r]
-                    for k in (r + 1)..<8 where r < 7 { v -= l[k * 8 + r] * row[k] }
-                    row[r] = v / l[r * 8 + r]
-                }
+                SmallMatrix.choleskySolve(l, m: 8, row)
             }
             let dx = next.x - predicted.x
             var sx = x

@@ -65,6 +65,13 @@ enum SmallMatrix {
     /// definite or not finite.
     @inlinable @inline(__always)
     static func cholesky<M: SIMD>(_ a: inout M, m: Int) -> Bool where M.Scalar == Double {
+        withUnsafeMutableBytes(of: &a) { cholesky($0.baseAddress!.assumingMemoryBound(to: Double.self), m: m) }
+    }
+
+    /// ``cholesky(_:m:)`` on a row-major m×m buffer (the one implementation; element-wise writes
+    /// into a large SIMD value are slow, so hot paths work on buffers).
+    @inlinable @inline(__always)
+    static func cholesky(_ a: UnsafeMutablePointer<Double>, m: Int) -> Bool {
         for j in 0..<m {
             var d = a[j * m + j]
             for k in 0..<j { d -= a[j * m + k] * a[j * m + k] }
@@ -86,17 +93,28 @@ enum SmallMatrix {
     @inlinable @inline(__always)
     static func choleskySolve<M: SIMD, B: SIMD>(_ l: M, m: Int, _ b: inout B, offset: Int = 0, step: Int = 1)
         where M.Scalar == Double, B.Scalar == Double {
+        withUnsafeBytes(of: l) { lp in
+            withUnsafeMutableBytes(of: &b) { bp in
+                choleskySolve(lp.baseAddress!.assumingMemoryBound(to: Double.self), m: m,
+                              bp.baseAddress!.assumingMemoryBound(to: Double.self) + offset, step: step)
+            }
+        }
+    }
+
+    /// ``choleskySolve(_:m:_:offset:step:)`` on buffers: `b` holds m values `step` apart.
+    @inlinable @inline(__always)
+    static func choleskySolve(_ l: UnsafePointer<Double>, m: Int, _ b: UnsafeMutablePointer<Double>, step: Int = 1) {
         // Forward: L w = b.
         for i in 0..<m {
-            var s = b[offset + i * step]
-            for k in 0..<i { s -= l[i * m + k] * b[offset + k * step] }
-            b[offset + i * step] = s / l[i * m + i]
+            var s = b[i * step]
+            for k in 0..<i { s -= l[i * m + k] * b[k * step] }
+            b[i * step] = s / l[i * m + i]
         }
         // Backward: Lᵀ x = w.
         for i in stride(from: m - 1, through: 0, by: -1) {
-            var s = b[offset + i * step]
-            for k in (i + 1)..<max(m, i + 1) { s -= l[k * m + i] * b[offset + k * step] }
-            b[offset + i * step] = s / l[i * m + i]
+            var s = b[i * step]
+            for k in (i + 1)..<max(m, i + 1) { s -= l[k * m + i] * b[k * step] }
+            b[i * step] = s / l[i * m + i]
         }
     }
 
