@@ -112,7 +112,11 @@ enum TourReplay {
         do { zones = try TourZones(session: session) } catch {
             throw InputError(file: tourURL.path, line: nil, message: error.description)
         }
-        var filter: PositionFilter? = filtered ? PositionFilter(configuration: .walking, path: pathAided ? pathConstraint(tour) : nil) : nil
+        let path: PathConstraint?
+        do { path = pathAided ? try pathConstraint(tour) : nil } catch {
+            throw InputError(file: tourURL.path, line: nil, message: "path not usable as a filter constraint: \(error)")
+        }
+        var filter: PositionFilter? = filtered ? PositionFilter(configuration: .walking, path: path) : nil
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
         do {
@@ -131,8 +135,8 @@ enum TourReplay {
     }
 
     /// The tour's path as a filter constraint (nil when the tour has none).
-    static func pathConstraint(_ tour: Tour) -> PathConstraint? {
-        tour.path.count >= 2 ? try? PathConstraint(lines: [tour.path]) : nil
+    static func pathConstraint(_ tour: Tour) throws(GeoAnchorError) -> PathConstraint? {
+        tour.path.count >= 2 ? try PathConstraint(lines: [tour.path]) : nil
     }
 
     /// ISO 8601 UTC: `2024-05-01T10:00:03Z`, with milliseconds when the time has a fraction.

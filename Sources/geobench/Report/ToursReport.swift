@@ -125,7 +125,7 @@ enum ToursReport: ReportSection {
     /// Filtered replay of raw fixes through a tour without zones.
     static func replay(_ tour: Tour, _ fixes: [Fix], pathAided: Bool = false) throws -> [TourEvent] {
         var session = try TourSession(tour: tour)
-        var filter: PositionFilter? = PositionFilter(configuration: .walking, path: pathAided ? TourReplay.pathConstraint(tour) : nil)
+        var filter: PositionFilter? = PositionFilter(configuration: .walking, path: pathAided ? try TourReplay.pathConstraint(tour) : nil)
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
         for f in fixes { events += try session.process(f, filter: &filter, zones: Optional<NoZones>.none, summary: &summary) }

@@ -29,6 +29,12 @@ struct PathConstraintTests {
         #expect(throws: GeoAnchorError.invalidLatitude(.infinity)) {
             try PathConstraint(lines: [[a, GeodeticCoordinate(latitude: .infinity, longitude: 14)]])
         }
+        #expect(throws: GeoAnchorError.invalidLatitude(95)) {
+            try PathConstraint(lines: [[a, GeodeticCoordinate(latitude: 95, longitude: 14)]])
+        }
+        #expect(throws: GeoAnchorError.self) {
+            try PathConstraint(lines: [[a, GeodeticCoordinate(latitude: 50, longitude: .nan)]])
+        }
         #expect(throws: GeoAnchorError.outOfRange(name: "crossTrackSigma", value: 0, range: "> 0 m")) {
             try PathConstraint(lines: [[a, b]], crossTrackSigma: 0)
         }
