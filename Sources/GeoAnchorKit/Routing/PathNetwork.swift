@@ -17,7 +17,8 @@ public struct PathNetwork: Sendable {
     public let edges: [(a: Int, b: Int, length: Double)]
     private let adjacency: [[(to: Int, edge: Int)]]
     private let frame: LocalTangentFrame?
-    private let enu: [ENUVector]
+    /// The edges as planar segments in `frame` (segment k = edge k), for snapping.
+    private let index: SegmentGrid?
 
     /// Builds the network from polylines (each at least 2 positions).
     /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` (line = polyline index + 1)
@@ -49,7 +50,10 @@ public struct PathNetwork: Sendable {
         self.adjacency = adj
         let f = verts.first.flatMap { try? LocalTangentFrame(origin: GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) }
         self.frame = f
-        self.enu = f.map { f in verts.map { f.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0) } } ?? []
+        self.index = f.map { f in
+            let planar = verts.map { PlanarPoint(f.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) }
+            return SegmentGrid(lines: edges.map { PlanarPolyline([planar[$0.a], planar[$0.b]]) })
+        }
     }
 
     /// Where a point attaches to the network.
@@ -66,25 +70,13 @@ public struct PathNetwork: Sendable {
 
     /// The nearest point of the network to `p`, or nil for an empty network.
     public func snap(_ p: GeodeticCoordinate, distance: DistanceFunction = RoutingDistance.geodesic) -> Snap? {
-        guard let frame, !edges.isEmpty else { return nil }
-        let q = frame.enu(latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: 0)
-        var best = -1, bestU = 0.0, bestD2 = Double.infinity
-        for (i, e) in edges.enumerated() {
-            let a = enu[e.a], b = enu[e.b]
-            let dx = b.east - a.east, dy = b.north - a.north
-            let l2 = dx * dx + dy * dy
-            var u = l2 > 0 ? ((q.east - a.east) * dx + (q.north - a.north) * dy) / l2 : 0
-            u = min(1, max(0, u))
-            let ex = a.east + u * dx - q.east, ey = a.north + u * dy - q.north
-            let d2 = ex * ex + ey * ey
-            if d2 < bestD2 { bestD2 = d2; best = i; bestU = u }
-        }
+        guard let frame, let index, !edges.isEmpty else { return nil }
+        let q = PlanarPoint(frame.enu(latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: 0))
+        guard let nearest = index.nearest(to: q) else { return nil }
+        let best = nearest.segment, proj = index.project(q, segment: best), bestU = proj.t
         let e = edges[best]
         let va = vertices[e.a], vb = vertices[e.b]
-        let v = frame.enu(latitude: va.latitude, longitude: va.longitude, ellipsoidalHeight: 0)
-        let w = frame.enu(latitude: vb.latitude, longitude: vb.longitude, ellipsoidalHeight: 0)
-        let at = ENUVector(east: v.east + bestU * (w.east - v.east), north: v.north + bestU * (w.north - v.north), up: 0)
-        let g = frame.geodetic(east: at.east, north: at.north, up: 0)
+        let g = frame.geodetic(east: proj.point.x, north: proj.point.y, up: 0)
         let point = GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude,
                                        height: va.height + bestU * (vb.height - va.height), verticalReference: va.verticalReference)
         return Snap(edge: best, fraction: bestU, point: point, distance: distance(p, point))
