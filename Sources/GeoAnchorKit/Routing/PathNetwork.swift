@@ -86,8 +86,12 @@ public struct PathNetwork: Sendable {
     /// Each point is joined to its snap by a straight access leg. Pairs that are not connected,
     /// or points farther than `maxSnapDistance` meters from every path, get `+∞` entries (the
     /// planner reports them as unreachable).
+    /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` when the points' heights and the
+    ///   network's vertex heights are not all above one datum.
     public func costs(between points: [GeodeticCoordinate], maxSnapDistance: Double = 100,
-                      walking: WalkingModel = .tobler, distance: DistanceFunction = RoutingDistance.geodesic) -> RoutingCosts {
+                      walking: WalkingModel = .tobler, distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) -> RoutingCosts {
+        let nv0 = vertices.count
+        try RoutingCosts.checkOneDatum(vertices + points, names: { $0 < nv0 ? "network vertex \($0)" : "point \($0 - nv0)" })
         let n = points.count
         let inf = Double.infinity
         var dist = CostMatrix(count: n), time = CostMatrix(count: n), up = CostMatrix(count: n), down = CostMatrix(count: n)

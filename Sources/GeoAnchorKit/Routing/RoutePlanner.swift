@@ -32,7 +32,7 @@ public enum RoutePlanner {
         for s in problem.stops {
             do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, reason: error.description) }
         }
-        let costs = RoutingCosts(coordinates: problem.nodeCoordinates, distance: distance, walking: walking)
+        let costs = try RoutingCosts(coordinates: problem.nodeCoordinates, distance: distance, walking: walking)
         return try plan(problem, costs: costs, options: options)
     }
 
@@ -43,7 +43,7 @@ public enum RoutePlanner {
                             walking: WalkingModel = .tobler,
                             options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
-        let costs = network.costs(between: problem.nodeCoordinates, maxSnapDistance: maxSnapDistance, walking: walking)
+        let costs = try network.costs(between: problem.nodeCoordinates, maxSnapDistance: maxSnapDistance, walking: walking)
         return try plan(problem, costs: costs, options: options)
     }
 
