@@ -127,7 +127,7 @@ enum TourReplay {
             }
         }
         let path: PathConstraint?
-        do { path = pathAided ? try pathConstraint(tour) : nil } catch {
+        do { path = pathAided ? try tour.pathConstraint() : nil } catch {
             throw InputError(file: tourURL.path, line: nil, message: "path not usable as a filter constraint: \(error)")
         }
         var filter: PositionFilter? = filtered ? PositionFilter(configuration: .walking, path: path) : nil
@@ -146,11 +146,6 @@ enum TourReplay {
         }
         return Result(tour: tour, events: events, summary: summary, filtered: filtered,
                       finalGuidance: session.guidance(), state: session.state)
-    }
-
-    /// The tour's path as a filter constraint (nil when the tour has none).
-    static func pathConstraint(_ tour: Tour) throws(GeoAnchorError) -> PathConstraint? {
-        tour.path.count >= 2 ? try PathConstraint(lines: [tour.path]) : nil
     }
 
     /// ISO 8601 UTC: `2024-05-01T10:00:03Z`, with milliseconds when the time has a fraction.

@@ -95,33 +95,8 @@ public struct PathNetwork: Sendable {
         let n = points.count
         let inf = Double.infinity
         var dist = CostMatrix(count: n), time = CostMatrix(count: n), up = CostMatrix(count: n), down = CostMatrix(count: n)
-        let snaps = points.map { p -> Snap? in
-            guard let s = snap(p, distance: distance), s.distance <= maxSnapDistance else { return nil }
-            return s
-        }
-        // Graph: vertices, then one node per snapped point; snaps on the same edge are chained
-        // in order of their fractions.
-        let nv = vertices.count
-        var adj: [[(to: Int, length: Double)]] = adjacency.map { $0.map { ($0.to, edges[$0.edge].length) } }
-        var heights = vertices.map(\.height)
-        var node = [Int](repeating: -1, count: n)
-        var byEdge: [Int: [(Double, Int)]] = [:]
-        for (i, s) in snaps.enumerated() {
-            guard let s else { continue }
-            node[i] = nv + i
-            byEdge[s.edge, default: []].append((s.fraction, i))
-        }
-        adj.append(contentsOf: [[(to: Int, length: Double)]](repeating: [], count: n))
-        heights.append(contentsOf: snaps.map { $0?.point.height ?? 0 })
-        for (e, list) in byEdge {
-            let edge = edges[e]
-            let chain = [(0.0, edge.a)] + list.sorted { $0.0 < $1.0 }.map { ($0.0, nv + $0.1) } + [(1.0, edge.b)]
-            for k in 1..<chain.count {
-                let (u0, x) = chain[k - 1], (u1, y) = chain[k]
-                let l = (u1 - u0) * edge.length
-                adj[x].append((y, l)); adj[y].append((x, l))
-            }
-        }
+        let g = augmented(points: points, maxSnapDistance: maxSnapDistance, distance: distance)
+        let snaps = g.snaps, node = g.node, adj = g.adjacency, heights = g.heights
         for i in 0..<n {
             guard node[i] >= 0, let si = snaps[i] else {
                 for j in 0..<n where j != i { dist[i, j] = inf; dist[j, i] = inf; time[i, j] = inf; time[j, i] = inf }
@@ -143,13 +118,78 @@ public struct PathNetwork: Sendable {
         return (try? RoutingCosts(distances: dist, durations: time, ascents: up, descents: down))!
     }
 
-    /// Dijkstra by distance with a binary heap; time/ascent/descent follow the shortest-distance tree.
+    /// The network plus one node per snapped point (index `vertices.count + i` for point i);
+    /// snaps on the same edge are chained in order of their fractions.
+    private func augmented(points: [GeodeticCoordinate], maxSnapDistance: Double, distance: DistanceFunction)
+        -> (snaps: [Snap?], node: [Int], adjacency: [[(to: Int, length: Double)]], heights: [Double]) {
+        let n = points.count
+        let snaps = points.map { p -> Snap? in
+            guard let s = snap(p, distance: distance), s.distance <= maxSnapDistance else { return nil }
+            return s
+        }
+        let nv = vertices.count
+        var adj: [[(to: Int, length: Double)]] = adjacency.map { $0.map { ($0.to, edges[$0.edge].length) } }
+        var heights = vertices.map(\.height)
+        var node = [Int](repeating: -1, count: n)
+        var byEdge: [Int: [(Double, Int)]] = [:]
+        for (i, s) in snaps.enumerated() {
+            guard let s else { continue }
+            node[i] = nv + i
+            byEdge[s.edge, default: []].append((s.fraction, i))
+        }
+        adj.append(contentsOf: [[(to: Int, length: Double)]](repeating: [], count: n))
+        heights.append(contentsOf: snaps.map { $0?.point.height ?? 0 })
+        for (e, list) in byEdge {
+            let edge = edges[e]
+            let chain = [(0.0, edge.a)] + list.sorted { $0.0 < $1.0 }.map { ($0.0, nv + $0.1) } + [(1.0, edge.b)]
+            for k in 1..<chain.count {
+                let (u0, x) = chain[k - 1], (u1, y) = chain[k]
+                let l = (u1 - u0) * edge.length
+                adj[x].append((y, l)); adj[y].append((x, l))
+            }
+        }
+        return (snaps, node, adj, heights)
+    }
+
+    /// The shortest walking path (by distance) of each leg `(i, j)` between `points[i]` and
+    /// `points[j]`: the point, its snap onto the network, the network vertices walked, the other
+    /// snap, the other point (consecutive duplicates removed). A leg whose points cannot be
+    /// snapped within `maxSnapDistance` or are not connected gets the straight line.
+    public func walkingPaths(between points: [GeodeticCoordinate], legs: [(Int, Int)], maxSnapDistance: Double = 100,
+                             distance: DistanceFunction = RoutingDistance.geodesic) -> [[GeodeticCoordinate]] {
+        let g = augmented(points: points, maxSnapDistance: maxSnapDistance, distance: distance)
+        let nv = vertices.count
+        var trees: [Int: [Int]] = [:]
+        return legs.map { (i, j) -> [GeodeticCoordinate] in
+            let straight = [points[i], points[j]]
+            guard g.node[i] >= 0, g.node[j] >= 0, let si = g.snaps[i], let sj = g.snaps[j] else { return straight }
+            if trees[i] == nil { trees[i] = dijkstra(from: g.node[i], adj: g.adjacency, heights: g.heights, walking: .tobler).previous }
+            let prev = trees[i]!
+            var chain: [Int] = [g.node[j]]
+            while let last = chain.last, last != g.node[i] {
+                let p = prev[last]
+                guard p >= 0 else { return straight }
+                chain.append(p)
+            }
+            var out: [GeodeticCoordinate] = [points[i]]
+            for v in chain.reversed() {
+                let c = v < nv ? vertices[v] : (v - nv == i ? si.point : v - nv == j ? sj.point : g.snaps[v - nv]!.point)
+                if out.last != c { out.append(c) }
+            }
+            if out.last != points[j] { out.append(points[j]) }
+            return out
+        }
+    }
+
+    /// Dijkstra by distance with a binary heap; time/ascent/descent follow the shortest-distance
+    /// tree, `previous` is that tree (−1 at the source and unreached nodes).
     private func dijkstra(from s: Int, adj: [[(to: Int, length: Double)]], heights: [Double],
-                          walking: WalkingModel) -> (dist: [Double], time: [Double], up: [Double], down: [Double]) {
+                          walking: WalkingModel) -> (dist: [Double], time: [Double], up: [Double], down: [Double], previous: [Int]) {
         let count = adj.count
         var dist = [Double](repeating: .infinity, count: count)
         var time = dist, up = dist, down = dist
         var done = [Bool](repeating: false, count: count)
+        var previous = [Int](repeating: -1, count: count)
         var heap = BinaryHeap()
         dist[s] = 0; time[s] = 0; up[s] = 0; down[s] = 0
         heap.push(0, s)
@@ -160,6 +200,7 @@ public struct PathNetwork: Sendable {
                 let nd = d + l
                 if nd < dist[v] {
                     dist[v] = nd
+                    previous[v] = u
                     let dh = heights[v] - heights[u]
                     time[v] = time[u] + walking.duration(horizontalDistance: l, heightChange: dh)
                     up[v] = up[u] + max(0, dh)
@@ -168,7 +209,7 @@ public struct PathNetwork: Sendable {
                 }
             }
         }
-        return (dist, time, up, down)
+        return (dist, time, up, down, previous)
     }
 }
 
