@@ -134,7 +134,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     public var gnssCorrelationTime = 20.0
     /// Fraction of the reported fix σ (68 % radius / 1.5096) that is slow (correlated); the
     /// white part is `√(1 − f²)` of it.
-    public var gnssCorrelatedFraction = 0.85
+    public var gnssCorrelatedFraction = 0.7
     /// Fix σ floor, meters per axis (a reported accuracy of 0 is not trusted).
     public var minimumFixSigma = 0.8
     /// χ² (2 degrees of freedom) above which a fix is rejected as an outlier (0.999: 13.8).

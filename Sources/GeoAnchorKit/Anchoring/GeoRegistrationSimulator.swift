@@ -145,7 +145,9 @@ public struct GeoRegistrationSimulator: Sendable {
             }
             prev = pos
             let yaw = Angle.difference(from: psi, to: heading)
-            out.tracking.append(ARTrackingSample(time: t, position: SIMD3(session.x, session.z, -session.y), yaw: yaw))
+            let r = TraceSimulator.round
+            out.tracking.append(ARTrackingSample(time: r(t, 3), position: SIMD3(r(session.x, 4), r(session.z, 4), r(-session.y, 4) + 0),
+                                                 yaw: r(yaw, 3)))
             let g = frame.geodetic(east: pos.east, north: pos.north, up: pos.up)
             out.truePositions.append(GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: g.ellipsoidalHeight))
             out.trueHeadings.append(heading)
@@ -185,7 +187,7 @@ public struct GeoRegistrationSimulator: Sendable {
             }
             let h = Angle.normalizeHeading(headings[i] + bias + slow + c.whiteSigma * rng.gaussian() + disturbance)
             let acc = c.reportedAccuracy * Foundation.exp(c.reportedLogSigma * rng.gaussian())
-            out.append(CompassReading(time: t, heading: TraceSimulator.round(h, 2), headingAccuracy: TraceSimulator.round(acc, 1)))
+            out.append(CompassReading(time: TraceSimulator.round(t, 3), heading: TraceSimulator.round(h, 2), headingAccuracy: TraceSimulator.round(acc, 1)))
             k += 1
             t = t0 + Double(k) * dt
         }
