@@ -22,6 +22,8 @@ struct AlignCommand: ParsableCommand {
         of the session's -z axis (degrees; +y for enu). \
         --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, compass_used, \
         compass_gated, tracking_jumps, large_corrections, heading_reinitializations} on stdout. \
+        --truth TRACE --plot FILE.svg draws |heading error| and the error of anchors 50 m and 200 m \
+        ahead over time, fused vs the compass alone (latest fix + latest compass reading). \
         Bad input (times going backwards, NaN, yaw out of range, missing columns) exits 2 with FILE:LINE: message.
         """
     )
@@ -43,6 +45,12 @@ struct AlignCommand: ParsableCommand {
 
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
+
+    @Option(help: "Truth trace with device headings (e.g. simulate --truth), for --plot.")
+    var truth: String?
+
+    @Option(help: "SVG plot of heading and anchor errors against --truth, fused vs compass alone.")
+    var plot: String?
 
     func run() throws {
         try withInputErrors {
@@ -70,7 +78,9 @@ struct AlignCommand: ParsableCommand {
             var reg = GeoRegistration(convention: convention, configuration: config)
             let writer = try CSVWriter(path: output, header: ["time", "latitude", "longitude", "ellipsoidal_height", "heading",
                                                               "heading_sigma", "horizontal_accuracy", "heading_offset"])
+            if plot != nil && truth == nil { throw InputError(file: "--plot", line: nil, message: "--plot needs --truth") }
             var fi = 0, ci = 0, rows = 0
+            var kept: [(time: Double, estimate: GeoRegistrationEstimate)] = []
             do {
                 for s in samples {
                     try reg.update(tracking: s.sample)
@@ -80,12 +90,22 @@ struct AlignCommand: ParsableCommand {
                     writer.write([s.timeText, format(e.position.latitude), format(e.position.longitude), format(e.position.height),
                                   format(e.heading), format(e.headingSigma), format(e.horizontalAccuracy), format(e.frameHeading)])
                     rows += 1
+                    if plot != nil { kept.append((s.sample.time, e)) }
                 }
             } catch let e as GeoAnchorError {
                 writer.finish()
                 throw InputError(file: fixes, line: nil, message: "\(e)")
             }
             writer.finish()
+            if let plot, let truth {
+                let t: Trace
+                do { (t, _) = try TraceIO.load(truth, options: TraceReadOptions()) } catch let e as TraceFormatError { throw TraceIO.inputError(e) }
+                let compared = GeoRegistrationPlot.compare(outputs: kept, truth: t.fixes, fixes: fixList, compass: readings)
+                let svg = GeoRegistrationPlot.svg(compared, title: "geobench align: \(tracking) vs \(truth)")
+                guard FileManager.default.createFile(atPath: plot, contents: Data(svg.utf8)) else {
+                    throw InputError(file: plot, line: nil, message: "cannot write file")
+                }
+            }
             let sum = reg.summary
             let unused = fixList.count - fi
             if json {

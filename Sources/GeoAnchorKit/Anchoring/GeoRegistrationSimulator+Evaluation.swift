@@ -107,7 +107,7 @@ public struct GeoRegistrationEvaluation: Sendable {
     /// Error (m) of an anchor placed `distance` ahead along the true heading when the device is
     /// believed at `position` with heading off by `headingError` degrees: the anchor appears at
     /// truth + R(δ)(anchor − position) (R turning clockwise by δ), compared with the anchor.
-    static func anchorError(distance: Double, trueHeading: Double, truth: SIMD2<Double>, headingError: Double,
+    public static func anchorError(distance: Double, trueHeading: Double, truth: SIMD2<Double>, headingError: Double,
                             position: SIMD2<Double>) -> Double {
         let (s, c) = Angle.sincos(degrees: trueHeading)
         let anchor = truth + distance * SIMD2(s, c)

@@ -11,13 +11,14 @@ struct GeoRegistrationTests {
     /// figures: slow error 2.5 m per axis decorrelating in 15 s, 1.1 m white; outliers and canyons
     /// as the scenario has them), AR tracking (1–2 % scale, yaw drift, one 2–4 m jump) and compass
     /// (σ ≈ 9°, bias, 20–60° disturbance episodes).
-    static func walk(_ name: String, seed: UInt64, compass: Bool) -> GeoRegistrationEvaluation {
+    static func walk(_ name: String, seed: UInt64, compass: Bool,
+                     configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration()) -> GeoRegistrationEvaluation {
         var config = TraceSimulator.Config.scenarios[name]!
         config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss)
         config.sensors.duration = 0
         let out = TraceSimulator(config: config, seed: seed).run()
         let streams = GeoRegistrationSimulator(seed: seed &+ 1000).run(truth: out.truth)
-        return GeoRegistrationEvaluation.run(raw: out.raw, streams: streams, useCompass: compass)
+        return GeoRegistrationEvaluation.run(raw: out.raw, streams: streams, useCompass: compass, configuration: configuration)
     }
 
     static let walks: [(String, UInt64)] = [("zavist-tour", 1), ("city-walk", 2), ("zavist-tour", 3), ("city-walk", 4)]
