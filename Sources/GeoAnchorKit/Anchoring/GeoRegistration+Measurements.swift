@@ -30,26 +30,21 @@ extension GeoRegistration {
         let det = s11 * s22 - s12 * s12
         let nis = det > 0 ? (s22 * nuE * nuE - 2 * s12 * nuE * nuN + s11 * nuN * nuN) / det : 0
         if nis > c.fixGate {
-            summary.fixesGated += 1
             consecutiveRejections += 1
-            guard consecutiveRejections >= c.consecutiveRejectionsForJump else { return }
+            guard consecutiveRejections >= c.consecutiveRejectionsForJump else { summary.fixesGated += 1; return }
             // Many fixes in a row disagree: the tracked position jumped (or drifted away).
             consecutiveRejections = 0
             summary.trackingJumps += 1
             events.append(.trackingJump(time: fix.time, meters: (nuE * nuE + nuN * nuN).squareRoot(), detectedByGNSS: true))
-            for i in [Self.iE, Self.iN] {
-                for j in 0..<n { p[i * n + j] = 0; p[j * n + i] = 0 }
-                p[i * n + i] = sigma * sigma
-            }
-            let before = SIMD2(x[Self.iE], x[Self.iN])
-            x[Self.iE] = z.east - x[Self.iBE]; x[Self.iN] = z.north - x[Self.iBN]
-            lag += SIMD3(x[Self.iE] - before.x, x[Self.iN] - before.y, 0)
+            // Widen the position by the disagreement (not a snap to this fix, which may itself be
+            // in an excursion) and let this fix and the next ones pull it across.
+            let disagreement = nuE * nuE + nuN * nuN
+            addVariance(Self.iE, disagreement); addVariance(Self.iN, disagreement)
             addVariance(Self.iPsi, (3 * Angle.radiansPerDegree) * (3 * Angle.radiansPerDegree))
             alignment.removeAll()
-            checkSnap(time: fix.time)
-            return
+        } else {
+            consecutiveRejections = 0
         }
-        consecutiveRejections = 0
         summary.fixesUsed += 1
         scalarUpdate(hE, innovation: nuE, variance: white2)
         let nuN2 = z.north - x[Self.iN] - x[Self.iBN]

@@ -140,7 +140,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// χ² (2 degrees of freedom) above which a fix is rejected as an outlier (0.999: 13.8).
     public var fixGate = 13.8
     /// This many consecutive rejected fixes mean the track, not the fixes, is wrong: re-anchor.
-    public var consecutiveRejectionsForJump = 6
+    public var consecutiveRejectionsForJump = 10
 
     /// AR tracking position random walk, meters per √meter walked.
     public var trackingPositionNoise = 0.02
