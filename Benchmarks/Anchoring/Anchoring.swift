@@ -50,9 +50,7 @@ let benchmarks: @Sendable () -> Void = {
             var reg = GeoRegistration()
             var fi = 0, ci = 0
             for t in streams.tracking {
-                try reg.update(tracking: t)
-                while fi < sim.raw.count && sim.raw[fi].time <= t.time { try reg.update(fix: sim.raw[fi]); fi += 1 }
-                while ci < streams.compass.count && streams.compass[ci].time <= t.time { try reg.update(compass: streams.compass[ci]); ci += 1 }
+                try reg.update(tracking: t, fixes: sim.raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci)
             }
             blackHole(reg.estimate)
         }

@@ -83,9 +83,7 @@ struct AlignCommand: ParsableCommand {
             var kept: [(time: Double, estimate: GeoRegistrationEstimate)] = []
             do {
                 for s in samples {
-                    try reg.update(tracking: s.sample)
-                    while fi < fixList.count && fixList[fi].time <= s.sample.time { try reg.update(fix: fixList[fi]); fi += 1 }
-                    while ci < readings.count && readings[ci].time <= s.sample.time { try reg.update(compass: readings[ci]); ci += 1 }
+                    try reg.update(tracking: s.sample, fixes: fixList, fixCursor: &fi, compass: readings, compassCursor: &ci)
                     guard let e = reg.estimate else { continue }
                     writer.write([s.timeText, format(e.position.latitude), format(e.position.longitude), format(e.position.height),
                                   format(e.heading), format(e.headingSigma), format(e.horizontalAccuracy), format(e.frameHeading)])

@@ -27,9 +27,7 @@ extension GeoRegistration {
         let hE = [(Self.iE, 1.0), (Self.iBE, 1.0)], hN = [(Self.iN, 1.0), (Self.iBN, 1.0)]
         let s11 = innovationVariance(hE, white2), s22 = innovationVariance(hN, white2)
         let s12 = p[Self.iE * n + Self.iN] + p[Self.iE * n + Self.iBN] + p[Self.iBE * n + Self.iN] + p[Self.iBE * n + Self.iBN]
-        let det = s11 * s22 - s12 * s12
-        let nis = det > 0 ? (s22 * nuE * nuE - 2 * s12 * nuE * nuN + s11 * nuN * nuN) / det : 0
-        if nis > c.fixGate {
+        if Self.normalizedSquare(nuE, nuN, s11, s22, s12) > c.fixGate {
             consecutiveRejections += 1
             guard consecutiveRejections >= c.consecutiveRejectionsForJump else { summary.fixesGated += 1; return }
             // Many fixes in a row disagree: the tracked position jumped (or drifted away).
@@ -64,6 +62,23 @@ extension GeoRegistration {
             alignFromTrack(time: fix.time, sigma: sigma)
         }
         checkSnap(time: fix.time)
+    }
+
+    /// `νᵀ S⁻¹ ν` of a 2-D innovation with covariance [[s11, s12], [s12, s22]] (0 if singular).
+    static func normalizedSquare(_ a: Double, _ b: Double, _ s11: Double, _ s22: Double, _ s12: Double) -> Double {
+        let det = s11 * s22 - s12 * s12
+        return det > 0 ? (s22 * a * a - 2 * s12 * a * b + s11 * b * b) / det : 0
+    }
+
+    /// Feeds one tracking sample, then every fix and compass reading up to its time, advancing
+    /// the cursors — the time order `geobench align`, the report and the tests use.
+    public mutating func update(tracking sample: ARTrackingSample, fixes: [Fix], fixCursor: inout Int,
+                                compass: [CompassReading], compassCursor: inout Int) throws(GeoAnchorError) {
+        try update(tracking: sample)
+        while fixCursor < fixes.count && fixes[fixCursor].time <= sample.time { try update(fix: fixes[fixCursor]); fixCursor += 1 }
+        while compassCursor < compass.count && compass[compassCursor].time <= sample.time {
+            try update(compass: compass[compassCursor]); compassCursor += 1
+        }
     }
 
     /// Starts the reference frame at the first usable fix and sets the priors.
@@ -294,9 +309,7 @@ extension GeoRegistration {
         let nuE = z.east - x[Self.iE], nuN = z.north - x[Self.iN]
         let s11 = p[Self.iE * n + Self.iE] + sigma * sigma, s22 = p[Self.iN * n + Self.iN] + sigma * sigma
         let s12 = p[Self.iE * n + Self.iN]
-        let det = s11 * s22 - s12 * s12
-        let nis = det > 0 ? (s22 * nuE * nuE - 2 * s12 * nuE * nuN + s11 * nuN * nuN) / det : 0
-        guard nis <= configuration.fixGate else { summary.externalPosesGated += 1; return }
+        guard Self.normalizedSquare(nuE, nuN, s11, s22, s12) <= configuration.fixGate else { summary.externalPosesGated += 1; return }
         summary.externalPosesUsed += 1
         scalarUpdate([(Self.iE, 1.0)], innovation: nuE, variance: sigma * sigma)
         scalarUpdate([(Self.iN, 1.0)], innovation: z.north - x[Self.iN], variance: sigma * sigma)

@@ -52,16 +52,13 @@ public struct GeoRegistrationEvaluation: Sendable {
             ev.rawFixErrors.append((d * d).sum().squareRoot())
         }
         var fi = 0, ci = 0
+        let compass = useCompass ? s.compass : []
         var lastFix: Fix?, lastCompass: CompassReading?
         var stillAnchor: SIMD2<Double>?, stillPrevious: SIMD2<Double>?
         for (k, t) in s.tracking.enumerated() {
-            try? reg.update(tracking: t)
-            while fi < raw.count && raw[fi].time <= t.time { try? reg.update(fix: raw[fi]); lastFix = raw[fi]; fi += 1 }
-            if useCompass {
-                while ci < s.compass.count && s.compass[ci].time <= t.time {
-                    try? reg.update(compass: s.compass[ci]); lastCompass = s.compass[ci]; ci += 1
-                }
-            }
+            try? reg.update(tracking: t, fixes: raw, fixCursor: &fi, compass: compass, compassCursor: &ci)
+            if fi > 0 { lastFix = raw[fi - 1] }
+            if ci > 0 { lastCompass = compass[ci - 1] }
             guard let e = reg.estimate else { continue }
             let p = frame.enu(latitude: e.position.latitude, longitude: e.position.longitude, ellipsoidalHeight: e.position.height)
             let truth = SIMD2(truthENU[k].east, truthENU[k].north)

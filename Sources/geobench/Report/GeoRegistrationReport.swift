@@ -59,11 +59,7 @@ enum GeoRegistrationReport: ReportSection {
             let start = DispatchTime.now().uptimeNanoseconds
             var reg = GeoRegistration()
             var fi = 0, ci = 0
-            for t in s.tracking {
-                try? reg.update(tracking: t)
-                while fi < sim.raw.count && sim.raw[fi].time <= t.time { try? reg.update(fix: sim.raw[fi]); fi += 1 }
-                while ci < s.compass.count && s.compass[ci].time <= t.time { try? reg.update(compass: s.compass[ci]); ci += 1 }
-            }
+            for t in s.tracking { try? reg.update(tracking: t, fixes: sim.raw, fixCursor: &fi, compass: s.compass, compassCursor: &ci) }
             best = Swift.min(best, Double(DispatchTime.now().uptimeNanoseconds - start) * 1e-9)
             _ = reg.estimate
         }

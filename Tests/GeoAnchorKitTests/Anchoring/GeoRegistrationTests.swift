@@ -25,7 +25,7 @@ struct GeoRegistrationTests {
 
     /// Targets with compass, per walk. Tolerances: measured values (README table) plus margin;
     /// issue 12 asks heading p95 ≤ 1.5° after 100 m, which these walks do not reach (measured
-    /// 2.0–3.8°): the bound here is 4.5°, the honest figure, not the wish.
+    /// 2.3–3.8°): the bound here is 4.5°, the honest figure, not the wish.
     @Test(arguments: walks) func withCompass(_ name: String, _ seed: UInt64) {
         let e = Self.walk(name, seed: seed, compass: true)
         let m = e.metrics
