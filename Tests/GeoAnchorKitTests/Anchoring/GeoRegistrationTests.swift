@@ -54,19 +54,17 @@ struct GeoRegistrationTests {
         #expect(e.events.contains { if case .headingInitialized = $0 { return true } else { return false } })
     }
 
-    /// A straight walk north along a synthetic line with exact fixes: the heading offset of a
-    /// session whose −z pointed at 70° must come out as 70° (reference: the construction),
-    /// tolerance 0.5° after 200 m with 1 m white fix noise.
-    @Test func recoversKnownOffset() throws {
+    /// A synthetic L-shaped walk (130 m north, then east, 1.3 m/s, tracking 10 Hz, fixes 1 Hz
+    /// with 1 m white noise) in a session whose −z pointed at `psi`; `compass(t, trueHeading)`
+    /// may return a reading per second.
+    static func lWalk(psi: Double, steps: Int = 2000, compass: ((Double, Double) -> CompassReading?)? = nil,
+                      each: ((inout GeoRegistration, Double) throws -> Void)? = nil) throws -> GeoRegistration {
         var reg = GeoRegistration()
-        let origin = GeodeticCoordinate(latitude: 50, longitude: 14, ellipsoidalHeight: 300)
-        let frame = try LocalTangentFrame(origin: origin)
+        let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: 50, longitude: 14, ellipsoidalHeight: 300))
         var rng = SeededRandom(seed: 7)
-        let psi = 70.0
         let (s, c) = Angle.sincos(degrees: psi)
-        for k in 0...2000 {
+        for k in 0...steps {
             let t = 1_000_000 + Double(k) * 0.1
-            // True path: north then east (an L), 1.3 m/s.
             let d = Double(k) * 0.13
             let e = d <= 130 ? 0 : d - 130, n = Swift.min(d, 130)
             // Session coordinates: R(−ψ) of the true ENU (x = right, −z = forward).
@@ -77,13 +75,55 @@ struct GeoRegistrationTests {
                 let g = frame.geodetic(east: e + rng.gaussian(), north: n + rng.gaussian(), up: 0)
                 try reg.update(fix: Fix(time: t, latitude: g.latitude, longitude: g.longitude, height: g.ellipsoidalHeight,
                                         horizontalAccuracy: 1.5))
+                if let r = compass?(t, heading) { try reg.update(compass: r) }
             }
+            try each?(&reg, t)
         }
+        return reg
+    }
+
+    /// The heading offset of a session whose −z pointed at 70° must come out as 70° (reference:
+    /// the construction), tolerance 0.5° after 260 m with 1 m white fix noise, no compass.
+    @Test func recoversKnownOffset() throws {
+        let reg = try Self.lWalk(psi: 70)
         let est = try #require(reg.estimate)
-        #expect(abs(Angle.difference(from: psi, to: est.frameHeading)) <= 0.5, "frame heading \(est.frameHeading)")
+        #expect(abs(Angle.difference(from: 70, to: est.frameHeading)) <= 0.5, "frame heading \(est.frameHeading)")
         #expect(abs(Angle.difference(from: 90, to: est.heading)) <= 0.5)
         #expect(est.headingSigma < 2 && est.headingSigma > 0)
         #expect(est.isHeadingFromTrack)
+    }
+
+    /// A compass disturbance (40° for 30 s, ramped like a passing car) after the walk has fixed
+    /// the heading must not drag it: the frame heading moves ≤ 1° (reference: the construction,
+    /// true offset 70°) and the disturbed readings are counted as gated.
+    @Test func disturbedCompassDoesNotDragHeading() throws {
+        var rng = SeededRandom(seed: 3)
+        var before: Double?
+        let reg = try Self.lWalk(psi: 70, steps: 2600, compass: { t, h in
+            let k = (t - 1_000_000) / 0.1
+            let disturbance = k >= 2200 && k < 2500 ? 40.0 * Swift.min(1, (k - 2200) / 30) : 0
+            return CompassReading(time: t, heading: Angle.normalizeHeading(h + 2 + 5 * rng.gaussian() + disturbance), headingAccuracy: 10)
+        }, each: { reg, t in
+            if abs(t - (1_000_000 + 219.9)) < 1e-6 { before = reg.estimate?.frameHeading }
+        })
+        let b = try #require(before)
+        let after = try #require(reg.estimate).frameHeading
+        #expect(abs(Angle.difference(from: b, to: after)) <= 1, "before \(b)°, after \(after)°")
+        #expect(abs(Angle.difference(from: 70, to: after)) <= 1)
+        #expect(reg.summary.compassGated >= 20, "gated \(reg.summary.compassGated)")
+    }
+
+    /// A landmark sighting agreeing with the truth keeps the heading; the sighting count shows it.
+    /// Reference: the construction (a landmark 500 m due east of the corner, device pointing at it).
+    @Test func landmarkSighting() throws {
+        var reg = try Self.lWalk(psi: 70)
+        let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: 50, longitude: 14, ellipsoidalHeight: 300))
+        let state = try #require(reg.rawState)
+        // The device faces east (true heading 90°): a landmark 500 m straight ahead.
+        let g = frame.geodetic(east: state.east + 500, north: state.north, up: 0)
+        try reg.update(sighting: GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude), pointingAccuracy: 0.5, time: 1_000_200)
+        #expect(reg.summary.landmarksUsed == 1)
+        #expect(abs(Angle.difference(from: 70, to: try #require(reg.estimate).frameHeading)) <= 0.5)
     }
 
     @Test func rejectsBadInput() {
