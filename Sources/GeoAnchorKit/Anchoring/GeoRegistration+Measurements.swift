@@ -55,6 +55,7 @@ extension GeoRegistration {
             let nuU = z.up - x[Self.iU] - x[Self.iBU]
             if nuU * nuU <= 16 * innovationVariance(hU, rv) { scalarUpdate(hU, innovation: nuU, variance: rv) }
         }
+        if headingKnown { updateCourse(fix) }
         if !headingFromTrack, let s = lastSample {
             let q = Self.nominal(s.position, convention)
             alignment.append((SIMD2(q.x, q.y), SIMD2(z.east, z.north), fix.time))
@@ -62,6 +63,32 @@ extension GeoRegistration {
             alignFromTrack(time: fix.time, sigma: sigma)
         }
         checkSnap(time: fix.time)
+    }
+
+    /// The fix's course over ground (Doppler on phones: free of the slow position error) against
+    /// the tracked direction of motion over the last ≈ 1 s: observes ψ directly.
+    mutating func updateCourse(_ fix: Fix) {
+        let c = configuration
+        guard let course = fix.course, course.isFinite, let v = fix.speed, v.isFinite, v >= c.courseMinimumSpeed,
+              let last = recent.last, c.courseSigma > 0 else { return }
+        // The tracked position ≈ 1 s before the latest sample.
+        var i = recent.count - 1
+        while i > 0 && last.time - recent[i].time < c.courseWindow { i -= 1 }
+        let w = last.time - recent[i].time
+        guard w >= 0.5 * c.courseWindow else { return }
+        let d = last.xy - recent[i].xy
+        guard (d * d).sum().squareRoot() / w >= c.courseMinimumSpeed else { return }
+        let rad = Angle.radiansPerDegree
+        let tracked = Angle.atan2Degrees(d.x, d.y)
+        let nu = Angle.difference(from: tracked + x[Self.iPsi] * Angle.degreesPerRadian, to: course) * rad
+        // Slower walking and worse reception (a larger reported accuracy, e.g. in a canyon) make
+        // the course noisier.
+        let reception = Swift.max(1, (fix.horizontalAccuracy ?? 0) / c.courseReferenceAccuracy)
+        let sigma = c.courseSigma * Swift.max(1, c.courseReferenceSpeed / v) * reception * rad
+        let h = [(Self.iPsi, 1.0)]
+        guard nu * nu <= 9 * innovationVariance(h, sigma * sigma) else { summary.coursesGated += 1; return }
+        summary.coursesUsed += 1
+        scalarUpdate(h, innovation: nu, variance: sigma * sigma)
     }
 
     /// `νᵀ S⁻¹ ν` of a 2-D innovation with covariance [[s11, s12], [s12, s22]] (0 if singular).

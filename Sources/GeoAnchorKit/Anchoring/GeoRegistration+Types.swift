@@ -78,6 +78,9 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     public var fixesGated = 0
     /// Fixes before the first tracking sample (nothing to register yet).
     public var fixesBeforeTracking = 0
+    /// Fix courses (course over ground) used as heading observations, and gated.
+    public var coursesUsed = 0
+    public var coursesGated = 0
     public var compassUsed = 0
     public var compassGated = 0
     public var externalPosesUsed = 0
@@ -141,6 +144,17 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     public var fixGate = 13.8
     /// This many consecutive rejected fixes mean the track, not the fixes, is wrong: re-anchor.
     public var consecutiveRejectionsForJump = 10
+
+    /// Course over ground of the fixes (``Fix/course``, with ``Fix/speed``): 1σ in degrees at
+    /// ``courseReferenceSpeed`` m/s (growing as 1/speed below it), used above
+    /// ``courseMinimumSpeed`` m/s against the tracked direction over ``courseWindow`` s, scaled
+    /// up by the fix's horizontal accuracy over ``courseReferenceAccuracy`` m when larger. Set
+    /// `courseSigma` to 0 to ignore courses.
+    public var courseSigma = 8.0
+    public var courseReferenceSpeed = 1.3
+    public var courseMinimumSpeed = 0.8
+    public var courseWindow = 1.0
+    public var courseReferenceAccuracy = 4.0
 
     /// AR tracking position random walk, meters per √meter walked.
     public var trackingPositionNoise = 0.02

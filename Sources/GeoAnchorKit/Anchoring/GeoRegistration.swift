@@ -64,6 +64,8 @@ public struct GeoRegistration: Sendable {
     var lastCompassTime = -Double.infinity
     var consecutiveRejections = 0
     var compassInnovationMean = 0.0
+    /// Recent tracked horizontal positions (nominal axes) for the direction of motion.
+    var recent: [(time: Double, xy: SIMD2<Double>)] = []
     var compassDisturbedSince = Double.nan
     // Procrustes alignment buffer: session horizontal position, fix ENU, per fix.
     var alignment: [(session: SIMD2<Double>, fix: SIMD2<Double>, time: Double)] = []
@@ -129,11 +131,14 @@ public struct GeoRegistration: Sendable {
             addVariance(Self.iE, jump2); addVariance(Self.iN, jump2); addVariance(Self.iU, du * du)
             addVariance(Self.iPsi, (3 * Angle.radiansPerDegree) * (3 * Angle.radiansPerDegree))
             alignment.removeAll()
+            recent.removeAll()
             d = .zero; du = 0
         }
         if dt > 0 { let a = Swift.min(1, dt / 1.0); speed += a * ((d * d).sum().squareRoot() / dt - speed) }
         lastSample = t; lastHorizontal = SIMD2(q.x, q.y); lastUp = q.z; lastYawRadians = yaw
         if propagatedAt.isNaN { propagatedAt = t.time }
+        recent.append((t.time, lastHorizontal))
+        if recent.count > 256 { recent.removeFirst(128) }
         // Mean propagation (odometry).
         let w = x[Self.iW]
         if headingKnown {
