@@ -70,9 +70,11 @@ public enum GeoRegistrationEvent: Sendable, Hashable {
 
 /// Counters of what the estimator did with its input (nothing is dropped silently).
 public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
+    /// Tracking samples fed.
     public var trackingSamples = 0
     /// Tracking steps not used as motion because they were discontinuities (jumps).
     public var trackingStepsRejected = 0
+    /// Fixes used as position observations.
     public var fixesUsed = 0
     /// Fixes rejected by the innovation gate (outliers) or lacking an accuracy.
     public var fixesGated = 0
@@ -81,13 +83,19 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     /// Fix courses (course over ground) used as heading observations, and gated.
     public var coursesUsed = 0
     public var coursesGated = 0
+    /// Compass readings used, and gated (outliers, disturbance episodes, before the first fix).
     public var compassUsed = 0
     public var compassGated = 0
+    /// External geo poses used and gated.
     public var externalPosesUsed = 0
     public var externalPosesGated = 0
+    /// Landmark sightings and landmark compass corrections used.
     public var landmarksUsed = 0
+    /// Tracking jumps detected (in the tracking or from a run of rejected fixes).
     public var trackingJumps = 0
+    /// Output corrections beyond the snap limits.
     public var largeCorrections = 0
+    /// Compass-initialized headings the walked path overruled.
     public var headingReinitializations = 0
     public init() {}
 }

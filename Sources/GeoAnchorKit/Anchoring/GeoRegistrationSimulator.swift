@@ -24,22 +24,27 @@ public struct GeoRegistrationSimulator: Sendable {
         public var rate = 10.0
         /// Range of the per-session scale bias magnitude (fraction).
         public var scaleBias = 0.01...0.02
+        /// 1σ (fraction) and correlation time (s) of the slow scale variation.
         public var scaleVariation = 0.005
         public var scaleVariationTime = 120.0
         /// Range of the per-session yaw drift rate magnitude, degrees per minute.
         public var yawDriftRate = 0.2...0.6
+        /// Yaw random walk, degrees per √s and per √m walked; position random walk, m per √m.
         public var yawNoisePerRootSecond = 0.01
         public var yawNoisePerRootMeter = 0.03
         public var positionNoisePerRootMeter = 0.02
         /// One relocalisation jump (size range in meters, yaw range in degrees); `nil` for none.
         public var jumpMeters: ClosedRange<Double>? = 2...4
+        /// Range of the jump's yaw change magnitude, degrees.
         public var jumpDegrees = 1.0...3.0
         public init() {}
     }
 
     /// Compass error parameters (degrees, seconds).
     public struct CompassModel: Sendable, Hashable {
+        /// Readings per second.
         public var rate = 2.0
+        /// Per-session bias σ, slow Gauss–Markov σ and its correlation time, white σ.
         public var biasSigma = 4.0
         public var slowSigma = 4.0
         public var slowTime = 60.0
@@ -70,6 +75,7 @@ public struct GeoRegistrationSimulator: Sendable {
         public var jumpTime: Double?
     }
 
+    /// The AR tracking and compass error models, and the seed of their random numbers.
     public var tracking = TrackingModel()
     public var compass = CompassModel()
     public var seed: UInt64
