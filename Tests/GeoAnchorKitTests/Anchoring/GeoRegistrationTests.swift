@@ -165,3 +165,43 @@ struct GeoRegistrationTests {
         #expect(abs(field.appliedNorthOffset) < 1e-9)
     }
 }
+
+/// The example of the DocC article “Aligning an AR session to the Earth”
+/// (GeoRegistrationArticle.md), verbatim between the marked lines, so it cannot rot. Reference:
+/// one anchor 100 m north, fed one consistent sample; checks only that the flow runs.
+@Suite("Anchoring: geo-registration article")
+struct GeoRegistrationArticleTests {
+    @Test func articleExample() throws {
+        let origin = GeodeticCoordinate(latitude: 50, longitude: 14, ellipsoidalHeight: 300)
+        let g = try LocalTangentFrame(origin: origin).geodetic(east: 0, north: 100, up: 0)
+        let anchors = [GeoAnchor(id: "a", latitude: g.latitude, longitude: g.longitude, altitude: .ellipsoidal(g.ellipsoidalHeight))]
+        let firstFix = Fix(time: 10, latitude: 50, longitude: 14, height: 300, horizontalAccuracy: 3)
+        let fix = firstFix
+        let t = 10.0, cameraPosition = SIMD3<Double>(0, 0, 0), cameraYaw = 0.0, trueHeading = 12.0, accuracy = 10.0
+        let frameInterval = 1.0 / 60
+        var buffer = [Float4x4](repeating: .identity, count: anchors.count)
+        try buffer.withUnsafeMutableBufferPointer { transforms in
+            // --- article begins ---
+            var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+            var field = try AnchorField(anchors: anchors, convention: .arkitGravity(sessionHeading: 0),
+                                        session: DevicePose(position: firstFix.coordinate))
+
+            // Every AR frame (e.g. 60 Hz; 10 Hz is enough):
+            try registration.update(tracking: ARTrackingSample(time: t, position: cameraPosition, yaw: cameraYaw))
+            // Whenever CoreLocation delivers:
+            try registration.update(fix: fix)
+            try registration.update(compass: CompassReading(time: t, heading: trueHeading, headingAccuracy: accuracy))
+
+            if let estimate = registration.estimate {
+                try field.update(registration: estimate)      // heading correction + position
+                field.advance(by: frameInterval)
+                field.repose(into: transforms)
+            }
+            for event in registration.events { /* e.g. tell the user the scene was re-aligned */ _ = event }
+            registration.removeEvents()
+            // --- article ends ---
+            #expect(registration.estimate != nil)
+        }
+        #expect(buffer[0].c3.w == 1 && buffer[0].c3.z.isFinite)
+    }
+}
