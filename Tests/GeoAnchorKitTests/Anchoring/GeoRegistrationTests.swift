@@ -74,7 +74,7 @@ struct GeoRegistrationTests {
             try reg.update(tracking: ARTrackingSample(time: t, position: SIMD3(se, 0, -sn), yaw: heading - psi))
             if k % 10 == 0 {
                 let g = frame.geodetic(east: e + rng.gaussian(), north: n + rng.gaussian(), up: 0)
-                try reg.update(fix: Fix(time: t, latitude: g.latitude, longitude: g.longitude, height: g.ellipsoidalHeight,
+                try reg.update(fix: Fix(time: t, latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: g.ellipsoidalHeight,
                                         horizontalAccuracy: 1.5))
                 if let r = compass?(t, heading) { try reg.update(compass: r) }
             }
@@ -159,7 +159,7 @@ struct GeoRegistrationTests {
         #expect(abs(placed.uncertainty.meters - direct.meters) < 1e-9)
         // AnchorField: the heading correction is frame heading − the frame's nominal heading (10°).
         var field = try AnchorField(anchors: [anchor], convention: .arkitGravity(sessionHeading: 10),
-                                    session: DevicePose(position: est.position))
+                                    session: est.devicePose)
         try field.update(registration: est)
         field.snapToEstimate()
         #expect(abs(field.appliedNorthOffset) < 1e-9)
@@ -175,7 +175,8 @@ struct GeoRegistrationArticleTests {
         let origin = GeodeticCoordinate(latitude: 50, longitude: 14, ellipsoidalHeight: 300)
         let g = try LocalTangentFrame(origin: origin).geodetic(east: 0, north: 100, up: 0)
         let anchors = [GeoAnchor(id: "a", latitude: g.latitude, longitude: g.longitude, altitude: .ellipsoidal(g.ellipsoidalHeight))]
-        let firstFix = Fix(time: 10, latitude: 50, longitude: 14, height: 300, horizontalAccuracy: 3)
+        let firstFix = Fix(time: 10, latitude: 50, longitude: 14, ellipsoidalHeight: 300, horizontalAccuracy: 3)
+        let sessionStart = DevicePose(position: firstFix.coordinate, horizontalAccuracy: 3, verticalAccuracy: 5, heading: 0, headingAccuracy: 180)
         let fix = firstFix
         let t = 10.0, cameraPosition = SIMD3<Double>(0, 0, 0), cameraYaw = 0.0, trueHeading = 12.0, accuracy = 10.0
         let frameInterval = 1.0 / 60
@@ -184,7 +185,7 @@ struct GeoRegistrationArticleTests {
             // --- article begins ---
             var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
             var field = try AnchorField(anchors: anchors, convention: .arkitGravity(sessionHeading: 0),
-                                        session: DevicePose(position: firstFix.coordinate))
+                                        session: sessionStart)
 
             // Every AR frame (e.g. 60 Hz; 10 Hz is enough):
             try registration.update(tracking: ARTrackingSample(time: t, position: cameraPosition, yaw: cameraYaw))
