@@ -130,3 +130,12 @@ public struct AnchorPlacer: Sendable {
         }.map(\.index)
     }
 }
+
+extension AnchorPlacer {
+    /// Places every anchor from a ``GeoRegistration`` estimate: its position, heading and their
+    /// uncertainties (the estimated heading σ, not the raw compass accuracy, enters
+    /// ``AnchorUncertainty``; see ``GeoRegistrationEstimate/devicePose``).
+    public func place(_ anchors: [GeoAnchor], registration e: GeoRegistrationEstimate) throws(GeoAnchorError) -> [Result<AnchorPlacement, GeoAnchorError>] {
+        try place(anchors, from: e.devicePose)
+    }
+}
