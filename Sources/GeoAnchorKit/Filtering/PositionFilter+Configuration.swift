@@ -101,6 +101,10 @@ extension PositionFilter {
         /// scenarios): mean filtered/raw RMSE 0.686 → 0.647, p95 0.798 → 0.748 against no bias state
         /// (with accuracy inflation ×2).
         public var biasSigma: Double
+        /// The motion modes of an adaptive (interacting multiple model) filter, or nil (default)
+        /// for one mode built from ``accelerationSpectralDensity`` and ``biasTimeConstant``
+        /// (``motionModes``). See ``adaptive``.
+        public var modes: [MotionMode]?
 
         /// Builds a configuration; every parameter defaults to the walking profile's value.
         public init(accelerationSpectralDensity: Double = 0.3,
@@ -126,7 +130,8 @@ extension PositionFilter {
                     smootherAccuracyInflation: Double? = nil,
                     smootherAccelerationSpectralDensity: Double? = nil,
                     biasTimeConstant: Double? = nil,
-                    biasSigma: Double = 2) {
+                    biasSigma: Double = 2,
+                    modes: [MotionMode]? = nil) {
             self.accelerationSpectralDensity = accelerationSpectralDensity
             self.verticalAccelerationSpectralDensity = verticalAccelerationSpectralDensity
             self.horizontalSigmaPerAccuracy = horizontalSigmaPerAccuracy
@@ -151,7 +156,49 @@ extension PositionFilter {
             self.smootherAccelerationSpectralDensity = smootherAccelerationSpectralDensity
             self.biasTimeConstant = biasTimeConstant
             self.biasSigma = biasSigma
+            self.modes = modes.flatMap { $0.isEmpty ? nil : $0 }
         }
+
+        /// The modes the filter runs: ``modes``, or one mode from ``accelerationSpectralDensity``
+        /// (observing the bias when ``biasTimeConstant`` is set; kind by q: < 0.5 m²/s³ walking,
+        /// else vehicle).
+        public var motionModes: [MotionMode] {
+            if let modes, !modes.isEmpty { return modes }
+            return [MotionMode(kind: accelerationSpectralDensity < 0.5 ? .walking : .vehicle,
+                               accelerationSpectralDensity: accelerationSpectralDensity,
+                               observesBias: biasTimeConstant != nil)]
+        }
+
+        /// The one mode a path-constrained filter runs (a ``PathConstraint`` is a walking path):
+        /// the first walking mode that observes the bias, else the first walking mode, else the
+        /// first mode.
+        public var pathMode: MotionMode {
+            let m = motionModes
+            return m.first { $0.kind == .walking && $0.observesBias } ?? m.first { $0.kind == .walking } ?? m[0]
+        }
+
+        /// The default: a motion model chosen by the data, no profile needed. An interacting
+        /// multiple model (``MotionMode``) of four modes, each axis (p, v, b):
+        ///
+        /// | mode | q (m²/s³) | fix model | mean duration |
+        /// |---|---|---|---|
+        /// | stationary | 0.01, velocity held at 0 (σ 0.02 m/s) | p + white (σ²) | 60 s |
+        /// | walking | 0.3 | p + white (σ²) | 300 s |
+        /// | walking, correlated error | 0.1 | p + Gauss–Markov bias (τ 90 s, σ_b 2 m) + white (σ² − σ_b², ≥ 0.5²) | 300 s |
+        /// | vehicle | 3 | p + white (σ²) | 300 s |
+        ///
+        /// The two walking modes differ only in how they read the fixes: phone errors are
+        /// mostly slowly varying (then the bias mode, the walking preset's model, wins), but a
+        /// receiver whose errors are white — what its accuracy says — would be mistracked by a
+        /// bias model that takes the slowly varying share out of the fix's σ; the white mode
+        /// keeps such fixes. Speed σ 0.2 m/s, course σ 5°; other values as the walking preset's.
+        public static let adaptive = Configuration(
+            accelerationSpectralDensity: 0.3, speedSigma: 0.2, courseSigma: 5, initialVelocitySigma: 5,
+            biasTimeConstant: 90, biasSigma: 2,
+            modes: [MotionMode(kind: .stationary, accelerationSpectralDensity: 0.01, holdsStill: true, meanDuration: 60),
+                    MotionMode(kind: .walking, accelerationSpectralDensity: 0.3, meanDuration: 300),
+                    MotionMode(kind: .walking, accelerationSpectralDensity: 0.1, observesBias: true, meanDuration: 300),
+                    MotionMode(kind: .vehicle, accelerationSpectralDensity: 3, meanDuration: 300)])
 
         /// A pedestrian: q = 0.1 m²/s³, reported accuracy as is, speed σ 0.1 m/s, course σ 5°, gaps
         /// > 30 s re-initialize, and a horizontal Gauss–Markov bias state with τ = 90 s and
@@ -186,7 +233,7 @@ extension PositionFilter {
             if let v = smootherAccelerationSpectralDensity { c.accelerationSpectralDensity = v }
             c.smootherAccuracyInflation = nil
             c.smootherAccelerationSpectralDensity = nil
-            c.biasTimeConstant = nil
+            if modes == nil { c.biasTimeConstant = nil }
             return c
         }
 

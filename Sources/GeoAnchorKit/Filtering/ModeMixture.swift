@@ -1,0 +1,360 @@
+import Foundation
+
+/// Named indices of a per-axis mode state (position, velocity, Gauss–Markov bias).
+enum AxisIndex {
+    static let position = 0
+    static let velocity = 1
+    static let bias = 2
+}
+
+/// The per-axis horizontal model of ``PositionFilter``: each ``MotionMode`` keeps an east and a
+/// north (p, v, b) state, and several modes are combined by an **interacting multiple model**
+/// (IMM; Blom & Bar-Shalom 1988; Bar-Shalom, Li & Kirubarajan 2001, §11.6.6):
+///
+/// 1. *mixing*: with mode probabilities μᵢ and transition probabilities Πᵢⱼ(dt), each mode j
+///    starts from the moment-matched mixture of all modes' states weighted by Πᵢⱼ μᵢ;
+/// 2. each mode predicts with its own acceleration spectral density (and a stationary mode holds
+///    the velocity at zero);
+/// 3. velocity and position measurements update each mode with that mode's measurement model;
+///    the Gaussian likelihood of each innovation multiplies the mode's probability;
+/// 4. the output is the moment-matched mixture of the modes.
+///
+/// The gate tests the mixture's innovation (its moment-matched mean and variance over the modes)
+/// against χ²(2). With one mode this is exactly a Kalman filter (no mixing).
+///
+/// For the smoother each step records the mixture's posterior, its moment-matched prediction
+/// and the cross-covariance between the previous posterior and that prediction; the backward
+/// pass is the Rauch–Tung–Striebel step on these moment-matched Gaussians (see
+/// ``KalmanFilter/smoothed(predicted:crossCovariance:next:)``).
+struct ModeMixture: HorizontalModel {
+    struct Parameters {
+        var q: Double
+        var observesBias: Bool
+        var holdsStill: Bool
+        var rate: Double          // 1 / mean duration (1/s)
+        var kind: MotionKind
+    }
+
+    let parameters: [Parameters]
+    let tau: Double?
+    let biasVariance: Double
+    let minimumVariance: Double
+    let stillVariance: Double
+    /// Per mode: east state at 2j, north at 2j + 1.
+    var states: [KalmanFilter3]
+    /// Mode probabilities (sum 1).
+    var probability: [Double]
+    /// Merged posterior (east, north).
+    var mergedEast = KalmanFilter3(x: .zero, P: .zero), mergedNorth = KalmanFilter3(x: .zero, P: .zero)
+    /// Whether predictions record what the smoother needs (costs the cross-covariances).
+    var recordsPrediction = false
+    var priorEast = KalmanFilter3(x: .zero, P: .zero), priorNorth = KalmanFilter3(x: .zero, P: .zero)
+    var crossEast = SIMD16<Double>(), crossNorth = SIMD16<Double>()
+    // Cached per-mode position innovations (east y, s, north y, s) and noises of the last fix.
+    var innovations: [SIMD4<Double>]
+    var cachedDt = Double.nan, cachedPhi = 1.0
+
+    init(modes: [MotionMode], configuration c: PositionFilter.Configuration) {
+        precondition(!modes.isEmpty, "a motion model needs at least one mode")
+        parameters = modes.map {
+            Parameters(q: $0.accelerationSpectralDensity, observesBias: $0.observesBias && c.biasTimeConstant != nil,
+                       holdsStill: $0.holdsStill, rate: $0.meanDuration > 0 ? 1 / $0.meanDuration : 0, kind: $0.kind)
+        }
+        tau = c.biasTimeConstant.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
+        biasVariance = tau == nil ? 1 : c.biasSigma * c.biasSigma
+        minimumVariance = c.minimumHorizontalSigma * c.minimumHorizontalSigma
+        stillVariance = c.stationaryVelocitySigma * c.stationaryVelocitySigma
+        states = Array(repeating: KalmanFilter3(x: .zero, P: .zero), count: 2 * modes.count)
+        probability = Array(repeating: 1 / Double(modes.count), count: modes.count)
+        innovations = Array(repeating: .zero, count: modes.count)
+    }
+
+    var modeCount: Int { parameters.count }
+
+    // MARK: HorizontalModel
+
+    mutating func reset(east: Double, north: Double, noise r: Double, velocityVariance: Double) {
+        let vb = biasVariance
+        for j in 0..<modeCount {
+            var P = SIMD16<Double>()
+            P[4] = velocityVariance
+            P[8] = vb
+            if parameters[j].observesBias {
+                // Fix = p + b + w, b ~ N(0, σ_b²): p = fix − b − w, cov(p, b) = −σ_b².
+                P[0] = whiteVariance(r, j) + vb; P[2] = -vb; P[6] = -vb
+            } else {
+                P[0] = r
+            }
+            if parameters[j].holdsStill { P[4] = stillVariance }
+            states[2 * j] = KalmanFilter3(x: SIMD3(east, 0, 0), P: P)
+            states[2 * j + 1] = KalmanFilter3(x: SIMD3(north, 0, 0), P: P)
+        }
+        merge()
+    }
+
+    /// The white-noise variance of a fix of variance `r` under mode j.
+    @inline(__always)
+    func whiteVariance(_ r: Double, _ j: Int) -> Double {
+        parameters[j].observesBias ? max(r - biasVariance, minimumVariance) : r
+    }
+
+    mutating func predict(dt: Double) {
+        let m = modeCount
+        if dt != cachedDt {
+            cachedDt = dt
+            cachedPhi = tau.map { exp(-dt / $0) } ?? 1
+        }
+        let phi = cachedPhi, biasNoise = tau == nil ? 0 : biasVariance * (1 - phi * phi)
+        var prior = probability
+        // Mixing (skipped for one mode).
+        var mixed = states
+        if m > 1 {
+            var weights = [Double](repeating: 0, count: m * m)   // weights[i * m + j] = Πᵢⱼ μᵢ
+            for i in 0..<m {
+                let stay = exp(-dt * parameters[i].rate)
+                let move = m > 1 ? (1 - stay) / Double(m - 1) : 0
+                for j in 0..<m { weights[i * m + j] = probability[i] * (i == j ? stay : move) }
+            }
+            for j in 0..<m {
+                var c = 0.0
+                for i in 0..<m { c += weights[i * m + j] }
+                prior[j] = c
+                guard c > 0 else { continue }
+                for a in 0..<2 {
+                    var x = SIMD3<Double>()
+                    for i in 0..<m { x += (weights[i * m + j] / c) * states[2 * i + a].x }
+                    var P = SIMD16<Double>()
+                    for i in 0..<m {
+                        let w = weights[i * m + j] / c
+                        guard w > 0 else { continue }
+                        P += w * (states[2 * i + a].P + Self.outer(states[2 * i + a].x - x))
+                    }
+                    mixed[2 * j + a] = KalmanFilter3(x: x, P: P)
+                }
+            }
+        }
+        var nextEast = SIMD3<Double>(), nextNorth = SIMD3<Double>()
+        var crosses = recordsPrediction ? [SIMD16<Double>](repeating: .zero, count: 2 * m) : []
+        for j in 0..<m {
+            let q = parameters[j].q
+            for a in 0..<2 {
+                var s = mixed[2 * j + a]
+                var cross = SIMD16<Double>()
+                if recordsPrediction {
+                    // cov(x_k, x_{k+1}) = P₀ Fᵀ, F = [[1, dt, 0], [0, 1, 0], [0, 0, φ]].
+                    let P = s.P
+                    for i in 0..<3 {
+                        cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
+                        cross[i * 3 + 1] = P[i * 3 + 1]
+                        cross[i * 3 + 2] = phi * P[i * 3 + 2]
+                    }
+                }
+                s.predictBiasedConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
+                if parameters[j].holdsStill {
+                    // Velocity held at zero: x_{k+1} ← x + k (0 − v), so cov(x_k, ·) ← C (I − k hᵀ)ᵀ.
+                    let s11 = s.P[4] + stillVariance
+                    let k = SIMD3(s.P[1], s.P[4], s.P[7]) / s11
+                    s.updateScalar(innovation: -s.x[1], observation: SIMD3(0, 1, 0), noise: stillVariance)
+                    if recordsPrediction {
+                        for i in 0..<3 {
+                            let ch = cross[i * 3 + 1]
+                            for l in 0..<3 { cross[i * 3 + l] -= ch * k[l] }
+                        }
+                    }
+                }
+                states[2 * j + a] = s
+                if recordsPrediction {
+                    crosses[2 * j + a] = cross
+                    if a == 0 { nextEast += prior[j] * s.x } else { nextNorth += prior[j] * s.x }
+                }
+            }
+        }
+        probability = prior
+        defer { merge() }
+        guard recordsPrediction else { return }
+        // Moment-matched prediction and cross-covariance with the previous merged posterior:
+        // C = Σⱼ c̄ⱼ [Cⱼ + (x₀ⱼ − x̂)(x̄ⱼ − x̄)ᵀ].
+        for a in 0..<2 {
+            let next = a == 0 ? nextEast : nextNorth
+            let post = a == 0 ? mergedEast.x : mergedNorth.x
+            var P = SIMD16<Double>(), C = SIMD16<Double>()
+            for j in 0..<m {
+                let w = prior[j]
+                guard w > 0 else { continue }
+                let s = states[2 * j + a]
+                let d = s.x - next
+                P += w * (s.P + Self.outer(d))
+                C += w * (crosses[2 * j + a] + Self.outer(mixed[2 * j + a].x - post, d))
+            }
+            if a == 0 {
+                priorEast = KalmanFilter3(x: next, P: P); crossEast = C
+            } else {
+                priorNorth = KalmanFilter3(x: next, P: P); crossNorth = C
+            }
+        }
+    }
+
+    mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double {
+        let m = modeCount
+        var ye = 0.0, yn = 0.0
+        for j in 0..<m {
+            let rj = whiteVariance(r, j)
+            let h = SIMD3<Double>(1, 0, parameters[j].observesBias ? 1 : 0)
+            let ie = states[2 * j].scalarInnovation(measurement: east, observation: h, noise: rj)
+            let inn = states[2 * j + 1].scalarInnovation(measurement: north, observation: h, noise: rj)
+            innovations[j] = SIMD4(ie.innovation, ie.variance, inn.innovation, inn.variance)
+            ye += probability[j] * ie.innovation
+            yn += probability[j] * inn.innovation
+        }
+        lastNoise = r
+        if m == 1 {
+            let v = innovations[0]
+            return v[0] * v[0] / v[1] + v[2] * v[2] / v[3]
+        }
+        var se = 0.0, sn = 0.0
+        for j in 0..<m {
+            let v = innovations[j]
+            se += probability[j] * (v[1] + (v[0] - ye) * (v[0] - ye))
+            sn += probability[j] * (v[3] + (v[2] - yn) * (v[2] - yn))
+        }
+        return ye * ye / se + yn * yn / sn
+    }
+
+    var lastNoise = 0.0
+
+    mutating func applyPosition() {
+        let m = modeCount
+        var logL = [Double](repeating: 0, count: m)
+        for j in 0..<m {
+            let v = innovations[j]
+            let h = SIMD3<Double>(1, 0, parameters[j].observesBias ? 1 : 0)
+            let rj = whiteVariance(lastNoise, j)
+            states[2 * j].updateScalar(innovation: v[0], observation: h, noise: rj)
+            states[2 * j + 1].updateScalar(innovation: v[2], observation: h, noise: rj)
+            logL[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+        }
+        reweight(logL)
+        merge()
+    }
+
+    mutating func updateVelocity(east ve: Double, north vn: Double, noise r: Double, gate: Double) -> Bool {
+        let m = modeCount
+        var inn = [SIMD4<Double>](repeating: .zero, count: m)
+        var ye = 0.0, yn = 0.0
+        let h = SIMD3<Double>(0, 1, 0)
+        for j in 0..<m {
+            let a = states[2 * j].scalarInnovation(measurement: ve, observation: h, noise: r)
+            let b = states[2 * j + 1].scalarInnovation(measurement: vn, observation: h, noise: r)
+            inn[j] = SIMD4(a.innovation, a.variance, b.innovation, b.variance)
+            ye += probability[j] * a.innovation
+            yn += probability[j] * b.innovation
+        }
+        var se = 0.0, sn = 0.0
+        for j in 0..<m {
+            let v = inn[j]
+            se += probability[j] * (v[1] + (v[0] - ye) * (v[0] - ye))
+            sn += probability[j] * (v[3] + (v[2] - yn) * (v[2] - yn))
+        }
+        let d2 = ye * ye / se + yn * yn / sn
+        guard d2 <= gate, d2.isFinite else { return false }
+        var logL = [Double](repeating: 0, count: m)
+        for j in 0..<m {
+            let v = inn[j]
+            states[2 * j].updateScalar(innovation: v[0], observation: h, noise: r)
+            states[2 * j + 1].updateScalar(innovation: v[2], observation: h, noise: r)
+            logL[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+        }
+        reweight(logL)
+        merge()
+        return true
+    }
+
+    var marginals: (east: KalmanFilter2, north: KalmanFilter2) {
+        (Self.marginal(mergedEast), Self.marginal(mergedNorth))
+    }
+
+    // MARK: smoothing
+
+    struct Record {
+        var east: KalmanFilter3, north: KalmanFilter3
+        var priorEast: KalmanFilter3, priorNorth: KalmanFilter3
+        var crossEast: SIMD16<Double>, crossNorth: SIMD16<Double>
+    }
+
+    var record: Record {
+        Record(east: mergedEast, north: mergedNorth, priorEast: priorEast, priorNorth: priorNorth,
+               crossEast: crossEast, crossNorth: crossNorth)
+    }
+
+    var zeroStepRecord: Record {
+        Record(east: mergedEast, north: mergedNorth, priorEast: mergedEast, priorNorth: mergedNorth,
+               crossEast: mergedEast.P, crossNorth: mergedNorth.P)
+    }
+
+    static func smoothedEnd(_ r: Record) -> (KalmanFilter3, KalmanFilter3) { (r.east, r.north) }
+
+    static func smoothed(_ r: Record, next: Record, smoothedNext s: (KalmanFilter3, KalmanFilter3)) -> (KalmanFilter3, KalmanFilter3) {
+        (r.east.smoothed(predicted: next.priorEast, crossCovariance: next.crossEast, next: s.0),
+         r.north.smoothed(predicted: next.priorNorth, crossCovariance: next.crossNorth, next: s.1))
+    }
+
+    static func marginals(of s: (KalmanFilter3, KalmanFilter3)) -> (east: KalmanFilter2, north: KalmanFilter2) {
+        (marginal(s.0), marginal(s.1))
+    }
+
+    // MARK: helpers
+
+    /// Probability of each motion kind (modes of the same kind summed).
+    func probability(of kind: MotionKind) -> Double {
+        var p = 0.0
+        for j in 0..<modeCount where parameters[j].kind == kind { p += probability[j] }
+        return p
+    }
+
+    mutating func reweight(_ logL: [Double]) {
+        let m = modeCount
+        guard m > 1 else { return }
+        var top = -Double.infinity
+        for j in 0..<m where logL[j].isFinite { top = max(top, logL[j]) }
+        guard top.isFinite else { return }
+        var sum = 0.0
+        var p = probability
+        for j in 0..<m {
+            p[j] *= logL[j].isFinite ? exp(logL[j] - top) : 0
+            sum += p[j]
+        }
+        guard sum > 0, sum.isFinite else { return }
+        for j in 0..<m { p[j] /= sum }
+        probability = p
+    }
+
+    /// The moment-matched mixture of the modes into `mergedEast` / `mergedNorth`.
+    mutating func merge() {
+        let m = modeCount
+        if m == 1 { mergedEast = states[0]; mergedNorth = states[1]; return }
+        for a in 0..<2 {
+            var x = SIMD3<Double>()
+            for j in 0..<m { x += probability[j] * states[2 * j + a].x }
+            var P = SIMD16<Double>()
+            for j in 0..<m where probability[j] > 0 {
+                P += probability[j] * (states[2 * j + a].P + Self.outer(states[2 * j + a].x - x))
+            }
+            if a == 0 { mergedEast = KalmanFilter3(x: x, P: P) } else { mergedNorth = KalmanFilter3(x: x, P: P) }
+        }
+    }
+
+    @inline(__always)
+    static func outer(_ d: SIMD3<Double>) -> SIMD16<Double> { outer(d, d) }
+
+    /// `a bᵀ` (3×3, row-major in the first nine lanes).
+    @inline(__always)
+    static func outer(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> SIMD16<Double> {
+        SIMD16(a[0] * b[0], a[0] * b[1], a[0] * b[2], a[1] * b[0], a[1] * b[1], a[1] * b[2],
+               a[2] * b[0], a[2] * b[1], a[2] * b[2], 0, 0, 0, 0, 0, 0, 0)
+    }
+
+    @inline(__always)
+    static func marginal(_ s: KalmanFilter3) -> KalmanFilter2 {
+        KalmanFilter2(x: SIMD2(s.x[0], s.x[1]), P: SIMD4(s.P[0], s.P[1], s.P[3], s.P[4]))
+    }
+}
