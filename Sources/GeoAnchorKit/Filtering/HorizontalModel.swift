@@ -28,12 +28,18 @@ protocol HorizontalModel {
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double
     /// Applies the fix given to the last ``positionInnovation(east:north:noise:)``.
     mutating func applyPosition()
+    /// The fix given to the last ``positionInnovation(east:north:noise:)`` failed the χ² `gate`
+    /// (the state stays the prediction; a model may still learn from it, e.g. its mode
+    /// probabilities).
+    mutating func rejectPosition(gate: Double)
     /// A 2-D velocity measurement (m/s, isotropic variance `r`) gated at `gate` (χ², 2 degrees of
     /// freedom); false (state unchanged) when gated or refused.
     mutating func updateVelocity(east: Double, north: Double, noise r: Double, gate: Double) -> Bool
     /// A path constraint's pseudo-measurement after the fix (see ``PathConstraint``): true when
     /// applied, false when released, nil for a model without a path.
     mutating func applyPath(fixEast: Double, fixNorth: Double, sigma: Double, fixAccepted: Bool, gate: Double) -> Bool?
+    /// A rejection-streak limit that overrides the configuration's (nil: none).
+    var maximumConsecutiveRejections: Int? { get }
     /// The per-axis (position, velocity) estimate.
     var marginals: (east: KalmanFilter2, north: KalmanFilter2) { get }
 
@@ -51,5 +57,7 @@ protocol HorizontalModel {
 }
 
 extension HorizontalModel {
+    var maximumConsecutiveRejections: Int? { nil }
+    func rejectPosition(gate: Double) {}
     func applyPath(fixEast: Double, fixNorth: Double, sigma: Double, fixAccepted: Bool, gate: Double) -> Bool? { nil }
 }

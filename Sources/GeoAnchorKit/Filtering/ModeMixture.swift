@@ -33,11 +33,18 @@ struct ModeMixture: HorizontalModel {
         var holdsStill: Bool
         var rate: Double          // 1 / mean duration (1/s)
         var kind: MotionKind
+        var maximumSpeed: Double
+        var maximumConsecutiveRejections: Int?
     }
 
     let parameters: [Parameters]
     let tau: Double?
+    /// The configured stationary bias variance σ_b² (1 without a bias state).
     let biasVariance: Double
+    /// ``PositionFilter/Configuration/biasShare`` (nil: the legacy split).
+    let biasShare: Double?
+    /// The bias variance in use: σ_b², or with a share min(σ_b², share × r) of the latest fix.
+    var currentBiasVariance: Double
     let minimumVariance: Double
     let stillVariance: Double
     /// Per mode: east state at 2j, north at 2j + 1.
@@ -58,10 +65,13 @@ struct ModeMixture: HorizontalModel {
         precondition(!modes.isEmpty, "a motion model needs at least one mode")
         parameters = modes.map {
             Parameters(q: $0.accelerationSpectralDensity, observesBias: $0.observesBias && c.biasTimeConstant != nil,
-                       holdsStill: $0.holdsStill, rate: $0.meanDuration > 0 ? 1 / $0.meanDuration : 0, kind: $0.kind)
+                       holdsStill: $0.holdsStill, rate: $0.meanDuration > 0 ? 1 / $0.meanDuration : 0, kind: $0.kind,
+                       maximumSpeed: $0.maximumSpeed ?? .infinity, maximumConsecutiveRejections: $0.maximumConsecutiveRejections)
         }
         tau = c.biasTimeConstant.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         biasVariance = tau == nil ? 1 : c.biasSigma * c.biasSigma
+        biasShare = c.biasShare.flatMap { $0 > 0 && $0 < 1 ? $0 : nil }
+        currentBiasVariance = biasVariance
         minimumVariance = c.minimumHorizontalSigma * c.minimumHorizontalSigma
         stillVariance = c.stationaryVelocitySigma * c.stationaryVelocitySigma
         states = Array(repeating: KalmanFilter3(x: .zero, P: .zero), count: 2 * modes.count)
@@ -74,7 +84,8 @@ struct ModeMixture: HorizontalModel {
     // MARK: HorizontalModel
 
     mutating func reset(east: Double, north: Double, noise r: Double, velocityVariance: Double) {
-        let vb = biasVariance
+        setBiasVariance(r)
+        let vb = currentBiasVariance
         for j in 0..<modeCount {
             var P = SIMD16<Double>()
             P[4] = velocityVariance
@@ -95,7 +106,16 @@ struct ModeMixture: HorizontalModel {
     /// The white-noise variance of a fix of variance `r` under mode j.
     @inline(__always)
     func whiteVariance(_ r: Double, _ j: Int) -> Double {
-        parameters[j].observesBias ? max(r - biasVariance, minimumVariance) : r
+        guard parameters[j].observesBias else { return r }
+        // With a share the fix's variance is split (bias + white = r); without, the legacy
+        // split takes σ_b² out and floors the rest.
+        return biasShare != nil ? r - currentBiasVariance : max(r - biasVariance, minimumVariance)
+    }
+
+    /// The bias variance for a fix of variance `r` (see ``currentBiasVariance``).
+    @inline(__always)
+    mutating func setBiasVariance(_ r: Double) {
+        if let k = biasShare { currentBiasVariance = min(biasVariance, k * r) }
     }
 
     mutating func predict(dt: Double) {
@@ -104,7 +124,7 @@ struct ModeMixture: HorizontalModel {
             cachedDt = dt
             cachedPhi = tau.map { exp(-dt / $0) } ?? 1
         }
-        let phi = cachedPhi, biasNoise = tau == nil ? 0 : biasVariance * (1 - phi * phi)
+        let phi = cachedPhi, biasNoise = tau == nil ? 0 : currentBiasVariance * (1 - phi * phi)
         var prior = probability
         // Mixing (skipped for one mode).
         var mixed = states
@@ -196,6 +216,7 @@ struct ModeMixture: HorizontalModel {
 
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double {
         let m = modeCount
+        setBiasVariance(r)
         var ye = 0.0, yn = 0.0
         for j in 0..<m {
             let rj = whiteVariance(r, j)
@@ -222,6 +243,25 @@ struct ModeMixture: HorizontalModel {
 
     var lastNoise = 0.0
 
+    /// A gated fix leaves every mode's state alone but still weighs the modes: a fix that only
+    /// the stationary mode finds far off (a walker setting off) moves the probability to the
+    /// modes that expect it, so the next fix passes the mixture's gate instead of starting a
+    /// rejection streak.
+    ///
+    /// The weight is the innovation's d² capped at `gate`: modes that all find the fix an
+    /// outlier keep their probabilities (an outlier is evidence about the fix, not the motion).
+    mutating func rejectPosition(gate: Double) {
+        let m = modeCount
+        guard m > 1 else { return }
+        var logL = [Double](repeating: 0, count: m)
+        for j in 0..<m {
+            let v = innovations[j]
+            logL[j] = -0.5 * min(v[0] * v[0] / v[1] + v[2] * v[2] / v[3], gate)
+        }
+        reweight(logL)
+        merge()
+    }
+
     mutating func applyPosition() {
         let m = modeCount
         var logL = [Double](repeating: 0, count: m)
@@ -232,30 +272,37 @@ struct ModeMixture: HorizontalModel {
             states[2 * j].updateScalar(innovation: v[0], observation: h, noise: rj)
             states[2 * j + 1].updateScalar(innovation: v[2], observation: h, noise: rj)
             logL[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+            // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
+            let vmax = parameters[j].maximumSpeed
+            if vmax.isFinite {
+                let ve = states[2 * j].x[1], vn = states[2 * j + 1].x[1]
+                let excess = max(0, (ve * ve + vn * vn).squareRoot() - vmax) / Self.speedLimitSigma
+                logL[j] -= 0.5 * excess * excess
+            }
         }
         reweight(logL)
         merge()
     }
 
+    /// σ (m/s) of the soft speed limit of a mode with ``MotionMode/maximumSpeed``.
+    static let speedLimitSigma = 0.5
+
     mutating func updateVelocity(east ve: Double, north vn: Double, noise r: Double, gate: Double) -> Bool {
         let m = modeCount
         var inn = [SIMD4<Double>](repeating: .zero, count: m)
-        var ye = 0.0, yn = 0.0
         let h = SIMD3<Double>(0, 1, 0)
         for j in 0..<m {
             let a = states[2 * j].scalarInnovation(measurement: ve, observation: h, noise: r)
             let b = states[2 * j + 1].scalarInnovation(measurement: vn, observation: h, noise: r)
             inn[j] = SIMD4(a.innovation, a.variance, b.innovation, b.variance)
-            ye += probability[j] * a.innovation
-            yn += probability[j] * b.innovation
         }
-        var se = 0.0, sn = 0.0
+        // Gate: refused only when no mode accepts it (a start or stop is a velocity every mode
+        // but one finds unlikely; the likelihoods below then switch modes).
+        var d2 = Double.infinity
         for j in 0..<m {
             let v = inn[j]
-            se += probability[j] * (v[1] + (v[0] - ye) * (v[0] - ye))
-            sn += probability[j] * (v[3] + (v[2] - yn) * (v[2] - yn))
+            d2 = min(d2, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
         }
-        let d2 = ye * ye / se + yn * yn / sn
         guard d2 <= gate, d2.isFinite else { return false }
         var logL = [Double](repeating: 0, count: m)
         for j in 0..<m {
@@ -300,6 +347,13 @@ struct ModeMixture: HorizontalModel {
 
     static func marginals(of s: (KalmanFilter3, KalmanFilter3)) -> (east: KalmanFilter2, north: KalmanFilter2) {
         (marginal(s.0), marginal(s.1))
+    }
+
+    /// The most probable mode's ``MotionMode/maximumConsecutiveRejections``, if it sets one.
+    var maximumConsecutiveRejections: Int? {
+        var best = 0
+        for j in 1..<modeCount where probability[j] > probability[best] { best = j }
+        return parameters[best].maximumConsecutiveRejections
     }
 
     // MARK: helpers

@@ -35,9 +35,21 @@ public struct MotionMode: Sendable, Hashable, Codable {
     /// transition probability over a step `dt` is `1 − exp(−dt / meanDuration)`, shared equally
     /// among the other modes).
     public var meanDuration: Double
+    /// A soft speed limit (m/s; nil: none): after each fix the mode's likelihood is multiplied by
+    /// `exp(−½ (max(0, |v| − limit) / 0.5 m/s)²)` of its own speed estimate — a pedestrian mode
+    /// does not explain a car's speed, however well its constant-velocity model would follow it.
+    public var maximumSpeed: Double?
+    /// ``PositionFilter/Configuration/maximumConsecutiveRejections`` while this is the most
+    /// probable mode (nil: the configuration's). A vehicle covers many meters a second, so a
+    /// filter that gates a phone's correction after a glitch is soon far off: the vehicle mode of
+    /// ``PositionFilter/Configuration/adaptive`` uses the driving preset's 1.
+    public var maximumConsecutiveRejections: Int?
 
     public init(kind: MotionKind, accelerationSpectralDensity: Double, observesBias: Bool = false,
-                holdsStill: Bool = false, meanDuration: Double = 60) {
+                holdsStill: Bool = false, meanDuration: Double = 60, maximumSpeed: Double? = nil,
+                maximumConsecutiveRejections: Int? = nil) {
+        self.maximumSpeed = maximumSpeed
+        self.maximumConsecutiveRejections = maximumConsecutiveRejections
         self.kind = kind
         self.accelerationSpectralDensity = accelerationSpectralDensity
         self.observesBias = observesBias

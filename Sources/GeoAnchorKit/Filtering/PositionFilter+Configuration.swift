@@ -105,6 +105,15 @@ extension PositionFilter {
         /// for one mode built from ``accelerationSpectralDensity`` and ``biasTimeConstant``
         /// (``motionModes``). See ``adaptive``.
         public var modes: [MotionMode]?
+        /// How a bias-observing mode splits a fix's variance σ² (nil: the walking preset's split).
+        ///
+        /// With a share κ the bias variance is `min(σ_b², κ σ²)` of the latest fix and the white
+        /// part the rest, so the model's total error is exactly what the fix states. Without one
+        /// (nil), σ_b² is taken out of σ² and the white part floored at
+        /// ``minimumHorizontalSigma``² — which, for fixes whose stated accuracy is honest and
+        /// smaller than the bias σ, makes the model far more confident than the fix and gates a
+        /// quarter to a half of them. ``adaptive`` uses 0.8.
+        public var biasShare: Double?
 
         /// Builds a configuration; every parameter defaults to the walking profile's value.
         public init(accelerationSpectralDensity: Double = 0.3,
@@ -131,7 +140,8 @@ extension PositionFilter {
                     smootherAccelerationSpectralDensity: Double? = nil,
                     biasTimeConstant: Double? = nil,
                     biasSigma: Double = 2,
-                    modes: [MotionMode]? = nil) {
+                    modes: [MotionMode]? = nil,
+                    biasShare: Double? = nil) {
             self.accelerationSpectralDensity = accelerationSpectralDensity
             self.verticalAccelerationSpectralDensity = verticalAccelerationSpectralDensity
             self.horizontalSigmaPerAccuracy = horizontalSigmaPerAccuracy
@@ -157,6 +167,7 @@ extension PositionFilter {
             self.biasTimeConstant = biasTimeConstant
             self.biasSigma = biasSigma
             self.modes = modes.flatMap { $0.isEmpty ? nil : $0 }
+            self.biasShare = biasShare
         }
 
         /// The modes the filter runs: ``modes``, or one mode from ``accelerationSpectralDensity``
@@ -193,12 +204,14 @@ extension PositionFilter {
         /// bias model that takes the slowly varying share out of the fix's σ; the white mode
         /// keeps such fixes. Speed σ 0.2 m/s, course σ 5°; other values as the walking preset's.
         public static let adaptive = Configuration(
-            accelerationSpectralDensity: 0.3, speedSigma: 0.2, courseSigma: 5, initialVelocitySigma: 5,
+            accelerationSpectralDensity: 0.3, speedSigma: 0.1, courseSigma: 5, initialVelocitySigma: 5,
             biasTimeConstant: 90, biasSigma: 2,
-            modes: [MotionMode(kind: .stationary, accelerationSpectralDensity: 0.01, holdsStill: true, meanDuration: 60),
-                    MotionMode(kind: .walking, accelerationSpectralDensity: 0.3, meanDuration: 300),
-                    MotionMode(kind: .walking, accelerationSpectralDensity: 0.1, observesBias: true, meanDuration: 300),
-                    MotionMode(kind: .vehicle, accelerationSpectralDensity: 3, meanDuration: 300)])
+            modes: [MotionMode(kind: .stationary, accelerationSpectralDensity: 0.01, observesBias: true, holdsStill: true, meanDuration: 60),
+                    MotionMode(kind: .walking, accelerationSpectralDensity: 0.3, meanDuration: 300, maximumSpeed: 3),
+                    MotionMode(kind: .walking, accelerationSpectralDensity: 0.1, observesBias: true, meanDuration: 300, maximumSpeed: 3),
+                    MotionMode(kind: .vehicle, accelerationSpectralDensity: 3, observesBias: true, meanDuration: 300,
+                               maximumConsecutiveRejections: 1)],
+            biasShare: 0.8)
 
         /// A pedestrian: q = 0.1 m²/s³, reported accuracy as is, speed σ 0.1 m/s, course σ 5°, gaps
         /// > 30 s re-initialize, and a horizontal Gauss–Markov bias state with τ = 90 s and

@@ -303,7 +303,7 @@ struct StepCore: Sendable {
         let d2 = h.positionInnovation(east: m.east, north: m.north, noise: r)
         var status = LocalPositionEstimate.Status.updated
         if d2 > gate2 || !d2.isFinite {
-            if rejectionStreak >= configuration.maximumConsecutiveRejections
+            if rejectionStreak >= h.maximumConsecutiveRejections ?? configuration.maximumConsecutiveRejections
                 || m.time - lastAcceptedTime > configuration.maximumRejectionInterval {
                 // Another fix outside the gate after a streak: the filter, not the fixes, is
                 // wrong (a real jump, a stale state). Start over on this fix.
@@ -313,6 +313,7 @@ struct StepCore: Sendable {
                 predictedHeight = height
                 return .init(status: .recovered, mahalanobisSquared: d2, dt: dt, startsSegment: true, heightStartsSegment: hasHeight)
             }
+            h.rejectPosition(gate: gate2)
             rejectionStreak += 1
             statistics.gated += 1
             status = .gated
