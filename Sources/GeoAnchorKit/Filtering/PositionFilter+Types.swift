@@ -173,15 +173,14 @@ public struct PositionFilterStatistics: Sendable, Hashable, Codable {
     /// model is right).
     public var sumMahalanobisSquared = 0.0
     /// Seconds spent in each kind of motion, weighted by the adaptive model's mode probabilities
-    /// (all 0 for a one-mode configuration).
+    /// (a one-mode configuration counts all time for its mode's kind).
     public var stationarySeconds = 0.0
     public var walkingSeconds = 0.0
     public var vehicleSeconds = 0.0
 
     public init() {}
 
-    /// The share of time in each kind of motion (nil before any time has passed or for a
-    /// one-mode configuration).
+    /// The share of time in each kind of motion (nil before any time has passed).
     public var motionShare: MotionProbabilities? {
         let t = stationarySeconds + walkingSeconds + vehicleSeconds
         guard t > 0 else { return nil }
@@ -201,11 +200,11 @@ public struct PositionFilterStatistics: Sendable, Hashable, Codable {
     /// factor of 3 either way.
     public static let modelFitRange: ClosedRange<Double> = (2.0 / 3)...6
 
-    mutating func addMotion(_ m: ModeMixture, dt: Double) {
+    mutating func addMotion(_ m: MotionProbabilities, dt: Double) {
         guard dt > 0, dt.isFinite else { return }
-        stationarySeconds += dt * m.probability(of: .stationary)
-        walkingSeconds += dt * m.probability(of: .walking)
-        vehicleSeconds += dt * m.probability(of: .vehicle)
+        stationarySeconds += dt * m.stationary
+        walkingSeconds += dt * m.walking
+        vehicleSeconds += dt * m.vehicle
     }
 
     /// Mean d² of accepted horizontal updates (normalized innovation squared; ≈ 2 if consistent).

@@ -226,7 +226,7 @@ public struct PositionFilter: Sendable {
     /// The step proper, on whichever horizontal model is live.
     mutating func advance(_ m: LocalMeasurement) -> StepInfo? {
         let info = joint != nil ? core.advance(&joint!, m) : core.advance(&modes, m)
-        if let info, !usesJoint, modes.modeCount > 1 { core.statistics.addMotion(modes, dt: info.dt) }
+        if let info { core.statistics.addMotion(motionProbabilities, dt: info.dt) }
         return info
     }
 
