@@ -19,8 +19,8 @@ enum AxisIndex {
 ///    the Gaussian likelihood of each innovation multiplies the mode's probability;
 /// 4. the output is the moment-matched mixture of the modes.
 ///
-/// The gate tests the mixture's innovation (its moment-matched mean and variance over the modes)
-/// against χ²(2). With one mode this is exactly a Kalman filter (no mixing).
+/// The gate tests each plausible mode's innovation against χ²(2): a fix is gated only when every
+/// mode with probability ≥ 5 % (and the most probable) finds it an outlier. With one mode this is exactly a Kalman filter (no mixing).
 ///
 /// For the smoother each step records the mixture's posterior, its moment-matched prediction
 /// and the cross-covariance between the previous posterior and that prediction; the backward
@@ -217,29 +217,30 @@ struct ModeMixture: HorizontalModel {
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double {
         let m = modeCount
         setBiasVariance(r)
-        var ye = 0.0, yn = 0.0
         for j in 0..<m {
             let rj = whiteVariance(r, j)
             let h = SIMD3<Double>(1, 0, parameters[j].observesBias ? 1 : 0)
             let ie = states[2 * j].scalarInnovation(measurement: east, observation: h, noise: rj)
             let inn = states[2 * j + 1].scalarInnovation(measurement: north, observation: h, noise: rj)
             innovations[j] = SIMD4(ie.innovation, ie.variance, inn.innovation, inn.variance)
-            ye += probability[j] * ie.innovation
-            yn += probability[j] * inn.innovation
         }
         lastNoise = r
-        if m == 1 {
-            let v = innovations[0]
-            return v[0] * v[0] / v[1] + v[2] * v[2] / v[3]
-        }
-        var se = 0.0, sn = 0.0
-        for j in 0..<m {
+        // The gate statistic: the smallest d² among the modes that are plausible now (probability
+        // ≥ ``plausibleProbability``; the most probable always is). A fix is an outlier only when
+        // every plausible mode says so — a moment-matched mixture's variance is dominated by the
+        // most confident mode and would reject fixes that a competing, equally plausible mode
+        // explains (white errors while a correlated-error mode still has weight).
+        var best = Double.infinity, top = 0
+        for j in 1..<max(m, 1) where probability[j] > probability[top] { top = j }
+        for j in 0..<m where j == top || probability[j] >= Self.plausibleProbability {
             let v = innovations[j]
-            se += probability[j] * (v[1] + (v[0] - ye) * (v[0] - ye))
-            sn += probability[j] * (v[3] + (v[2] - yn) * (v[2] - yn))
+            best = min(best, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
         }
-        return ye * ye / se + yn * yn / sn
+        return best
     }
+
+    /// Modes at least this probable take part in the gate (see ``positionInnovation(east:north:noise:)``).
+    static let plausibleProbability = 0.05
 
     var lastNoise = 0.0
 

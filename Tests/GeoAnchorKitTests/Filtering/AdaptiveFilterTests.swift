@@ -12,7 +12,7 @@ struct AdaptiveFilterTests {
     // no bias state) — the independent reference. Pooled over seeds 1–2. The walking preset,
     // the default before the adaptive model, gated 20 % / 46 % at 2 / 3 m (measured) because it
     // took the bias variance out of the fix's and floored the rest. Measured (adaptive): gated
-    // ≤ 0.25 %, RMSE −7 … +0.6 % against the CV filter.
+    // ≤ 0.11 %, RMSE −3 … +0.3 % against the CV filter.
     @Test("honest fixes are kept and not made worse", arguments: [1.0, 2, 3, 5, 10])
     func honestFixes(accuracy: Double) {
         let cv = PositionFilter.Configuration(accelerationSpectralDensity: 0.3)
@@ -60,8 +60,8 @@ struct AdaptiveFilterTests {
 
     // Reference: the simulator's truth. Issue 14: on walks the adaptive default must be no worse
     // than the walking preset (RMSE within +5 %). Shipped traces each; the 6 simulated walks
-    // (zavist-tour and city-walk, seeds 1–3) on average (individually measured −7 … +9 %,
-    // mean +1.2 %: the white walking mode and the stationary mode take some probability on a
+    // (zavist-tour and city-walk, seeds 1–3) on average (individually measured −10 … +7 %,
+    // mean −1 %: the white walking mode and the stationary mode take some probability on a
     // walk whose errors are all correlated).
     @Test("walks: as good as the walking preset")
     func walks() throws {
