@@ -35,10 +35,10 @@ struct AdaptiveFilterTests {
     // Reference: the simulator's truth (TraceSimulator.walkRideWalk: 300 s walk, a 600 s tram/bus
     // ride up to 14 m/s with stops and turns, 300 s walk; GNSS errors as the walking scenarios').
     // Issue 14: filtered RMSE ≤ 0.8 × raw and p95 ≤ raw. Each seed must have p95 ≤ raw (filter
-    // and smoother) and RMSE ≤ 0.95 × raw; the mean RMSE ratio over seeds 1–4 ≤ 0.8 (one seed,
-    // 3, has ride outliers that trigger recoveries: measured 0.91; the others 0.71–0.76, mean
-    // 0.78). The walking preset on the same traces is 2.6–4.8 × raw (measured), which is why a
-    // default must adapt.
+    // and smoother) and RMSE ≤ 0.95 × raw; the mean RMSE ratio over seeds 1–4 ≤ 0.8 (seed 3 has
+    // ride outliers that trigger recoveries: measured 0.87; the others 0.72–0.76, mean 0.77).
+    // The walking preset on the same traces is 2.6–4.8 × raw (measured), which is why a default
+    // must adapt.
     @Test("walk → ride → walk: better than raw throughout")
     func walkRideWalk() {
         var ratios: [Double] = []
