@@ -88,33 +88,6 @@ struct AdaptiveFilterTests {
         #expect(adaptive <= 1.05 * walking, "mean ratio to raw adaptive \(adaptive / 6), walking preset \(walking / 6)")
     }
 
-    // Reference: the NovAtel SPAN 10 Hz reference of the GSDC 2020 AILocAR set. Issue 14: with no
-    // profile, filtered and smoothed p95 ≤ 1.02 × raw and RMSE ≤ 1.05 × raw (the chipset output is
-    // already filtered by the phone: first do no harm). Measured filtered RMSE 0.96–1.03, p95
-    // 0.81–1.00; smoothed RMSE 0.95–1.02, p95 0.74–1.01 of raw; the vehicle mode has > 80 % of the
-    // time.
-    @Test("GSDC 2020 chipset traces, default filter: no harm",
-          .enabled(if: SharedData.shouldRun),
-          arguments: [("2020-05-14-US-MTV-1", "Pixel4"), ("2020-05-14-US-MTV-1", "Pixel4XLModded"),
-                      ("2020-06-05-US-MTV-2", "Pixel4"), ("2020-06-05-US-MTV-2", "Pixel4XL")])
-    func gsdc(drive: String, phone: String) throws {
-        let base = "gnss_traces/gsdc2020_AILocAR/\(drive)/"
-        let trace = SharedData.url(base + "\(phone)_chipset.nmea"), ref = SharedData.url(base + "SPAN_\(phone)_10Hz.nmea")
-        guard FileManager.default.fileExists(atPath: trace.path), FileManager.default.fileExists(atPath: ref.path) else {
-            Issue.record("shared reference data missing: \(trace.path)")
-            return
-        }
-        let p = try FilterAccuracyComparison.loadPair(trace: trace, reference: ref)
-        let c = FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .adaptive)
-        let r = c.raw.horizontal
-        #expect(c.raw.matched > 1000)
-        #expect(c.filtered.horizontal.p95 <= 1.02 * r.p95, "filtered p95 \(c.filtered.horizontal.p95) raw \(r.p95)")
-        #expect(c.smoothed.horizontal.p95 <= 1.02 * r.p95, "smoothed p95 \(c.smoothed.horizontal.p95) raw \(r.p95)")
-        #expect(c.filtered.horizontal.rmse <= 1.05 * r.rmse, "filtered RMSE \(c.filtered.horizontal.rmse) raw \(r.rmse)")
-        #expect(c.smoothed.horizontal.rmse <= 1.05 * r.rmse, "smoothed RMSE \(c.smoothed.horizontal.rmse) raw \(r.rmse)")
-        #expect((c.statistics.motionShare?.vehicle ?? 0) > 0.7, "\(String(describing: c.statistics.motionShare))")
-    }
-
     // Real activities (../shared/data/gpx: a Garmin run, 5 s between points; a hike with 11 s
     // median spacing and gaps). No reference exists, so the check is the issue's "no lag, no
     // divergence": the filtered and smoothed tracks stay within 10 m (p95) of the raw one
