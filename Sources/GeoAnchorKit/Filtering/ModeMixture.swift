@@ -125,14 +125,20 @@ struct ModeMixture: HorizontalModel {
             cachedPhi = tau.map { exp(-dt / $0) } ?? 1
         }
         let phi = cachedPhi, biasNoise = tau == nil ? 0 : currentBiasVariance * (1 - phi * phi)
-        var prior = probability
+        // Scratch on the stack (no allocation per step): the predicted mode probabilities c̄ⱼ, the
+        // mixing weights Πᵢⱼ μᵢ, the mixed states and (when recording) the cross-covariances.
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: m + m * m) { scratch in
+        withUnsafeTemporaryAllocation(of: KalmanFilter3.self, capacity: 2 * m) { mixed in
+        withUnsafeTemporaryAllocation(of: SIMD16<Double>.self, capacity: recordsPrediction ? 2 * m : 0) { crosses in
+        let prior = UnsafeMutableBufferPointer(rebasing: scratch[0..<m])
+        let weights = UnsafeMutableBufferPointer(rebasing: scratch[m..<(m + m * m)])   // weights[i * m + j] = Πᵢⱼ μᵢ
+        for j in 0..<m { prior[j] = probability[j] }
+        _ = mixed.initialize(from: states)
         // Mixing (skipped for one mode).
-        var mixed = states
         if m > 1 {
-            var weights = [Double](repeating: 0, count: m * m)   // weights[i * m + j] = Πᵢⱼ μᵢ
             for i in 0..<m {
                 let stay = exp(-dt * parameters[i].rate)
-                let move = m > 1 ? (1 - stay) / Double(m - 1) : 0
+                let move = (1 - stay) / Double(m - 1)
                 for j in 0..<m { weights[i * m + j] = probability[i] * (i == j ? stay : move) }
             }
             for j in 0..<m {
@@ -154,7 +160,6 @@ struct ModeMixture: HorizontalModel {
             }
         }
         var nextEast = SIMD3<Double>(), nextNorth = SIMD3<Double>()
-        var crosses = recordsPrediction ? [SIMD16<Double>](repeating: .zero, count: 2 * m) : []
         for j in 0..<m {
             let q = parameters[j].q
             for a in 0..<2 {
@@ -189,29 +194,33 @@ struct ModeMixture: HorizontalModel {
                 }
             }
         }
-        probability = prior
-        defer { merge() }
-        guard recordsPrediction else { return }
-        // Moment-matched prediction and cross-covariance with the previous merged posterior:
-        // C = Σⱼ c̄ⱼ [Cⱼ + (x₀ⱼ − x̂)(x̄ⱼ − x̄)ᵀ].
-        for a in 0..<2 {
-            let next = a == 0 ? nextEast : nextNorth
-            let post = a == 0 ? mergedEast.x : mergedNorth.x
-            var P = SIMD16<Double>(), C = SIMD16<Double>()
-            for j in 0..<m {
-                let w = prior[j]
-                guard w > 0 else { continue }
-                let s = states[2 * j + a]
-                let d = s.x - next
-                P += w * (s.P + Self.outer(d))
-                C += w * (crosses[2 * j + a] + Self.outer(mixed[2 * j + a].x - post, d))
-            }
-            if a == 0 {
-                priorEast = KalmanFilter3(x: next, P: P); crossEast = C
-            } else {
-                priorNorth = KalmanFilter3(x: next, P: P); crossNorth = C
+        for j in 0..<m { probability[j] = prior[j] }
+        if recordsPrediction {
+            // Moment-matched prediction and cross-covariance with the previous merged posterior:
+            // C = Σⱼ c̄ⱼ [Cⱼ + (x₀ⱼ − x̂)(x̄ⱼ − x̄)ᵀ].
+            for a in 0..<2 {
+                let next = a == 0 ? nextEast : nextNorth
+                let post = a == 0 ? mergedEast.x : mergedNorth.x
+                var P = SIMD16<Double>(), C = SIMD16<Double>()
+                for j in 0..<m {
+                    let w = prior[j]
+                    guard w > 0 else { continue }
+                    let s = states[2 * j + a]
+                    let d = s.x - next
+                    P += w * (s.P + Self.outer(d))
+                    C += w * (crosses[2 * j + a] + Self.outer(mixed[2 * j + a].x - post, d))
+                }
+                if a == 0 {
+                    priorEast = KalmanFilter3(x: next, P: P); crossEast = C
+                } else {
+                    priorNorth = KalmanFilter3(x: next, P: P); crossNorth = C
+                }
             }
         }
+        }
+        }
+        }
+        merge()
     }
 
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double {
@@ -254,34 +263,36 @@ struct ModeMixture: HorizontalModel {
     mutating func rejectPosition(gate: Double) {
         let m = modeCount
         guard m > 1 else { return }
-        var logL = [Double](repeating: 0, count: m)
-        for j in 0..<m {
-            let v = innovations[j]
-            logL[j] = -0.5 * min(v[0] * v[0] / v[1] + v[2] * v[2] / v[3], gate)
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { logL in
+            for j in 0..<m {
+                let v = innovations[j]
+                logL[j] = -0.5 * min(v[0] * v[0] / v[1] + v[2] * v[2] / v[3], gate)
+            }
+            reweight(UnsafeBufferPointer(logL))
         }
-        reweight(logL)
         merge()
     }
 
     mutating func applyPosition() {
         let m = modeCount
-        var logL = [Double](repeating: 0, count: m)
-        for j in 0..<m {
-            let v = innovations[j]
-            let h = SIMD3<Double>(1, 0, parameters[j].observesBias ? 1 : 0)
-            let rj = whiteVariance(lastNoise, j)
-            states[2 * j].updateScalar(innovation: v[0], observation: h, noise: rj)
-            states[2 * j + 1].updateScalar(innovation: v[2], observation: h, noise: rj)
-            logL[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
-            // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
-            let vmax = parameters[j].maximumSpeed
-            if vmax.isFinite {
-                let ve = states[2 * j].x[1], vn = states[2 * j + 1].x[1]
-                let excess = max(0, (ve * ve + vn * vn).squareRoot() - vmax) / Self.speedLimitSigma
-                logL[j] -= 0.5 * excess * excess
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { logL in
+            for j in 0..<m {
+                let v = innovations[j]
+                let h = SIMD3<Double>(1, 0, parameters[j].observesBias ? 1 : 0)
+                let rj = whiteVariance(lastNoise, j)
+                states[2 * j].updateScalar(innovation: v[0], observation: h, noise: rj)
+                states[2 * j + 1].updateScalar(innovation: v[2], observation: h, noise: rj)
+                logL[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+                // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
+                let vmax = parameters[j].maximumSpeed
+                if vmax.isFinite {
+                    let ve = states[2 * j].x[1], vn = states[2 * j + 1].x[1]
+                    let excess = max(0, (ve * ve + vn * vn).squareRoot() - vmax) / Self.speedLimitSigma
+                    logL[j] -= 0.5 * excess * excess
+                }
             }
+            reweight(UnsafeBufferPointer(logL))
         }
-        reweight(logL)
         merge()
     }
 
@@ -290,31 +301,32 @@ struct ModeMixture: HorizontalModel {
 
     mutating func updateVelocity(east ve: Double, north vn: Double, noise r: Double, gate: Double) -> Bool {
         let m = modeCount
-        var inn = [SIMD4<Double>](repeating: .zero, count: m)
         let h = SIMD3<Double>(0, 1, 0)
-        for j in 0..<m {
-            let a = states[2 * j].scalarInnovation(measurement: ve, observation: h, noise: r)
-            let b = states[2 * j + 1].scalarInnovation(measurement: vn, observation: h, noise: r)
-            inn[j] = SIMD4(a.innovation, a.variance, b.innovation, b.variance)
+        let applied = withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: m) { inn -> Bool in
+            // Gate: refused only when no mode accepts it (a start or stop is a velocity every mode
+            // but one finds unlikely; the likelihoods below then switch modes).
+            var d2 = Double.infinity
+            for j in 0..<m {
+                let a = states[2 * j].scalarInnovation(measurement: ve, observation: h, noise: r)
+                let b = states[2 * j + 1].scalarInnovation(measurement: vn, observation: h, noise: r)
+                let v = SIMD4(a.innovation, a.variance, b.innovation, b.variance)
+                inn[j] = v
+                d2 = min(d2, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
+            }
+            guard d2 <= gate, d2.isFinite else { return false }
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { logL in
+                for j in 0..<m {
+                    let v = inn[j]
+                    states[2 * j].updateScalar(innovation: v[0], observation: h, noise: r)
+                    states[2 * j + 1].updateScalar(innovation: v[2], observation: h, noise: r)
+                    logL[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+                }
+                reweight(UnsafeBufferPointer(logL))
+            }
+            return true
         }
-        // Gate: refused only when no mode accepts it (a start or stop is a velocity every mode
-        // but one finds unlikely; the likelihoods below then switch modes).
-        var d2 = Double.infinity
-        for j in 0..<m {
-            let v = inn[j]
-            d2 = min(d2, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
-        }
-        guard d2 <= gate, d2.isFinite else { return false }
-        var logL = [Double](repeating: 0, count: m)
-        for j in 0..<m {
-            let v = inn[j]
-            states[2 * j].updateScalar(innovation: v[0], observation: h, noise: r)
-            states[2 * j + 1].updateScalar(innovation: v[2], observation: h, noise: r)
-            logL[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
-        }
-        reweight(logL)
-        merge()
-        return true
+        if applied { merge() }
+        return applied
     }
 
     var marginals: (east: KalmanFilter2, north: KalmanFilter2) {
@@ -366,21 +378,18 @@ struct ModeMixture: HorizontalModel {
         return p
     }
 
-    mutating func reweight(_ logL: [Double]) {
+    /// Multiplies the mode probabilities by exp(logL) and renormalizes (unchanged when no
+    /// likelihood is finite).
+    mutating func reweight(_ logL: UnsafeBufferPointer<Double>) {
         let m = modeCount
         guard m > 1 else { return }
         var top = -Double.infinity
         for j in 0..<m where logL[j].isFinite { top = max(top, logL[j]) }
         guard top.isFinite else { return }
         var sum = 0.0
-        var p = probability
-        for j in 0..<m {
-            p[j] *= logL[j].isFinite ? exp(logL[j] - top) : 0
-            sum += p[j]
-        }
+        for j in 0..<m { sum += probability[j] * (logL[j].isFinite ? exp(logL[j] - top) : 0) }
         guard sum > 0, sum.isFinite else { return }
-        for j in 0..<m { p[j] /= sum }
-        probability = p
+        for j in 0..<m { probability[j] *= (logL[j].isFinite ? exp(logL[j] - top) : 0) / sum }
     }
 
     /// The moment-matched mixture of the modes into `mergedEast` / `mergedNorth`.
