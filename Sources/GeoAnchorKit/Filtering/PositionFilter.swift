@@ -3,12 +3,17 @@ import Foundation
 /// A Kalman filter for phone GNSS fixes: position and velocity in a local East-North-Up frame,
 /// height as its own channel.
 ///
-/// **Model.** Each of east, north and height is an independent constant-velocity channel
-/// (``ConstantVelocityModel``, a ``KalmanFilter2``) with acceleration spectral density from
-/// the ``Configuration``. Treating east and north separately is *exact*, not an approximation,
-/// as long as process and measurement noise are isotropic — which they are: a
-/// `horizontalAccuracy` describes a circle, and speed/course enter with an isotropic σ (the
-/// larger of the along- and cross-track σ, a conservative choice). The frame is a
+/// **Model.** By default (``Configuration/adaptive``) the horizontal motion model adapts to the
+/// data: an interacting multiple model over stationary, walking (white or Gauss–Markov correlated
+/// fix errors) and vehicle modes (``MotionMode``); each estimate carries the probability of each
+/// kind of motion (``LocalPositionEstimate/motion``). The profiles (``Configuration/walking``,
+/// ``Configuration/cycling``, ``Configuration/driving``) are one-mode versions of the same model.
+/// Each mode treats east and north as independent (position, velocity, bias) channels — *exact*,
+/// not an approximation, as long as process and measurement noise are isotropic, which they are:
+/// a `horizontalAccuracy` describes a circle, and speed/course enter with an isotropic σ (the
+/// larger of the along- and cross-track σ, a conservative choice). A ``PathConstraint`` couples
+/// the axes; the filter then runs one joint state with the configuration's
+/// ``Configuration/pathMode``. Both are internal ``HorizontalModel``s. The frame is a
 /// ``LocalTangentFrame`` at the first fix (ellipsoid surface); its east/north are exact.
 ///
 /// **Measurements.** Per-axis σ from `horizontalAccuracy` (68 % radius → σ, see
@@ -33,13 +38,13 @@ import Foundation
 /// pseudo-measurement, which stops the random walk of a parked estimate.
 ///
 /// - Accuracy: the per-step Kalman algebra matches FilterPy to 1e-9 (test suite). Measured with
-///   ``FilterAccuracyComparison`` (test suite and `geobench report`), walking preset, RMSE / p95
-///   change against the raw fixes: simulated `traces/zavist-tour` −44 % / −31 %, `city-walk`
-///   −23 % / −25 % (their errors are dominated by slowly varying biases; the bias state
-///   separates them only as far as the Doppler velocity allows); with the tour's path as a
-///   ``PathConstraint`` −55 % / −46 % and −52 % / −50 %; GSDC 2020 chipset traces (driving,
-///   UERE 2 m) within ±4 % RMSE and ≤ +0.02 m p95 of raw (the phone's output is already filtered).
-/// - Complexity: O(1) per fix without a path (13 M local steps/s on one core, release); with a
+///   ``FilterAccuracyComparison`` (test suite and `geobench report`), RMSE / p95 change against
+///   the raw fixes, adaptive default: simulated `traces/zavist-tour` −44 % / −31 %, `city-walk`
+///   −25 % / −22 % (walking preset −44 % / −31 %, −23 % / −25 %); a simulated walk → tram ride →
+///   walk −13 … −28 % / −16 … −19 % (walking preset +160 … +380 %); GSDC 2020 chipset drives
+///   −4 … +3 % / −19 … +0.4 % (the phone's output is already filtered); with the tour's path as a
+///   ``PathConstraint`` (walking preset) −55 % / −46 % and −52 % / −50 %.
+/// - Complexity: O(1) per fix without a path (see `Benchmarks/` Filtering for steps/s); with a
 ///   path a grid lookup of the nearby path segments plus an 8-state joint update (≈ 2.6 µs).
 public struct PositionFilter: Sendable {
     /// The tuning in use.

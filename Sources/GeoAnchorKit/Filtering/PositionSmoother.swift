@@ -121,7 +121,7 @@ extension PositionFilter {
 
 /// What the RTS backward pass needs from each step of a forward pass: the horizontal model's
 /// record, the height channel's prediction and posterior, and the step's segment flags — nothing
-/// else (≈ 0.5 KB a step for the per-axis models).
+/// else (≈ 1 KB a step for the per-axis models: posterior, moment-matched prediction and cross-covariance per axis, the height channel, the step flags).
 struct SmoothingRecorder<H: HorizontalModel> {
     var horizontal: [H.Record] = []
     var heightPredicted: [KalmanFilter2] = [], heightPosterior: [KalmanFilter2] = []
