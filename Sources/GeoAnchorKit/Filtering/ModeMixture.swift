@@ -125,6 +125,7 @@ struct ModeMixture: HorizontalModel {
             cachedPhi = tau.map { exp(-dt / $0) } ?? 1
         }
         let phi = cachedPhi, biasNoise = tau == nil ? 0 : currentBiasVariance * (1 - phi * phi)
+        if m == 1 { predictSingle(dt: dt, phi: phi, biasNoise: biasNoise); return }
         // Scratch on the stack (no allocation per step): the predicted mode probabilities c̄ⱼ, the
         // mixing weights Πᵢⱼ μᵢ, the mixed states and (when recording) the cross-covariances.
         withUnsafeTemporaryAllocation(of: Double.self, capacity: m + m * m) { scratch in
@@ -221,6 +222,40 @@ struct ModeMixture: HorizontalModel {
         }
         }
         merge()
+    }
+
+    /// ``predict(dt:)`` of a one-mode mixture (a Kalman filter: no mixing, no probabilities), in place.
+    @inline(__always)
+    mutating func predictSingle(dt: Double, phi: Double, biasNoise: Double) {
+        let p = parameters[0]
+        states.withUnsafeMutableBufferPointer { st in
+            for a in 0..<2 {
+                var cross = SIMD16<Double>()
+                if recordsPrediction {
+                    let P = st[a].P
+                    for i in 0..<3 {
+                        cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
+                        cross[i * 3 + 1] = P[i * 3 + 1]
+                        cross[i * 3 + 2] = phi * P[i * 3 + 2]
+                    }
+                }
+                st[a].predictBiasedConstantVelocity(dt: dt, q: p.q, phi: phi, biasNoise: biasNoise)
+                if p.holdsStill {
+                    let s11 = st[a].P[4] + stillVariance
+                    let k = SIMD3(st[a].P[1], st[a].P[4], st[a].P[7]) / s11
+                    st[a].updateScalar(innovation: -st[a].x[1], observation: SIMD3(0, 1, 0), noise: stillVariance)
+                    if recordsPrediction {
+                        for i in 0..<3 {
+                            let ch = cross[i * 3 + 1]
+                            for l in 0..<3 { cross[i * 3 + l] -= ch * k[l] }
+                        }
+                    }
+                }
+                if a == 0 { crossEast = cross } else { crossNorth = cross }
+            }
+        }
+        mergedEast = states[0]; mergedNorth = states[1]
+        if recordsPrediction { priorEast = mergedEast; priorNorth = mergedNorth }
     }
 
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double {
