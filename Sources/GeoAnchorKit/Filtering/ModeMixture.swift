@@ -128,13 +128,20 @@ struct ModeMixture: HorizontalModel {
         if m == 1 { predictSingle(dt: dt, phi: phi, biasNoise: biasNoise); return }
         // Scratch on the stack (no allocation per step): the predicted mode probabilities c̄ⱼ, the
         // mixing weights Πᵢⱼ μᵢ, the mixed states and (when recording) the cross-covariances.
+        // Per axis, so each buffer stays under the stack-allocation limit (1 KiB) for 4 modes.
         withUnsafeTemporaryAllocation(of: Double.self, capacity: m + m * m) { scratch in
-        withUnsafeTemporaryAllocation(of: KalmanFilter3.self, capacity: 2 * m) { mixed in
-        withUnsafeTemporaryAllocation(of: SIMD16<Double>.self, capacity: recordsPrediction ? 2 * m : 0) { crosses in
+        withUnsafeTemporaryAllocation(of: KalmanFilter3.self, capacity: m) { mixedEast in
+        withUnsafeTemporaryAllocation(of: KalmanFilter3.self, capacity: m) { mixedNorth in
+        withUnsafeTemporaryAllocation(of: SIMD16<Double>.self, capacity: recordsPrediction ? m : 0) { crossesEast in
+        withUnsafeTemporaryAllocation(of: SIMD16<Double>.self, capacity: recordsPrediction ? m : 0) { crossesNorth in
         let prior = UnsafeMutableBufferPointer(rebasing: scratch[0..<m])
         let weights = UnsafeMutableBufferPointer(rebasing: scratch[m..<(m + m * m)])   // weights[i * m + j] = Πᵢⱼ μᵢ
-        for j in 0..<m { prior[j] = probability[j] }
-        _ = mixed.initialize(from: states)
+        for j in 0..<m {
+            prior[j] = probability[j]
+            (mixedEast.baseAddress! + j).initialize(to: states[2 * j])
+            (mixedNorth.baseAddress! + j).initialize(to: states[2 * j + 1])
+        }
+        @inline(__always) func mixed(_ k: Int) -> KalmanFilter3 { k % 2 == 0 ? mixedEast[k / 2] : mixedNorth[k / 2] }
         // Mixing (skipped for one mode).
         if m > 1 {
             for i in 0..<m {
@@ -156,7 +163,7 @@ struct ModeMixture: HorizontalModel {
                         guard w > 0 else { continue }
                         P += w * (states[2 * i + a].P + Self.outer(states[2 * i + a].x - x))
                     }
-                    mixed[2 * j + a] = KalmanFilter3(x: x, P: P)
+                    if a == 0 { mixedEast[j] = KalmanFilter3(x: x, P: P) } else { mixedNorth[j] = KalmanFilter3(x: x, P: P) }
                 }
             }
         }
@@ -164,7 +171,7 @@ struct ModeMixture: HorizontalModel {
         for j in 0..<m {
             let q = parameters[j].q
             for a in 0..<2 {
-                var s = mixed[2 * j + a]
+                var s = mixed(2 * j + a)
                 var cross = SIMD16<Double>()
                 if recordsPrediction {
                     // cov(x_k, x_{k+1}) = P₀ Fᵀ, F = [[1, dt, 0], [0, 1, 0], [0, 0, φ]].
@@ -190,7 +197,7 @@ struct ModeMixture: HorizontalModel {
                 }
                 states[2 * j + a] = s
                 if recordsPrediction {
-                    crosses[2 * j + a] = cross
+                    if a == 0 { crossesEast[j] = cross } else { crossesNorth[j] = cross }
                     if a == 0 { nextEast += prior[j] * s.x } else { nextNorth += prior[j] * s.x }
                 }
             }
@@ -209,7 +216,7 @@ struct ModeMixture: HorizontalModel {
                     let s = states[2 * j + a]
                     let d = s.x - next
                     P += w * (s.P + Self.outer(d))
-                    C += w * (crosses[2 * j + a] + Self.outer(mixed[2 * j + a].x - post, d))
+                    C += w * ((a == 0 ? crossesEast[j] : crossesNorth[j]) + Self.outer(mixed(2 * j + a).x - post, d))
                 }
                 if a == 0 {
                     priorEast = KalmanFilter3(x: next, P: P); crossEast = C
@@ -217,6 +224,8 @@ struct ModeMixture: HorizontalModel {
                     priorNorth = KalmanFilter3(x: next, P: P); crossNorth = C
                 }
             }
+        }
+        }
         }
         }
         }
