@@ -87,7 +87,10 @@ public struct AnchorPlacer: Sendable {
         let unc = AnchorUncertainty(
             horizontalDistance: dh, slantDistance: d,
             positionSigma: (pose.horizontalAccuracy * pose.horizontalAccuracy + a.horizontalAccuracy * a.horizontalAccuracy).squareRoot(),
-            verticalSigma: (pose.verticalAccuracy * pose.verticalAccuracy + a.verticalAccuracy * a.verticalAccuracy).squareRoot(),
+            // A floor-relative anchor's height does not depend on the device's height estimate:
+            // only the anchor's own vertical accuracy counts.
+            verticalSigma: a.altitude.isFloorRelative ? a.verticalAccuracy
+                : (pose.verticalAccuracy * pose.verticalAccuracy + a.verticalAccuracy * a.verticalAccuracy).squareRoot(),
             headingSigma: pose.headingAccuracy)
         let bearing = v.bearing
         let halfFOV = options.horizontalFieldOfView / 2

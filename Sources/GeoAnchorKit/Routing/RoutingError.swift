@@ -29,6 +29,10 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyStopsForExactSolver(count: Int, limit: Int)
     /// A malformed input file (TSPLIB, path network); `line` is 1-based when known.
     case malformedInput(source: String, line: Int?, reason: String)
+    /// Heights to be compared (climbs) are above different datums — e.g. a start with
+    /// CoreLocation's MSL `altitude` and stops with ellipsoidal heights, ≈ 45 m apart in Prague.
+    /// Convert them to one datum first (``GeoidGrid``). `what` names the first mismatching pair.
+    case mixedVerticalReferences(String)
 
     public var description: String {
         switch self {
@@ -45,6 +49,8 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
             return String(format: "the mandatory stops need %.0f s, more than the time budget of %.0f s", r, b)
         case .invalidCostMatrix(let r): return "invalid cost matrix: \(r)"
         case .tooManyStopsForExactSolver(let c, let l): return "\(c) stops exceed the exact solver's limit of \(l)"
+        case .mixedVerticalReferences(let what):
+            return "heights above different datums cannot be compared (\(what)); convert them to one vertical reference first"
         case .malformedInput(let s, let l, let r):
             if let l { return "\(s):\(l): \(r)" }
             return "\(s): \(r)"

@@ -41,7 +41,7 @@ struct SyntheticTrace {
             }
             let g = frame.geodetic(east: me, north: mn, up: 0)
             var f = Fix(time: 1_700_000_000 + t, latitude: g.latitude, longitude: g.longitude,
-                        height: h + 1.5 * sigma * rng.normal(), horizontalAccuracy: acc, verticalAccuracy: 1.5 * acc)
+                        ellipsoidalHeight: h + 1.5 * sigma * rng.normal(), horizontalAccuracy: acc, verticalAccuracy: 1.5 * acc)
             if withSpeed {
                 f.speed = max(0, v + 0.2 * rng.normal())
                 f.course = Angle.normalizeHeading(heading + 5 * rng.normal())
