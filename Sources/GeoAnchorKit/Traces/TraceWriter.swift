@@ -5,9 +5,12 @@ import Foundation
 /// A class because it owns the output handle (closed by ``finish()``).
 ///
 /// Heights per format:
-/// - **CSV**: the vertical column is chosen from the first fix (`altitude` for MSL,
-///   `ellipsoidal_height` otherwise) plus `geoid_separation`; later fixes in the other reference
-///   are converted with their stated separation (an error if they have none).
+/// - **CSV**: the vertical column is chosen from the first fix **that has a height** (`altitude`
+///   for MSL, `ellipsoidal_height` otherwise) plus `geoid_separation`: rows before it (fixes
+///   without a height, written with an empty cell) are held until it arrives, up to 1 MiB of
+///   rows, after which — or when the trace has no height at all — the column is
+///   `ellipsoidal_height`. Fixes without a height always get an empty cell; later fixes in the
+///   other reference are converted with their stated separation (an error if they have none).
 /// - **GPX**: `<ele>` is MSL; an ellipsoidal height with separation N is written as `ele = h − N`,
 ///   `geoidheight = N`; without N as `ele = h`, `geoidheight = 0` (the convention of the GSDC
 ///   chipset NMEA files), so reading it back gives the same ellipsoidal height.
@@ -22,6 +25,8 @@ public final class TraceWriter {
     private var buffer = ""
     private var count = 0
     private var csvVertical: VerticalReference? = nil
+    /// CSV rows written before the height column is known (fixes without a height).
+    private var csvPending = ""
     private var csvMode: CSVMode? = nil
     private var finished = false
     private let name: String
@@ -83,16 +88,36 @@ public final class TraceWriter {
         if buffer.utf8.count >= 1 << 16 { flush() }
     }
 
-    /// Appends one sensor sample (CSV only: columns `time,sensor,x,y,z`).
+    /// Whether a sensors CSV gets the columns `bias_x,bias_y,bias_z` (the device's bias estimate
+    /// of the `uncalibrated…` kinds, empty for the others). Set before the first sample; when
+    /// false the columns are added anyway if the first sample has a bias.
+    public var sensorBiasColumns = false
+
+    /// Appends one sensor sample (CSV only: columns `time,sensor,x,y,z`, plus
+    /// `bias_x,bias_y,bias_z` per ``sensorBiasColumns``).
+    /// - Throws: ``TraceFormatError`` for a non-CSV format, fixes and samples mixed, or a sample
+    ///   with a bias after a header written without bias columns.
     public func write(_ s: SensorSample) throws(TraceFormatError) {
         guard format == .csv else {
             throw TraceFormatError(source: name, line: nil, message: "sensor samples can only be written as CSV")
         }
-        if csvMode == nil { csvMode = .sensors; buffer += "time,sensor,x,y,z\n" }
+        if csvMode == nil {
+            csvMode = .sensors
+            if s.bias != nil { sensorBiasColumns = true }
+            buffer += sensorBiasColumns ? "time,sensor,x,y,z,bias_x,bias_y,bias_z\n" : "time,sensor,x,y,z\n"
+        }
         guard csvMode == .sensors else {
             throw TraceFormatError(source: name, line: nil, message: "cannot mix fixes and sensor samples in one CSV")
         }
-        buffer += "\(Self.timeString(s.time)),\(s.kind.rawValue),\(Self.num(s.x)),\(Self.num(s.y)),\(Self.num(s.z))\n"
+        buffer += "\(Self.timeString(s.time)),\(s.kind.rawValue),\(Self.num(s.x)),\(Self.num(s.y)),\(Self.num(s.z))"
+        if sensorBiasColumns {
+            if let b = s.bias { buffer += ",\(Self.num(b.x)),\(Self.num(b.y)),\(Self.num(b.z))\n" } else { buffer += ",,,\n" }
+        } else if s.bias != nil {
+            throw TraceFormatError(source: name, line: count + 2,
+                message: "\(s.kind.rawValue) sample has a bias estimate but the CSV was started without bias columns (set sensorBiasColumns)")
+        } else {
+            buffer += "\n"
+        }
         count += 1
         if buffer.utf8.count >= 1 << 16 { flush() }
     }
@@ -103,7 +128,9 @@ public final class TraceWriter {
         switch format {
         case .gpx: buffer += (count == 0 ? Self.gpxHeader : "") + "</trkseg></trk>\n</gpx>\n"
         case .geojson: buffer += count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[]}\n" : "\n]}\n"
-        case .csv: if csvMode == nil { buffer += Self.csvHeader(.ellipsoid) }
+        case .csv:
+            if csvMode == nil { buffer += Self.csvHeader(.ellipsoid) }
+            else if csvMode == .fixes && csvVertical == nil { commitCSVHeader(.ellipsoid) }
         case .nmea: break
         }
         flush()
@@ -132,14 +159,14 @@ public final class TraceWriter {
         guard csvMode == .fixes else {
             throw TraceFormatError(source: name, line: nil, message: "cannot mix fixes and sensor samples in one CSV")
         }
-        if csvVertical == nil { csvVertical = f.height == nil ? .ellipsoid : f.verticalReference; buffer += Self.csvHeader(csvVertical!) }
+        if csvVertical == nil, f.height != nil { commitCSVHeader(f.verticalReference) }
         var h: Double? = nil
-        if let fh = f.height {
+        if let fh = f.height, let csvVertical {
             if f.verticalReference == csvVertical { h = fh }
             else if let n = f.geoidSeparation { h = csvVertical == .ellipsoid ? fh + n : fh - n }
             else {
                 throw TraceFormatError(source: name, line: count + 2,
-                    message: "fix at \(Self.timeString(f.time)) has a \(f.verticalReference.rawValue) height but the file uses \(csvVertical!.rawValue) and no geoid separation is known")
+                    message: "fix at \(Self.timeString(f.time)) has a \(f.verticalReference.rawValue) height but the file uses \(csvVertical.rawValue) and no geoid separation is known")
             }
         }
         var row = Self.timeString(f.time) + "," + Self.num(f.latitude) + "," + Self.num(f.longitude) + ","
@@ -147,7 +174,20 @@ public final class TraceWriter {
         row += Self.num(f.verticalAccuracy) + "," + Self.num(f.speed) + "," + Self.num(f.course) + ","
         row += Self.num(f.heading) + "," + Self.num(f.headingAccuracy) + "," + (f.satellites.map(String.init) ?? "") + ","
         row += Self.num(f.hdop) + "," + Self.num(f.vdop) + "," + Self.num(f.pdop) + "," + (f.quality.map { String($0.rawValue) } ?? "") + "\n"
-        buffer += row
+        if csvVertical == nil {
+            csvPending += row
+            if csvPending.utf8.count >= 1 << 20 { commitCSVHeader(.ellipsoid) }
+        } else {
+            buffer += row
+        }
+    }
+
+    /// Fixes the CSV height column and writes the header and the rows held back so far.
+    private func commitCSVHeader(_ v: VerticalReference) {
+        csvVertical = v
+        buffer += Self.csvHeader(v)
+        buffer += csvPending
+        csvPending = ""
     }
 
     /// (MSL height, separation) for GPX/NMEA.
