@@ -115,6 +115,9 @@ struct ConvertCommand: ParsableCommand {
                 if s.otherProviderFixes > 0 { msg += ", \(s.otherProviderFixes) fix(es) of other providers (--provider)" }
                 if s.rawMeasurements > 0 { msg += ", \(s.rawMeasurements) Raw GNSS measurement(s) not processed" }
                 if s.segments > 1 { msg += ", \(s.segments) track segments" }
+                if inFmt == .gpx && s.ignoredRecords > 0 {
+                    msg += ", \(s.ignoredRecords) point(s) not converted (no <time>, or route points beside a track)"
+                }
                 if s.waypoints > 0 { msg += waypoints != nil ? ", \(s.waypoints) waypoint(s) → \(waypoints!)" : ", \(s.waypoints) waypoint(s) not part of the trace (use --waypoints FILE)" }
                 Stderr.print(msg)
             } catch let e as TraceFormatError {

@@ -30,11 +30,6 @@ public final class TraceWriter {
     private var csvMode: CSVMode? = nil
     private var finished = false
     private let name: String
-    private let jsonEncoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }()
 
     private enum CSVMode { case fixes, sensors }
 
@@ -80,9 +75,7 @@ public final class TraceWriter {
         case .nmea: nmea(f)
         case .geojson:
             buffer += count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n"
-            if let d = try? jsonEncoder.encode(GeoJSONTrace.feature(f)) {
-                buffer += String(decoding: d, as: UTF8.self)
-            }
+            geojson(f)
         }
         count += 1
         if buffer.utf8.count >= 1 << 16 { flush() }
@@ -247,6 +240,46 @@ public final class TraceWriter {
         buffer += s
     }
 
+    // MARK: GeoJSON
+
+    /// One Point feature, byte-identical to `JSONEncoder` (sorted keys, no escaped slashes) of
+    /// ``GeoJSONTrace/feature(_:)`` — checked in TraceWriterTests — without building the
+    /// dictionary and encoder state per fix (that was 6× the cost of a CSV row).
+    private func geojson(_ f: Fix) {
+        var s = "{\"geometry\":{\"coordinates\":[" + Self.json(f.longitude) + "," + Self.json(f.latitude)
+        if let h = f.ellipsoidalHeight { s += "," + Self.json(h) }
+        s += "],\"type\":\"Point\"},\"properties\":{"
+        // Keys in sorted order, as JSONEncoder's .sortedKeys writes them.
+        var first = true
+        func put(_ k: String, _ v: Double?) {
+            guard let v else { return }
+            s += (first ? "\"" : ",\"") + k + "\":" + Self.json(v)
+            first = false
+        }
+        put("altitude", f.verticalReference == .meanSeaLevel ? f.height : nil)
+        put("course", f.course)
+        put("geoid_separation", f.geoidSeparation)
+        put("hdop", f.hdop)
+        put("heading", f.heading)
+        put("heading_accuracy", f.headingAccuracy)
+        put("horizontal_accuracy", f.horizontalAccuracy)
+        put("pdop", f.pdop)
+        put("quality", f.quality.map { Double($0.rawValue) })
+        put("satellites", f.satellites.map(Double.init))
+        put("speed", f.speed)
+        s += (first ? "\"" : ",\"") + "time\":\"" + Self.timeString(f.time) + "\""
+        put("vdop", f.vdop)
+        put("vertical_accuracy", f.verticalAccuracy)
+        s += "},\"type\":\"Feature\"}"
+        buffer += s
+    }
+
+    /// A number as JSONEncoder writes it: Swift's shortest round-trip text without a trailing `.0`.
+    static func json(_ v: Double) -> String {
+        let d = v.description
+        return d.hasSuffix(".0") ? String(d.dropLast(2)) : d
+    }
+
     // MARK: NMEA
 
     private func nmea(_ f: Fix) {
@@ -254,29 +287,67 @@ public final class TraceWriter {
         let days = Int((Double(ms) / 86_400_000).rounded(.down))
         let tod = ms - days * 86_400_000
         let (y, mo, d) = ByteParsing.civilFromDays(days)
-        let time = String(format: "%02d%02d%02d.%03d", tod / 3_600_000, (tod / 60_000) % 60, (tod / 1000) % 60, tod % 1000)
+        var time = ""
+        Self.digits(&time, tod / 3_600_000, 2); Self.digits(&time, (tod / 60_000) % 60, 2); Self.digits(&time, (tod / 1000) % 60, 2)
+        time += "."; Self.digits(&time, tod % 1000, 3)
         let lat = Self.ddmm(abs(f.latitude), degreeDigits: 2) + (f.latitude < 0 ? ",S" : ",N")
         let lon = Self.ddmm(abs(f.longitude), degreeDigits: 3) + (f.longitude < 0 ? ",W" : ",E")
         var alt = ",M,,M"
         if let (h, n) = Self.mslAndSeparation(f) {
-            alt = String(format: "%.3f,M,", h) + (n.map { String(format: "%.3f", $0) } ?? "") + ",M"
+            alt = Self.fixed(h, 3) + ",M," + (n.map { Self.fixed($0, 3) } ?? "") + ",M"
         }
         let q = f.quality?.rawValue ?? 1
-        let sats = f.satellites.map { String(format: "%02d", $0) } ?? ""
-        let hdop = f.hdop.map { String(format: "%.2f", $0) } ?? ""
-        buffer += Self.sentence("GPGGA,\(time),\(lat),\(lon),\(q),\(sats),\(hdop),\(alt),,")
-        let knots = f.speed.map { String(format: "%.3f", $0 / NMEAParser.metersPerSecondPerKnot) } ?? ""
-        let course = f.course.map { String(format: "%.2f", $0) } ?? ""
-        let date = String(format: "%02d%02d%02d", d, mo, y % 100)
-        buffer += Self.sentence("GPRMC,\(time),\(q == 0 ? "V" : "A"),\(lat),\(lon),\(knots),\(course),\(date),,,A")
+        var sats = ""
+        if let v = f.satellites { if v >= 0 { Self.digits(&sats, v, 2) } else { sats = String(format: "%02d", v) } }
+        let hdop = f.hdop.map { Self.fixed($0, 2) } ?? ""
+        buffer += Self.sentence("GPGGA," + time + "," + lat + "," + lon + "," + String(q) + "," + sats + "," + hdop + "," + alt + ",,")
+        let knots = f.speed.map { Self.fixed($0 / NMEAParser.metersPerSecondPerKnot, 3) } ?? ""
+        let course = f.course.map { Self.fixed($0, 2) } ?? ""
+        var date = ""
+        Self.digits(&date, d, 2); Self.digits(&date, mo, 2); Self.digits(&date, ((y % 100) + 100) % 100, 2)
+        buffer += Self.sentence("GPRMC," + time + "," + (q == 0 ? "V" : "A") + "," + lat + "," + lon + "," + knots + "," + course + "," + date + ",,,A")
         if f.horizontalAccuracy != nil || f.verticalAccuracy != nil {
             // σ_lat = σ_lon = hAcc/√2 so that √(σ_lat² + σ_lon²) = hAcc (the reader's DRMS rule).
-            let s = f.horizontalAccuracy.map { String(format: "%.3f", $0 / 2.0.squareRoot()) } ?? ""
-            let v = f.verticalAccuracy.map { String(format: "%.3f", $0) } ?? ""
-            buffer += Self.sentence("GPGST,\(time),,,,,\(s),\(s),\(v)")
+            let s = f.horizontalAccuracy.map { Self.fixed($0 / 2.0.squareRoot(), 3) } ?? ""
+            let v = f.verticalAccuracy.map { Self.fixed($0, 3) } ?? ""
+            buffer += Self.sentence("GPGST," + time + ",,,,," + s + "," + s + "," + v)
         }
-        if let h = f.heading { buffer += Self.sentence(String(format: "GPHDT,%.2f,T", h)) }
+        if let h = f.heading { buffer += Self.sentence("GPHDT," + Self.fixed(h, 2) + ",T") }
     }
+
+    /// Appends `v` (≥ 0) in decimal with at least `width` digits, zero-padded (`%0wd`).
+    static func digits(_ s: inout String, _ v: Int, _ width: Int) {
+        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48)
+        withUnsafeMutableBytes(of: &tmp) { b in
+            var v = v, i = 20
+            repeat { i -= 1; b[i] = UInt8(48 + v % 10); v /= 10 } while v > 0 && i > 0
+            let start = min(i, 20 - min(width, 20))
+            s += String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<20]), as: UTF8.self)
+        }
+    }
+
+    /// `String(format: "%.<decimals>f", v)` (0…6 decimals) without Foundation's formatter: the
+    /// scaled value is rounded to an integer and printed; values whose scaled fraction lies within
+    /// 1e-6 of a half (where the double rounding of `v × 10^d` could differ from printf's exact
+    /// decimal rounding), huge or non-finite values go through `String(format:)`. Equality with
+    /// `String(format:)` is checked in TraceWriterTests.
+    static func fixed(_ v: Double, _ decimals: Int) -> String {
+        let scale = powersOfTen[decimals]
+        let x = abs(v) * scale
+        guard x < 1e15 else { return String(format: "%.\(decimals)f", v) }
+        let r = x.rounded(.toNearestOrEven)
+        guard abs(abs(x - r) - 0.5) > 1e-6 else { return String(format: "%.\(decimals)f", v) }
+        let n = Int(r)
+        let p = Int(scale)
+        var s = v.sign == .minus ? "-" : ""
+        digits(&s, n / p, 1)
+        if decimals > 0 { s += "."; digits(&s, n % p, decimals) }
+        return s
+    }
+
+    private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
 
     static func ddmm(_ deg: Double, degreeDigits: Int) -> String {
         // Work in units of 1e-7 minutes to round once and carry into the degrees.
@@ -286,13 +357,16 @@ public final class TraceWriter {
         let d = units / perDeg
         let rem = units % perDeg
         let minInt = rem / 10_000_000, minFrac = rem % 10_000_000
-        return String(format: "%0\(degreeDigits)lld%02lld.%07lld", d, minInt, minFrac)
+        var s = ""
+        digits(&s, Int(d), degreeDigits); digits(&s, Int(minInt), 2); s += "."; digits(&s, Int(minFrac), 7)
+        return s
     }
 
     static func sentence(_ body: String) -> String {
         var x: UInt8 = 0
         for c in body.utf8 { x ^= c }
-        return "$" + body + "*" + String(format: "%02X", x) + "\r\n"
+        let hex: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
+        return "$" + body + "*" + String(hex[Int(x >> 4)]) + String(hex[Int(x & 15)]) + "\r\n"
     }
 }
 
