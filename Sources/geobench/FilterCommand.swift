@@ -68,6 +68,9 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "UTC date YYYY-MM-DD for NMEA input that never states one.")
     var date: String?
 
+    @Option(help: "GnssLogger input: whose Fix records to filter: gps (default), fused, network or all.")
+    var provider: GnssLoggerProvider = .gps
+
     func run() throws {
         try withInputErrors {
             guard let p = MotionProfile(rawValue: profile) else {
@@ -88,7 +91,7 @@ struct FilterCommand: ParsableCommand {
                 config.smootherAccelerationSpectralDensity = nil
             }
             let outFmt = try TraceIO.format(of: output, option: "--output")
-            var opts = TraceReadOptions(skipInvalid: skipInvalid)
+            var opts = TraceReadOptions(skipInvalid: skipInvalid, provider: provider)
             if let date { opts.defaultDate = try TraceIO.parseDate(date) }
             let trace: Trace, summary: TraceReadSummary
             do { (trace, summary) = try TraceIO.load(input, options: opts) } catch let e as TraceFormatError {

@@ -55,6 +55,14 @@ public struct SensorSample: Sendable, Hashable, Codable {
     public init(time: Double, kind: SensorKind, x: Double, y: Double, z: Double, bias: SIMD3<Double>? = nil) {
         self.time = time; self.kind = kind; self.x = x; self.y = y; self.z = z; self.bias = bias
     }
+
+    /// The device's own calibrated reading: for an uncalibrated kind with a bias, `x − bias.x` etc.
+    /// as the calibrated kind (``SensorKind/quantity``) — what Android reports as the calibrated
+    /// sensor and what the heading filter's gyro rate expects; other samples unchanged.
+    public var biasCorrected: SensorSample {
+        guard let b = bias else { return self }
+        return SensorSample(time: time, kind: kind.quantity, x: x - b.x, y: y - b.y, z: z - b.z)
+    }
 }
 
 /// A recorded or simulated trace: position fixes plus optional sensor streams, each sorted by

@@ -240,44 +240,71 @@ public final class TraceWriter {
         buffer += s
     }
 
+    // MARK: Byte-level formatting (NMEA, GeoJSON)
+
+    /// Scratch bytes of the record being formatted, appended to ``buffer`` once per fix.
+    private var bytes: [UInt8] = []
+
+    @inline(__always) private func put(_ s: StaticString) {
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+    @inline(__always) private func put(_ c: UInt8) { bytes.append(c) }
+
+    private func flushBytes() {
+        buffer += String(decoding: bytes, as: UTF8.self)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
     // MARK: GeoJSON
 
     /// One Point feature, byte-identical to `JSONEncoder` (sorted keys, no escaped slashes) of
-    /// ``GeoJSONTrace/feature(_:)`` — checked in TraceWriterTests — without building the
+    /// ``GeoJSONTrace/feature(_:)`` — checked in TraceWriterFastPathTests — without building the
     /// dictionary and encoder state per fix (that was 6× the cost of a CSV row).
     private func geojson(_ f: Fix) {
-        var s = "{\"geometry\":{\"coordinates\":[" + Self.json(f.longitude) + "," + Self.json(f.latitude)
-        if let h = f.ellipsoidalHeight { s += "," + Self.json(h) }
-        s += "],\"type\":\"Point\"},\"properties\":{"
+        put("{\"geometry\":{\"coordinates\":[")
+        Self.appendJSON(&bytes, f.longitude); put(44); Self.appendJSON(&bytes, f.latitude)
+        if let h = f.ellipsoidalHeight { put(44); Self.appendJSON(&bytes, h) }
+        put("],\"type\":\"Point\"},\"properties\":{")
         // Keys in sorted order, as JSONEncoder's .sortedKeys writes them.
         var first = true
-        func put(_ k: String, _ v: Double?) {
+        func key(_ k: StaticString) { put(first ? "\"" : ",\""); put(k); put("\":"); first = false }
+        func num(_ k: StaticString, _ v: Double?) {
             guard let v else { return }
-            s += (first ? "\"" : ",\"") + k + "\":" + Self.json(v)
-            first = false
+            key(k); Self.appendJSON(&bytes, v)
         }
-        put("altitude", f.verticalReference == .meanSeaLevel ? f.height : nil)
-        put("course", f.course)
-        put("geoid_separation", f.geoidSeparation)
-        put("hdop", f.hdop)
-        put("heading", f.heading)
-        put("heading_accuracy", f.headingAccuracy)
-        put("horizontal_accuracy", f.horizontalAccuracy)
-        put("pdop", f.pdop)
-        put("quality", f.quality.map { Double($0.rawValue) })
-        put("satellites", f.satellites.map(Double.init))
-        put("speed", f.speed)
-        s += (first ? "\"" : ",\"") + "time\":\"" + Self.timeString(f.time) + "\""
-        put("vdop", f.vdop)
-        put("vertical_accuracy", f.verticalAccuracy)
-        s += "},\"type\":\"Feature\"}"
-        buffer += s
+        num("altitude", f.verticalReference == .meanSeaLevel ? f.height : nil)
+        num("course", f.course)
+        num("geoid_separation", f.geoidSeparation)
+        num("hdop", f.hdop)
+        num("heading", f.heading)
+        num("heading_accuracy", f.headingAccuracy)
+        num("horizontal_accuracy", f.horizontalAccuracy)
+        num("pdop", f.pdop)
+        num("quality", f.quality.map { Double($0.rawValue) })
+        num("satellites", f.satellites.map(Double.init))
+        num("speed", f.speed)
+        key("time"); put(34); bytes.append(contentsOf: Self.timeString(f.time).utf8); put(34)
+        num("vdop", f.vdop)
+        num("vertical_accuracy", f.verticalAccuracy)
+        put("},\"type\":\"Feature\"}")
+        flushBytes()
     }
 
     /// A number as JSONEncoder writes it: Swift's shortest round-trip text without a trailing `.0`.
+    static func appendJSON(_ out: inout [UInt8], _ v: Double) {
+        let d = v.description.utf8
+        let n = d.count
+        if n >= 2, d.last == 48, d[d.index(d.endIndex, offsetBy: -2)] == 46 {
+            out.append(contentsOf: d.prefix(n - 2))
+        } else {
+            out.append(contentsOf: d)
+        }
+    }
+
     static func json(_ v: Double) -> String {
-        let d = v.description
-        return d.hasSuffix(".0") ? String(d.dropLast(2)) : d
+        var b: [UInt8] = []
+        appendJSON(&b, v)
+        return String(decoding: b, as: UTF8.self)
     }
 
     // MARK: NMEA
@@ -287,86 +314,118 @@ public final class TraceWriter {
         let days = Int((Double(ms) / 86_400_000).rounded(.down))
         let tod = ms - days * 86_400_000
         let (y, mo, d) = ByteParsing.civilFromDays(days)
-        var time = ""
-        Self.digits(&time, tod / 3_600_000, 2); Self.digits(&time, (tod / 60_000) % 60, 2); Self.digits(&time, (tod / 1000) % 60, 2)
-        time += "."; Self.digits(&time, tod % 1000, 3)
-        let lat = Self.ddmm(abs(f.latitude), degreeDigits: 2) + (f.latitude < 0 ? ",S" : ",N")
-        let lon = Self.ddmm(abs(f.longitude), degreeDigits: 3) + (f.longitude < 0 ? ",W" : ",E")
-        var alt = ",M,,M"
-        if let (h, n) = Self.mslAndSeparation(f) {
-            alt = Self.fixed(h, 3) + ",M," + (n.map { Self.fixed($0, 3) } ?? "") + ",M"
-        }
         let q = f.quality?.rawValue ?? 1
-        var sats = ""
-        if let v = f.satellites { if v >= 0 { Self.digits(&sats, v, 2) } else { sats = String(format: "%02d", v) } }
-        let hdop = f.hdop.map { Self.fixed($0, 2) } ?? ""
-        buffer += Self.sentence("GPGGA," + time + "," + lat + "," + lon + "," + String(q) + "," + sats + "," + hdop + "," + alt + ",,")
-        let knots = f.speed.map { Self.fixed($0 / NMEAParser.metersPerSecondPerKnot, 3) } ?? ""
-        let course = f.course.map { Self.fixed($0, 2) } ?? ""
-        var date = ""
-        Self.digits(&date, d, 2); Self.digits(&date, mo, 2); Self.digits(&date, ((y % 100) + 100) % 100, 2)
-        buffer += Self.sentence("GPRMC," + time + "," + (q == 0 ? "V" : "A") + "," + lat + "," + lon + "," + knots + "," + course + "," + date + ",,,A")
+        func time() {
+            Self.appendDigits(&bytes, tod / 3_600_000, 2); Self.appendDigits(&bytes, (tod / 60_000) % 60, 2)
+            Self.appendDigits(&bytes, (tod / 1000) % 60, 2); put(46); Self.appendDigits(&bytes, tod % 1000, 3)
+        }
+        func position() {
+            Self.appendDDMM(&bytes, abs(f.latitude), degreeDigits: 2); put(f.latitude < 0 ? ",S," : ",N,")
+            Self.appendDDMM(&bytes, abs(f.longitude), degreeDigits: 3); put(f.longitude < 0 ? ",W" : ",E")
+        }
+        func fixed(_ v: Double?, _ decimals: Int) { if let v { Self.appendFixed(&bytes, v, decimals) } }
+        // GGA
+        var start = bytes.count
+        put("$GPGGA,"); time(); put(44); position(); put(44)
+        Self.appendDigits(&bytes, q, 1); put(44)
+        if let v = f.satellites {
+            if v >= 0 { Self.appendDigits(&bytes, v, 2) } else { bytes.append(contentsOf: String(format: "%02d", v).utf8) }
+        }
+        put(44); fixed(f.hdop, 2); put(44)
+        if let (h, n) = Self.mslAndSeparation(f) {
+            Self.appendFixed(&bytes, h, 3); put(",M,"); fixed(n, 3); put(",M")
+        } else {
+            put(",M,,M")
+        }
+        put(",,"); endSentence(start)
+        // RMC
+        start = bytes.count
+        put("$GPRMC,"); time(); put(q == 0 ? ",V," : ",A,"); position(); put(44)
+        fixed(f.speed.map { $0 / NMEAParser.metersPerSecondPerKnot }, 3); put(44)
+        fixed(f.course, 2); put(44)
+        Self.appendDigits(&bytes, d, 2); Self.appendDigits(&bytes, mo, 2); Self.appendDigits(&bytes, ((y % 100) + 100) % 100, 2)
+        put(",,,A"); endSentence(start)
         if f.horizontalAccuracy != nil || f.verticalAccuracy != nil {
             // σ_lat = σ_lon = hAcc/√2 so that √(σ_lat² + σ_lon²) = hAcc (the reader's DRMS rule).
-            let s = f.horizontalAccuracy.map { Self.fixed($0 / 2.0.squareRoot(), 3) } ?? ""
-            let v = f.verticalAccuracy.map { Self.fixed($0, 3) } ?? ""
-            buffer += Self.sentence("GPGST," + time + ",,,,," + s + "," + s + "," + v)
+            start = bytes.count
+            put("$GPGST,"); time(); put(",,,,,")
+            let sigma = f.horizontalAccuracy.map { $0 / 2.0.squareRoot() }
+            fixed(sigma, 3); put(44); fixed(sigma, 3); put(44); fixed(f.verticalAccuracy, 3)
+            endSentence(start)
         }
-        if let h = f.heading { buffer += Self.sentence("GPHDT," + Self.fixed(h, 2) + ",T") }
+        if let h = f.heading {
+            start = bytes.count
+            put("$GPHDT,"); Self.appendFixed(&bytes, h, 2); put(",T"); endSentence(start)
+        }
+        flushBytes()
     }
 
+    /// Appends `*hh\r\n`, the XOR of the bytes between the `$` at `start` and here.
+    private func endSentence(_ start: Int) {
+        var x: UInt8 = 0
+        for i in (start + 1)..<bytes.count { x ^= bytes[i] }
+        put(42); put(Self.hexDigits[Int(x >> 4)]); put(Self.hexDigits[Int(x & 15)]); put(13); put(10)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
     /// Appends `v` (≥ 0) in decimal with at least `width` digits, zero-padded (`%0wd`).
-    static func digits(_ s: inout String, _ v: Int, _ width: Int) {
-        var tmp: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                  UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48, 48)
+    static func appendDigits(_ out: inout [UInt8], _ v: Int, _ width: Int) {
+        var tmp: (UInt64, UInt64, UInt64) = (0x3030_3030_3030_3030, 0x3030_3030_3030_3030, 0x3030_3030_3030_3030)
         withUnsafeMutableBytes(of: &tmp) { b in
-            var v = v, i = 20
+            var v = v, i = 24
             repeat { i -= 1; b[i] = UInt8(48 + v % 10); v /= 10 } while v > 0 && i > 0
-            let start = min(i, 20 - min(width, 20))
-            s += String(decoding: UnsafeRawBufferPointer(rebasing: b[start..<20]), as: UTF8.self)
+            let from = min(i, 24 - min(width, 24))
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[from..<24]))
         }
+    }
+
+    static func digits(_ s: inout String, _ v: Int, _ width: Int) {
+        var b: [UInt8] = []
+        appendDigits(&b, v, width)
+        s += String(decoding: b, as: UTF8.self)
     }
 
     /// `String(format: "%.<decimals>f", v)` (0…6 decimals) without Foundation's formatter: the
     /// scaled value is rounded to an integer and printed; values whose scaled fraction lies within
     /// 1e-6 of a half (where the double rounding of `v × 10^d` could differ from printf's exact
     /// decimal rounding), huge or non-finite values go through `String(format:)`. Equality with
-    /// `String(format:)` is checked in TraceWriterTests.
-    static func fixed(_ v: Double, _ decimals: Int) -> String {
+    /// `String(format:)` is checked in TraceWriterFastPathTests.
+    static func appendFixed(_ out: inout [UInt8], _ v: Double, _ decimals: Int) {
         let scale = powersOfTen[decimals]
         let x = abs(v) * scale
-        guard x < 1e15 else { return String(format: "%.\(decimals)f", v) }
         let r = x.rounded(.toNearestOrEven)
-        guard abs(abs(x - r) - 0.5) > 1e-6 else { return String(format: "%.\(decimals)f", v) }
+        guard x < 1e15, abs(abs(x - r) - 0.5) > 1e-6 else {
+            out.append(contentsOf: String(format: "%.\(decimals)f", v).utf8)
+            return
+        }
         let n = Int(r)
         let p = Int(scale)
-        var s = v.sign == .minus ? "-" : ""
-        digits(&s, n / p, 1)
-        if decimals > 0 { s += "."; digits(&s, n % p, decimals) }
-        return s
+        if v.sign == .minus { out.append(45) }
+        appendDigits(&out, n / p, 1)
+        if decimals > 0 { out.append(46); appendDigits(&out, n % p, decimals) }
+    }
+
+    static func fixed(_ v: Double, _ decimals: Int) -> String {
+        var b: [UInt8] = []
+        appendFixed(&b, v, decimals)
+        return String(decoding: b, as: UTF8.self)
     }
 
     private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
 
-    static func ddmm(_ deg: Double, degreeDigits: Int) -> String {
-        // Work in units of 1e-7 minutes to round once and carry into the degrees.
-        let total = (deg * 60 * 10_000_000).rounded()
-        let units = Int64(total)
+    /// Degrees and minutes with 7 decimals (`DDMM.mmmmmmm`), rounded once in units of 1e-7 minute.
+    static func appendDDMM(_ out: inout [UInt8], _ deg: Double, degreeDigits: Int) {
+        let units = Int64((deg * 60 * 10_000_000).rounded())
         let perDeg: Int64 = 60 * 10_000_000
-        let d = units / perDeg
-        let rem = units % perDeg
-        let minInt = rem / 10_000_000, minFrac = rem % 10_000_000
-        var s = ""
-        digits(&s, Int(d), degreeDigits); digits(&s, Int(minInt), 2); s += "."; digits(&s, Int(minFrac), 7)
-        return s
+        let d = units / perDeg, rem = units % perDeg
+        appendDigits(&out, Int(d), degreeDigits); appendDigits(&out, Int(rem / 10_000_000), 2)
+        out.append(46); appendDigits(&out, Int(rem % 10_000_000), 7)
     }
 
-    static func sentence(_ body: String) -> String {
-        var x: UInt8 = 0
-        for c in body.utf8 { x ^= c }
-        let hex: [Character] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "A", "B", "C", "D", "E", "F"]
-        return "$" + body + "*" + String(hex[Int(x >> 4)]) + String(hex[Int(x & 15)]) + "\r\n"
+    static func ddmm(_ deg: Double, degreeDigits: Int) -> String {
+        var b: [UInt8] = []
+        appendDDMM(&b, deg, degreeDigits: degreeDigits)
+        return String(decoding: b, as: UTF8.self)
     }
 }
-
