@@ -72,3 +72,20 @@ struct CSVRecordReaderTests {
         }
     }
 }
+
+@Suite("Byte-order mark")
+struct ByteOrderMarkTests {
+    /// A UTF-8 BOM before the first NMEA sentence or GnssLogger header is not part of the line.
+    @Test func nmeaAndGnssLoggerWithBOM() throws {
+        let gga = "$GPGGA,083000.00,4957.6000,N,01423.4000,E,1,08,0.9,380.5,M,45.6,M,,*"
+        var x: UInt8 = 0
+        for c in gga.dropFirst().dropLast().utf8 { x ^= c }
+        let nmea = "\u{FEFF}" + gga + String(format: "%02X", x) + "\r\n"
+        let f = try NMEAReader.fixes(from: nmea, options: TraceReadOptions(defaultDate: 1_778_889_600))
+        #expect(f.count == 1 && f[0].height == 380.5)
+        let log = "\u{FEFF}# Fix,Provider,LatitudeDegrees,LongitudeDegrees,AltitudeMeters,SpeedMps,AccuracyMeters,BearingDegrees,UnixTimeMillis\r\nFix,GPS,49.96,14.39,420,0,3,,1000\r\n"
+        var g: [Fix] = []
+        _ = try GnssLoggerReader.read(ByteLineReader(data: Data(log.utf8), source: "b.txt"), fixSource: .fixRecords) { g.append($0) }
+        #expect(g.count == 1 && g[0].ellipsoidalHeight == 420)
+    }
+}

@@ -116,3 +116,20 @@ extension GeobenchInterfaceTests {
         #expect(a.stdout == b.stdout)
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// A fix the CSV writer cannot label (an MSL height without geoid separation after an
+    /// ellipsoidal one) is reported against the INPUT file, never the `.partial` output.
+    @Test func writerObjectionNamesTheInput() throws {
+        let geojson = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","geometry":{"type":"Point","coordinates":[14.39,49.96,400]},"properties":{"time":"2026-05-16T08:30:00Z"}},
+        {"type":"Feature","geometry":{"type":"Point","coordinates":[14.39,49.96]},"properties":{"time":"2026-05-16T08:30:01Z","altitude":355}}]}
+        """
+        let input = try temporaryFile("mixed.geojson", geojson)
+        let out = input + ".csv"
+        let r = try geobench(["convert", "--input", input, "--output", out])
+        #expect(r.status == 2 && r.stderr.hasPrefix("\(input): fix #2"), "\(r.stderr)")
+        #expect(!r.stderr.contains(".partial"))
+    }
+}
