@@ -90,7 +90,7 @@ public enum GnssLoggerReader {
             while s < b.count, b[s] == 32 || b[s] == 9 { s += 1 }
             guard s < b.count else { return }
             if b[s] == 35 { // '#': "# Version: v3…" / "# Fix,Provider,…" mark a GnssLogger header
-                if !isLogger, let name = headerType(b, s + 1) { isLogger = defaultLayouts[name] != nil || name == "Version" }
+                if !isLogger, let name = headerType(b, s + 1) { isLogger = knownTypes.contains(name) || name == "Version" }
                 return
             }
             if b[s] == 36 || b[s] == 33 { if !isLogger { throw StopScan() }; return } // '$' '!' plain NMEA
@@ -271,10 +271,10 @@ public enum GnssLoggerReader {
         return b[k] == 44 ? name : nil
     }
 
-    static let defaultLayouts: [String: [String]] = [
-        "Fix": FixColumns.defaultNames,
-        "Raw": [], "Status": [], "Nav": [], "Agc": [], "OrientationDeg": [],
-        "Accel": [], "Gyro": [], "Mag": [], "UncalAccel": [], "UncalGyro": [], "UncalMag": [],
+    /// Record types whose `# Type,…` header line marks a file as a GnssLogger log.
+    static let knownTypes: Set<String> = [
+        "Fix", "Raw", "Status", "Nav", "Agc", "OrientationDeg", "NMEA",
+        "Accel", "Gyro", "Mag", "UncalAccel", "UncalGyro", "UncalMag", "GameRotationVector", "RotationVector",
     ]
 
     /// One record's fields (byte ranges into the line).

@@ -73,7 +73,7 @@ enum TracesReport: ReportSection {
         let dt = Date().timeIntervalSince(t0)
         let realSentences = big.reduce(0) { $0 + ($1 == 36 ? 1 : 0) }
         lines.append(String(format: "  NMEA reader: %d sentences in %.3f s = %.0f sentences/s (%d fixes)", realSentences, dt, Double(realSentences) / dt, n))
-        lines.append(writerSpeeds(raw))
+        lines += writerAndCSVReaderSpeeds(raw)
 
         if let shared = context.sharedDataDirectory {
             context.progress("traces: files other tools wrote")
@@ -104,9 +104,10 @@ enum TracesReport: ReportSection {
     }
 
     /// Writer throughput per format on the Závist raw fixes repeated to ≥ 100 000 (best of 3,
-    /// to memory), and each writer's time relative to CSV (issue 13 target: ≤ 1.5×).
-    static func writerSpeeds(_ raw: [Fix]) -> String {
-        guard !raw.isEmpty else { return "  writers: no fixes" }
+    /// to memory), each writer's time relative to CSV (issue 13 target: ≤ 1.5×), and the CSV
+    /// reader's throughput on the CSV written.
+    static func writerAndCSVReaderSpeeds(_ raw: [Fix]) -> [String] {
+        guard !raw.isEmpty else { return ["  writers: no fixes"] }
         let fixes = Array(repeating: raw, count: max(1, 100_000 / raw.count + 1)).flatMap { $0 }
         var seconds: [TraceFormat: Double] = [:]
         for fmt in TraceFormat.allCases {
@@ -125,7 +126,20 @@ enum TracesReport: ReportSection {
         let parts = TraceFormat.allCases.map { f in
             String(format: "%@ %.0f k fixes/s (%.2f× CSV)", f.rawValue, Double(fixes.count) / seconds[f]! / 1000, seconds[f]! / csv)
         }
-        return "  writers (\(fixes.count) fixes to memory): " + parts.joined(separator: ", ")
+        // The CSV reader (CSVRecordReader tokenizer) on the CSV just written, best of 3.
+        var csvData = Data()
+        let w = TraceWriter(format: .csv) { csvData.append($0) }
+        for f in fixes { try? w.write(f) }
+        w.finish()
+        var readBest = Double.infinity
+        for _ in 0..<3 {
+            let t0 = Date()
+            var n = 0
+            _ = try? CSVTraceReader.read(ByteLineReader(data: csvData, source: "mem")) { _ in n += 1 }
+            readBest = min(readBest, Date().timeIntervalSince(t0))
+        }
+        return ["  writers (\(fixes.count) fixes to memory): " + parts.joined(separator: ", "),
+                String(format: "  CSV reader: %.0f k rows/s (%d rows from memory)", Double(fixes.count) / readBest / 1000, fixes.count)]
     }
 
     /// Files recorded by other tools in ../shared/data: an Android GnssLogger log per provider
