@@ -22,7 +22,7 @@ public final class TraceWriter {
     public let format: TraceFormat
     private let sink: (Data) -> Void
     private let onFinish: () -> Void
-    private var buffer = ""
+    private var buffer: [UInt8] = []
     private var count = 0
     private var csvVertical: VerticalReference? = nil
     /// CSV rows written before the height column is known (fixes without a height).
@@ -70,15 +70,15 @@ public final class TraceWriter {
         switch format {
         case .csv: try csvFix(f)
         case .gpx:
-            if count == 0 { buffer += Self.gpxHeader }
+            if count == 0 { buffer.append(contentsOf: Self.gpxHeader.utf8) }
             gpx(f)
-        case .nmea: nmea(f)
+        case .nmea: Self.nmea(f, into: &buffer)
         case .geojson:
-            buffer += count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n"
-            geojson(f)
+            buffer.append(contentsOf: (count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n").utf8)
+            Self.geojson(f, into: &buffer)
         }
         count += 1
-        if buffer.utf8.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 { flush() }
     }
 
     /// Whether a sensors CSV gets the columns `bias_x,bias_y,bias_z` (the device's bias estimate
@@ -97,32 +97,33 @@ public final class TraceWriter {
         if csvMode == nil {
             csvMode = .sensors
             if s.bias != nil { sensorBiasColumns = true }
-            buffer += sensorBiasColumns ? "time,sensor,x,y,z,bias_x,bias_y,bias_z\n" : "time,sensor,x,y,z\n"
+            buffer.append(contentsOf: (sensorBiasColumns ? "time,sensor,x,y,z,bias_x,bias_y,bias_z\n" : "time,sensor,x,y,z\n").utf8)
         }
         guard csvMode == .sensors else {
             throw TraceFormatError(source: name, line: nil, message: "cannot mix fixes and sensor samples in one CSV")
         }
-        buffer += "\(Self.timeString(s.time)),\(s.kind.rawValue),\(Self.num(s.x)),\(Self.num(s.y)),\(Self.num(s.z))"
+        var row = "\(Self.timeString(s.time)),\(s.kind.rawValue),\(Self.num(s.x)),\(Self.num(s.y)),\(Self.num(s.z))"
         if sensorBiasColumns {
-            if let b = s.bias { buffer += ",\(Self.num(b.x)),\(Self.num(b.y)),\(Self.num(b.z))\n" } else { buffer += ",,,\n" }
+            if let b = s.bias { row += ",\(Self.num(b.x)),\(Self.num(b.y)),\(Self.num(b.z))\n" } else { row += ",,,\n" }
         } else if s.bias != nil {
             throw TraceFormatError(source: name, line: count + 2,
                 message: "\(s.kind.rawValue) sample has a bias estimate but the CSV was started without bias columns (set sensorBiasColumns)")
         } else {
-            buffer += "\n"
+            row += "\n"
         }
+        buffer.append(contentsOf: row.utf8)
         count += 1
-        if buffer.utf8.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 { flush() }
     }
 
     /// Writes the closing part of the document (GPX, GeoJSON), flushes and closes the output.
     public func finish() {
         guard !finished else { return }
         switch format {
-        case .gpx: buffer += (count == 0 ? Self.gpxHeader : "") + "</trkseg></trk>\n</gpx>\n"
-        case .geojson: buffer += count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[]}\n" : "\n]}\n"
+        case .gpx: buffer.append(contentsOf: ((count == 0 ? Self.gpxHeader : "") + "</trkseg></trk>\n</gpx>\n").utf8)
+        case .geojson: buffer.append(contentsOf: (count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[]}\n" : "\n]}\n").utf8)
         case .csv:
-            if csvMode == nil { buffer += Self.csvHeader(.ellipsoid) }
+            if csvMode == nil { buffer.append(contentsOf: Self.csvHeader(.ellipsoid).utf8) }
             else if csvMode == .fixes && csvVertical == nil { commitCSVHeader(.ellipsoid) }
         case .nmea: break
         }
@@ -133,7 +134,7 @@ public final class TraceWriter {
 
     private func flush() {
         guard !buffer.isEmpty else { return }
-        sink(Data(buffer.utf8))
+        sink(Data(buffer))
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -171,15 +172,15 @@ public final class TraceWriter {
             csvPending += row
             if csvPending.utf8.count >= 1 << 20 { commitCSVHeader(.ellipsoid) }
         } else {
-            buffer += row
+            buffer.append(contentsOf: row.utf8)
         }
     }
 
     /// Fixes the CSV height column and writes the header and the rows held back so far.
     private func commitCSVHeader(_ v: VerticalReference) {
         csvVertical = v
-        buffer += Self.csvHeader(v)
-        buffer += csvPending
+        buffer.append(contentsOf: Self.csvHeader(v).utf8)
+        buffer.append(contentsOf: csvPending.utf8)
         csvPending = ""
     }
 
@@ -237,40 +238,27 @@ public final class TraceWriter {
             s += "</extensions>"
         }
         s += "</trkpt>\n"
-        buffer += s
-    }
-
-    // MARK: Byte-level formatting (NMEA, GeoJSON)
-
-    /// Scratch bytes of the record being formatted, appended to ``buffer`` once per fix.
-    private var bytes: [UInt8] = []
-
-    @inline(__always) private func put(_ s: StaticString) {
-        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-    @inline(__always) private func put(_ c: UInt8) { bytes.append(c) }
-
-    private func flushBytes() {
-        buffer += String(decoding: bytes, as: UTF8.self)
-        bytes.removeAll(keepingCapacity: true)
+        buffer.append(contentsOf: s.utf8)
     }
 
     // MARK: GeoJSON
 
     /// One Point feature, byte-identical to `JSONEncoder` (sorted keys, no escaped slashes) of
-    /// ``GeoJSONTrace/feature(_:)`` — checked in TraceWriterFastPathTests — without building the
-    /// dictionary and encoder state per fix (that was 6× the cost of a CSV row).
-    private func geojson(_ f: Fix) {
+    /// ``GeoJSONTrace/feature(_:)`` — checked in TraceWriterFastPathTests — written straight into
+    /// the output bytes instead of through a dictionary and an encoder per fix (that was 10× the
+    /// cost of a CSV row).
+    static func geojson(_ f: Fix, into out: inout [UInt8]) {
+        func put(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
         put("{\"geometry\":{\"coordinates\":[")
-        Self.appendJSON(&bytes, f.longitude); put(44); Self.appendJSON(&bytes, f.latitude)
-        if let h = f.ellipsoidalHeight { put(44); Self.appendJSON(&bytes, h) }
+        appendJSON(&out, f.longitude); out.append(44); appendJSON(&out, f.latitude)
+        if let h = f.ellipsoidalHeight { out.append(44); appendJSON(&out, h) }
         put("],\"type\":\"Point\"},\"properties\":{")
         // Keys in sorted order, as JSONEncoder's .sortedKeys writes them.
         var first = true
         func key(_ k: StaticString) { put(first ? "\"" : ",\""); put(k); put("\":"); first = false }
         func num(_ k: StaticString, _ v: Double?) {
             guard let v else { return }
-            key(k); Self.appendJSON(&bytes, v)
+            key(k); appendJSON(&out, v)
         }
         num("altitude", f.verticalReference == .meanSeaLevel ? f.height : nil)
         num("course", f.course)
@@ -283,11 +271,10 @@ public final class TraceWriter {
         num("quality", f.quality.map { Double($0.rawValue) })
         num("satellites", f.satellites.map(Double.init))
         num("speed", f.speed)
-        key("time"); put(34); bytes.append(contentsOf: Self.timeString(f.time).utf8); put(34)
+        key("time"); out.append(34); out.append(contentsOf: timeString(f.time).utf8); out.append(34)
         num("vdop", f.vdop)
         num("vertical_accuracy", f.verticalAccuracy)
         put("},\"type\":\"Feature\"}")
-        flushBytes()
     }
 
     /// A number as JSONEncoder writes it: Swift's shortest round-trip text without a trailing `.0`.
@@ -309,62 +296,63 @@ public final class TraceWriter {
 
     // MARK: NMEA
 
-    private func nmea(_ f: Fix) {
+    /// GGA + RMC (+ GST, + HDT) for one fix, written straight into the output bytes.
+    static func nmea(_ f: Fix, into out: inout [UInt8]) {
+        func put(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
         let ms = Int((f.time * 1000).rounded())
         let days = Int((Double(ms) / 86_400_000).rounded(.down))
         let tod = ms - days * 86_400_000
         let (y, mo, d) = ByteParsing.civilFromDays(days)
         let q = f.quality?.rawValue ?? 1
         func time() {
-            Self.appendDigits(&bytes, tod / 3_600_000, 2); Self.appendDigits(&bytes, (tod / 60_000) % 60, 2)
-            Self.appendDigits(&bytes, (tod / 1000) % 60, 2); put(46); Self.appendDigits(&bytes, tod % 1000, 3)
+            appendDigits(&out, tod / 3_600_000, 2); appendDigits(&out, (tod / 60_000) % 60, 2)
+            appendDigits(&out, (tod / 1000) % 60, 2); out.append(46); appendDigits(&out, tod % 1000, 3)
         }
         func position() {
-            Self.appendDDMM(&bytes, abs(f.latitude), degreeDigits: 2); put(f.latitude < 0 ? ",S," : ",N,")
-            Self.appendDDMM(&bytes, abs(f.longitude), degreeDigits: 3); put(f.longitude < 0 ? ",W" : ",E")
+            appendDDMM(&out, abs(f.latitude), degreeDigits: 2); put(f.latitude < 0 ? ",S," : ",N,")
+            appendDDMM(&out, abs(f.longitude), degreeDigits: 3); put(f.longitude < 0 ? ",W" : ",E")
         }
-        func fixed(_ v: Double?, _ decimals: Int) { if let v { Self.appendFixed(&bytes, v, decimals) } }
+        func fixed(_ v: Double?, _ decimals: Int) { if let v { appendFixed(&out, v, decimals) } }
         // GGA
-        var start = bytes.count
-        put("$GPGGA,"); time(); put(44); position(); put(44)
-        Self.appendDigits(&bytes, q, 1); put(44)
+        var start = out.count
+        put("$GPGGA,"); time(); out.append(44); position(); out.append(44)
+        appendDigits(&out, q, 1); out.append(44)
         if let v = f.satellites {
-            if v >= 0 { Self.appendDigits(&bytes, v, 2) } else { bytes.append(contentsOf: String(format: "%02d", v).utf8) }
+            if v >= 0 { appendDigits(&out, v, 2) } else { out.append(contentsOf: String(format: "%02d", v).utf8) }
         }
-        put(44); fixed(f.hdop, 2); put(44)
-        if let (h, n) = Self.mslAndSeparation(f) {
-            Self.appendFixed(&bytes, h, 3); put(",M,"); fixed(n, 3); put(",M")
+        out.append(44); fixed(f.hdop, 2); out.append(44)
+        if let (h, n) = mslAndSeparation(f) {
+            appendFixed(&out, h, 3); put(",M,"); fixed(n, 3); put(",M")
         } else {
             put(",M,,M")
         }
-        put(",,"); endSentence(start)
+        put(",,"); endSentence(&out, start)
         // RMC
-        start = bytes.count
-        put("$GPRMC,"); time(); put(q == 0 ? ",V," : ",A,"); position(); put(44)
-        fixed(f.speed.map { $0 / NMEAParser.metersPerSecondPerKnot }, 3); put(44)
-        fixed(f.course, 2); put(44)
-        Self.appendDigits(&bytes, d, 2); Self.appendDigits(&bytes, mo, 2); Self.appendDigits(&bytes, ((y % 100) + 100) % 100, 2)
-        put(",,,A"); endSentence(start)
+        start = out.count
+        put("$GPRMC,"); time(); put(q == 0 ? ",V," : ",A,"); position(); out.append(44)
+        fixed(f.speed.map { $0 / NMEAParser.metersPerSecondPerKnot }, 3); out.append(44)
+        fixed(f.course, 2); out.append(44)
+        appendDigits(&out, d, 2); appendDigits(&out, mo, 2); appendDigits(&out, ((y % 100) + 100) % 100, 2)
+        put(",,,A"); endSentence(&out, start)
         if f.horizontalAccuracy != nil || f.verticalAccuracy != nil {
             // σ_lat = σ_lon = hAcc/√2 so that √(σ_lat² + σ_lon²) = hAcc (the reader's DRMS rule).
-            start = bytes.count
+            start = out.count
             put("$GPGST,"); time(); put(",,,,,")
             let sigma = f.horizontalAccuracy.map { $0 / 2.0.squareRoot() }
-            fixed(sigma, 3); put(44); fixed(sigma, 3); put(44); fixed(f.verticalAccuracy, 3)
-            endSentence(start)
+            fixed(sigma, 3); out.append(44); fixed(sigma, 3); out.append(44); fixed(f.verticalAccuracy, 3)
+            endSentence(&out, start)
         }
         if let h = f.heading {
-            start = bytes.count
-            put("$GPHDT,"); Self.appendFixed(&bytes, h, 2); put(",T"); endSentence(start)
+            start = out.count
+            put("$GPHDT,"); appendFixed(&out, h, 2); put(",T"); endSentence(&out, start)
         }
-        flushBytes()
     }
 
-    /// Appends `*hh\r\n`, the XOR of the bytes between the `$` at `start` and here.
-    private func endSentence(_ start: Int) {
+    /// Appends `*hh\r\n`, the XOR of the bytes between the `$` at `start` and the end.
+    static func endSentence(_ out: inout [UInt8], _ start: Int) {
         var x: UInt8 = 0
-        for i in (start + 1)..<bytes.count { x ^= bytes[i] }
-        put(42); put(Self.hexDigits[Int(x >> 4)]); put(Self.hexDigits[Int(x & 15)]); put(13); put(10)
+        for i in (start + 1)..<out.count { x ^= out[i] }
+        out.append(42); out.append(hexDigits[Int(x >> 4)]); out.append(hexDigits[Int(x & 15)]); out.append(13); out.append(10)
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
