@@ -71,7 +71,7 @@ public final class TraceWriter {
         case .csv: try csvFix(f)
         case .gpx:
             if count == 0 { buffer.append(contentsOf: Self.gpxHeader.utf8) }
-            gpx(f)
+            Self.gpx(f, into: &buffer)
         case .nmea: Self.nmea(f, into: &buffer)
         case .geojson:
             buffer.append(contentsOf: (count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n").utf8)
@@ -203,42 +203,45 @@ public final class TraceWriter {
 
     """
 
-    private func gpx(_ f: Fix) {
-        var s = "<trkpt lat=\"\(Self.num(f.latitude))\" lon=\"\(Self.num(f.longitude))\">"
-        if let (h, n) = Self.mslAndSeparation(f) {
-            s += "<ele>\(Self.num(h))</ele>"
-            s += "<time>\(Self.timeString(f.time))</time>"
-            if let n { s += "<geoidheight>\(Self.num(n))</geoidheight>" }
-        } else {
-            s += "<time>\(Self.timeString(f.time))</time>"
+    /// One `<trkpt>`, written straight into the output bytes (numbers as `Double.description`).
+    static func gpx(_ f: Fix, into out: inout [UInt8]) {
+        func put(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
+        func num(_ v: Double) { out.append(contentsOf: v.description.utf8) }
+        func element(_ open: StaticString, _ v: Double?, _ close: StaticString) {
+            guard let v else { return }
+            put(open); num(v); put(close)
         }
+        put("<trkpt lat=\""); num(f.latitude); put("\" lon=\""); num(f.longitude); put("\">")
+        let height = mslAndSeparation(f)
+        if let (h, _) = height { element("<ele>", h, "</ele>") }
+        put("<time>"); out.append(contentsOf: timeString(f.time).utf8); put("</time>")
+        if let (_, n) = height { element("<geoidheight>", n, "</geoidheight>") }
         if let q = f.quality {
             switch q {
-            case .invalid: s += "<fix>none</fix>"
-            case .differential, .rtkFixed, .rtkFloat: s += "<fix>dgps</fix>"
-            case .pps: s += "<fix>pps</fix>"
-            default: s += "<fix>3d</fix>"
+            case .invalid: put("<fix>none</fix>")
+            case .differential, .rtkFixed, .rtkFloat: put("<fix>dgps</fix>")
+            case .pps: put("<fix>pps</fix>")
+            default: put("<fix>3d</fix>")
             }
         }
-        if let v = f.satellites { s += "<sat>\(v)</sat>" }
-        if let v = f.hdop { s += "<hdop>\(Self.num(v))</hdop>" }
-        if let v = f.vdop { s += "<vdop>\(Self.num(v))</vdop>" }
-        if let v = f.pdop { s += "<pdop>\(Self.num(v))</pdop>" }
+        if let v = f.satellites { put("<sat>"); out.append(contentsOf: String(v).utf8); put("</sat>") }
+        element("<hdop>", f.hdop, "</hdop>")
+        element("<vdop>", f.vdop, "</vdop>")
+        element("<pdop>", f.pdop, "</pdop>")
         if f.speed != nil || f.course != nil || f.horizontalAccuracy != nil || f.verticalAccuracy != nil || f.heading != nil {
-            s += "<extensions>"
+            put("<extensions>")
             if f.speed != nil || f.course != nil {
-                s += "<gpxtpx:TrackPointExtension>"
-                if let v = f.speed { s += "<gpxtpx:speed>\(Self.num(v))</gpxtpx:speed>" }
-                if let v = f.course { s += "<gpxtpx:course>\(Self.num(v))</gpxtpx:course>" }
-                s += "</gpxtpx:TrackPointExtension>"
+                put("<gpxtpx:TrackPointExtension>")
+                element("<gpxtpx:speed>", f.speed, "</gpxtpx:speed>")
+                element("<gpxtpx:course>", f.course, "</gpxtpx:course>")
+                put("</gpxtpx:TrackPointExtension>")
             }
-            if let v = f.horizontalAccuracy { s += "<gak:hacc>\(Self.num(v))</gak:hacc>" }
-            if let v = f.verticalAccuracy { s += "<gak:vacc>\(Self.num(v))</gak:vacc>" }
-            if let v = f.heading { s += "<gak:heading>\(Self.num(v))</gak:heading>" }
-            s += "</extensions>"
+            element("<gak:hacc>", f.horizontalAccuracy, "</gak:hacc>")
+            element("<gak:vacc>", f.verticalAccuracy, "</gak:vacc>")
+            element("<gak:heading>", f.heading, "</gak:heading>")
+            put("</extensions>")
         }
-        s += "</trkpt>\n"
-        buffer.append(contentsOf: s.utf8)
+        put("</trkpt>\n")
     }
 
     // MARK: GeoJSON

@@ -53,6 +53,20 @@ struct TraceWriterFastPathTests {
         }
     }
 
+    /// Reference: the `<trkpt>` the previous String-interpolation writer produced for this fix
+    /// (copied from its output), byte for byte.
+    @Test func gpxTrackPoint() throws {
+        let f = Fix(time: 1_778_920_200.25, latitude: 49.96, longitude: -14.5, height: 380.5, verticalReference: .meanSeaLevel,
+                    geoidSeparation: 45.6, horizontalAccuracy: 3, verticalAccuracy: 4.5, speed: 1.25, course: 90,
+                    heading: 91.5, quality: .rtkFixed, satellites: 9, hdop: 0.9, vdop: 1.1, pdop: 1.4)
+        var out: [UInt8] = []
+        TraceWriter.gpx(f, into: &out)
+        #expect(String(decoding: out, as: UTF8.self) == "<trkpt lat=\"49.96\" lon=\"-14.5\"><ele>380.5</ele><time>2026-05-16T08:30:00.250Z</time><geoidheight>45.6</geoidheight><fix>dgps</fix><sat>9</sat><hdop>0.9</hdop><vdop>1.1</vdop><pdop>1.4</pdop><extensions><gpxtpx:TrackPointExtension><gpxtpx:speed>1.25</gpxtpx:speed><gpxtpx:course>90.0</gpxtpx:course></gpxtpx:TrackPointExtension><gak:hacc>3.0</gak:hacc><gak:vacc>4.5</gak:vacc><gak:heading>91.5</gak:heading></extensions></trkpt>\n")
+        var bare: [UInt8] = []
+        TraceWriter.gpx(Fix(time: 0, latitude: 1, longitude: 2), into: &bare)
+        #expect(String(decoding: bare, as: UTF8.self) == "<trkpt lat=\"1.0\" lon=\"2.0\"><time>1970-01-01T00:00:00.000Z</time></trkpt>\n")
+    }
+
     @Test func digits() {
         for (v, w) in [(0, 2), (7, 2), (123, 2), (5, 7), (1_234_567, 3), (Int.max / 10, 1)] {
             var s = ""
