@@ -26,7 +26,7 @@ public final class TraceWriter {
     private var count = 0
     private var csvVertical: VerticalReference? = nil
     /// CSV rows written before the height column is known (fixes without a height).
-    private var csvPending = ""
+    private var csvPending: [UInt8] = []
     private var csvMode: CSVMode? = nil
     private var finished = false
     private let name: String
@@ -163,25 +163,33 @@ public final class TraceWriter {
                     message: "fix at \(Self.timeString(f.time)) has a \(f.verticalReference.rawValue) height but the file uses \(csvVertical.rawValue) and no geoid separation is known")
             }
         }
-        var row = Self.timeString(f.time) + "," + Self.num(f.latitude) + "," + Self.num(f.longitude) + ","
-        row += Self.num(h) + "," + Self.num(f.geoidSeparation) + "," + Self.num(f.horizontalAccuracy) + ","
-        row += Self.num(f.verticalAccuracy) + "," + Self.num(f.speed) + "," + Self.num(f.course) + ","
-        row += Self.num(f.heading) + "," + Self.num(f.headingAccuracy) + "," + (f.satellites.map(String.init) ?? "") + ","
-        row += Self.num(f.hdop) + "," + Self.num(f.vdop) + "," + Self.num(f.pdop) + "," + (f.quality.map { String($0.rawValue) } ?? "") + "\n"
         if csvVertical == nil {
-            csvPending += row
-            if csvPending.utf8.count >= 1 << 20 { commitCSVHeader(.ellipsoid) }
+            Self.csvRow(f, height: h, into: &csvPending)
+            if csvPending.count >= 1 << 20 { commitCSVHeader(.ellipsoid) }
         } else {
-            buffer.append(contentsOf: row.utf8)
+            Self.csvRow(f, height: h, into: &buffer)
         }
+    }
+
+    /// One CSV row in the column order of ``csvHeader(_:)``, empty cells for absent values.
+    static func csvRow(_ f: Fix, height h: Double?, into out: inout [UInt8]) {
+        func num(_ v: Double?) { if let v { out.append(contentsOf: v.description.utf8) }; out.append(44) }
+        out.append(contentsOf: timeString(f.time).utf8); out.append(44)
+        num(f.latitude); num(f.longitude); num(h); num(f.geoidSeparation); num(f.horizontalAccuracy)
+        num(f.verticalAccuracy); num(f.speed); num(f.course); num(f.heading); num(f.headingAccuracy)
+        if let v = f.satellites { out.append(contentsOf: String(v).utf8) }
+        out.append(44)
+        num(f.hdop); num(f.vdop); num(f.pdop)
+        if let q = f.quality { out.append(contentsOf: String(q.rawValue).utf8) }
+        out.append(10)
     }
 
     /// Fixes the CSV height column and writes the header and the rows held back so far.
     private func commitCSVHeader(_ v: VerticalReference) {
         csvVertical = v
         buffer.append(contentsOf: Self.csvHeader(v).utf8)
-        buffer.append(contentsOf: csvPending.utf8)
-        csvPending = ""
+        buffer.append(contentsOf: csvPending)
+        csvPending = []
     }
 
     /// (MSL height, separation) for GPX/NMEA.
