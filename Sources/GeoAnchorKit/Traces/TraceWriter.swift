@@ -264,38 +264,41 @@ public final class TraceWriter {
         appendJSON(&out, f.longitude); out.append(44); appendJSON(&out, f.latitude)
         if let h = f.ellipsoidalHeight { out.append(44); appendJSON(&out, h) }
         put("],\"type\":\"Point\"},\"properties\":{")
-        // Keys in sorted order, as JSONEncoder's .sortedKeys writes them.
-        var first = true
-        func key(_ k: StaticString) { put(first ? "\"" : ",\""); put(k); put("\":"); first = false }
+        // Keys in sorted order, as JSONEncoder's .sortedKeys writes them; a comma before every
+        // member but the first (the byte before is then the properties' '{').
         func num(_ k: StaticString, _ v: Double?) {
             guard let v else { return }
-            key(k); appendJSON(&out, v)
+            if out.last != 123 { out.append(44) }
+            put(k); appendJSON(&out, v)
         }
-        num("altitude", f.verticalReference == .meanSeaLevel ? f.height : nil)
-        num("course", f.course)
-        num("geoid_separation", f.geoidSeparation)
-        num("hdop", f.hdop)
-        num("heading", f.heading)
-        num("heading_accuracy", f.headingAccuracy)
-        num("horizontal_accuracy", f.horizontalAccuracy)
-        num("pdop", f.pdop)
-        num("quality", f.quality.map { Double($0.rawValue) })
-        num("satellites", f.satellites.map(Double.init))
-        num("speed", f.speed)
-        key("time"); out.append(34); out.append(contentsOf: timeString(f.time).utf8); out.append(34)
-        num("vdop", f.vdop)
-        num("vertical_accuracy", f.verticalAccuracy)
+        num("\"altitude\":", f.verticalReference == .meanSeaLevel ? f.height : nil)
+        num("\"course\":", f.course)
+        num("\"geoid_separation\":", f.geoidSeparation)
+        num("\"hdop\":", f.hdop)
+        num("\"heading\":", f.heading)
+        num("\"heading_accuracy\":", f.headingAccuracy)
+        num("\"horizontal_accuracy\":", f.horizontalAccuracy)
+        num("\"pdop\":", f.pdop)
+        num("\"quality\":", f.quality.map { Double($0.rawValue) })
+        num("\"satellites\":", f.satellites.map(Double.init))
+        num("\"speed\":", f.speed)
+        if out.last != 123 { out.append(44) }
+        put("\"time\":\""); out.append(contentsOf: timeString(f.time).utf8); out.append(34)
+        num("\"vdop\":", f.vdop)
+        num("\"vertical_accuracy\":", f.verticalAccuracy)
         put("},\"type\":\"Feature\"}")
     }
 
     /// A number as JSONEncoder writes it: Swift's shortest round-trip text without a trailing `.0`.
     static func appendJSON(_ out: inout [UInt8], _ v: Double) {
-        let d = v.description.utf8
-        let n = d.count
-        if n >= 2, d.last == 48, d[d.index(d.endIndex, offsetBy: -2)] == 46 {
-            out.append(contentsOf: d.prefix(n - 2))
-        } else {
-            out.append(contentsOf: d)
+        var d = v.description
+        d.withUTF8 { b in
+            let n = b.count
+            if n >= 2, b[n - 1] == 48, b[n - 2] == 46 {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[0..<(n - 2)]))
+            } else {
+                out.append(contentsOf: b)
+            }
         }
     }
 
