@@ -40,10 +40,13 @@ struct TourCommand: ParsableCommand {
     @Flag(help: "Constrain the position filter to the tour's path (map aiding); ignored with --raw.")
     var pathAided = false
 
+    @Option(help: "GnssLogger trace: whose Fix records to replay: gps (default), fused, network or all.")
+    var provider: GnssLoggerProvider = .gps
+
     func run() throws {
         try withInputErrors {
             let result = try TourReplay.run(tour: URL(fileURLWithPath: tour), trace: URL(fileURLWithPath: trace), filtered: !raw,
-                                            pathAided: pathAided && !raw)
+                                            pathAided: pathAided && !raw, provider: provider)
             var out = ""
             if !json { out += "time,type,id\n" }
             for e in result.events {
@@ -99,7 +102,8 @@ enum TourReplay {
     }
 
     /// Loads both files, replays, returns the events. Input problems become `InputError`s.
-    static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false) throws -> Result {
+    static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false,
+                    provider: GnssLoggerProvider = .gps) throws -> Result {
         let tour: Tour
         do { tour = try Tour(contentsOf: tourURL) } catch {
             throw InputError(file: tourURL.path, line: nil, message: error.description)
@@ -120,7 +124,7 @@ enum TourReplay {
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
         do {
-            try TraceReader.read(url: traceURL, onFix: { fix in
+            try TraceReader.read(url: traceURL, options: TraceReadOptions(provider: provider), onFix: { fix in
                 do {
                     events += try session.process(fix, filter: &filter, zones: zones, summary: &summary)
                 } catch let e as GeoAnchorError {
