@@ -60,6 +60,43 @@ let benchmarks: @Sendable () -> Void = {
             blackHole(n)
         }
     }
+    writers()
+}
+
+/// Fix number `i` of a synthetic walk with every field a phone reports.
+func phoneFix(_ i: Int) -> Fix {
+    let k = Double(i)
+    var f = Fix(time: 1_778_920_200 + k * 0.5, latitude: 49.96 + 1e-5 * Double(i % 1000),
+                longitude: 14.39 + 1e-5 * Double(i % 777))
+    f.height = 350 + Double(i % 50) * 0.1
+    f.verticalReference = .meanSeaLevel
+    f.geoidSeparation = 45.6
+    f.horizontalAccuracy = 3.2 + Double(i % 7)
+    f.verticalAccuracy = 5.5
+    f.speed = 1.3
+    f.course = Double(i % 360)
+    f.quality = .gps
+    f.satellites = 14
+    f.hdop = 0.8; f.vdop = 1.1; f.pdop = 1.4
+    return f
+}
+
+/// 100 000 fixes with every field a phone reports, written to memory in each format.
+/// Target (issue 13): every writer within 1.5× of the CSV writer's time.
+let writers: @Sendable () -> Void = {
+    for format in TraceFormat.allCases {
+        Benchmark("\(format.rawValue) write, 100000 fixes to memory") { benchmark in
+            let fixes = (0..<100_000).map(phoneFix)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                var bytes = 0
+                let w = TraceWriter(format: format) { bytes &+= $0.count }
+                for f in fixes { try w.write(f) }
+                w.finish()
+                blackHole(bytes)
+            }
+        }
+    }
 }
 
 #if canImport(FoundationXML)

@@ -55,6 +55,9 @@ struct AccuracyCommand: ParsableCommand {
     @Option(help: "UTC date YYYY-MM-DD for NMEA files that never state one.")
     var date: String?
 
+    @Option(help: "GnssLogger logs (trace or truth): whose Fix records are read: gps (default), fused, network or all.")
+    var provider: GnssLoggerProvider = .gps
+
     @Option(help: "GTX geoid grid (e.g. /usr/share/proj/egm96_15.gtx) for MSL heights given without a geoid separation.")
     var geoid: String?
 
@@ -63,7 +66,7 @@ struct AccuracyCommand: ParsableCommand {
             guard timeOffset.isFinite else { throw InputError(file: "--time-offset", line: nil, message: "must be finite") }
             guard maxGap > 0, maxGap.isFinite else { throw InputError(file: "--max-gap", line: nil, message: "\(maxGap) must be > 0") }
             let day = try date.map(TraceIO.parseDate)
-            let (traceFixes, truthFixes) = try Self.loadPair(trace: trace, truth: truth, skipInvalid: skipInvalid, date: day)
+            let (traceFixes, truthFixes) = try Self.loadPair(trace: trace, truth: truth, skipInvalid: skipInvalid, date: day, provider: provider)
             guard !traceFixes.isEmpty else { throw InputError(file: trace, line: nil, message: "no fixes in the trace") }
             guard !truthFixes.isEmpty else { throw InputError(file: truth, line: nil, message: "no fixes in the truth") }
             var undulation: (@Sendable (Double, Double) -> Double?)? = nil
@@ -95,8 +98,9 @@ struct AccuracyCommand: ParsableCommand {
     }
 
     /// Reads trace and truth; a file without a date takes the other's first UTC day.
-    static func loadPair(trace: String, truth: String, skipInvalid: Bool, date: Double?) throws -> ([Fix], [Fix]) {
-        let opts = TraceReadOptions(skipInvalid: skipInvalid, defaultDate: date)
+    static func loadPair(trace: String, truth: String, skipInvalid: Bool, date: Double?,
+                         provider: GnssLoggerProvider = .gps) throws -> ([Fix], [Fix]) {
+        let opts = TraceReadOptions(skipInvalid: skipInvalid, defaultDate: date, provider: provider)
         func attempt(_ path: String, _ o: TraceReadOptions) throws -> [Fix]? {
             do {
                 let (t, s) = try TraceIO.load(path, options: o)

@@ -8,7 +8,10 @@ struct CalibrateCommand: ParsableCommand {
         abstract: "Magnetometer hard/soft-iron calibration from an ellipsoid fit.",
         discussion: """
         Input CSV columns: mx,my,mz (raw magnetometer, µT); optional ax,ay,az (accelerometer, \
-        any unit, specific force pointing up) and time (seconds). With the accelerometer, the \
+        any unit, specific force pointing up) and time (seconds). A sensors CSV \
+        (time,sensor,x,y,z[,bias_x,bias_y,bias_z], e.g. from `geobench convert log.txt --sensors`) is \
+        taken too: its uncalibrated_magnetometer rows (Android's raw field, hard iron included) when \
+        there are any, else its magnetometer rows. With the accelerometer, the \
         text output also reports the spread of the measured dip angle after calibration (an \
         independent check: the true dip is constant).
 
@@ -40,18 +43,32 @@ struct CalibrateCommand: ParsableCommand {
     func run() throws {
         try withInputErrors {
             let table = try CSVTable.read(path: input)
-            let mc = try ["mx", "my", "mz"].map { try table.column($0) }
-            let ac = ["ax", "ay", "az"].map { table.optionalColumn($0) }
+            var rows = table.rows
+            let names: [String]
+            if let sc = table.optionalColumn("sensor") {
+                // A sensors CSV: the magnetometer rows; the raw (uncalibrated) ones when present.
+                func kind(_ r: (line: Int, fields: [String])) -> String {
+                    sc < r.fields.count ? r.fields[sc].trimmingCharacters(in: .whitespaces).lowercased() : ""
+                }
+                let raw = SensorKind.uncalibratedMagnetometer.rawValue
+                let want = rows.contains { kind($0) == raw } ? raw : SensorKind.magnetometer.rawValue
+                rows = rows.filter { kind($0) == want }
+                names = ["x", "y", "z"]
+            } else {
+                names = ["mx", "my", "mz"]
+            }
+            let mc = try names.map { try table.column($0) }
+            let ac = names[0] == "x" ? [nil, nil, nil] : ["ax", "ay", "az"].map { table.optionalColumn($0) }
             let hasAccel = ac.allSatisfy { $0 != nil }
             if !hasAccel && ac.contains(where: { $0 != nil }) {
                 throw InputError(file: table.source, line: 1, message: "accelerometer needs all of ax,ay,az")
             }
             let tc = table.optionalColumn("time")
             var x = [Double](), y = [Double](), z = [Double](), acc = [SIMD3<Double>]()
-            for row in table.rows {
-                x.append(try table.double(row, mc[0], "mx"))
-                y.append(try table.double(row, mc[1], "my"))
-                z.append(try table.double(row, mc[2], "mz"))
+            for row in rows {
+                x.append(try table.double(row, mc[0], names[0]))
+                y.append(try table.double(row, mc[1], names[1]))
+                z.append(try table.double(row, mc[2], names[2]))
                 if hasAccel {
                     acc.append(SIMD3(try table.double(row, ac[0]!, "ax"), try table.double(row, ac[1]!, "ay"),
                                      try table.double(row, ac[2]!, "az")))

@@ -7,11 +7,15 @@ struct ConvertCommand: ParsableCommand {
         commandName: "convert",
         abstract: "Convert a trace between NMEA, GPX, CSV and GeoJSON (formats by file extension).",
         discussion: """
-        Extensions: .nmea/.log/.txt (NMEA 0183; GnssLogger NMEA records too), .gpx (GPX 1.0/1.1 in, \
-        1.1 out), .csv (the project's trace columns: time,latitude,longitude,altitude|ellipsoidal_height,\
+        Extensions: .nmea/.log/.txt (NMEA 0183, or an Android GnssLogger log — told apart by content: \
+        its Fix records are the fixes, AltitudeMeters as ellipsoidal height, of the provider chosen with \
+        --provider; a log without Fix records gives the fixes of its NMEA records; Accel/Gyro/Mag and \
+        UncalAccel/UncalGyro/UncalMag records are sensor samples, written with --sensors; Raw records are \
+        counted), .gpx (GPX 1.0/1.1 in, 1.1 out; the trace is the track points, or the route points of \
+        a file without a track; waypoints are written only with --waypoints), .csv (the project's trace columns: time,latitude,longitude,altitude|ellipsoidal_height,\
         geoid_separation,horizontal_accuracy,vertical_accuracy,speed,course,heading,heading_accuracy,\
         satellites,hdop,vdop,pdop,quality; GSDC ground_truth.csv / device_gnss.csv are read too; a \
-        sensors CSV has time,sensor,x,y,z), .geojson/.json (RFC 7946 Point features). Streams: \
+        sensors CSV has time,sensor,x,y,z and, for the uncalibrated kinds, bias_x,bias_y,bias_z), .geojson/.json (RFC 7946 Point features). Streams: \
         memory does not grow with the file (except GeoJSON input). Invalid input exits with status 2 \
         and `FILE:LINE: message`; with --skip-invalid invalid lines are skipped and counted on stderr.
         """
@@ -29,36 +33,152 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "UTC date YYYY-MM-DD for NMEA input that never states one (no RMC/ZDA).")
     var date: String?
 
+    @Option(help: "GnssLogger logs: whose Fix records become fixes: gps (the chipset's fix), fused (FLP), network (NLP) or all.")
+    var provider: GnssLoggerProvider = .gps
+
+    @Option(help: "Write the sensor samples (GnssLogger Accel/Gyro/Mag and Uncal* records) to this CSV: time,sensor,x,y,z,bias_x,bias_y,bias_z.")
+    var sensors: String?
+
+    @Option(help: "GPX input: write its waypoints (points of interest, not part of the trace) to this file (.csv: name,latitude,longitude,altitude,geoid_separation,time; .geojson; .gpx).")
+    var waypoints: String?
+
     func run() throws {
         try withInputErrors {
             let inFmt = try TraceIO.format(of: input, option: "--input")
             let outFmt = try TraceIO.format(of: output, option: "--output")
-            var opts = TraceReadOptions(skipInvalid: skipInvalid)
+            var opts = TraceReadOptions(skipInvalid: skipInvalid, provider: provider)
             if let date { opts.defaultDate = try TraceIO.parseDate(date) }
             guard FileManager.default.isReadableFile(atPath: input) else {
                 throw InputError(file: input, line: nil, message: "cannot read file")
             }
-            // Write to a temporary file first so a failed conversion leaves no partial output.
+            if let sensors, try TraceIO.format(of: sensors, option: "--sensors") != .csv {
+                throw InputError(file: "--sensors", line: nil, message: "'\(sensors)': sensor samples are written as .csv")
+            }
+            if waypoints != nil && inFmt != .gpx {
+                throw InputError(file: "--waypoints", line: nil, message: "only GPX input has waypoints")
+            }
+            // Write to temporary files first so a failed conversion leaves no partial output.
             let tmp = URL(fileURLWithPath: output + ".partial")
+            let sensorsTmp = sensors.map { URL(fileURLWithPath: $0 + ".partial") }
+            var wpts: [GPXWaypoint] = []
+            var fixNo = 0
+            func cleanUp() {
+                try? FileManager.default.removeItem(at: tmp)
+                if let sensorsTmp { try? FileManager.default.removeItem(at: sensorsTmp) }
+            }
             do {
                 let writer = try TraceWriter(url: tmp, format: outFmt)
-                let s = try TraceReader.read(url: URL(fileURLWithPath: input), format: inFmt, options: opts,
-                                             onFix: { try writer.write($0) }, onSensor: { try writer.write($0) })
+                let sensorWriter = try sensorsTmp.map { try TraceWriter(url: $0, format: .csv) }
+                sensorWriter?.sensorBiasColumns = true
+                var droppedSensors = 0
+                // A writer's objection names the input file and the fix (never the .partial output).
+                let onFix: (Fix) throws -> Void = { f in
+                    fixNo += 1
+                    do { try writer.write(f) } catch let e as TraceFormatError {
+                        throw InputError(file: input, line: nil, message: "fix #\(fixNo) cannot be written as \(outFmt.rawValue): \(e.message)")
+                    }
+                }
+                let onSensor: (SensorSample) throws -> Void = { smp in
+                    if let sensorWriter { try sensorWriter.write(smp) }
+                    else if inFmt == .csv { try writer.write(smp) }
+                    else { droppedSensors += 1 }
+                }
+                let s: TraceReadSummary
+                if inFmt == .gpx && waypoints != nil {
+                    s = try GPXReader.read(url: URL(fileURLWithPath: input), options: opts, onFix: onFix, onWaypoint: { wpts.append($0) })
+                } else {
+                    s = try TraceReader.read(url: URL(fileURLWithPath: input), format: inFmt, options: opts,
+                                             onFix: onFix, onSensor: onSensor)
+                }
                 writer.finish()
+                sensorWriter?.finish()
                 TraceIO.reportSkipped(s, source: input)
                 if s.fixes == 0 && s.sensorSamples == 0 {
-                    throw InputError(file: input, line: nil, message: "no fixes found (\(s.ignoredRecords) record(s) without a position fix)")
+                    var why = "\(s.ignoredRecords) record(s) without a position fix"
+                    if s.otherProviderFixes > 0 { why += ", \(s.otherProviderFixes) fix(es) of other providers than --provider \(provider.rawValue)" }
+                    if s.waypoints > 0 { why += ", \(s.waypoints) waypoint(s): see --waypoints" }
+                    throw InputError(file: input, line: nil, message: "no fixes found (\(why))")
                 }
+                if let waypoints { try Self.writeWaypoints(wpts, to: waypoints) }
                 _ = try? FileManager.default.removeItem(atPath: output)
                 try FileManager.default.moveItem(at: tmp, to: URL(fileURLWithPath: output))
-                Stderr.print("\(input) → \(output): \(s.fixes) fix(es)\(s.sensorSamples > 0 ? ", \(s.sensorSamples) sensor sample(s)" : "")")
+                if let sensors, let sensorsTmp {
+                    _ = try? FileManager.default.removeItem(atPath: sensors)
+                    try FileManager.default.moveItem(at: sensorsTmp, to: URL(fileURLWithPath: sensors))
+                }
+                var msg = "\(input) → \(output): \(s.fixes) fix(es)"
+                if s.sensorSamples > 0 {
+                    msg += sensors != nil ? ", \(s.sensorSamples) sensor sample(s) → \(sensors!)"
+                        : droppedSensors > 0 ? ", \(droppedSensors) sensor sample(s) not written (use --sensors FILE)"
+                        : ", \(s.sensorSamples) sensor sample(s)"
+                }
+                if s.otherProviderFixes > 0 { msg += ", \(s.otherProviderFixes) fix(es) of other providers (--provider)" }
+                if s.rawMeasurements > 0 { msg += ", \(s.rawMeasurements) Raw GNSS measurement(s) not processed" }
+                if s.segments > 1 { msg += ", \(s.segments) track segments" }
+                if inFmt == .gpx && s.ignoredRecords > 0 {
+                    msg += ", \(s.ignoredRecords) point(s) not converted (no <time>, or route points beside a track)"
+                }
+                if s.waypoints > 0 { msg += waypoints != nil ? ", \(s.waypoints) waypoint(s) → \(waypoints!)" : ", \(s.waypoints) waypoint(s) not part of the trace (use --waypoints FILE)" }
+                Stderr.print(msg)
             } catch let e as TraceFormatError {
-                try? FileManager.default.removeItem(at: tmp)
+                cleanUp()
                 throw TraceIO.inputError(e)
             } catch {
-                try? FileManager.default.removeItem(at: tmp)
+                cleanUp()
                 throw error
             }
+        }
+    }
+
+    /// Writes GPX waypoints as CSV, GeoJSON Point features or GPX `wpt` elements.
+    static func writeWaypoints(_ w: [GPXWaypoint], to path: String) throws {
+        let fmt = try TraceIO.format(of: path, option: "--waypoints")
+        func num(_ v: Double?) -> String { v.map { $0.description } ?? "" }
+        func time(_ t: Double?) -> String { t.map { ByteParsing.iso8601String($0) } ?? "" }
+        var out = ""
+        switch fmt {
+        case .csv:
+            func quoted(_ s: String?) -> String {
+                guard let s else { return "" }
+                return s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+                    ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s
+            }
+            out = "name,latitude,longitude,altitude,geoid_separation,time\n"
+            for p in w {
+                out += "\(quoted(p.name)),\(p.latitude),\(p.longitude),\(num(p.altitude)),\(num(p.geoidSeparation)),\(time(p.time))\n"
+            }
+        case .geojson:
+            let features = w.map { p -> GeoJSONFeature in
+                var props: [String: JSONValue] = [:]
+                if let n = p.name { props["name"] = .string(n) }
+                if let a = p.altitude { props["altitude"] = .number(a) }
+                if let n = p.geoidSeparation { props["geoid_separation"] = .number(n) }
+                if let t = p.time { props["time"] = .string(ByteParsing.iso8601String(t)) }
+                return GeoJSONFeature(geometry: .point(GeoJSONPosition(longitude: p.longitude, latitude: p.latitude, height: nil)),
+                                      properties: props)
+            }
+            let enc = JSONEncoder()
+            enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            out = String(decoding: try enc.encode(GeoJSONFeatureCollection(features: features)), as: UTF8.self) + "\n"
+        case .gpx:
+            func esc(_ s: String) -> String {
+                s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+            }
+            out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\" creator=\"GeoAnchorKit\" xmlns=\"http://www.topografix.com/GPX/1/1\">\n"
+            for p in w {
+                out += "<wpt lat=\"\(p.latitude)\" lon=\"\(p.longitude)\">"
+                if let a = p.altitude { out += "<ele>\(a)</ele>" }
+                if let t = p.time { out += "<time>\(ByteParsing.iso8601String(t))</time>" }
+                if let n = p.geoidSeparation { out += "<geoidheight>\(n)</geoidheight>" }
+                if let n = p.name { out += "<name>\(esc(n))</name>" }
+                out += "</wpt>\n"
+            }
+            out += "</gpx>\n"
+        case .nmea:
+            throw InputError(file: "--waypoints", line: nil, message: "'\(path)': waypoints are written as .csv, .geojson or .gpx")
+        }
+        guard FileManager.default.createFile(atPath: path, contents: Data(out.utf8)) else {
+            throw InputError(file: path, line: nil, message: "cannot create output file")
         }
     }
 }

@@ -79,6 +79,9 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "UTC date YYYY-MM-DD for NMEA input that never states one.")
     var date: String?
 
+    @Option(help: "GnssLogger input: whose Fix records to filter: gps (default), fused, network or all.")
+    var provider: GnssLoggerProvider = .gps
+
     func run() throws {
         try withInputErrors {
             var config = PositionFilter.Configuration.adaptive
@@ -111,7 +114,7 @@ struct FilterCommand: ParsableCommand {
             guard FileManager.default.isReadableFile(atPath: input) else {
                 throw InputError(file: input, line: nil, message: "cannot read file")
             }
-            var opts = TraceReadOptions(skipInvalid: skipInvalid)
+            var opts = TraceReadOptions(skipInvalid: skipInvalid, provider: provider)
             if let date { opts.defaultDate = try TraceIO.parseDate(date) }
 
             var constraint: PathConstraint? = nil

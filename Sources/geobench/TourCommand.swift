@@ -45,10 +45,13 @@ struct TourCommand: ParsableCommand {
     @Option(help: "Zone evaluator: native (pure Swift, default) or geos.")
     var zones: TourReplay.ZoneEngine = .native
 
+    @Option(help: "GnssLogger trace: whose Fix records to replay: gps (default), fused, network or all.")
+    var provider: GnssLoggerProvider = .gps
+
     func run() throws {
         try withInputErrors {
             let result = try TourReplay.run(tour: URL(fileURLWithPath: tour), trace: URL(fileURLWithPath: trace), filtered: !raw,
-                                            pathAided: pathAided && !raw, zones: zones)
+                                            pathAided: pathAided && !raw, zones: zones, provider: provider)
             var out = ""
             if !json { out += "time,type,id\n" }
             for e in result.events {
@@ -110,7 +113,7 @@ enum TourReplay {
 
     /// Loads both files, replays, returns the events. Input problems become `InputError`s.
     static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false,
-                    zones engine: ZoneEngine = .native) throws -> Result {
+                    zones engine: ZoneEngine = .native, provider: GnssLoggerProvider = .gps) throws -> Result {
         let tour: Tour
         do { tour = try Tour(contentsOf: tourURL) } catch {
             throw InputError(file: tourURL.path, line: nil, message: error.description)
@@ -134,7 +137,7 @@ enum TourReplay {
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
         do {
-            try TraceReader.read(url: traceURL, onFix: { fix in
+            try TraceReader.read(url: traceURL, options: TraceReadOptions(provider: provider), onFix: { fix in
                 do {
                     events += try session.process(fix, filter: &filter, zones: zones, summary: &summary)
                 } catch let e as GeoAnchorError {

@@ -9,6 +9,8 @@ import Darwin
 
 /// Reads a file (or stdin, or bytes in memory) in fixed-size chunks and hands out one line at a
 /// time as raw bytes, without the line terminator (`\n`, `\r\n` or a lone `\r` at the end).
+/// A UTF-8 byte-order mark at the start of the input is removed (Excel and Windows tools
+/// write one), so every reader sees the first line's text from its first character.
 ///
 /// Memory is bounded by the chunk size plus the longest line (capped at
 /// ``maximumLineLength``), independent of the file size: this is what lets the readers stream
@@ -111,7 +113,7 @@ public final class ByteLineReader {
                 let c = buffer[i]
                 if c == 10 || c == 13 {
                     lineNo += 1
-                    try body(UnsafeBufferPointer(start: buffer + start, count: i - start), lineNo)
+                    try body(Self.line(buffer + start, i - start, lineNo), lineNo)
                     if c == 13 {
                         if i + 1 < end { if buffer[i + 1] == 10 { i += 1 } } else { skipLF = true }
                     }
@@ -123,10 +125,19 @@ public final class ByteLineReader {
             }
             if atEOF && start < end {
                 lineNo += 1
-                try body(UnsafeBufferPointer(start: buffer + start, count: end - start), lineNo)
+                try body(Self.line(buffer + start, end - start, lineNo), lineNo)
                 start = end
             }
         }
         return lineNo
+    }
+
+    /// The line's bytes, without a UTF-8 byte-order mark (EF BB BF) at the start of line 1.
+    @inline(__always)
+    private static func line(_ p: UnsafeMutablePointer<UInt8>, _ count: Int, _ lineNo: Int) -> UnsafeBufferPointer<UInt8> {
+        if lineNo == 1, count >= 3, p[0] == 0xEF, p[1] == 0xBB, p[2] == 0xBF {
+            return UnsafeBufferPointer(start: p + 3, count: count - 3)
+        }
+        return UnsafeBufferPointer(start: p, count: count)
     }
 }

@@ -9,8 +9,10 @@ import Foundation
 ///   `vertical_accuracy` (m, 68 %), `speed` (m/s), `course`, `heading` (degrees from true
 ///   north), `heading_accuracy` (degrees), `satellites`, `hdop`, `vdop`, `pdop`, `quality`
 ///   (NMEA GGA fix quality 0…8).
-/// - **project sensors**: `time`, `sensor` (`magnetometer`, `accelerometer`, `gyroscope`),
-///   `x`, `y`, `z` (µT, m/s², rad/s; see ``SensorKind``).
+/// - **project sensors**: `time`, `sensor` (`magnetometer`, `accelerometer`, `gyroscope`,
+///   `uncalibrated_magnetometer`, `uncalibrated_accelerometer`, `uncalibrated_gyroscope`),
+///   `x`, `y`, `z` (µT, m/s², rad/s; see ``SensorKind``), optional `bias_x`, `bias_y`, `bias_z`
+///   (the device's bias estimate for the uncalibrated kinds, same unit; all three or none).
 /// - **GSDC 2022/2023 `ground_truth.csv`**: `UnixTimeMillis`, `LatitudeDegrees`,
 ///   `LongitudeDegrees`, `AltitudeMeters` (ellipsoidal), `SpeedMps`, `AccuracyMeters`,
 ///   `BearingDegrees`, optional `VerticalAccuracyMeters`.
@@ -48,12 +50,13 @@ public enum CSVTraceReader {
         return approx - leap
     }
 
-    /// Reads all rows, calling `onFix` / `onSensor` as they are decoded.
+    /// Reads all rows, calling `onFix` / `onSensor` as they are decoded. Records are tokenized
+    /// by ``CSVRecordReader`` (CRLF/LF/CR line ends, BOM, RFC 4180 quoting); errors name the
+    /// line where the record starts.
     public static func read(_ reader: ByteLineReader, options: TraceReadOptions = TraceReadOptions(),
                             onFix: (Fix) throws -> Void,
                             onSensor: (SensorSample) throws -> Void = { _ in }) throws -> TraceReadSummary {
         var summary = TraceReadSummary()
-        var header: [String]? = nil
         var cols: Columns? = nil
         var pendingDevice: (ms: Int, fix: Fix?, line: Int)? = nil
         let source = reader.source
@@ -61,19 +64,10 @@ public enum CSVTraceReader {
             let e = TraceFormatError(source: source, line: line, message: msg)
             if options.skipInvalid { summary.skip(e) } else { throw e }
         }
-        try reader.forEachLine { bytes, lineNo in
-            summary.lines += 1
-            var text = String(decoding: bytes, as: UTF8.self)
-            if lineNo == 1, text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-            let trimmed = text.trimmingHorizontalWhitespace()
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { return }
-            let fields: [Substring]
-            do { fields = try split(Substring(text)) } catch {
-                try fail(lineNo, "unterminated quoted field"); return
-            }
+        let records = CSVRecordReader(reader)
+        let lineCount = try records.forEachRecord { fields, lineNo in
             guard let c = cols else {
-                header = fields.map { $0.trimmingHorizontalWhitespace().lowercased() }
-                cols = try Columns(header: header!, source: source)
+                cols = try Columns(header: fields.strings.map { $0.lowercased() }, source: source)
                 return
             }
             guard fields.count == c.header.count else {
@@ -101,6 +95,7 @@ public enum CSVTraceReader {
                 try fail(lineNo, e.message)
             }
         }
+        summary.lines = lineCount
         if let p = pendingDevice {
             if let f = p.fix { try onFix(f); summary.fixes += 1 } else { summary.ignoredRecords += 1 }
         }
@@ -109,42 +104,6 @@ public enum CSVTraceReader {
     }
 
     struct RowError: Error { var message: String }
-
-    static func split(_ line: Substring) throws -> [Substring] {
-        // utf8.contains: `contains("\"")` on a Substring resolves to Foundation's bridged search.
-        if !line.utf8.contains(34) {
-            // Split on the comma byte (it never occurs inside a multi-byte UTF-8 sequence).
-            var fields: [Substring] = []
-            fields.reserveCapacity(16)
-            let u = line.utf8
-            var start = u.startIndex, i = u.startIndex
-            while i < u.endIndex {
-                if u[i] == 44 { fields.append(line[start..<i]); start = u.index(after: i) }
-                i = u.index(after: i)
-            }
-            fields.append(line[start..<u.endIndex])
-            return fields
-        }
-        var fields: [Substring] = []
-        var cur = ""
-        var inQuotes = false
-        var prevQuote = false
-        for ch in line {
-            if inQuotes {
-                if ch == "\"" { inQuotes = false; prevQuote = true; continue }
-                cur.append(ch)
-            } else if ch == "\"" {
-                if prevQuote { cur.append("\"") }
-                inQuotes = true
-            } else if ch == "," {
-                fields.append(Substring(cur)); cur = ""
-            } else { cur.append(ch) }
-            prevQuote = false
-        }
-        if inQuotes { throw RowError(message: "unterminated quoted field") }
-        fields.append(Substring(cur))
-        return fields
-    }
 
     /// Column indices for one layout.
     struct Columns {
@@ -158,6 +117,7 @@ public enum CSVTraceReader {
         var hdop: Int? = nil, vdop: Int? = nil, pdop: Int? = nil
         var messageType: Int? = nil, quality: Int? = nil
         var sensor: Int? = nil, x: Int? = nil, y: Int? = nil, z: Int? = nil
+        var biasX: Int? = nil, biasY: Int? = nil, biasZ: Int? = nil
 
         init(header: [String], source: String) throws {
             self.header = header
@@ -189,6 +149,7 @@ public enum CSVTraceReader {
                 layout = .sensors
                 time = try need("time"); sensor = idx("sensor")
                 x = try need("x"); y = try need("y"); z = try need("z")
+                biasX = idx("bias_x"); biasY = idx("bias_y"); biasZ = idx("bias_z")
             } else {
                 layout = .project
                 time = try need("time"); lat = try need("latitude"); lon = try need("longitude")
@@ -203,62 +164,55 @@ public enum CSVTraceReader {
             }
         }
 
-        func raw(_ f: [Substring], _ i: Int?) -> Substring? {
+        func raw(_ f: CSVFields, _ i: Int?) -> String? {
             guard let i, i < f.count else { return nil }
-            let s = f[i].trimmingHorizontalWhitespace()
+            let s = f.string(i)
             return s.isEmpty ? nil : s
         }
 
-        func number(_ f: [Substring], _ i: Int?) throws -> Double? {
-            guard let s = raw(f, i) else { return nil }
-            var str = s
-            let v: Double? = str.withUTF8 { ByteParsing.decimal($0) }
-            guard let v else {
-                let name = header[i!]
-                let low = s.lowercased()
-                if low == "nan" || low == "inf" || low == "-inf" || low == "+inf" || low == "infinity" {
-                    throw RowError(message: "\(name) '\(s)' is not a finite number")
-                }
-                throw RowError(message: "\(name) '\(s.prefix(40))' is not a number")
+        func number(_ f: CSVFields, _ i: Int?) throws -> Double? {
+            guard let i else { return nil }
+            switch f.number(i) {
+            case .success(let v): return v
+            case .failure(let e): throw RowError(message: "\(header[i]) \(e)")
             }
-            return v
         }
 
-        func required(_ f: [Substring], _ i: Int?) throws -> Double {
+        func required(_ f: CSVFields, _ i: Int?) throws -> Double {
             guard let v = try number(f, i) else { throw RowError(message: "missing value for '\(header[i!])'") }
             return v
         }
 
-        func nonNegative(_ f: [Substring], _ i: Int?) throws -> Double? {
+        func nonNegative(_ f: CSVFields, _ i: Int?) throws -> Double? {
             guard let v = try number(f, i) else { return nil }
             guard v >= 0 else { throw RowError(message: "\(header[i!]) \(v) is negative") }
             return v
         }
 
-        func direction(_ f: [Substring], _ i: Int?) throws -> Double? {
+        func direction(_ f: CSVFields, _ i: Int?) throws -> Double? {
             try number(f, i).map(Angle.normalizeHeading)
         }
 
-        func timeValue(_ f: [Substring]) throws -> Double {
+        func timeValue(_ f: CSVFields) throws -> Double {
             if let i = timeMillis { return try required(f, i) / 1000 }
             if let i = gpsMillis { return CSVTraceReader.utcFromGPS(seconds: try required(f, i) / 1000) }
-            guard let s = raw(f, time) else { throw RowError(message: "missing value for 'time'") }
-            var str = String(s)
-            if let v = str.withUTF8({ ByteParsing.decimal($0) }) { return v }
-            switch str.withUTF8({ ByteParsing.iso8601($0) }) {
+            guard let ti = time, raw(f, ti) != nil else { throw RowError(message: "missing value for 'time'") }
+            if let v = ByteParsing.decimal(f[ti]) { return v }
+            let s = f.string(ti)
+            switch ByteParsing.iso8601(f[ti]) {
             case .success(let t): return t
             case .failure(let e): throw RowError(message: "time '\(s.prefix(40))': \(e.message)")
             }
         }
 
-        func position(_ f: [Substring]) throws -> (Double, Double) {
+        func position(_ f: CSVFields) throws -> (Double, Double) {
             let la = try required(f, lat), lo = try required(f, lon)
             guard abs(la) <= 90 else { throw RowError(message: "latitude \(la) is outside [-90, 90]") }
             guard abs(lo) <= 180 else { throw RowError(message: "longitude \(lo) is outside [-180, 180]") }
             return (la, lo)
         }
 
-        func fix(_ f: [Substring]) throws -> Fix? {
+        func fix(_ f: CSVFields) throws -> Fix? {
             if let m = raw(f, messageType), m != "Fix" { return nil }
             let t = try timeValue(f)
             let (la, lo) = try position(f)
@@ -289,15 +243,19 @@ public enum CSVTraceReader {
             return fix
         }
 
-        func sensor(_ f: [Substring]) throws -> SensorSample {
+        func sensor(_ f: CSVFields) throws -> SensorSample {
             let t = try timeValue(f)
-            guard let name = raw(f, sensor), let kind = SensorKind(rawValue: String(name).lowercased()) else {
-                throw RowError(message: "sensor '\(raw(f, sensor) ?? "")' is not magnetometer, accelerometer or gyroscope")
+            guard let name = raw(f, sensor), let kind = SensorKind(rawValue: name.lowercased()) else {
+                throw RowError(message: "sensor '\(raw(f, sensor) ?? "")' is not one of \(SensorKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
-            return SensorSample(time: t, kind: kind, x: try required(f, x), y: try required(f, y), z: try required(f, z))
+            var bias: SIMD3<Double>? = nil
+            let b = [try number(f, biasX), try number(f, biasY), try number(f, biasZ)]
+            if let bx = b[0], let by = b[1], let bz = b[2] { bias = SIMD3(bx, by, bz) }
+            else if b.contains(where: { $0 != nil }) { throw RowError(message: "bias_x, bias_y, bias_z: give all three or none") }
+            return SensorSample(time: t, kind: kind, x: try required(f, x), y: try required(f, y), z: try required(f, z), bias: bias)
         }
 
-        func deviceRow(_ f: [Substring]) throws -> (Int, Fix?) {
+        func deviceRow(_ f: CSVFields) throws -> (Int, Fix?) {
             let ms = try required(f, timeMillis)
             guard let px = try number(f, x), let py = try number(f, y), let pz = try number(f, z) else {
                 return (Int(ms), nil) // epoch without a WLS solution

@@ -6,47 +6,71 @@ import FoundationXML
 /// Streaming GPX 1.0 / 1.1 reader built on Foundation's `XMLParser` (a real XML parser: libxml2
 /// on Linux, Apple's on Darwin) fed from an `InputStream`, so the file is parsed in chunks.
 ///
-/// Points: `wpt`, `rte/rtept`, `trk/trkseg/trkpt`, each with `lat`/`lon` attributes (degrees),
-/// and children `ele` (m — GPX's elevation, taken as **MSL**), `geoidheight` (m, N as in NMEA
+/// **What the trace is** (the semantics of gpxpy and GPSBabel): the track points
+/// (`trk/trkseg/trkpt`) in document order, segment after segment (a new `trkseg` may follow a gap
+/// in recording; segments are counted in ``TraceReadSummary/segments``); a file without any
+/// track point yields its route points (`rte/rtept`) instead (held until the end of the document,
+/// since a track may follow the route). Waypoints (`wpt`) are points of interest, never fixes of
+/// the trace: they go to `onWaypoint` (``GPXWaypoint``) and are counted in
+/// ``TraceReadSummary/waypoints``. Every point is validated whatever its role.
+///
+/// Points have `lat`/`lon` attributes (degrees, strict number syntax of
+/// ``ByteParsing/decimal(_:)``), and children `ele` (m — GPX's elevation, taken as **MSL**; a
+/// point without `<ele>` has no height), `geoidheight` (m, N as in NMEA
 /// GGA), `time` (ISO 8601), `hdop`/`vdop`/`pdop`, `sat`, `fix` (`none`/`2d`/`3d`/`dgps`/`pps`),
 /// GPX 1.0 `speed` (m/s) and `course` (degrees), and in `extensions` any element whose local
 /// name (namespace prefix removed, case-insensitive) is `speed`, `course`, `bearing`, `heading`,
 /// `hacc`/`horizontal_accuracy`/`accuracy`, `vacc`/`vertical_accuracy` — which covers Garmin's
 /// TrackPointExtension v1/v2 (`gpxtpx:speed`, `gpxtpx:course`) and similar schemes.
 ///
-/// A fix needs a time, so untimed points (routes, waypoints, planning tracks) are reported
+/// A fix needs a time, so untimed track/route points (planning tracks, routes) are reported
 /// through `onUntimedPoint` when given, and otherwise counted in
 /// ``TraceReadSummary/ignoredRecords``.
 public enum GPXReader {
+    /// Reads only the waypoints (`wpt`) of a GPX file, in document order.
+    public static func waypoints(url: URL, options: TraceReadOptions = TraceReadOptions()) throws -> [GPXWaypoint] {
+        var out: [GPXWaypoint] = []
+        _ = try read(url: url, options: options, onFix: { _ in }, onWaypoint: { out.append($0) })
+        return out
+    }
+
     /// Reads a GPX file.
     /// - Parameters:
     ///   - onFix: called for every timed point in document order.
     ///   - onUntimedPoint: called for points without `<time>` (fix with `time = 0`), e.g. route
     ///     points; when nil they are counted as ignored records.
+    ///   - onWaypoint: called for every waypoint (`wpt`); waypoints never reach `onFix`.
     public static func read(url: URL, options: TraceReadOptions = TraceReadOptions(),
                             onFix: (Fix) throws -> Void,
-                            onUntimedPoint: ((Fix) throws -> Void)? = nil) throws -> TraceReadSummary {
+                            onUntimedPoint: ((Fix) throws -> Void)? = nil,
+                            onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
-        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint)
+        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
+                        onWaypoint: onWaypoint)
     }
 
     /// Reads GPX from bytes in memory.
     public static func read(data: Data, source: String, options: TraceReadOptions = TraceReadOptions(),
                             onFix: (Fix) throws -> Void,
-                            onUntimedPoint: ((Fix) throws -> Void)? = nil) throws -> TraceReadSummary {
-        try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint)
+                            onUntimedPoint: ((Fix) throws -> Void)? = nil,
+                            onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
+        try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
+                 onWaypoint: onWaypoint)
     }
 
     static func read(stream: InputStream, source: String, options: TraceReadOptions,
-                     onFix: (Fix) throws -> Void, onUntimedPoint: ((Fix) throws -> Void)?) throws -> TraceReadSummary {
+                     onFix: (Fix) throws -> Void, onUntimedPoint: ((Fix) throws -> Void)?,
+                     onWaypoint: ((GPXWaypoint) throws -> Void)?) throws -> TraceReadSummary {
         // XMLParser.parse() runs to completion and its delegate methods cannot throw: the
         // delegate calls the closures itself, stores the first thrown error and aborts the parse.
         return try withoutActuallyEscaping(onFix) { onFix in
             try withoutActuallyEscaping(onUntimedPoint ?? { _ in }) { untimed in
+              try withoutActuallyEscaping(onWaypoint ?? { _ in }) { waypoint in
                 let d = Delegate(source: source, options: options, onFix: onFix,
-                                 onUntimed: onUntimedPoint == nil ? nil : untimed)
+                                 onUntimed: onUntimedPoint == nil ? nil : untimed,
+                                 onWaypoint: onWaypoint == nil ? nil : waypoint)
                 let parser = XMLParser(stream: stream)
                 parser.shouldProcessNamespaces = false
                 parser.shouldResolveExternalEntities = false
@@ -70,7 +94,16 @@ public enum GPXReader {
                     throw TraceFormatError(source: source, line: line > 0 ? line : nil,
                                            message: "malformed XML: the document ends before </gpx> (truncated file?)")
                 }
+                // No track point at all: the route points are the trace.
+                if !d.sawTrackPoint {
+                    for p in d.routePoints {
+                        if p.hasTime { try onFix(p.fix); d.summary.fixes += 1 }
+                        else if let u = onUntimedPoint { try u(p.fix); d.summary.fixes += 1 }
+                        else { d.summary.ignoredRecords += 1 }
+                    }
+                }
                 return d.summary
+              }
             }
         }
     }
@@ -80,7 +113,14 @@ public enum GPXReader {
         let options: TraceReadOptions
         let onFix: (Fix) throws -> Void
         let onUntimed: ((Fix) throws -> Void)?
+        let onWaypoint: ((GPXWaypoint) throws -> Void)?
         weak var parser: XMLParser?
+        /// Route points held until the end: they are the trace only if the file has no track point.
+        var routePoints: [(fix: Fix, hasTime: Bool)] = []
+        var sawTrackPoint = false
+        /// The kind of the point being read: wpt, rtept or trkpt.
+        var pointKind = ""
+        var pointName: String? = nil
         var summary = TraceReadSummary()
         var callbackError: (any Error)? = nil
         var formatError: TraceFormatError? = nil
@@ -96,8 +136,15 @@ public enum GPXReader {
         var collecting = false
 
         init(source: String, options: TraceReadOptions, onFix: @escaping (Fix) throws -> Void,
-             onUntimed: ((Fix) throws -> Void)?) {
+             onUntimed: ((Fix) throws -> Void)?, onWaypoint: ((GPXWaypoint) throws -> Void)?) {
             self.source = source; self.options = options; self.onFix = onFix; self.onUntimed = onUntimed
+            self.onWaypoint = onWaypoint
+        }
+
+        /// A number in the strict syntax (no hex, nan, inf or NUL bytes).
+        static func number<S: StringProtocol>(_ s: S) -> Double? {
+            var str = String(s)
+            return str.withUTF8 { ByteParsing.decimal($0) }
         }
 
         /// The element name without its namespace prefix, lowercased. GPX's own element names
@@ -138,7 +185,15 @@ public enum GPXReader {
             let name = Self.localName(elementName)
             if name == "gpx" { sawGPX = true }
             if point != nil { depthInPoint += 1; text = ""; collecting = true; return }
+            if name == "trkseg" { summary.segments += 1 }
             if name == "wpt" || name == "rtept" || name == "trkpt" {
+                pointKind = name
+                pointName = nil
+                if name == "trkpt" && !sawTrackPoint {
+                    sawTrackPoint = true
+                    summary.ignoredRecords += routePoints.count // route points before the track: not the trace
+                    routePoints = []
+                }
                 pointLine = parser.lineNumber
                 summary.lines = pointLine
                 pointHasTime = false
@@ -149,11 +204,11 @@ public enum GPXReader {
                     pointInvalid = "<\(elementName)> without lat/lon attributes"
                     return
                 }
-                guard let lat = Double(ls.trimmingHorizontalWhitespace()), lat.isFinite else {
-                    point = Fix(time: 0, latitude: 0, longitude: 0); pointInvalid = "lat '\(ls)' is not a number"; return
+                guard let lat = Self.number(ls) else {
+                    point = Fix(time: 0, latitude: 0, longitude: 0); pointInvalid = "lat '\(ls.prefix(40))' is not a number"; return
                 }
-                guard let lon = Double(os.trimmingHorizontalWhitespace()), lon.isFinite else {
-                    point = Fix(time: 0, latitude: 0, longitude: 0); pointInvalid = "lon '\(os)' is not a number"; return
+                guard let lon = Self.number(os) else {
+                    point = Fix(time: 0, latitude: 0, longitude: 0); pointInvalid = "lon '\(os.prefix(40))' is not a number"; return
                 }
                 point = Fix(time: 0, latitude: lat, longitude: lon)
                 if abs(lat) > 90 { pointInvalid = "latitude \(lat) is outside [-90, 90]" }
@@ -173,11 +228,22 @@ public enum GPXReader {
                 // End of the point itself.
                 let p = point!
                 point = nil
-                if let msg = pointInvalid { fail(pointLine, msg); return }
+                if let msg = pointInvalid { fail(pointLine, "<\(pointKind)>: " + msg); return }
                 do {
-                    if pointHasTime { try onFix(p); summary.fixes += 1 }
-                    else if let u = onUntimed { try u(p); summary.fixes += 1 }
-                    else { summary.ignoredRecords += 1 }
+                    switch pointKind {
+                    case "wpt":
+                        summary.waypoints += 1
+                        let alt = p.verticalReference == .meanSeaLevel ? p.height : nil
+                        try onWaypoint?(GPXWaypoint(latitude: p.latitude, longitude: p.longitude, altitude: alt,
+                                                    geoidSeparation: p.geoidSeparation,
+                                                    time: pointHasTime ? p.time : nil, name: pointName))
+                    case "rtept":
+                        if sawTrackPoint { summary.ignoredRecords += 1 } else { routePoints.append((p, pointHasTime)) }
+                    default:
+                        if pointHasTime { try onFix(p); summary.fixes += 1 }
+                        else if let u = onUntimed { try u(p); summary.fixes += 1 }
+                        else { summary.ignoredRecords += 1 }
+                    }
                 } catch {
                     callbackError = error
                     parser.abortParsing()
@@ -191,7 +257,7 @@ public enum GPXReader {
             if value.isEmpty || pointInvalid != nil { return }
             let line = parser.lineNumber
             func num() -> Double? {
-                guard let v = Double(value), v.isFinite else {
+                guard let v = Self.number(value) else {
                     pointInvalid = "<\(elementName)> '\(value.prefix(40))' is not a finite number"
                     _ = line
                     return nil
@@ -199,6 +265,8 @@ public enum GPXReader {
                 return v
             }
             switch name {
+            case "name":
+                if depthInPoint == 0 { pointName = String(value) }
             case "ele":
                 if let v = num() { point!.height = v; point!.verticalReference = .meanSeaLevel }
             case "geoidheight":
@@ -242,5 +310,26 @@ public enum GPXReader {
             default: break
             }
         }
+    }
+}
+
+/// A GPX waypoint (`wpt`): a point of interest, not a recorded fix.
+public struct GPXWaypoint: Sendable, Hashable {
+    /// Degrees, WGS84.
+    public var latitude: Double
+    public var longitude: Double
+    /// `<ele>`: meters above mean sea level, nil when absent.
+    public var altitude: Double?
+    /// `<geoidheight>`: geoid separation N in meters, nil when absent.
+    public var geoidSeparation: Double?
+    /// `<time>`: UTC seconds since 1970, nil when absent.
+    public var time: Double?
+    /// `<name>`, nil when absent.
+    public var name: String?
+
+    public init(latitude: Double, longitude: Double, altitude: Double? = nil, geoidSeparation: Double? = nil,
+                time: Double? = nil, name: String? = nil) {
+        self.latitude = latitude; self.longitude = longitude; self.altitude = altitude
+        self.geoidSeparation = geoidSeparation; self.time = time; self.name = name
     }
 }

@@ -36,9 +36,14 @@ public struct TraceReadOptions: Sendable, Hashable {
     /// NMEA: UTC day (seconds since 1970 at 00:00 of that day) to use when a file never states a
     /// date (no RMC/ZDA, no GnssLogger wrapper time). nil: such files are an error.
     public var defaultDate: Double?
+    /// GnssLogger logs: which location provider's `Fix` records become fixes (default `.gps`,
+    /// the chipset's own fix). Ignored by the other formats.
+    public var provider: GnssLoggerProvider
 
-    public init(skipInvalid: Bool = false, requireChecksum: Bool = false, defaultDate: Double? = nil) {
+    public init(skipInvalid: Bool = false, requireChecksum: Bool = false, defaultDate: Double? = nil,
+                provider: GnssLoggerProvider = .gps) {
         self.skipInvalid = skipInvalid; self.requireChecksum = requireChecksum; self.defaultDate = defaultDate
+        self.provider = provider
     }
 }
 
@@ -52,6 +57,14 @@ public struct TraceReadSummary: Sendable, Hashable {
     public var sensorSamples = 0
     /// Records understood but not producing a fix (no-fix epochs, unsupported NMEA sentence types).
     public var ignoredRecords = 0
+    /// GnssLogger: valid `Fix` records of providers not selected by ``TraceReadOptions/provider``.
+    public var otherProviderFixes = 0
+    /// GnssLogger: `Raw` GNSS measurement records (checked and counted, not turned into fixes).
+    public var rawMeasurements = 0
+    /// GPX: track segments read (`trkseg`; a new segment may follow a gap in recording).
+    public var segments = 0
+    /// GPX: waypoints (`wpt`) read; they are points of interest, never fixes of the trace.
+    public var waypoints = 0
     /// Invalid lines skipped (only with ``TraceReadOptions/skipInvalid``).
     public var skippedLines = 0
     /// The first few skip reasons, for diagnostics (at most 10).

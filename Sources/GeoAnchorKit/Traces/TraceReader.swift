@@ -4,7 +4,8 @@ import Foundation
 public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
     case nmea, gpx, csv, geojson
 
-    /// The format implied by a file name's extension (`.nmea`/`.log`/`.txt` → NMEA, `.gpx`,
+    /// The format implied by a file name's extension (`.nmea`/`.log`/`.txt` → NMEA, which
+    /// includes Android GnssLogger logs, told apart by content; `.gpx`,
     /// `.csv`, `.geojson`/`.json`), case-insensitive; nil for anything else.
     public init?(pathExtension ext: String) {
         switch ext.lowercased() {
@@ -38,7 +39,13 @@ public enum TraceReader {
                 message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv or .geojson)")
         }
         switch fmt {
-        case .nmea: return try NMEAReader.read(try ByteLineReader(url: url), options: options, onFix: onFix)
+        case .nmea:
+            // Android GnssLogger logs share the .txt extension: told apart by content.
+            if let src = GnssLoggerReader.fixSource(of: url) {
+                return try GnssLoggerReader.read(try ByteLineReader(url: url), fixSource: src, options: options,
+                                                 onFix: onFix, onSensor: onSensor)
+            }
+            return try NMEAReader.read(try ByteLineReader(url: url), options: options, onFix: onFix)
         case .csv: return try CSVTraceReader.read(try ByteLineReader(url: url), options: options, onFix: onFix, onSensor: onSensor)
         case .gpx: return try GPXReader.read(url: url, options: options, onFix: onFix)
         case .geojson:

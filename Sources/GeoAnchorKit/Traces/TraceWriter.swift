@@ -5,9 +5,12 @@ import Foundation
 /// A class because it owns the output handle (closed by ``finish()``).
 ///
 /// Heights per format:
-/// - **CSV**: the vertical column is chosen from the first fix (`altitude` for MSL,
-///   `ellipsoidal_height` otherwise) plus `geoid_separation`; later fixes in the other reference
-///   are converted with their stated separation (an error if they have none).
+/// - **CSV**: the vertical column is chosen from the first fix **that has a height** (`altitude`
+///   for MSL, `ellipsoidal_height` otherwise) plus `geoid_separation`: rows before it (fixes
+///   without a height, written with an empty cell) are held until it arrives, up to 1 MiB of
+///   rows, after which — or when the trace has no height at all — the column is
+///   `ellipsoidal_height`. Fixes without a height always get an empty cell; later fixes in the
+///   other reference are converted with their stated separation (an error if they have none).
 /// - **GPX**: `<ele>` is MSL; an ellipsoidal height with separation N is written as `ele = h − N`,
 ///   `geoidheight = N`; without N as `ele = h`, `geoidheight = 0` (the convention of the GSDC
 ///   chipset NMEA files), so reading it back gives the same ellipsoidal height.
@@ -19,17 +22,14 @@ public final class TraceWriter {
     public let format: TraceFormat
     private let sink: (Data) -> Void
     private let onFinish: () -> Void
-    private var buffer = ""
+    private var buffer: [UInt8] = []
     private var count = 0
     private var csvVertical: VerticalReference? = nil
+    /// CSV rows written before the height column is known (fixes without a height).
+    private var csvPending: [UInt8] = []
     private var csvMode: CSVMode? = nil
     private var finished = false
     private let name: String
-    private let jsonEncoder: JSONEncoder = {
-        let e = JSONEncoder()
-        e.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return e
-    }()
 
     private enum CSVMode { case fixes, sensors }
 
@@ -75,6 +75,17 @@ public final class TraceWriter {
         try write(f)
     }
 
+    /// The extra cells of the current row (`,value` per extra column) before its newline.
+    private func appendExtraCells(into out: inout [UInt8]) {
+        guard !extraCSVColumns.isEmpty else { return }
+        if out.last == 10 { out.removeLast() }
+        for i in extraCSVColumns.indices {
+            out.append(44)
+            if i < pendingExtra.count { out.append(contentsOf: pendingExtra[i].utf8) }
+        }
+        out.append(10)
+    }
+
     /// Appends one fix.
     /// - Throws: ``TraceFormatError`` for a fix the format cannot represent (CSV: a height in
     ///   the other vertical reference without a geoid separation; sensors and fixes mixed in one CSV).
@@ -82,40 +93,61 @@ public final class TraceWriter {
         switch format {
         case .csv: try csvFix(f)
         case .gpx:
-            if count == 0 { buffer += Self.gpxHeader }
-            gpx(f)
-        case .nmea: nmea(f)
+            if count == 0 { buffer.append(contentsOf: Self.gpxHeader.utf8) }
+            Self.gpx(f, into: &buffer)
+        case .nmea: Self.nmea(f, into: &buffer)
         case .geojson:
-            buffer += count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n"
-            if let d = try? jsonEncoder.encode(GeoJSONTrace.feature(f)) {
-                buffer += String(decoding: d, as: UTF8.self)
-            }
+            buffer.append(contentsOf: (count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n").utf8)
+            Self.geojson(f, into: &buffer)
         }
         count += 1
-        if buffer.utf8.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 { flush() }
     }
 
-    /// Appends one sensor sample (CSV only: columns `time,sensor,x,y,z`).
+    /// Whether a sensors CSV gets the columns `bias_x,bias_y,bias_z` (the device's bias estimate
+    /// of the `uncalibrated…` kinds, empty for the others). Set before the first sample; when
+    /// false the columns are added anyway if the first sample has a bias.
+    public var sensorBiasColumns = false
+
+    /// Appends one sensor sample (CSV only: columns `time,sensor,x,y,z`, plus
+    /// `bias_x,bias_y,bias_z` per ``sensorBiasColumns``).
+    /// - Throws: ``TraceFormatError`` for a non-CSV format, fixes and samples mixed, or a sample
+    ///   with a bias after a header written without bias columns.
     public func write(_ s: SensorSample) throws(TraceFormatError) {
         guard format == .csv else {
             throw TraceFormatError(source: name, line: nil, message: "sensor samples can only be written as CSV")
         }
-        if csvMode == nil { csvMode = .sensors; buffer += "time,sensor,x,y,z\n" }
+        if csvMode == nil {
+            csvMode = .sensors
+            if s.bias != nil { sensorBiasColumns = true }
+            buffer.append(contentsOf: (sensorBiasColumns ? "time,sensor,x,y,z,bias_x,bias_y,bias_z\n" : "time,sensor,x,y,z\n").utf8)
+        }
         guard csvMode == .sensors else {
             throw TraceFormatError(source: name, line: nil, message: "cannot mix fixes and sensor samples in one CSV")
         }
-        buffer += "\(Self.timeString(s.time)),\(s.kind.rawValue),\(Self.num(s.x)),\(Self.num(s.y)),\(Self.num(s.z))\n"
+        var row = "\(Self.timeString(s.time)),\(s.kind.rawValue),\(Self.num(s.x)),\(Self.num(s.y)),\(Self.num(s.z))"
+        if sensorBiasColumns {
+            if let b = s.bias { row += ",\(Self.num(b.x)),\(Self.num(b.y)),\(Self.num(b.z))\n" } else { row += ",,,\n" }
+        } else if s.bias != nil {
+            throw TraceFormatError(source: name, line: count + 2,
+                message: "\(s.kind.rawValue) sample has a bias estimate but the CSV was started without bias columns (set sensorBiasColumns)")
+        } else {
+            row += "\n"
+        }
+        buffer.append(contentsOf: row.utf8)
         count += 1
-        if buffer.utf8.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 { flush() }
     }
 
     /// Writes the closing part of the document (GPX, GeoJSON), flushes and closes the output.
     public func finish() {
         guard !finished else { return }
         switch format {
-        case .gpx: buffer += (count == 0 ? Self.gpxHeader : "") + "</trkseg></trk>\n</gpx>\n"
-        case .geojson: buffer += count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[]}\n" : "\n]}\n"
-        case .csv: if csvMode == nil { buffer += Self.csvHeader(.ellipsoid) }
+        case .gpx: buffer.append(contentsOf: ((count == 0 ? Self.gpxHeader : "") + "</trkseg></trk>\n</gpx>\n").utf8)
+        case .geojson: buffer.append(contentsOf: (count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[]}\n" : "\n]}\n").utf8)
+        case .csv:
+            if csvMode == nil { buffer.append(contentsOf: Self.csvHeader(.ellipsoid).utf8) }
+            else if csvMode == .fixes && csvVertical == nil { commitCSVHeader(.ellipsoid) }
         case .nmea: break
         }
         flush()
@@ -125,7 +157,7 @@ public final class TraceWriter {
 
     private func flush() {
         guard !buffer.isEmpty else { return }
-        sink(Data(buffer.utf8))
+        sink(Data(buffer))
         buffer.removeAll(keepingCapacity: true)
     }
 
@@ -144,24 +176,47 @@ public final class TraceWriter {
         guard csvMode == .fixes else {
             throw TraceFormatError(source: name, line: nil, message: "cannot mix fixes and sensor samples in one CSV")
         }
-        if csvVertical == nil { csvVertical = f.height == nil ? .ellipsoid : f.verticalReference; buffer += Self.csvHeader(csvVertical!)
-            if !extraCSVColumns.isEmpty { buffer.removeLast(); buffer += "," + extraCSVColumns.joined(separator: ",") + "\n" } }
+        if csvVertical == nil, f.height != nil { commitCSVHeader(f.verticalReference) }
         var h: Double? = nil
-        if let fh = f.height {
+        if let fh = f.height, let csvVertical {
             if f.verticalReference == csvVertical { h = fh }
             else if let n = f.geoidSeparation { h = csvVertical == .ellipsoid ? fh + n : fh - n }
             else {
                 throw TraceFormatError(source: name, line: count + 2,
-                    message: "fix at \(Self.timeString(f.time)) has a \(f.verticalReference.rawValue) height but the file uses \(csvVertical!.rawValue) and no geoid separation is known")
+                    message: "fix at \(Self.timeString(f.time)) has a \(f.verticalReference.rawValue) height but the file uses \(csvVertical.rawValue) and no geoid separation is known")
             }
         }
-        var row = Self.timeString(f.time) + "," + Self.num(f.latitude) + "," + Self.num(f.longitude) + ","
-        row += Self.num(h) + "," + Self.num(f.geoidSeparation) + "," + Self.num(f.horizontalAccuracy) + ","
-        row += Self.num(f.verticalAccuracy) + "," + Self.num(f.speed) + "," + Self.num(f.course) + ","
-        row += Self.num(f.heading) + "," + Self.num(f.headingAccuracy) + "," + (f.satellites.map(String.init) ?? "") + ","
-        row += Self.num(f.hdop) + "," + Self.num(f.vdop) + "," + Self.num(f.pdop) + "," + (f.quality.map { String($0.rawValue) } ?? "")
-        for i in extraCSVColumns.indices { row += "," + (i < pendingExtra.count ? pendingExtra[i] : "") }
-        buffer += row + "\n"
+        if csvVertical == nil {
+            Self.csvRow(f, height: h, into: &csvPending)
+            appendExtraCells(into: &csvPending)
+            if csvPending.count >= 1 << 20 { commitCSVHeader(.ellipsoid) }
+        } else {
+            Self.csvRow(f, height: h, into: &buffer)
+            appendExtraCells(into: &buffer)
+        }
+    }
+
+    /// One CSV row in the column order of ``csvHeader(_:)``, empty cells for absent values.
+    static func csvRow(_ f: Fix, height h: Double?, into out: inout [UInt8]) {
+        func num(_ v: Double?) { if let v { out.append(contentsOf: v.description.utf8) }; out.append(44) }
+        out.append(contentsOf: timeString(f.time).utf8); out.append(44)
+        num(f.latitude); num(f.longitude); num(h); num(f.geoidSeparation); num(f.horizontalAccuracy)
+        num(f.verticalAccuracy); num(f.speed); num(f.course); num(f.heading); num(f.headingAccuracy)
+        if let v = f.satellites { out.append(contentsOf: String(v).utf8) }
+        out.append(44)
+        num(f.hdop); num(f.vdop); num(f.pdop)
+        if let q = f.quality { out.append(contentsOf: String(q.rawValue).utf8) }
+        out.append(10)
+    }
+
+    /// Fixes the CSV height column and writes the header and the rows held back so far.
+    private func commitCSVHeader(_ v: VerticalReference) {
+        csvVertical = v
+        var header = Self.csvHeader(v)
+        if !extraCSVColumns.isEmpty { header.removeLast(); header += "," + extraCSVColumns.joined(separator: ",") + "\n" }
+        buffer.append(contentsOf: header.utf8)
+        buffer.append(contentsOf: csvPending)
+        csvPending = []
     }
 
     /// (MSL height, separation) for GPX/NMEA.
@@ -183,90 +238,223 @@ public final class TraceWriter {
 
     """
 
-    private func gpx(_ f: Fix) {
-        var s = "<trkpt lat=\"\(Self.num(f.latitude))\" lon=\"\(Self.num(f.longitude))\">"
-        if let (h, n) = Self.mslAndSeparation(f) {
-            s += "<ele>\(Self.num(h))</ele>"
-            s += "<time>\(Self.timeString(f.time))</time>"
-            if let n { s += "<geoidheight>\(Self.num(n))</geoidheight>" }
-        } else {
-            s += "<time>\(Self.timeString(f.time))</time>"
+    /// One `<trkpt>`, written straight into the output bytes (numbers as `Double.description`).
+    static func gpx(_ f: Fix, into out: inout [UInt8]) {
+        func put(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
+        func num(_ v: Double) { out.append(contentsOf: v.description.utf8) }
+        func element(_ open: StaticString, _ v: Double?, _ close: StaticString) {
+            guard let v else { return }
+            put(open); num(v); put(close)
         }
+        put("<trkpt lat=\""); num(f.latitude); put("\" lon=\""); num(f.longitude); put("\">")
+        let height = mslAndSeparation(f)
+        if let (h, _) = height { element("<ele>", h, "</ele>") }
+        put("<time>"); out.append(contentsOf: timeString(f.time).utf8); put("</time>")
+        if let (_, n) = height { element("<geoidheight>", n, "</geoidheight>") }
         if let q = f.quality {
             switch q {
-            case .invalid: s += "<fix>none</fix>"
-            case .differential, .rtkFixed, .rtkFloat: s += "<fix>dgps</fix>"
-            case .pps: s += "<fix>pps</fix>"
-            default: s += "<fix>3d</fix>"
+            case .invalid: put("<fix>none</fix>")
+            case .differential, .rtkFixed, .rtkFloat: put("<fix>dgps</fix>")
+            case .pps: put("<fix>pps</fix>")
+            default: put("<fix>3d</fix>")
             }
         }
-        if let v = f.satellites { s += "<sat>\(v)</sat>" }
-        if let v = f.hdop { s += "<hdop>\(Self.num(v))</hdop>" }
-        if let v = f.vdop { s += "<vdop>\(Self.num(v))</vdop>" }
-        if let v = f.pdop { s += "<pdop>\(Self.num(v))</pdop>" }
+        if let v = f.satellites { put("<sat>"); out.append(contentsOf: String(v).utf8); put("</sat>") }
+        element("<hdop>", f.hdop, "</hdop>")
+        element("<vdop>", f.vdop, "</vdop>")
+        element("<pdop>", f.pdop, "</pdop>")
         if f.speed != nil || f.course != nil || f.horizontalAccuracy != nil || f.verticalAccuracy != nil || f.heading != nil {
-            s += "<extensions>"
+            put("<extensions>")
             if f.speed != nil || f.course != nil {
-                s += "<gpxtpx:TrackPointExtension>"
-                if let v = f.speed { s += "<gpxtpx:speed>\(Self.num(v))</gpxtpx:speed>" }
-                if let v = f.course { s += "<gpxtpx:course>\(Self.num(v))</gpxtpx:course>" }
-                s += "</gpxtpx:TrackPointExtension>"
+                put("<gpxtpx:TrackPointExtension>")
+                element("<gpxtpx:speed>", f.speed, "</gpxtpx:speed>")
+                element("<gpxtpx:course>", f.course, "</gpxtpx:course>")
+                put("</gpxtpx:TrackPointExtension>")
             }
-            if let v = f.horizontalAccuracy { s += "<gak:hacc>\(Self.num(v))</gak:hacc>" }
-            if let v = f.verticalAccuracy { s += "<gak:vacc>\(Self.num(v))</gak:vacc>" }
-            if let v = f.heading { s += "<gak:heading>\(Self.num(v))</gak:heading>" }
-            s += "</extensions>"
+            element("<gak:hacc>", f.horizontalAccuracy, "</gak:hacc>")
+            element("<gak:vacc>", f.verticalAccuracy, "</gak:vacc>")
+            element("<gak:heading>", f.heading, "</gak:heading>")
+            put("</extensions>")
         }
-        s += "</trkpt>\n"
-        buffer += s
+        put("</trkpt>\n")
+    }
+
+    // MARK: GeoJSON
+
+    /// One Point feature, byte-identical to `JSONEncoder` (sorted keys, no escaped slashes) of
+    /// ``GeoJSONTrace/feature(_:)`` — checked in TraceWriterFastPathTests — written straight into
+    /// the output bytes instead of through a dictionary and an encoder per fix (that was 10× the
+    /// cost of a CSV row).
+    static func geojson(_ f: Fix, into out: inout [UInt8]) {
+        func put(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
+        put("{\"geometry\":{\"coordinates\":[")
+        appendJSON(&out, f.longitude); out.append(44); appendJSON(&out, f.latitude)
+        if let h = f.ellipsoidalHeight { out.append(44); appendJSON(&out, h) }
+        put("],\"type\":\"Point\"},\"properties\":{")
+        // Keys in sorted order, as JSONEncoder's .sortedKeys writes them; a comma before every
+        // member but the first (the byte before is then the properties' '{').
+        func num(_ k: StaticString, _ v: Double?) {
+            guard let v else { return }
+            if out.last != 123 { out.append(44) }
+            put(k); appendJSON(&out, v)
+        }
+        num("\"altitude\":", f.verticalReference == .meanSeaLevel ? f.height : nil)
+        num("\"course\":", f.course)
+        num("\"geoid_separation\":", f.geoidSeparation)
+        num("\"hdop\":", f.hdop)
+        num("\"heading\":", f.heading)
+        num("\"heading_accuracy\":", f.headingAccuracy)
+        num("\"horizontal_accuracy\":", f.horizontalAccuracy)
+        num("\"pdop\":", f.pdop)
+        num("\"quality\":", f.quality.map { Double($0.rawValue) })
+        num("\"satellites\":", f.satellites.map(Double.init))
+        num("\"speed\":", f.speed)
+        if out.last != 123 { out.append(44) }
+        put("\"time\":\""); out.append(contentsOf: timeString(f.time).utf8); out.append(34)
+        num("\"vdop\":", f.vdop)
+        num("\"vertical_accuracy\":", f.verticalAccuracy)
+        put("},\"type\":\"Feature\"}")
+    }
+
+    /// A number as JSONEncoder writes it: Swift's shortest round-trip text without a trailing `.0`.
+    static func appendJSON(_ out: inout [UInt8], _ v: Double) {
+        var d = v.description
+        d.withUTF8 { b in
+            let n = b.count
+            if n >= 2, b[n - 1] == 48, b[n - 2] == 46 {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: b[0..<(n - 2)]))
+            } else {
+                out.append(contentsOf: b)
+            }
+        }
+    }
+
+    static func json(_ v: Double) -> String {
+        var b: [UInt8] = []
+        appendJSON(&b, v)
+        return String(decoding: b, as: UTF8.self)
     }
 
     // MARK: NMEA
 
-    private func nmea(_ f: Fix) {
+    /// GGA + RMC (+ GST, + HDT) for one fix, written straight into the output bytes.
+    static func nmea(_ f: Fix, into out: inout [UInt8]) {
+        func put(_ s: StaticString) { s.withUTF8Buffer { out.append(contentsOf: $0) } }
         let ms = Int((f.time * 1000).rounded())
         let days = Int((Double(ms) / 86_400_000).rounded(.down))
         let tod = ms - days * 86_400_000
         let (y, mo, d) = ByteParsing.civilFromDays(days)
-        let time = String(format: "%02d%02d%02d.%03d", tod / 3_600_000, (tod / 60_000) % 60, (tod / 1000) % 60, tod % 1000)
-        let lat = Self.ddmm(abs(f.latitude), degreeDigits: 2) + (f.latitude < 0 ? ",S" : ",N")
-        let lon = Self.ddmm(abs(f.longitude), degreeDigits: 3) + (f.longitude < 0 ? ",W" : ",E")
-        var alt = ",M,,M"
-        if let (h, n) = Self.mslAndSeparation(f) {
-            alt = String(format: "%.3f,M,", h) + (n.map { String(format: "%.3f", $0) } ?? "") + ",M"
-        }
         let q = f.quality?.rawValue ?? 1
-        let sats = f.satellites.map { String(format: "%02d", $0) } ?? ""
-        let hdop = f.hdop.map { String(format: "%.2f", $0) } ?? ""
-        buffer += Self.sentence("GPGGA,\(time),\(lat),\(lon),\(q),\(sats),\(hdop),\(alt),,")
-        let knots = f.speed.map { String(format: "%.3f", $0 / NMEAParser.metersPerSecondPerKnot) } ?? ""
-        let course = f.course.map { String(format: "%.2f", $0) } ?? ""
-        let date = String(format: "%02d%02d%02d", d, mo, y % 100)
-        buffer += Self.sentence("GPRMC,\(time),\(q == 0 ? "V" : "A"),\(lat),\(lon),\(knots),\(course),\(date),,,A")
+        func time() {
+            appendDigits(&out, tod / 3_600_000, 2); appendDigits(&out, (tod / 60_000) % 60, 2)
+            appendDigits(&out, (tod / 1000) % 60, 2); out.append(46); appendDigits(&out, tod % 1000, 3)
+        }
+        func position() {
+            appendDDMM(&out, abs(f.latitude), degreeDigits: 2); put(f.latitude < 0 ? ",S," : ",N,")
+            appendDDMM(&out, abs(f.longitude), degreeDigits: 3); put(f.longitude < 0 ? ",W" : ",E")
+        }
+        func fixed(_ v: Double?, _ decimals: Int) { if let v { appendFixed(&out, v, decimals) } }
+        // GGA
+        var start = out.count
+        put("$GPGGA,"); time(); out.append(44); position(); out.append(44)
+        appendDigits(&out, q, 1); out.append(44)
+        if let v = f.satellites {
+            if v >= 0 { appendDigits(&out, v, 2) } else { out.append(contentsOf: String(format: "%02d", v).utf8) }
+        }
+        out.append(44); fixed(f.hdop, 2); out.append(44)
+        if let (h, n) = mslAndSeparation(f) {
+            appendFixed(&out, h, 3); put(",M,"); fixed(n, 3); put(",M")
+        } else {
+            put(",M,,M")
+        }
+        put(",,"); endSentence(&out, start)
+        // RMC
+        start = out.count
+        put("$GPRMC,"); time(); put(q == 0 ? ",V," : ",A,"); position(); out.append(44)
+        fixed(f.speed.map { $0 / NMEAParser.metersPerSecondPerKnot }, 3); out.append(44)
+        fixed(f.course, 2); out.append(44)
+        appendDigits(&out, d, 2); appendDigits(&out, mo, 2); appendDigits(&out, ((y % 100) + 100) % 100, 2)
+        put(",,,A"); endSentence(&out, start)
         if f.horizontalAccuracy != nil || f.verticalAccuracy != nil {
             // σ_lat = σ_lon = hAcc/√2 so that √(σ_lat² + σ_lon²) = hAcc (the reader's DRMS rule).
-            let s = f.horizontalAccuracy.map { String(format: "%.3f", $0 / 2.0.squareRoot()) } ?? ""
-            let v = f.verticalAccuracy.map { String(format: "%.3f", $0) } ?? ""
-            buffer += Self.sentence("GPGST,\(time),,,,,\(s),\(s),\(v)")
+            start = out.count
+            put("$GPGST,"); time(); put(",,,,,")
+            let sigma = f.horizontalAccuracy.map { $0 / 2.0.squareRoot() }
+            fixed(sigma, 3); out.append(44); fixed(sigma, 3); out.append(44); fixed(f.verticalAccuracy, 3)
+            endSentence(&out, start)
         }
-        if let h = f.heading { buffer += Self.sentence(String(format: "GPHDT,%.2f,T", h)) }
+        if let h = f.heading {
+            start = out.count
+            put("$GPHDT,"); appendFixed(&out, h, 2); put(",T"); endSentence(&out, start)
+        }
+    }
+
+    /// Appends `*hh\r\n`, the XOR of the bytes between the `$` at `start` and the end.
+    static func endSentence(_ out: inout [UInt8], _ start: Int) {
+        var x: UInt8 = 0
+        for i in (start + 1)..<out.count { x ^= out[i] }
+        out.append(42); out.append(hexDigits[Int(x >> 4)]); out.append(hexDigits[Int(x & 15)]); out.append(13); out.append(10)
+    }
+
+    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Appends `v` (≥ 0) in decimal with at least `width` digits, zero-padded (`%0wd`).
+    static func appendDigits(_ out: inout [UInt8], _ v: Int, _ width: Int) {
+        var tmp: (UInt64, UInt64, UInt64) = (0x3030_3030_3030_3030, 0x3030_3030_3030_3030, 0x3030_3030_3030_3030)
+        withUnsafeMutableBytes(of: &tmp) { b in
+            var v = v, i = 24
+            repeat { i -= 1; b[i] = UInt8(48 + v % 10); v /= 10 } while v > 0 && i > 0
+            let from = min(i, 24 - min(width, 24))
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[from..<24]))
+        }
+    }
+
+    static func digits(_ s: inout String, _ v: Int, _ width: Int) {
+        var b: [UInt8] = []
+        appendDigits(&b, v, width)
+        s += String(decoding: b, as: UTF8.self)
+    }
+
+    /// `String(format: "%.<decimals>f", v)` (0…6 decimals) without Foundation's formatter: the
+    /// scaled value is rounded to an integer and printed; values whose scaled fraction lies within
+    /// 1e-6 of a half (where the double rounding of `v × 10^d` could differ from printf's exact
+    /// decimal rounding), huge or non-finite values go through `String(format:)`. Equality with
+    /// `String(format:)` is checked in TraceWriterFastPathTests.
+    static func appendFixed(_ out: inout [UInt8], _ v: Double, _ decimals: Int) {
+        let scale = powersOfTen[decimals]
+        let x = abs(v) * scale
+        let r = x.rounded(.toNearestOrEven)
+        guard x < 1e15, abs(abs(x - r) - 0.5) > 1e-6 else {
+            out.append(contentsOf: String(format: "%.\(decimals)f", v).utf8)
+            return
+        }
+        let n = Int(r)
+        let p = Int(scale)
+        if v.sign == .minus { out.append(45) }
+        appendDigits(&out, n / p, 1)
+        if decimals > 0 { out.append(46); appendDigits(&out, n % p, decimals) }
+    }
+
+    static func fixed(_ v: Double, _ decimals: Int) -> String {
+        var b: [UInt8] = []
+        appendFixed(&b, v, decimals)
+        return String(decoding: b, as: UTF8.self)
+    }
+
+    private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10_000, 100_000, 1_000_000]
+
+    /// Degrees and minutes with 7 decimals (`DDMM.mmmmmmm`), rounded once in units of 1e-7 minute.
+    static func appendDDMM(_ out: inout [UInt8], _ deg: Double, degreeDigits: Int) {
+        let units = Int64((deg * 60 * 10_000_000).rounded())
+        let perDeg: Int64 = 60 * 10_000_000
+        let d = units / perDeg, rem = units % perDeg
+        appendDigits(&out, Int(d), degreeDigits); appendDigits(&out, Int(rem / 10_000_000), 2)
+        out.append(46); appendDigits(&out, Int(rem % 10_000_000), 7)
     }
 
     static func ddmm(_ deg: Double, degreeDigits: Int) -> String {
-        // Work in units of 1e-7 minutes to round once and carry into the degrees.
-        let total = (deg * 60 * 10_000_000).rounded()
-        let units = Int64(total)
-        let perDeg: Int64 = 60 * 10_000_000
-        let d = units / perDeg
-        let rem = units % perDeg
-        let minInt = rem / 10_000_000, minFrac = rem % 10_000_000
-        return String(format: "%0\(degreeDigits)lld%02lld.%07lld", d, minInt, minFrac)
-    }
-
-    static func sentence(_ body: String) -> String {
-        var x: UInt8 = 0
-        for c in body.utf8 { x ^= c }
-        return "$" + body + "*" + String(format: "%02X", x) + "\r\n"
+        var b: [UInt8] = []
+        appendDDMM(&b, deg, degreeDigits: degreeDigits)
+        return String(decoding: b, as: UTF8.self)
     }
 }
-

@@ -73,6 +73,12 @@ enum TracesReport: ReportSection {
         let dt = Date().timeIntervalSince(t0)
         let realSentences = big.reduce(0) { $0 + ($1 == 36 ? 1 : 0) }
         lines.append(String(format: "  NMEA reader: %d sentences in %.3f s = %.0f sentences/s (%d fixes)", realSentences, dt, Double(realSentences) / dt, n))
+        lines += writerAndCSVReaderSpeeds(raw)
+
+        if let shared = context.sharedDataDirectory {
+            context.progress("traces: files other tools wrote")
+            lines += try realWorldFiles(shared)
+        }
 
         if let shared = context.sharedDataDirectory {
             lines.append("  GSDC 2020 chipset NMEA vs SPAN 10 Hz (../shared/data; SPAN RMC checksums are wrong → skipped, date from the phone file):")
@@ -93,6 +99,70 @@ enum TracesReport: ReportSection {
                                     drive as NSString, phone as NSString, r.matched, r.horizontal.p50, r.horizontal.p95, r.horizontal.max,
                                     r.vertical.p50, r.gsdcScore))
             }
+        }
+        return lines
+    }
+
+    /// Writer throughput per format on the Závist raw fixes repeated to ≥ 100 000 (best of 3,
+    /// to memory), each writer's time relative to CSV (issue 13 target: ≤ 1.5×), and the CSV
+    /// reader's throughput on the CSV written.
+    static func writerAndCSVReaderSpeeds(_ raw: [Fix]) -> [String] {
+        guard !raw.isEmpty else { return ["  writers: no fixes"] }
+        let fixes = Array(repeating: raw, count: max(1, 100_000 / raw.count + 1)).flatMap { $0 }
+        var seconds: [TraceFormat: Double] = [:]
+        for fmt in TraceFormat.allCases {
+            var best = Double.infinity
+            for _ in 0..<3 {
+                var bytes = 0
+                let t0 = Date()
+                let w = TraceWriter(format: fmt) { bytes &+= $0.count }
+                for f in fixes { try? w.write(f) }
+                w.finish()
+                best = min(best, Date().timeIntervalSince(t0))
+            }
+            seconds[fmt] = best
+        }
+        let csv = seconds[.csv] ?? 1
+        let parts = TraceFormat.allCases.map { f in
+            String(format: "%@ %.0f k fixes/s (%.2f× CSV)", f.rawValue, Double(fixes.count) / seconds[f]! / 1000, seconds[f]! / csv)
+        }
+        // The CSV reader (CSVRecordReader tokenizer) on the CSV just written, best of 3.
+        var csvData = Data()
+        let w = TraceWriter(format: .csv) { csvData.append($0) }
+        for f in fixes { try? w.write(f) }
+        w.finish()
+        var readBest = Double.infinity
+        for _ in 0..<3 {
+            let t0 = Date()
+            var n = 0
+            _ = try? CSVTraceReader.read(ByteLineReader(data: csvData, source: "mem")) { _ in n += 1 }
+            readBest = min(readBest, Date().timeIntervalSince(t0))
+        }
+        return ["  writers (\(fixes.count) fixes to memory): " + parts.joined(separator: ", "),
+                String(format: "  CSV reader: %.0f k rows/s (%d rows from memory)", Double(fixes.count) / readBest / 1000, fixes.count)]
+    }
+
+    /// Files recorded by other tools in ../shared/data: an Android GnssLogger log per provider
+    /// and a gpxpy GPX hike with waypoints before its track.
+    static func realWorldFiles(_ shared: URL) throws -> [String] {
+        var lines: [String] = []
+        let log = shared.appendingPathComponent("gnss_traces/gnss_lib_py_samples/android/measurements/pixel6.txt")
+        if FileManager.default.fileExists(atPath: log.path) {
+            var parts: [String] = []
+            var s = TraceReadSummary()
+            for p in [GnssLoggerProvider.gps, .fused, .network] {
+                var n = 0
+                s = try TraceReader.read(url: log, options: TraceReadOptions(provider: p), onFix: { _ in n += 1 })
+                parts.append("\(p.rawValue) \(n)")
+            }
+            lines.append("  GnssLogger pixel6.txt (gnss_lib_py): fixes per provider \(parts.joined(separator: ", ")); "
+                         + "\(s.sensorSamples) sensor samples (uncalibrated, with bias); \(s.rawMeasurements) Raw records counted")
+        }
+        let gpx = shared.appendingPathComponent("gpx/gpxpy_test_files/cerknicko-jezero.gpx")
+        if FileManager.default.fileExists(atPath: gpx.path) {
+            var n = 0, withHeight = 0
+            let s = try GPXReader.read(url: gpx, onFix: { n += 1; if $0.height != nil { withHeight += 1 } })
+            lines.append("  gpxpy cerknicko-jezero.gpx: \(n) track points (\(withHeight) with <ele>) in \(s.segments) segments; \(s.waypoints) waypoints kept apart")
         }
         return lines
     }

@@ -1,9 +1,12 @@
 import ArgumentParser
 import Foundation
+import GeoAnchorKit
 
 /// A CSV table with a header row, read from a file or stdin, keeping source line numbers for
-/// error messages. Fields are split on commas; double-quoted fields (with `""` escapes) are
-/// supported. Blank lines and lines starting with `#` are ignored.
+/// error messages. Tokenized by the core's ``CSVRecordReader`` (the one CSV tokenizer of the
+/// package, shared with the trace reader): CRLF/LF/CR line ends, a leading BOM, RFC 4180 quoted
+/// fields (commas, line breaks, `""`), blank lines and `#` comment lines ignored. A row's line
+/// is the physical line where its record starts.
 struct CSVTable {
     /// Name used in error messages (`<stdin>` for standard input).
     let source: String
@@ -13,74 +16,49 @@ struct CSVTable {
 
     /// Reads `path`, or stdin when `path` is nil or `-`.
     static func read(path: String?) throws -> CSVTable {
-        let source = (path == nil || path == "-") ? "<stdin>" : path!
-        let data: Data
-        if source == "<stdin>" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
+        let lines: ByteLineReader
+        if path == nil || path == "-" {
+            lines = ByteLineReader(standardInputChunkSize: 1 << 16)
         } else {
-            guard let d = FileManager.default.contents(atPath: source) else {
-                throw InputError(file: source, line: nil, message: "cannot read file")
+            do { lines = try ByteLineReader(url: URL(fileURLWithPath: path!)) } catch {
+                throw InputError(file: path!, line: nil, message: "cannot read file")
             }
-            data = d
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw InputError(file: source, line: nil, message: "not UTF-8 text")
-        }
-        return try parse(text: text, source: source)
+        return try read(lines)
     }
 
+    /// Parses CSV text in memory (tests).
     static func parse(text: String, source: String) throws -> CSVTable {
+        try read(ByteLineReader(data: Data(text.utf8), source: source))
+    }
+
+    static func read(_ lines: ByteLineReader) throws -> CSVTable {
+        let source = lines.source
         var header: [String]? = nil
         var rows: [(Int, [String])] = []
-        var lineNo = 0
-        // "\r\n" is one Character in Swift: split on it too, or CRLF files (Python csv) are one line.
-        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            lineNo += 1
-            var line = Substring(rawLine)
-            if line.hasSuffix("\r") { line = line.dropLast() }
-            if lineNo == 1, line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let fields = try splitFields(line, source: source, line: lineNo)
-            if header == nil {
-                header = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            } else {
-                rows.append((lineNo, fields))
+        do {
+            try CSVRecordReader(lines).forEachRecord { f, line in
+                var fields: [String] = []
+                fields.reserveCapacity(f.count)
+                for i in 0..<f.count {
+                    guard let s = String(validating: f[i], as: UTF8.self) else {
+                        throw InputError(file: source, line: line, message: "field \(i + 1) is not UTF-8 text")
+                    }
+                    fields.append(s)
+                }
+                if header == nil {
+                    header = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                } else {
+                    rows.append((line, fields))
+                }
             }
+        } catch let e as TraceFormatError {
+            throw InputError(file: e.source, line: e.line, message: e.message)
         }
         guard let header else {
             throw InputError(file: source, line: nil, message: "empty input: a header row is required")
         }
         return CSVTable(source: source, header: header, rows: rows)
-    }
-
-    private static func splitFields(_ line: Substring, source: String, line lineNo: Int) throws -> [String] {
-        if !line.contains("\"") {
-            return line.split(separator: ",", omittingEmptySubsequences: false).map { String($0) }
-        }
-        var fields: [String] = []
-        var cur = ""
-        var inQuotes = false
-        var it = line.makeIterator()
-        var pending: Character? = nil
-        while true {
-            let ch: Character
-            if let p = pending { ch = p; pending = nil } else if let c = it.next() { ch = c } else { break }
-            if inQuotes {
-                if ch == "\"" {
-                    if let n = it.next() {
-                        if n == "\"" { cur.append("\"") } else { inQuotes = false; pending = n }
-                    } else { inQuotes = false }
-                } else { cur.append(ch) }
-            } else if ch == "\"" {
-                inQuotes = true
-            } else if ch == "," {
-                fields.append(cur); cur = ""
-            } else { cur.append(ch) }
-        }
-        if inQuotes { throw InputError(file: source, line: lineNo, message: "unterminated quoted field") }
-        fields.append(cur)
-        return fields
     }
 
     /// Index of a required column.
@@ -100,9 +78,8 @@ struct CSVTable {
         guard col < row.fields.count else {
             throw InputError(file: source, line: row.line, message: "missing value for '\(name)'")
         }
-        let s = row.fields[col].trimmingCharacters(in: .whitespaces)
-        guard let v = Double(s), v.isFinite else {
-            throw InputError(file: source, line: row.line, message: "\(name) '\(s)' is not a finite number")
+        guard let v = try optionalDouble(row, col, name) else {
+            throw InputError(file: source, line: row.line, message: "missing value for '\(name)'")
         }
         return v
     }
@@ -110,12 +87,12 @@ struct CSVTable {
     /// Parses an optional number: empty field → nil; garbage → error.
     func optionalDouble(_ row: (line: Int, fields: [String]), _ col: Int?, _ name: String) throws -> Double? {
         guard let col, col < row.fields.count else { return nil }
-        let s = row.fields[col].trimmingCharacters(in: .whitespaces)
-        if s.isEmpty { return nil }
-        guard let v = Double(s), v.isFinite else {
-            throw InputError(file: source, line: row.line, message: "\(name) '\(s)' is not a finite number")
+        var s = row.fields[col]
+        // The core's strict syntax: decimal digits, '.', exponent, leading sign; no hex, nan, inf or NUL.
+        switch s.withUTF8({ CSVFields.number($0) }) {
+        case .success(let v): return v
+        case .failure(let e): throw InputError(file: source, line: row.line, message: "\(name) \(e)")
         }
-        return v
     }
 }
 
@@ -167,7 +144,10 @@ func format(_ v: Double) -> String { v.description }
 
 /// Parses "A,B,C" into doubles (for options like `--origin LAT,LON,H`).
 func parseTriple(_ s: String, name: String) throws -> (Double, Double, Double) {
-    let parts = s.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+    let parts = s.split(separator: ",").map { p -> Double? in
+        var t = String(p)
+        return t.withUTF8 { ByteParsing.decimal($0) }
+    }
     guard parts.count == 3, let a = parts[0], let b = parts[1], let c = parts[2],
           a.isFinite, b.isFinite, c.isFinite else {
         throw InputError(file: "--\(name)", line: nil, message: "expected three numbers 'A,B,C', got '\(s)'")

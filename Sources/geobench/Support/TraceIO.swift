@@ -1,5 +1,8 @@
+import ArgumentParser
 import Foundation
 import GeoAnchorKit
+
+extension GnssLoggerProvider: ExpressibleByArgument {}
 
 /// Shared trace-file plumbing for the subcommands: format by extension, typed reader errors
 /// turned into `InputError` (`FILE:LINE: message`, exit 2), skipped-line counts on stderr.

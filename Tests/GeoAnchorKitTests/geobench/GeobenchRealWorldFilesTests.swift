@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+import GeoAnchorKit
+
+/// Files other tools wrote: Python csv (LF, CRLF, BOM+CRLF), GnssLogger logs, gpxpy GPX.
+extension GeobenchInterfaceTests {
+    static let csvFixtures = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/CSV")
+
+    /// The command line of each table subcommand for one input file.
+    static func tableCommand(_ name: String, _ file: String) -> [String] {
+        switch name {
+        case "enu": return ["enu", "--origin", "55,5,200", "--input", file]
+        case "crs": return ["crs", "--from", "EPSG:4326", "--to", "EPSG:3857", "--input", file]
+        case "calibrate": return ["calibrate", "--input", file, "--json"]
+        case "anchors": return ["anchors", "--device", "49.9617,14.3950,390", "--device-reference", "msl", "--heading", "60", "--anchors", file]
+        case "route": return ["route", "--stops", file, "--json"]
+        default: return [name, "--input", file]
+        }
+    }
+
+    /// Reference: the same table written by Python's csv module with LF, CRLF and BOM+CRLF
+    /// (scripts/dev/csv_line_end_fixtures.py, with a quoted cell and a trailing blank line)
+    /// must give byte-identical output, and succeed.
+    @Test(arguments: ["geodesic", "enu", "geoid", "magnetic", "crs", "calibrate", "anchors", "route"])
+    func tableSubcommandsIgnoreLineEnds(command: String) throws {
+        var outputs: [String] = []
+        for variant in ["lf", "crlf", "bomcrlf"] {
+            let file = Self.csvFixtures.appendingPathComponent("\(command).\(variant).csv").path
+            let r = try geobench(Self.tableCommand(command, file))
+            #expect(r.status == 0, "\(command) \(variant): \(r.stderr)")
+            outputs.append(r.stdout)
+        }
+        #expect(!outputs[0].isEmpty)
+        #expect(outputs[1] == outputs[0] && outputs[2] == outputs[0], "\(command)")
+    }
+
+    /// Strict numbers in the table subcommands: hex, NUL, nan are FILE:LINE errors (exit 2).
+    @Test(arguments: ["0x10", "1\u{0}2", "nan"]) func tableNumbersAreStrict(value: String) throws {
+        let path = try temporaryFile("strict.csv", "lat1,lon1,lat2,lon2\r\n1,2,3,4\r\n\(value),2,3,4\r\n")
+        let r = try geobench(["geodesic", "--input", path])
+        #expect(r.status == 2 && r.stderr.hasPrefix("\(path):3: lat1"), "\(r.stderr)")
+    }
+
+    /// Reference: pixel6.txt's own lines (94 `Fix,GPS`, 95 `Fix,FLP`; 30 Uncal* sensor lines).
+    @Test(.enabled(if: SharedData.shouldRun)) func convertGnssLogger() throws {
+        let log = SharedData.url("gnss_traces/gnss_lib_py_samples/android/measurements/pixel6.txt").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gak-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let x = out.appendingPathComponent("x.csv").path, s = out.appendingPathComponent("s.csv").path
+        let r = try geobench(["convert", "--input", log, "--output", x, "--sensors", s])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try String(contentsOfFile: x, encoding: .utf8).split(separator: "\n")
+        #expect(rows.first?.hasPrefix("time,latitude,longitude,ellipsoidal_height,") == true)
+        #expect(rows.count == 95)
+        // First GPS line: Fix,GPS,37.4265079783,-122.1737079613,23.67296474531974,0.0,4.2366138,,1699400582000,…
+        #expect(rows.dropFirst().first?.hasPrefix("2023-11-07T23:43:02.000Z,37.4265079783,-122.1737079613,23.67296474531974,,4.2366138,") == true)
+        let sensorRows = try String(contentsOfFile: s, encoding: .utf8).split(separator: "\n")
+        #expect(sensorRows.first == "time,sensor,x,y,z,bias_x,bias_y,bias_z" && sensorRows.count == 31)
+        let fused = try geobench(["convert", "--input", log, "--output", x, "--provider", "fused"])
+        #expect(fused.status == 0)
+        #expect(try String(contentsOfFile: x, encoding: .utf8).split(separator: "\n").count == 96)
+    }
+
+    /// Reference: Pixel4_GnssLog.txt line 88 is the deliberately malformed `Fix` (GSDC 2021).
+    /// The error names the input file (never the .partial output) and that line.
+    @Test(.enabled(if: SharedData.shouldRun)) func convertMalformedGnssLogger() throws {
+        let log = SharedData.url("gnss_traces/gnss_lib_py_samples/google_decimeter_2021/Pixel4_GnssLog.txt").path
+        let x = FileManager.default.temporaryDirectory.appendingPathComponent("gak-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: x) }
+        let bad = try geobench(["convert", "--input", log, "--output", x])
+        #expect(bad.status == 2 && bad.stderr.hasPrefix("\(log):88: "), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: x) && !FileManager.default.fileExists(atPath: x + ".partial"))
+        let ok = try geobench(["convert", "--input", log, "--output", x, "--skip-invalid"])
+        #expect(ok.status == 0 && ok.stderr.contains("skipped 1 invalid line"), "\(ok.stderr)")
+    }
+
+    /// Reference: cerknicko-jezero.gpx has 296 `<trkpt>` (grep) and 7 waypoints before the track;
+    /// cerknicko-jezero-without-elevations.gpx 295 timed track points without `<ele>`; every
+    /// output format gets one row/point per track point.
+    @Test(.enabled(if: SharedData.shouldRun), arguments: TraceFormat.allCases)
+    func convertGPXToEveryFormat(format: TraceFormat) throws {
+        for (name, count) in [("cerknicko-jezero", 296), ("cerknicko-jezero-without-elevations", 295)] {
+            let gpx = SharedData.url("gpx/gpxpy_test_files/\(name).gpx").path
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("gak-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let out = dir.appendingPathComponent("o.\(format.rawValue)")
+            let w = dir.appendingPathComponent("w.csv").path
+            let r = try geobench(["convert", "--input", gpx, "--output", out.path, "--waypoints", w])
+            #expect(r.status == 0, "\(name) → \(format): \(r.stderr)")
+            let back = try TraceReader.load(url: out, format: format).fixes
+            #expect(back.count == count, "\(name) → \(format)")
+            #expect(try String(contentsOfFile: w, encoding: .utf8).split(separator: "\n").count == 8)
+        }
+    }
+}
+
+extension GeobenchInterfaceTests {
+    /// A sensors CSV as `convert --sensors` writes it feeds `calibrate`: its
+    /// uncalibrated_magnetometer rows (other rows ignored) give the same fit as the same values
+    /// in mx,my,mz columns (reference: the mx,my,mz run of the same numbers, identical JSON).
+    @Test func calibrateTakesSensorsCSV() throws {
+        let plain = Self.csvFixtures.appendingPathComponent("calibrate.lf.csv")
+        let rows = try String(contentsOf: plain, encoding: .utf8).split(separator: "\n").dropFirst()
+        var sensors = "time,sensor,x,y,z,bias_x,bias_y,bias_z\r\n"
+        for (i, r) in rows.enumerated() {
+            sensors += "\(1000 + i),uncalibrated_magnetometer,\(r),1,2,3\r\n"
+            sensors += "\(1000 + i),magnetometer,\(r),,,\r\n".replacingOccurrences(of: "magnetometer,", with: "magnetometer,9")
+            sensors += "\(1000 + i),accelerometer,0,0,9.8,,,\r\n"
+        }
+        let path = try temporaryFile("sensors.csv", sensors)
+        let a = try geobench(["calibrate", "--input", path, "--json"])
+        let b = try geobench(["calibrate", "--input", plain.path, "--json"])
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        #expect(a.stdout == b.stdout)
+    }
+}
+
+extension GeobenchInterfaceTests {
+    /// A fix the CSV writer cannot label (an MSL height without geoid separation after an
+    /// ellipsoidal one) is reported against the INPUT file, never the `.partial` output.
+    @Test func writerObjectionNamesTheInput() throws {
+        let geojson = """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","geometry":{"type":"Point","coordinates":[14.39,49.96,400]},"properties":{"time":"2026-05-16T08:30:00Z"}},
+        {"type":"Feature","geometry":{"type":"Point","coordinates":[14.39,49.96]},"properties":{"time":"2026-05-16T08:30:01Z","altitude":355}}]}
+        """
+        let input = try temporaryFile("mixed.geojson", geojson)
+        let out = input + ".csv"
+        let r = try geobench(["convert", "--input", input, "--output", out])
+        #expect(r.status == 2 && r.stderr.hasPrefix("\(input): fix #2"), "\(r.stderr)")
+        #expect(!r.stderr.contains(".partial"))
+    }
+}
