@@ -34,5 +34,6 @@ struct GeoBench: ParsableCommand {
         PerfCommand.self,
         RouteCommand.self,
         AnchorsCommand.self,
+        GnssCommand.self,
     ]
 }

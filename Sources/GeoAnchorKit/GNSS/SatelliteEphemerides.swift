@@ -1,0 +1,56 @@
+import Foundation
+
+/// Where a satellite's orbit and clock came from.
+public enum OrbitSource: String, Sendable, Hashable, Codable { case broadcast, precise }
+
+/// A satellite's state at a signal's transmission time.
+public struct SatelliteState: Sendable, Hashable {
+    /// ECEF position (m) in the frame of the transmission time, and velocity (m/s).
+    public var position: SIMD3<Double>
+    public var velocity: SIMD3<Double>
+    /// Clock offset (s) including the relativistic term, excluding group delay.
+    public var clock: Double
+    /// Clock drift (s/s).
+    public var clockDrift: Double
+    /// Broadcast group delay T_GD (s) when a navigation record gives one (GPS/QZSS), else 0.
+    public var groupDelay: Double
+    public var source: OrbitSource
+}
+
+/// Broadcast and/or precise ephemerides behind one lookup.
+///
+/// Policy: with ``preferPrecise`` (default) a satellite the SP3 covers uses the SP3 orbit and
+/// clock, every other one its broadcast ephemeris; without it the broadcast ephemeris wins and the
+/// SP3 only fills systems without broadcast records. Broadcast GPS T_GD is applied to SP3 clocks
+/// too (both refer to the L1/L2 ionosphere-free combination).
+public struct SatelliteEphemerides: Sendable {
+    public var navigation: RinexNavigationFile?
+    public var precise: PreciseOrbit?
+    public var preferPrecise: Bool
+
+    public init(navigation: RinexNavigationFile? = nil, precise: PreciseOrbit? = nil, preferPrecise: Bool = true) {
+        self.navigation = navigation; self.precise = precise; self.preferPrecise = preferPrecise
+    }
+
+    /// Satellite state at GPS time `t` (transmission time by the satellite's clock, corrected
+    /// for its clock inside: pass `t_rx − P/c`; the clock correction is iterated twice).
+    public func state(of sat: SatelliteID, transmissionTime tSV: Double) -> SatelliteState? {
+        let eph = navigation?.ephemeris(for: sat, at: tSV)
+        let tgd = (sat.system == .gps || sat.system == .qzss) ? (eph?.groupDelay ?? 0) : 0
+        func fromPrecise() -> SatelliteState? {
+            guard let p = precise else { return nil }
+            guard let s0 = p.state(of: sat, at: tSV) else { return nil }
+            guard let s = p.state(of: sat, at: tSV - s0.clock) else { return nil }
+            return SatelliteState(position: s.position, velocity: s.velocity, clock: s.clock, clockDrift: s.clockDrift, groupDelay: tgd, source: .precise)
+        }
+        func fromBroadcast() -> SatelliteState? {
+            guard let e = eph else { return nil }
+            var t = tSV
+            var s = e.state(at: t)
+            for _ in 0..<2 { t = tSV - s.clock; s = e.state(at: t) }
+            return SatelliteState(position: s.position, velocity: s.velocity, clock: s.clock, clockDrift: s.clockDrift, groupDelay: tgd, source: .broadcast)
+        }
+        if preferPrecise { return fromPrecise() ?? fromBroadcast() }
+        return fromBroadcast() ?? fromPrecise()
+    }
+}
