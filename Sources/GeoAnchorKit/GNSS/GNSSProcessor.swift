@@ -69,9 +69,11 @@ extension GNSSProcessor {
     /// Runs `mode` over all epochs: output fixes (UTC), the residual RMS per fix, statistics.
     public func run(_ epochs: [GNSSEpoch], mode: GNSSProcessingMode) -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
         switch mode {
-        case .wls, .filter, .smooth:
+        case .wls:
             let (sols, stats) = solveEpochs(epochs)
             return (sols.map(\.fix), sols.map { $0.residualRMS }, stats)
+        case .filter: return filterEpochs(epochs, smooth: false)
+        case .smooth: return filterEpochs(epochs, smooth: true)
         }
     }
 }
