@@ -35,6 +35,7 @@ struct ReportCommand: ParsableCommand {
         ToursReport.self,
         AnchoringReport.self,
         FilteringReport.self,
+        GnssReport.self,
     ]
 
     @Option(help: "The repository's traces folder.")
