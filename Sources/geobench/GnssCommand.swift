@@ -7,7 +7,8 @@ struct GnssCommand: ParsableCommand {
         commandName: "gnss",
         abstract: "Positions from raw GNSS measurements (RINEX 3/4 observations) with broadcast and/or SP3 orbits.",
         discussion: """
-        --input is a RINEX 3.0x/4.0x observation file (kind detected from its content). --nav \
+        --input is a RINEX 3.0x/4.0x observation file or an Android GnssLogger log with Raw \
+        records (kind detected from its content). --nav \
         (RINEX 2/3/4 navigation, repeatable) gives GPS/QZSS/Galileo/BeiDou broadcast ephemerides \
         and the Klobuchar coefficients; --sp3 (SP3-c/d, repeatable) precise orbits and clocks, \
         used for every satellite it covers. --systems selects systems by RINEX letter (default \
@@ -29,7 +30,7 @@ struct GnssCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "RINEX 3.0x/4.0x observation file.")
+    @Option(help: "RINEX 3.0x/4.0x observation file or GnssLogger log with Raw records.")
     var input: String
 
     @Option(help: "RINEX navigation file (repeatable).")
@@ -92,7 +93,7 @@ struct GnssCommand: ParsableCommand {
             var config = GNSSSolverConfiguration()
             config.systems = sys
             let processor = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: navFile, precise: orbit), configuration: config)
-            let (fixes, residualRMS, stats) = processor.run(obs.epochs, mode: m)
+            let (fixes, residualRMS, stats) = processor.run(obs, mode: m)
             try Self.write(fixes: fixes, residualRMS: residualRMS, to: output, format: outFmt)
             var accuracy: GNSSAccuracySummary? = nil
             if let truth {
@@ -111,17 +112,22 @@ struct GnssCommand: ParsableCommand {
         }
     }
 
-    static func loadObservations(_ path: String) throws -> RinexObservationFile {
+    /// Epochs of a RINEX 3/4 observation file or a GnssLogger log with `Raw` records (kind from content).
+    static func loadObservations(_ path: String) throws -> [GNSSEpoch] {
         guard let h = FileHandle(forReadingAtPath: path) else { throw InputError(file: path, line: nil, message: "cannot read file") }
         let head = (try? h.read(upToCount: 4096)) ?? Data()
         try? h.close()
         let first = String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
         if RinexObservationFile.looksLike(firstLine: first) {
-            return try typed { () throws(TraceFormatError) in try RinexObservationFile.read(contentsOf: URL(fileURLWithPath: path)) }
+            return try typed { () throws(TraceFormatError) in try RinexObservationFile.read(contentsOf: URL(fileURLWithPath: path)) }.epochs
         }
         let text = String(decoding: head, as: UTF8.self)
-        if text.contains("\nRaw,") || text.contains("# Raw,") {
-            throw InputError(file: path, line: nil, message: "GnssLogger Raw records are not supported yet; convert to RINEX 3 (e.g. Google's GNSSToRINEXV3)")
+        if GnssLoggerRawLog.looksLike(text) {
+            let log = try typed { () throws(TraceFormatError) in try GnssLoggerRawLog.read(contentsOf: URL(fileURLWithPath: path)) }
+            if !log.skipped.isEmpty {
+                Stderr.print("\(path): \(log.records) Raw records; pseudorange not usable: " + log.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+            }
+            return log.epochs
         }
         if first.contains("ReceivedSvTimeNanos") || first.contains("SvPositionXEcefMeters") {
             throw InputError(file: path, line: 1, message: "GSDC device_gnss.csv is not supported yet")

@@ -65,9 +65,10 @@ extension GNSSProcessor {
             x[3] = v.x; x[4] = v.y; x[5] = v.z
             let ref = groups.first.flatMap { s.clocks[$0] } ?? s.clocks.values.first ?? 0
             x[6] = ref
+            x[7] = s.clockDrift ?? 0
             for i in 0..<3 { p[i * n + i] = 100 }
             for i in 3..<6 { p[i * n + i] = s.velocity == nil ? 400 : 1 }
-            p[6 * n + 6] = 100; p[7 * n + 7] = 100
+            p[6 * n + 6] = 100; p[7 * n + 7] = s.clockDrift == nil ? 1e6 : 1
             for (j, g) in groups.enumerated().dropFirst() {
                 let idx = 7 + j
                 if let cg = s.clocks[g] { x[idx] = cg - ref; p[idx * n + idx] = 100 } else { x[idx] = 0; p[idx * n + idx] = 1e8 }

@@ -58,6 +58,8 @@ public struct GNSSSolution: Sendable, Hashable {
     public var latitude: Double, longitude: Double, ellipsoidalHeight: Double
     /// Receiver velocity, ECEF m/s, from Doppler; nil when too few Doppler measurements.
     public var velocity: SIMD3<Double>?
+    /// Receiver clock drift, m/s (from Doppler), nil with ``velocity``.
+    public var clockDrift: Double? = nil
     /// Receiver clock per signal group, m.
     public var clocks: [GNSSSignalGroup: Double]
     /// Satellites used (distinct), and per system.
@@ -271,14 +273,14 @@ public struct GNSSPositionSolver: Sendable {
                                    residualRMS: (resid.reduce(0) { $0 + $1 * $1 } / Double(resid.count)).squareRoot(),
                                    horizontalAccuracy: 1.5096 * ((he + hn) / 2).squareRoot(), verticalAccuracy: hu.squareRoot(),
                                    residuals: resid)
-            sol.velocity = velocity(all, receiver: r, lat: lat, lon: lon)
+            if let vd = velocityAndDrift(all, receiver: r, lat: lat, lon: lon) { sol.velocity = vd.velocity; sol.clockDrift = vd.drift }
             return .success(sol)
         }
     }
 
-    /// Doppler velocity (ECEF m/s): WLS on pseudorange rates with velocity and one clock drift,
+    /// Doppler velocity (ECEF m/s) and clock drift (m/s): WLS on pseudorange rates with velocity and one clock drift,
     /// with the same mask; one pass of exclusion of residuals > 4σ. Nil with fewer than 5 rates.
-    public func velocity(_ all: [PreparedMeasurement], receiver r: SIMD3<Double>, lat: Double, lon: Double) -> SIMD3<Double>? {
+    public func velocityAndDrift(_ all: [PreparedMeasurement], receiver r: SIMD3<Double>, lat: Double, lon: Double) -> (velocity: SIMD3<Double>, drift: Double)? {
         var rows: [(h: SIMD4<Double>, y: Double, s: Double)] = []
         let mask = configuration.elevationMask * .pi / 180
         for m in all {
@@ -303,7 +305,7 @@ public struct GNSSPositionSolver: Sendable {
             n.withUnsafeBufferPointer { lp in b.withUnsafeMutableBufferPointer { SmallMatrix.choleskySolve(lp.baseAddress!, m: 4, $0.baseAddress!) } }
             let x = SIMD4(b[0], b[1], b[2], b[3])
             let kept = rows.filter { abs($0.y - ($0.h * x).sum()) <= 4 * $0.s }
-            if pass == 1 || kept.count == rows.count { return SIMD3(x[0], x[1], x[2]) }
+            if pass == 1 || kept.count == rows.count { return (SIMD3(x[0], x[1], x[2]), x[3]) }
             rows = kept
         }
         return nil
