@@ -11,7 +11,8 @@ struct GnssCommand: ParsableCommand {
         records (kind detected from its content). --nav \
         (RINEX 2/3/4 navigation, repeatable) gives GPS/QZSS/Galileo/BeiDou broadcast ephemerides \
         and the Klobuchar coefficients; --sp3 (SP3-c/d, repeatable) precise orbits and clocks, \
-        used for every satellite it covers. --systems selects systems by RINEX letter (default \
+        used for every satellite it covers; --clk (RINEX clock files, 30 s clocks interpolated \
+        linearly) replaces the SP3 clocks where it covers them. --systems selects systems by RINEX letter (default \
         GREJC). --mode wls (per-epoch weighted least squares with fault exclusion), filter \
         (Kalman filter over position, velocity, clocks and drift with pseudoranges and Doppler; \
         the default) or smooth (filter + RTS smoother).
@@ -39,7 +40,7 @@ struct GnssCommand: ParsableCommand {
     @Option(help: "SP3-c/d precise orbit file (repeatable).")
     var sp3: [String] = []
 
-    @Option(help: "RINEX clock file (repeatable; not supported yet: an error).")
+    @Option(help: "RINEX clock file (repeatable); replaces the SP3 clocks where it covers them (same product as --sp3).")
     var clk: [String] = []
 
     @Option(help: "Systems to use, RINEX letters (G GPS, R GLONASS, E Galileo, J QZSS, C BeiDou).")
@@ -70,9 +71,6 @@ struct GnssCommand: ParsableCommand {
                 }
                 sys.insert(s)
             }
-            if let c = clk.first {
-                throw InputError(file: c, line: nil, message: "RINEX clock files are not supported yet; give the SP3 (its clocks are used)")
-            }
             guard !nav.isEmpty || !sp3.isEmpty else {
                 throw InputError(file: "--nav", line: nil, message: "give at least one --nav or --sp3 file")
             }
@@ -90,9 +88,17 @@ struct GnssCommand: ParsableCommand {
                 o = try Self.typed { () throws(TraceFormatError) in try PreciseOrbit.read(contentsOf: URL(fileURLWithPath: p)) }
                 if orbit == nil { orbit = o } else { orbit!.merge(o) }
             }
+            var clocks: PreciseClock? = nil
+            for p in clk {
+                let c = try Self.typed { () throws(TraceFormatError) in try PreciseClock.read(contentsOf: URL(fileURLWithPath: p)) }
+                if clocks == nil { clocks = c } else { clocks!.merge(c) }
+            }
+            if clocks != nil && orbit == nil {
+                throw InputError(file: "--clk", line: nil, message: "clock files need the SP3 orbits of the same product (--sp3)")
+            }
             var config = GNSSSolverConfiguration()
             config.systems = sys
-            let processor = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: navFile, precise: orbit), configuration: config)
+            let processor = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: navFile, precise: orbit, clocks: clocks), configuration: config)
             let (fixes, residualRMS, stats) = processor.run(obs, mode: m)
             try Self.write(fixes: fixes, residualRMS: residualRMS, to: output, format: outFmt)
             var accuracy: GNSSAccuracySummary? = nil

@@ -27,9 +27,11 @@ public struct SatelliteEphemerides: Sendable {
     public var navigation: RinexNavigationFile?
     public var precise: PreciseOrbit?
     public var preferPrecise: Bool
+    /// RINEX clock files: when they cover a satellite and time, they replace the SP3 clock.
+    public var clocks: PreciseClock?
 
-    public init(navigation: RinexNavigationFile? = nil, precise: PreciseOrbit? = nil, preferPrecise: Bool = true) {
-        self.navigation = navigation; self.precise = precise; self.preferPrecise = preferPrecise
+    public init(navigation: RinexNavigationFile? = nil, precise: PreciseOrbit? = nil, clocks: PreciseClock? = nil, preferPrecise: Bool = true) {
+        self.navigation = navigation; self.precise = precise; self.clocks = clocks; self.preferPrecise = preferPrecise
     }
 
     /// Satellite state at GPS time `t` (transmission time by the satellite's clock, corrected
@@ -39,8 +41,15 @@ public struct SatelliteEphemerides: Sendable {
         let tgd = (sat.system == .gps || sat.system == .qzss) ? (eph?.groupDelay ?? 0) : 0
         func fromPrecise() -> SatelliteState? {
             guard let p = precise else { return nil }
-            guard let s0 = p.state(of: sat, at: tSV) else { return nil }
-            guard let s = p.state(of: sat, at: tSV - s0.clock) else { return nil }
+            guard var s0 = p.state(of: sat, at: tSV) else { return nil }
+            if let c = clocks?.clock(of: sat, at: tSV) { s0.clock = c.offset }
+            guard var s = p.state(of: sat, at: tSV - s0.clock) else { return nil }
+            if let c = clocks?.clock(of: sat, at: tSV - s0.clock) {
+                // The CLK clock + the same relativistic term the SP3 path adds.
+                let c2 = GNSSConstants.speedOfLight * GNSSConstants.speedOfLight
+                s.clock = c.offset - 2 * (s.position * s.velocity).sum() / c2
+                s.clockDrift = c.drift
+            }
             return SatelliteState(position: s.position, velocity: s.velocity, clock: s.clock, clockDrift: s.clockDrift, groupDelay: tgd, source: .precise)
         }
         func fromBroadcast() -> SatelliteState? {

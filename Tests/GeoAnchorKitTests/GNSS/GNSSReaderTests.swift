@@ -133,6 +133,28 @@ struct GNSSReaderTests {
         #expect(throws: TraceFormatError.self) { try PreciseOrbit.read(data: Data("#dP2021  4 28 18  0  0.00000000 9999999 ORBIT\n".utf8), source: "big.sp3") }
     }
 
+    /// CODE's 30 s CLK (19:30–20:30) against the clocks of CODE's own SP3 at the common 5-min
+    /// epochs: the same solution, so they agree to the SP3's 1 ps printing resolution plus
+    /// interpolation (tolerance 0.05 ns); and a GRG CLK file (RINEX 3.00 header layout) reads.
+    @Test func clockFiles() throws {
+        let clk = try PreciseClock.read(contentsOf: SharedData.url("gnss_raw/orbits_2021_118/COD0MGXFIN_20211180000_01D_30S_CLK.CLK"))
+        let sp3 = try PreciseOrbit.read(contentsOf: SharedData.url(Self.sp3Path))
+        var n = 0, worst = 0.0
+        for (sat, c) in sp3.clocks {
+            for (i, t) in sp3.times.enumerated() where !c[i].isNaN {
+                guard let v = clk.clock(of: sat, at: t) else { continue }
+                worst = max(worst, abs(v.offset - c[i])); n += 1
+            }
+        }
+        #expect(n > 500)
+        #expect(worst < 0.05e-9, "worst CLK vs SP3 clock difference \(worst * 1e9) ns")
+        let grg = try PreciseClock.read(contentsOf: SharedData.url("gnss_raw/orbits_2021_118/grg21553.clk"))
+        #expect(grg.samples[SatelliteID(system: .glonass, number: 1)]?.offsets.first == 0.786003223645E-04)
+        #expect(throws: TraceFormatError.self) {
+            try PreciseClock.read(data: Data("     3.00           CLOCK DATA          G                   RINEX VERSION / TYPE\n".utf8), source: "h.clk")
+        }
+    }
+
     /// RINEX 2 observation files are refused with a typed error (not silently misread).
     @Test func rinex2ObservationIsRefused() throws {
         let header = "     2.11           OBSERVATION DATA    M (MIXED)           RINEX VERSION / TYPE\n"
