@@ -65,14 +65,34 @@ struct FixedWidthLine {
         return v
     }
 
-    /// An integer in [lo, hi]; nil when blank.
+    /// An integer in [lo, hi]; nil when blank. Parsed from the bytes (no String on the hot path).
     func int(_ start: Int, _ width: Int, _ what: @autoclosure () -> String, in range: ClosedRange<Int>) throws(TraceFormatError) -> Int? {
-        let t = text(start, width).trimmingCharacters(in: .whitespaces)
-        if t.isEmpty { return nil }
-        guard t.count <= 12, let v = Int(t), range.contains(v) else {
+        var i = start
+        let end = min(bytes.count, start + width)
+        while i < end, bytes[i] == 32 { i += 1 }
+        if i >= end { return nil }
+        var negative = false
+        if bytes[i] == 45 { negative = true; i += 1 } else if bytes[i] == 43 { i += 1 }
+        var v = 0, digits = 0
+        while i < end, bytes[i] >= 48, bytes[i] <= 57, digits < 12 { v = v * 10 + Int(bytes[i] - 48); digits += 1; i += 1 }
+        var j = i
+        while j < end, bytes[j] == 32 { j += 1 }
+        if negative { v = -v }
+        guard digits > 0, j == end, range.contains(v) else {
+            let t = text(start, width).trimmingCharacters(in: .whitespaces)
             throw error("\(what()) '\(t)' is not an integer in \(range.lowerBound)...\(range.upperBound)")
         }
         return v
+    }
+
+    /// A satellite written as `Snn` (system letter + 2 digits, blank allowed for the tens) at
+    /// `start`; nil when it is not one.
+    func satellite(_ start: Int) -> SatelliteID? {
+        guard start + 3 <= bytes.count, let sys = GNSSSystem(rawValue: Character(UnicodeScalar(bytes[start]))) else { return nil }
+        let a = bytes[start + 1], b = bytes[start + 2]
+        guard b >= 48, b <= 57, a == 32 || (a >= 48 && a <= 57) else { return nil }
+        let n = (a == 32 ? 0 : Int(a - 48) * 10) + Int(b - 48)
+        return n >= 1 ? SatelliteID(system: sys, number: n) : nil
     }
 
     func requiredInt(_ start: Int, _ width: Int, _ what: @autoclosure () -> String, in range: ClosedRange<Int>) throws(TraceFormatError) -> Int {

@@ -12,6 +12,11 @@ public struct GNSSFilterConfiguration: Sendable, Hashable {
     public var driftPSD: Double = 1
     /// Inter-system / inter-frequency bias random walk, m²/s: hardware delays, stable over a drive.
     public var biasPSD: Double = 0.01
+    /// Carrier-phase time differences between consecutive epochs (σ in m at zenith, 40 dB-Hz):
+    /// phone phase noise is millimetres but multipath and undetected half-cycle slips reach
+    /// centimetres; 0 switches them off. They get their own clock-change unknown per epoch, as
+    /// phones steer the code clock in jumps that the phase does not follow.
+    public var carrierPhaseDifferenceSigma: Double = 0.05
     /// Innovation gate on |ν|/√S (a 4σ test); rejected measurements are counted.
     public var gate: Double = 4
     /// Re-initialise from WLS after this many consecutive epochs in which more than half of the
@@ -45,8 +50,13 @@ extension GNSSProcessor {
         let groups = groupSet.sorted()
         var gIndex: [GNSSSignalGroup: Int] = [:]
         for (i, g) in groups.enumerated() { gIndex[g] = i }
-        // State: 0-2 position, 3-5 velocity, 6 clock (m), 7 drift (m/s), 8… bias of groups[1…].
-        let n = 8 + max(0, groups.count - 1)
+        // State: 0-2 position, 3-5 velocity, 6 clock (m), 7 drift (m/s), 8-10 the previous epoch's
+        // position (a clone, for carrier-phase differences), 11 the phase clock change of the
+        // epoch (m, white), 12… bias of groups[1…].
+        let n = 12 + max(0, groups.count - 1)
+        let biasBase = 11
+        // Previous epoch's corrected phase per satellite + band: (phase m, satellite position, epoch time).
+        var lastPhase: [String: (phase: Double, sat: SIMD3<Double>, time: Double)] = [:]
         var x = [Double](repeating: 0, count: n)
         var p = [Double](repeating: 0, count: n * n)
         var initialized = false
@@ -69,8 +79,11 @@ extension GNSSProcessor {
             for i in 0..<3 { p[i * n + i] = 100 }
             for i in 3..<6 { p[i * n + i] = s.velocity == nil ? 400 : 1 }
             p[6 * n + 6] = 100; p[7 * n + 7] = s.clockDrift == nil ? 1e6 : 1
+            for i in 8..<11 { x[i] = x[i - 8]; p[i * n + i] = 100; p[i * n + i - 8] = 100; p[(i - 8) * n + i] = 100 }
+            p[11 * n + 11] = 1e6
+            lastPhase = [:]
             for (j, g) in groups.enumerated().dropFirst() {
-                let idx = 7 + j
+                let idx = biasBase + j
                 if let cg = s.clocks[g] { x[idx] = cg - ref; p[idx * n + idx] = 100 } else { x[idx] = 0; p[idx * n + idx] = 1e8 }
             }
             initialized = true
@@ -100,6 +113,9 @@ extension GNSSProcessor {
             if !reset {
                 for i in 0..<3 { f[i * n + 3 + i] = h }
                 f[6 * n + 7] = h
+                // Clone the current position into the previous-position slots; reset the phase clock change.
+                for i in 8..<11 { f[i * n + i] = 0; f[i * n + i - 8] = 1 }
+                f[11 * n + 11] = 0
                 var xp = [Double](repeating: 0, count: n)
                 for i in 0..<n { var s = 0.0; for j in 0..<n { s += f[i * n + j] * x[j] }; xp[i] = s }
                 x = xp
@@ -113,7 +129,8 @@ extension GNSSProcessor {
                 }
                 p[6 * n + 6] += fc.clockVariancePerEpoch
                 p[7 * n + 7] += fc.driftPSD * h
-                for i in 8..<n { p[i * n + i] += fc.biasPSD * h }
+                p[11 * n + 11] += 1e6
+                for i in 12..<n { p[i * n + i] += fc.biasPSD * h }
             }
             let xPred = x, pPred = p
             lastTime = e.time
@@ -135,7 +152,7 @@ extension GNSSProcessor {
                     var hv = [Double](repeating: 0, count: n)
                     hv[0] = -row.u.x; hv[1] = -row.u.y; hv[2] = -row.u.z; hv[6] = 1
                     var pred = row.predictedRange + x[6]
-                    if gi > 0 { hv[7 + gi] = 1; pred += x[7 + gi] }
+                    if gi > 0 { hv[biasBase + gi] = 1; pred += x[biasBase + gi] }
                     rows.append((hv, pr, pred, row.sigma, true, m.satellite))
                     us.append((row.u, gi))
                 }
@@ -147,6 +164,36 @@ extension GNSSProcessor {
                     rows.append((hv, rr, pred, s, false, m.satellite))
                 }
             }
+            // Carrier-phase differences with the previous epoch: Δφ = ρ_k(r_k) − ρ_{k−1}(r_{k−1}) + c_φ.
+            var phaseNow: [String: (phase: Double, sat: SIMD3<Double>, time: Double)] = [:]
+            if fc.carrierPhaseDifferenceSigma > 0 && !reset {
+                let rPrev = SIMD3(x[8], x[9], x[10])
+                for m in meas {
+                    guard let ph = m.carrierPhaseMeters else { continue }
+                    let key = "\(m.satellite)\(m.group.band)"
+                    let row = GNSSPositionSolver.geometry(m, receiver: r, lat: lat, lon: lon, height: geo.ellipsoidalHeight, nearSurface: true,
+                                                         time: e.time, config: cfg, klobuchar: nil)
+                    phaseNow[key] = (ph, row.satellite, e.time)
+                    guard m.lossOfLockIndicator & 1 == 0, row.elevation >= mask, let prev = lastPhase[key], e.time - prev.time < 1.5 else { continue }
+                    let dPrev = prev.sat - rPrev
+                    let rhoPrev = (dPrev * dPrev).sum().squareRoot()
+                    let uPrev = dPrev / rhoPrev
+                    let rhoNow = ((row.satellite - r) * (row.satellite - r)).sum().squareRoot()
+                    var hv = [Double](repeating: 0, count: n)
+                    hv[0] = -row.u.x; hv[1] = -row.u.y; hv[2] = -row.u.z
+                    hv[8] = uPrev.x; hv[9] = uPrev.y; hv[10] = uPrev.z; hv[11] = 1
+                    let sg = fc.carrierPhaseDifferenceSigma * min(30, max(0.5, pow(10, (40 - m.cn0) / 10))).squareRoot() / max(sin(row.elevation), 0.1)
+                    rows.append((hv, ph - prev.phase, rhoNow - rhoPrev + x[11], sg, false, m.satellite))
+                }
+            } else {
+                for m in meas {
+                    guard let ph = m.carrierPhaseMeters else { continue }
+                    let row = GNSSPositionSolver.geometry(m, receiver: r, lat: lat, lon: lon, height: geo.ellipsoidalHeight, nearSurface: true,
+                                                         time: e.time, config: cfg, klobuchar: nil)
+                    phaseNow["\(m.satellite)\(m.group.band)"] = (ph, row.satellite, e.time)
+                }
+            }
+            lastPhase = phaseNow
             // Sequential scalar updates; the prediction of each row is corrected by the change of
             // the state since linearisation (H · Δx), which is exact for the linearised model.
             let x0 = x

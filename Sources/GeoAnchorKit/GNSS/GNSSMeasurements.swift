@@ -25,7 +25,7 @@ public struct PreparedMeasurement: Sendable, Hashable {
     public var correctedPseudorange: Double?
     /// Pseudorange rate from Doppler (−λ·D) + c·(satellite clock drift), m/s.
     public var correctedRangeRate: Double?
-    /// Carrier phase in metres (λ·L) when valid, and its LLI bits.
+    /// Carrier phase in metres (λ·L) + c·(satellite clock) when valid, and its LLI bits.
     public var carrierPhaseMeters: Double?
     public var lossOfLockIndicator: Int
     public var satellitePosition: SIMD3<Double>
@@ -81,7 +81,7 @@ extension SatelliteEphemerides {
                 satellite: o.satellite, group: GNSSSignalGroup(system: o.satellite.system, band: o.band),
                 correctedPseudorange: pr + c * (s.clock - scale * s.groupDelay),
                 correctedRangeRate: o.doppler.map { -lambda * $0 + c * s.clockDrift },
-                carrierPhaseMeters: o.carrierPhase.map { lambda * $0 }, lossOfLockIndicator: o.lossOfLockIndicator,
+                carrierPhaseMeters: o.carrierPhase.map { lambda * $0 + c * s.clock }, lossOfLockIndicator: o.lossOfLockIndicator,
                 satellitePosition: s.position, satelliteVelocity: s.velocity, ionosphereScale: scale,
                 cn0: o.cn0 ?? 30, source: s.source))
         }

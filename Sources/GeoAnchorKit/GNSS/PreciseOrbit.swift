@@ -128,7 +128,24 @@ public struct PreciseOrbit: Sendable {
     /// Nil outside the file's time span (no extrapolation beyond half an interval), or when any
     /// of the 10 points or the two clock points is missing.
     public func state(of sat: SatelliteID, at t: Double) -> (position: SIMD3<Double>, velocity: SIMD3<Double>, clock: Double, clockDrift: Double)? {
-        guard let pos = positions[sat], let clk = clocks[sat], times.count >= Self.interpolationPoints else { return nil }
+        guard let pos = positions[sat], let clk = clocks[sat] else { return nil }
+        return state(pos, clk, at: t)
+    }
+
+    /// Linearly interpolated SP3 clock (s, without the relativistic term) of `sat` at `t`.
+    public func clock(of sat: SatelliteID, at t: Double) -> Double? {
+        guard let clk = clocks[sat], times.count >= 2 else { return nil }
+        let n = times.count
+        guard t >= times[0], t <= times[n - 1] else { return nil }
+        var lo = 0, hi = n - 1
+        while hi - lo > 1 { let m = (lo + hi) / 2; if times[m] <= t { lo = m } else { hi = m } }
+        let ca = clk[lo], cb = clk[hi]
+        guard !ca.isNaN, !cb.isNaN else { return nil }
+        return ca + (cb - ca) * (t - times[lo]) / (times[hi] - times[lo])
+    }
+
+    func state(_ pos: [SIMD3<Double>], _ clk: [Double], at t: Double) -> (position: SIMD3<Double>, velocity: SIMD3<Double>, clock: Double, clockDrift: Double)? {
+        guard times.count >= Self.interpolationPoints else { return nil }
         let n = times.count
         let dt = (times[n - 1] - times[0]) / Double(n - 1)
         guard t >= times[0] - dt / 2, t <= times[n - 1] + dt / 2 else { return nil }

@@ -111,7 +111,9 @@ public struct RinexObservationFile: Sendable {
         var skipLines = 0      // special-record lines to skip
         var lastLine = 0
         var epochLine = 0
-        var plans: [GNSSSystem: [(signal: String, kind: UInt8)]] = [:]
+        // Per system: each observation type's signal, kind letter and the position of the first
+        // type of the same signal (so one record per signal is built without string compares).
+        var plans: [GNSSSystem: [(signal: String, kind: UInt8, first: Int)]] = [:]
         let source = reader.source
 
         func finishEpoch() {
@@ -148,7 +150,8 @@ public struct RinexObservationFile: Sendable {
                         }
                     }
                     for (sys, types) in f.observationTypes {
-                        plans[sys] = types.map { t in (String(t.dropFirst()), t.utf8.first ?? 0) }
+                        let signals = types.map { String($0.dropFirst()) }
+                        plans[sys] = types.indices.map { i in (signals[i], types[i].utf8.first ?? 0, signals.firstIndex(of: signals[i])!) }
                     }
                 case "SYS / # / OBS TYPES":
                     let sysText = l.text(0, 1)
@@ -235,21 +238,24 @@ public struct RinexObservationFile: Sendable {
                 throw l.error("satellite record outside an epoch (expected a '>' epoch line)")
             }
             remaining -= 1
-            guard let sat = SatelliteID(l.text(0, 3)) else { throw l.error("'\(l.text(0, 3))' is not a satellite") }
+            guard let sat = l.satellite(0) else { throw l.error("'\(l.text(0, 3))' is not a satellite") }
             guard let plan = plans[sat.system] else {
                 throw l.error("satellite \(sat): system \(sat.system.rawValue) has no 'SYS / # / OBS TYPES' in the header")
             }
             var obs: [GNSSObservation] = []
+            var slot = [Int](repeating: -1, count: plan.count) // observation index per signal (by plan position of its first type)
             for (k, p) in plan.enumerated() {
                 let st = 3 + 16 * k
                 guard st < l.count else { break }
                 guard let v = try l.double(st, 14, "\(sat) \(Character(UnicodeScalar(p.kind)))\(p.signal)") else { continue }
                 let lli = (try l.int(st + 14, 1, "LLI of \(sat)", in: 0...9)) ?? 0
-                var idx = obs.firstIndex { $0.signal == p.signal }
+                let first = p.first
+                var idx: Int? = slot[first] >= 0 ? slot[first] : nil
                 if idx == nil {
                     obs.append(GNSSObservation(satellite: sat, signal: p.signal,
                                                frequency: frequency(sat, signal: p.signal, channels: f.glonassChannels)))
                     idx = obs.count - 1
+                    slot[first] = idx!
                 }
                 switch p.kind {
                 case 67: if v != 0 { obs[idx!].pseudorange = v }                      // C

@@ -40,11 +40,13 @@ public struct SatelliteEphemerides: Sendable {
         let eph = navigation?.ephemeris(for: sat, at: tSV)
         let tgd = (sat.system == .gps || sat.system == .qzss) ? (eph?.groupDelay ?? 0) : 0
         func fromPrecise() -> SatelliteState? {
-            guard let p = precise else { return nil }
-            guard var s0 = p.state(of: sat, at: tSV) else { return nil }
-            if let c = clocks?.clock(of: sat, at: tSV) { s0.clock = c.offset }
-            guard var s = p.state(of: sat, at: tSV - s0.clock) else { return nil }
-            if let c = clocks?.clock(of: sat, at: tSV - s0.clock) {
+            guard let p = precise, let pos = p.positions[sat], let clk = p.clocks[sat] else { return nil }
+            // The satellite clock (≤ 1 ms) moves the orbit by ≤ 4 m: take it from the cheap linear
+            // clock first, then interpolate the orbit once at the true transmission time. The
+            // relativistic term (≤ 50 ns) changes the time by a negligible 0.2 mm of orbit.
+            guard let c0 = clocks?.clock(of: sat, at: tSV)?.offset ?? p.clock(of: sat, at: tSV) else { return nil }
+            guard var s = p.state(pos, clk, at: tSV - c0) else { return nil }
+            if let c = clocks?.clock(of: sat, at: tSV - c0) {
                 // The CLK clock + the same relativistic term the SP3 path adds.
                 let c2 = GNSSConstants.speedOfLight * GNSSConstants.speedOfLight
                 s.clock = c.offset - 2 * (s.position * s.velocity).sum() / c2
