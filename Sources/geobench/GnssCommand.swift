@@ -147,16 +147,22 @@ struct GnssCommand: ParsableCommand {
         for f in fixes { try Self.typed { () throws(TraceFormatError) in try w.write(f) } }
         w.finish()
         if format == .csv {
-            // The trace columns plus residual_rms: one more field per row.
-            var lines = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-            if lines.last == "" { lines.removeLast() }
-            var text = ""
-            for (i, l) in lines.enumerated() {
-                text += l
-                if i == 0 { text += ",residual_rms" } else { text += "," + (residualRMS[i - 1].map { String(format: "%.3f", $0) } ?? "") }
-                text += "\n"
+            // The trace columns plus residual_rms: one more field at the end of every line.
+            var out = Data()
+            out.reserveCapacity(data.count + 8 * (fixes.count + 1))
+            var row = 0
+            var start = data.startIndex
+            for i in data.indices where data[i] == 10 {
+                out.append(data[start..<i])
+                if row == 0 { out.append(contentsOf: Array(",residual_rms".utf8)) }
+                else if row - 1 < residualRMS.count, let v = residualRMS[row - 1], v.isFinite {
+                    out.append(contentsOf: Array(("," + String(format: "%.3f", v)).utf8))
+                } else { out.append(44) }
+                out.append(10)
+                row += 1
+                start = i + 1
             }
-            data = Data(text.utf8)
+            data = out
         }
         guard FileManager.default.createFile(atPath: path, contents: data) else {
             throw InputError(file: path, line: nil, message: "cannot write output file")

@@ -100,6 +100,13 @@ public struct BroadcastEphemeris: Sendable, Hashable {
         return (pos, vel, clock, drift)
     }
 
+    /// The clock polynomial a_f0 + a_f1 Δt + a_f2 Δt² (s) at GPS time `t`, without the relativistic term.
+    @inlinable
+    public func clockPolynomial(at t: Double) -> Double {
+        let tc = GNSSTime.nearest(t, to: clockReferenceTime) - clockReferenceTime
+        return af0 + af1 * tc + af2 * tc * tc
+    }
+
     /// Builds an ephemeris from the 29 numbers of a RINEX Keplerian record (t_oc, then the
     /// clock and 7 broadcast orbit lines in file order). `toc` is GPS time. Returns nil when the
     /// record is not usable (non-positive √A, eccentricity outside [0, 1)).

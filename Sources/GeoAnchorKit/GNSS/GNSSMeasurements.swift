@@ -34,6 +34,9 @@ public struct PreparedMeasurement: Sendable, Hashable {
     public var ionosphereScale: Double
     public var cn0: Double
     public var source: OrbitSource
+    /// Code σ (m) given by the source (e.g. GSDC `RawPseudorangeUncertaintyMeters`); when set it
+    /// replaces the elevation/C-N0 model.
+    public var sigmaOverride: Double? = nil
 }
 
 /// Why a measurement or epoch was not used.

@@ -50,14 +50,27 @@ public enum GNSSModels {
     /// Accuracy: a few decimetres at the zenith, ≈ 1–2 m at 10° elevation (no weather data).
     public static func troposphere(latitudeRadians lat: Double, ellipsoidalHeight h0: Double, elevation el: Double) -> Double {
         guard el > 0 else { return 0 }
+        return troposphereZenith(latitudeRadians: lat, ellipsoidalHeight: h0) * troposphereMapping(elevation: el)
+    }
+
+    /// The zenith part of ``troposphere(latitudeRadians:ellipsoidalHeight:elevation:)`` (m): one
+    /// per receiver position, shared by all satellites.
+    public static func troposphereZenith(latitudeRadians lat: Double, ellipsoidalHeight h0: Double) -> Double {
         let h = min(10_000, max(-100, h0))
         let p = 1013.25 * pow(1 - 2.2557e-5 * h, 5.2568)
         let tK = 15 - 6.5e-3 * h + 273.16
         let e = 6.108 * 0.5 * exp((17.15 * tK - 4684) / (tK - 38.45))
         let zh = 0.0022768 * p / (1 - 0.00266 * cos(2 * lat) - 0.00028 * h / 1000)
         let zw = 0.002277 * (1255 / tK + 0.05) * e
+        return zh + zw
+    }
+
+    /// Mapping function 1.001 / √(0.002001 + sin² e) (RTCA DO-229 A.4.2.4); 0 below the horizon.
+    @inlinable
+    public static func troposphereMapping(elevation el: Double) -> Double {
+        guard el > 0 else { return 0 }
         let s = sin(el)
-        return (zh + zw) * 1.001 / (0.002001 + s * s).squareRoot()
+        return 1.001 / (0.002001 + s * s).squareRoot()
     }
 
     /// Rotates a satellite ECEF position by the Earth's rotation during the signal flight time

@@ -128,7 +128,8 @@ public struct GNSSPositionSolver: Sendable {
     }
 
     static func geometry(_ m: PreparedMeasurement, receiver r: SIMD3<Double>, lat: Double, lon: Double, height: Double,
-                         nearSurface: Bool, time: Double, config: GNSSSolverConfiguration, klobuchar: KlobucharCoefficients?) -> Row {
+                         nearSurface: Bool, time: Double, config: GNSSSolverConfiguration, klobuchar: KlobucharCoefficients?,
+                         zenithTroposphere: Double? = nil) -> Row {
         let c = GNSSConstants.speedOfLight
         var d = m.satellitePosition - r
         let tau = (d * d).sum().squareRoot() / c
@@ -144,9 +145,12 @@ public struct GNSSPositionSolver: Sendable {
                 let tow = time.truncatingRemainder(dividingBy: GNSSTime.secondsPerWeek)
                 pred += m.ionosphereScale * GNSSModels.klobuchar(k, latitudeRadians: lat, longitudeRadians: lon, elevation: el, azimuth: ea.azimuth, gpsSecondsOfWeek: tow)
             }
-            if config.useTroposphere { pred += GNSSModels.troposphere(latitudeRadians: lat, ellipsoidalHeight: height, elevation: el) }
+            if config.useTroposphere {
+                let z = zenithTroposphere ?? GNSSModels.troposphereZenith(latitudeRadians: lat, ellipsoidalHeight: height)
+                pred += z * GNSSModels.troposphereMapping(elevation: el)
+            }
         }
-        let sigma = config.codeSigma(group: m.group, elevation: nearSurface ? el : .pi / 2, cn0: m.cn0)
+        let sigma = m.sigmaOverride ?? config.codeSigma(group: m.group, elevation: nearSurface ? el : .pi / 2, cn0: m.cn0)
         return Row(u: d / rho, predictedRange: pred, elevation: el, sigma: sigma, satellite: s)
     }
 
@@ -156,73 +160,100 @@ public struct GNSSPositionSolver: Sendable {
         let cfg = configuration
         var active = all.filter { $0.correctedPseudorange != nil }
         var r = prior ?? SIMD3<Double>(0, 0, 0)
-        var clocks: [GNSSSignalGroup: Double] = [:]
+        var clockOf: [GNSSSignalGroup: Double] = [:]   // carried across exclusions (warm start)
         var excluded = 0
         let klob = ephemerides.navigation?.klobuchar
         var screened = false
         var masked = false
         var exclusions = 0
+        // Scratch buffers reused by every iteration (no allocation per measurement).
+        var rows: [Row] = []
+        rows.reserveCapacity(active.count)
+        var resid: [Double] = []
+        resid.reserveCapacity(active.count)
         while true {
-            // Unknowns: x, y, z + one clock per group present.
-            let groups = Array(Set(active.map(\.group))).sorted()
+            // Unknowns: x, y, z + one clock per group present; gi[k] = group column of measurement k.
+            var groups: [GNSSSignalGroup] = []
+            var gi = [Int](repeating: 0, count: active.count)
+            for (k, m) in active.enumerated() {
+                if let j = groups.firstIndex(of: m.group) { gi[k] = j } else { gi[k] = groups.count; groups.append(m.group) }
+            }
             let m = 3 + groups.count
             guard active.count >= m, !groups.isEmpty else { return .failure(.tooFewSatellites) }
-            var gIndex: [GNSSSignalGroup: Int] = [:]
-            for (i, g) in groups.enumerated() { gIndex[g] = i; if clocks[g] == nil { clocks[g] = clocks.values.first ?? 0 } }
+            var clocks = groups.map { clockOf[$0] ?? clockOf.values.first ?? 0 }
             var converged = false
-            var rows: [Row] = []
-            var resid: [Double] = []
             var nMat = [Double](repeating: 0, count: m * m)
+            var rhs = [Double](repeating: 0, count: m)
+            var lat = 0.0, lon = 0.0, height = 0.0
+            var restart = false
             for _ in 0..<20 {
                 let norm = (r * r).sum().squareRoot()
                 let near = norm > 6.2e6 && norm < 6.6e6
                 let geo = Ellipsoid.wgs84.geodetic(x: r.x, y: r.y, z: r.z)
-                let lat = geo.latitude * .pi / 180, lon = geo.longitude * .pi / 180
-                rows = active.map { Self.geometry($0, receiver: r, lat: lat, lon: lon, height: geo.ellipsoidalHeight, nearSurface: near, time: time, config: cfg, klobuchar: klob) }
+                lat = geo.latitude * .pi / 180; lon = geo.longitude * .pi / 180; height = geo.ellipsoidalHeight
+                let zt = GNSSModels.troposphereZenith(latitudeRadians: lat, ellipsoidalHeight: height)
+                rows.removeAll(keepingCapacity: true)
+                for a in active {
+                    rows.append(Self.geometry(a, receiver: r, lat: lat, lon: lon, height: height, nearSurface: near, time: time,
+                                              config: cfg, klobuchar: klob, zenithTroposphere: zt))
+                }
                 if near && !masked {
                     // Elevation mask once the position is near the surface.
+                    masked = true
                     let maskR = cfg.elevationMask * .pi / 180
+                    let before = active.count
                     var keep: [PreparedMeasurement] = []
+                    keep.reserveCapacity(before)
                     for (i, row) in rows.enumerated() {
                         if row.elevation >= maskR { keep.append(active[i]) } else { skipped[.belowElevationMask, default: 0] += 1 }
                     }
-                    masked = true
-                    if keep.count != active.count { active = keep; converged = false; break }
-                }
-                nMat = [Double](repeating: 0, count: m * m)
-                var rhs = [Double](repeating: 0, count: m)
-                resid = []
-                for (i, row) in rows.enumerated() {
-                    let g = gIndex[active[i].group]!
-                    let v = active[i].correctedPseudorange! - row.predictedRange - clocks[active[i].group]!
-                    resid.append(v)
-                    let w = 1 / (row.sigma * row.sigma)
-                    var h = [Double](repeating: 0, count: m)
-                    h[0] = -row.u.x; h[1] = -row.u.y; h[2] = -row.u.z; h[3 + g] = 1
-                    for a in 0..<m where h[a] != 0 {
-                        rhs[a] += w * h[a] * v
-                        for b in 0..<m where h[b] != 0 { nMat[a * m + b] += w * h[a] * h[b] }
+                    if keep.count != before {
+                        active = keep
+                        for (j, g) in groups.enumerated() { clockOf[g] = clocks[j] }
+                        restart = true
+                        break
                     }
                 }
+                for i in 0..<(m * m) { nMat[i] = 0 }
+                for i in 0..<m { rhs[i] = 0 }
+                for (k, row) in rows.enumerated() {
+                    let c = 3 + gi[k]
+                    let v = active[k].correctedPseudorange! - row.predictedRange - clocks[gi[k]]
+                    let w = 1 / (row.sigma * row.sigma)
+                    let h0 = -row.u.x, h1 = -row.u.y, h2 = -row.u.z
+                    rhs[0] += w * h0 * v; rhs[1] += w * h1 * v; rhs[2] += w * h2 * v; rhs[c] += w * v
+                    nMat[0] += w * h0 * h0; nMat[1] += w * h0 * h1; nMat[2] += w * h0 * h2; nMat[c] += w * h0
+                    nMat[m + 1] += w * h1 * h1; nMat[m + 2] += w * h1 * h2; nMat[m + c] += w * h1
+                    nMat[2 * m + 2] += w * h2 * h2; nMat[2 * m + c] += w * h2
+                    nMat[c * m + c] += w
+                }
+                // Mirror the upper triangle of the position rows/columns.
+                for a in 0..<3 { for b in (a + 1)..<m { nMat[b * m + a] = nMat[a * m + b] } }
                 var l = nMat
                 let ok = l.withUnsafeMutableBufferPointer { SmallMatrix.cholesky($0.baseAddress!, m: m) }
                 guard ok else { return .failure(.tooFewSatellites) }
                 l.withUnsafeBufferPointer { lp in rhs.withUnsafeMutableBufferPointer { SmallMatrix.choleskySolve(lp.baseAddress!, m: m, $0.baseAddress!) } }
                 r += SIMD3(rhs[0], rhs[1], rhs[2])
-                for (g, i) in gIndex { clocks[g]! += rhs[3 + i] }
+                for j in 0..<groups.count { clocks[j] += rhs[3 + j] }
                 if abs(rhs[0]) + abs(rhs[1]) + abs(rhs[2]) < 1e-3 { converged = true; break }
             }
-            if !converged {
-                if masked && rows.count != active.count { continue } // re-run after masking
-                return .failure(.notConverged)
-            }
+            for (j, g) in groups.enumerated() { clockOf[g] = clocks[j] }
+            if restart { continue }
+            if !converged { return .failure(.notConverged) }
             // Final residuals at the solution.
-            let geo = Ellipsoid.wgs84.geodetic(x: r.x, y: r.y, z: r.z)
-            let lat = geo.latitude * .pi / 180, lon = geo.longitude * .pi / 180
             let norm = (r * r).sum().squareRoot()
             guard norm > 6.2e6, norm < 6.6e6 else { return .failure(.notConverged) }
-            rows = active.map { Self.geometry($0, receiver: r, lat: lat, lon: lon, height: geo.ellipsoidalHeight, nearSurface: true, time: time, config: cfg, klobuchar: klob) }
-            resid = zip(active, rows).map { $0.correctedPseudorange! - $1.predictedRange - clocks[$0.group]! }
+            let geo = Ellipsoid.wgs84.geodetic(x: r.x, y: r.y, z: r.z)
+            lat = geo.latitude * .pi / 180; lon = geo.longitude * .pi / 180; height = geo.ellipsoidalHeight
+            let zt = GNSSModels.troposphereZenith(latitudeRadians: lat, ellipsoidalHeight: height)
+            rows.removeAll(keepingCapacity: true)
+            resid.removeAll(keepingCapacity: true)
+            for (k, a) in active.enumerated() {
+                let row = Self.geometry(a, receiver: r, lat: lat, lon: lon, height: height, nearSurface: true, time: time,
+                                        config: cfg, klobuchar: klob, zenithTroposphere: zt)
+                rows.append(row)
+                resid.append(a.correctedPseudorange! - row.predictedRange - clocks[gi[k]])
+            }
             let dof = active.count - m
             if !screened {
                 screened = true
@@ -235,31 +266,28 @@ public struct GNSSPositionSolver: Sendable {
                     continue
                 }
             }
-            if dof >= 3 && exclusions < cfg.maximumExclusions {
-                var t = 0.0, worst = 0, worstW = 0.0
-                for i in resid.indices {
-                    let w = resid[i] / rows[i].sigma
-                    t += w * w
-                    if abs(w) > worstW { worstW = abs(w); worst = i }
-                }
-                if t > Self.chiSquareQuantile999(dof) {
-                    active.remove(at: worst)
-                    excluded += 1; exclusions += 1
-                    skipped[.excludedByFDE, default: 0] += 1
-                    continue
-                }
+            var ssq = 0.0, worst = 0, worstW = 0.0
+            for i in resid.indices {
+                let w = resid[i] / rows[i].sigma
+                ssq += w * w
+                if abs(w) > worstW { worstW = abs(w); worst = i }
             }
-            // Done: covariance and DOP.
+            if dof >= 3 && exclusions < cfg.maximumExclusions && ssq > Self.chiSquareQuantile999(dof) {
+                active.remove(at: worst)
+                excluded += 1; exclusions += 1
+                skipped[.excludedByFDE, default: 0] += 1
+                continue
+            }
+            // Done: covariance (a-priori σ, scaled by the a-posteriori unit variance when > 1) and DOP.
             var inv = Self.inverse(nMat, m)
-            var ssq = 0.0
-            for i in resid.indices { let w = resid[i] / rows[i].sigma; ssq += w * w }
             let unitVar = dof > 0 ? max(1, ssq / Double(dof)) : 1
             for i in inv.indices { inv[i] *= unitVar }
             var hth = [Double](repeating: 0, count: m * m)
-            for (i, row) in rows.enumerated() {
-                var h = [Double](repeating: 0, count: m)
-                h[0] = -row.u.x; h[1] = -row.u.y; h[2] = -row.u.z; h[3 + gIndex[active[i].group]!] = 1
-                for a in 0..<m { for b in 0..<m { hth[a * m + b] += h[a] * h[b] } }
+            for (k, row) in rows.enumerated() {
+                let c = 3 + gi[k]
+                let h = [-row.u.x, -row.u.y, -row.u.z]
+                for a in 0..<3 { for b in 0..<3 { hth[a * m + b] += h[a] * h[b] }; hth[a * m + c] += h[a]; hth[c * m + a] += h[a] }
+                hth[c * m + c] += 1
             }
             let q = Self.inverse(hth, m)
             let pdop = q.isEmpty ? Double.nan : (q[0] + q[m + 1] + q[2 * m + 2]).squareRoot()
@@ -267,8 +295,10 @@ public struct GNSSPositionSolver: Sendable {
             let sats = Set(active.map(\.satellite))
             var perSystem: [GNSSSystem: Int] = [:]
             for s in sats { perSystem[s.system, default: 0] += 1 }
+            var clockDict: [GNSSSignalGroup: Double] = [:]
+            for (j, g) in groups.enumerated() { clockDict[g] = clocks[j] }
             var sol = GNSSSolution(time: time, position: r, latitude: geo.latitude, longitude: geo.longitude,
-                                   ellipsoidalHeight: geo.ellipsoidalHeight, velocity: nil, clocks: clocks.filter { gIndex[$0.key] != nil },
+                                   ellipsoidalHeight: geo.ellipsoidalHeight, velocity: nil, clocks: clockDict,
                                    satellitesUsed: sats.count, satellitesPerSystem: perSystem, excluded: excluded, pdop: pdop,
                                    residualRMS: (resid.reduce(0) { $0 + $1 * $1 } / Double(resid.count)).squareRoot(),
                                    horizontalAccuracy: 1.5096 * ((he + hn) / 2).squareRoot(), verticalAccuracy: hu.squareRoot(),

@@ -56,9 +56,9 @@ public struct SatelliteEphemerides: Sendable {
         }
         func fromBroadcast() -> SatelliteState? {
             guard let e = eph else { return nil }
-            var t = tSV
-            var s = e.state(at: t)
-            for _ in 0..<2 { t = tSV - s.clock; s = e.state(at: t) }
+            // Clock polynomial first (the relativistic term, ≤ 50 ns, moves the orbit by ≤ 0.2 mm),
+            // then one orbit evaluation at the true transmission time.
+            let s = e.state(at: tSV - e.clockPolynomial(at: tSV))
             return SatelliteState(position: s.position, velocity: s.velocity, clock: s.clock, clockDrift: s.clockDrift, groupDelay: tgd, source: .broadcast)
         }
         if preferPrecise { return fromPrecise() ?? fromBroadcast() }
