@@ -7,8 +7,9 @@ struct GnssCommand: ParsableCommand {
         commandName: "gnss",
         abstract: "Positions from raw GNSS measurements (RINEX 3/4 observations) with broadcast and/or SP3 orbits.",
         discussion: """
-        --input is a RINEX 3.0x/4.0x observation file or an Android GnssLogger log with Raw \
-        records (kind detected from its content). --nav \
+        --input is a RINEX 3.0x/4.0x observation file, an Android GnssLogger log with Raw \
+        records, or a GSDC 2022/2023 device_gnss.csv (its satellite states and corrections are used \
+        as given; no --nav/--sp3 needed) — the kind is detected from the content. --nav \
         (RINEX 2/3/4 navigation, repeatable) gives GPS/QZSS/Galileo/BeiDou broadcast ephemerides \
         and the Klobuchar coefficients; --sp3 (SP3-c/d, repeatable) precise orbits and clocks, \
         used for every satellite it covers; --clk (RINEX clock files, 30 s clocks interpolated \
@@ -71,10 +72,18 @@ struct GnssCommand: ParsableCommand {
                 }
                 sys.insert(s)
             }
+            let outFmt = try TraceIO.format(of: output, option: "--output")
+            if let device = try Self.loadDeviceGNSS(input) {
+                // GSDC device_gnss.csv: satellite states and corrections from the file, no orbits needed.
+                var config = GSDCDeviceGNSS.solverConfiguration
+                config.systems = sys
+                let (fixes, residualRMS, stats) = GNSSProcessor(ephemerides: SatelliteEphemerides(), configuration: config).run(device, mode: m)
+                try finish(fixes: fixes, residualRMS: residualRMS, stats: stats, mode: m, format: outFmt, start: start)
+                return
+            }
             guard !nav.isEmpty || !sp3.isEmpty else {
                 throw InputError(file: "--nav", line: nil, message: "give at least one --nav or --sp3 file")
             }
-            let outFmt = try TraceIO.format(of: output, option: "--output")
             let obs = try Self.loadObservations(input)
             var navFile: RinexNavigationFile? = nil
             for p in nav {
@@ -100,22 +109,38 @@ struct GnssCommand: ParsableCommand {
             config.systems = sys
             let processor = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: navFile, precise: orbit, clocks: clocks), configuration: config)
             let (fixes, residualRMS, stats) = processor.run(obs, mode: m)
-            try Self.write(fixes: fixes, residualRMS: residualRMS, to: output, format: outFmt)
-            var accuracy: GNSSAccuracySummary? = nil
-            if let truth {
-                let ref = try Self.typed { () throws(TraceFormatError) in try GNSSReferenceTrack.read(contentsOf: URL(fileURLWithPath: truth)) }
-                accuracy = GNSSAccuracySummary(fixes: fixes, reference: ref)
-            }
-            let seconds = Date().timeIntervalSince(start)
-            if json {
-                print(Self.jsonText(input: input, output: output, mode: m, stats: stats, accuracy: accuracy, seconds: seconds))
-            } else {
-                var line = "\(input) → \(output): \(stats.epochsRead) epochs, \(stats.epochsSolved) solved (\(m.rawValue))"
-                for (r, n) in stats.epochsSkipped.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { line += ", \(n) \(r.rawValue)" }
-                if let a = accuracy { line += String(format: "; horizontal p50 %.2f m, p95 %.2f m, score %.2f m on %d/%d reference epochs", a.p50, a.p95, a.score, a.matched, a.referenceEpochs) }
-                Stderr.print(line)
-            }
+            try finish(fixes: fixes, residualRMS: residualRMS, stats: stats, mode: m, format: outFmt, start: start)
         }
+    }
+
+    /// Writes the trace and prints the JSON or summary line.
+    func finish(fixes: [Fix], residualRMS: [Double?], stats: GNSSRunStatistics, mode m: GNSSProcessingMode,
+                format outFmt: TraceFormat, start: Date) throws {
+        try Self.write(fixes: fixes, residualRMS: residualRMS, to: output, format: outFmt)
+        var accuracy: GNSSAccuracySummary? = nil
+        if let truth {
+            let ref = try Self.typed { () throws(TraceFormatError) in try GNSSReferenceTrack.read(contentsOf: URL(fileURLWithPath: truth)) }
+            accuracy = GNSSAccuracySummary(fixes: fixes, reference: ref)
+        }
+        let seconds = Date().timeIntervalSince(start)
+        if json {
+            print(Self.jsonText(input: input, output: output, mode: m, stats: stats, accuracy: accuracy, seconds: seconds))
+        } else {
+            var line = "\(input) → \(output): \(stats.epochsRead) epochs, \(stats.epochsSolved) solved (\(m.rawValue))"
+            for (r, n) in stats.epochsSkipped.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { line += ", \(n) \(r.rawValue)" }
+            if let a = accuracy { line += String(format: "; horizontal p50 %.2f m, p95 %.2f m, score %.2f m on %d/%d reference epochs", a.p50, a.p95, a.score, a.matched, a.referenceEpochs) }
+            Stderr.print(line)
+        }
+    }
+
+    /// A GSDC device_gnss.csv (first line names RawPseudorangeMeters and SvPositionXEcefMeters), else nil.
+    static func loadDeviceGNSS(_ path: String) throws -> GSDCDeviceGNSS? {
+        guard let h = FileHandle(forReadingAtPath: path) else { throw InputError(file: path, line: nil, message: "cannot read file") }
+        let head = (try? h.read(upToCount: 4096)) ?? Data()
+        try? h.close()
+        let first = String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
+        guard GSDCDeviceGNSS.looksLike(firstLine: first) else { return nil }
+        return try typed { () throws(TraceFormatError) in try GSDCDeviceGNSS.read(contentsOf: URL(fileURLWithPath: path)) }
     }
 
     /// Epochs of a RINEX 3/4 observation file or a GnssLogger log with `Raw` records (kind from content).
@@ -134,9 +159,6 @@ struct GnssCommand: ParsableCommand {
                 Stderr.print("\(path): \(log.records) Raw records; pseudorange not usable: " + log.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
             }
             return log.epochs
-        }
-        if first.contains("ReceivedSvTimeNanos") || first.contains("SvPositionXEcefMeters") {
-            throw InputError(file: path, line: 1, message: "GSDC device_gnss.csv is not supported yet")
         }
         throw InputError(file: path, line: 1, message: "not a RINEX 3/4 observation file (first line: '\(first.prefix(80))')")
     }

@@ -2,18 +2,15 @@ import Foundation
 
 /// One line of a fixed-column text format (RINEX, SP3), with typed field access. Columns are
 /// 0-based here; the formats' documents count from 1. Fields past the end of a short line read
-/// as blank, as RINEX allows trailing blanks to be dropped.
+/// as blank, as RINEX allows trailing blanks to be dropped. The bytes are borrowed from the
+/// line reader: a value is valid only inside the callback that receives it (no copy per line).
 struct FixedWidthLine {
-    var bytes: [UInt8]
+    let bytes: UnsafeBufferPointer<UInt8>
     let source: String
     let line: Int
 
     init(_ b: UnsafeBufferPointer<UInt8>, source: String, line: Int) {
-        bytes = Array(b); self.source = source; self.line = line
-    }
-
-    init(text: String, source: String, line: Int) {
-        bytes = Array(text.utf8); self.source = source; self.line = line
+        bytes = b; self.source = source; self.line = line
     }
 
     var count: Int { bytes.count }
@@ -41,7 +38,6 @@ struct FixedWidthLine {
     func double(_ start: Int, _ width: Int, _ what: @autoclosure () -> String) throws(TraceFormatError) -> Double? {
         guard start < bytes.count else { return nil }
         let end = min(bytes.count, start + width)
-        var tmp = (start, end)
         var hasD = false
         for i in start..<end where bytes[i] == 68 || bytes[i] == 100 { hasD = true }
         let v: Double?
@@ -50,8 +46,7 @@ struct FixedWidthLine {
             for i in copy.indices where copy[i] == 68 || copy[i] == 100 { copy[i] = 69 }
             v = copy.withUnsafeBufferPointer { ByteParsing.decimal($0) }
         } else {
-            tmp = (start, end)
-            v = bytes.withUnsafeBufferPointer { ByteParsing.decimal(UnsafeBufferPointer(rebasing: $0[tmp.0..<tmp.1])) }
+            v = ByteParsing.decimal(UnsafeBufferPointer(rebasing: bytes[start..<end]))
         }
         if v == nil && !isBlank(start, width) {
             throw error("\(what()) '\(text(start, width).trimmingCharacters(in: .whitespaces))' is not a number")

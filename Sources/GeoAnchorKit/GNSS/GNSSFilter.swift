@@ -34,19 +34,30 @@ extension GNSSProcessor {
     public func filterEpochs(_ epochs: [GNSSEpoch], smooth: Bool, filter fc: GNSSFilterConfiguration = .init())
         -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
         let cfg = configuration
-        let wls = GNSSPositionSolver(ephemerides: ephemerides, configuration: cfg)
         var stats = GNSSRunStatistics()
-        // Prepare every epoch once; collect the signal groups (fixed state layout).
+        // Prepare every epoch once.
         var prepared: [[PreparedMeasurement]] = []
         prepared.reserveCapacity(epochs.count)
-        var groupSet = Set<GNSSSignalGroup>()
         for e in epochs {
-            stats.epochsRead += 1
             if e.flag > 1 { prepared.append([]); continue }
-            let p = ephemerides.prepare(e, systems: cfg.systems, minimumCN0: cfg.minimumCN0, skipped: &stats.measurementsSkipped)
-            for m in p where m.correctedPseudorange != nil { groupSet.insert(m.group) }
-            prepared.append(p)
+            prepared.append(ephemerides.prepare(e, systems: cfg.systems, minimumCN0: cfg.minimumCN0, skipped: &stats.measurementsSkipped))
         }
+        return filterPrepared(times: epochs.map(\.time), flags: epochs.map(\.flag), prepared: prepared, smooth: smooth, filter: fc, statistics: stats)
+    }
+
+    /// ``filterEpochs(_:smooth:filter:)`` on measurements already prepared (e.g. from a GSDC
+    /// `device_gnss.csv` with Google's satellite states): `times` GPS s, `flags` RINEX epoch flags.
+    public func filterPrepared(times: [Double], flags: [Int], prepared: [[PreparedMeasurement]], smooth: Bool,
+                               filter fc: GNSSFilterConfiguration = .init(), statistics: GNSSRunStatistics = .init())
+        -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
+        precondition(times.count == prepared.count && flags.count == prepared.count, "one time, flag and measurement list per epoch")
+        let cfg = configuration
+        let wls = GNSSPositionSolver(ephemerides: ephemerides, configuration: cfg)
+        var stats = statistics
+        stats.epochsRead += times.count
+        let epochs = zip(times, flags).map { GNSSEpoch(time: $0, flag: $1, observations: []) }
+        var groupSet = Set<GNSSSignalGroup>()
+        for p in prepared { for m in p where m.correctedPseudorange != nil { groupSet.insert(m.group) } }
         let groups = groupSet.sorted()
         var gIndex: [GNSSSignalGroup: Int] = [:]
         for (i, g) in groups.enumerated() { gIndex[g] = i }

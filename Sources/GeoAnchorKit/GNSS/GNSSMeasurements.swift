@@ -62,11 +62,11 @@ extension SatelliteEphemerides {
                         skipped: inout [GNSSSkipReason: Int]) -> [PreparedMeasurement] {
         var out: [PreparedMeasurement] = []
         out.reserveCapacity(epoch.observations.count)
-        var seen = Set<String>()
+        var seen = Set<Int>()   // satellite × band, one measurement per band
         let c = GNSSConstants.speedOfLight
         for o in epoch.observations {
             guard systems.contains(o.satellite.system) else { skipped[.systemNotSelected, default: 0] += 1; continue }
-            let key = "\(o.satellite)\(o.band)"
+            let key = (Int(o.satellite.system.rawValue.asciiValue ?? 0) << 16) | (o.satellite.number << 8) | Int(o.band.asciiValue ?? 0)
             if seen.contains(key) { continue }
             guard let f = o.frequency else { skipped[.unknownFrequency, default: 0] += 1; continue }
             guard let pr = o.pseudorange, pr > 1e7, pr < 6e7 else {

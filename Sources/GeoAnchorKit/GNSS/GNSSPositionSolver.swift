@@ -318,9 +318,11 @@ public struct GNSSPositionSolver: Sendable {
             let d = m.satellitePosition - r
             let rho = (d * d).sum().squareRoot()
             let u = d / rho
-            let el = GNSSModels.elevationAzimuth(receiver: r, latitudeRadians: lat, longitudeRadians: lon, satellite: m.satellitePosition).elevation
-            guard el >= mask else { continue }
-            let s = configuration.rangeRateSigma * min(30, max(0.5, pow(10, (40 - m.cn0) / 10))).squareRoot() / max(sin(el), 0.1)
+            // Elevation from the unit vector's up component (no trigonometry per satellite).
+            let up = cos(lat) * cos(lon) * u.x + cos(lat) * sin(lon) * u.y + sin(lat) * u.z
+            let sinEl = up
+            guard sinEl >= sin(mask) else { continue }
+            let s = configuration.rangeRateSigma * min(30, max(0.5, pow(10, (40 - m.cn0) / 10))).squareRoot() / max(sinEl, 0.1)
             // rr = u·(v_s − v_r) + drift
             rows.append((SIMD4(-u.x, -u.y, -u.z, 1), rr - (u * m.satelliteVelocity).sum(), s))
         }

@@ -66,6 +66,33 @@ public struct GNSSProcessor: Sendable {
 }
 
 extension GNSSProcessor {
+    /// Runs `mode` over a GSDC `device_gnss.csv` (Google's satellite states and corrections as
+    /// given; use ``GSDCDeviceGNSS/solverConfiguration``).
+    public func run(_ device: GSDCDeviceGNSS, mode: GNSSProcessingMode) -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
+        switch mode {
+        case .wls:
+            let solver = GNSSPositionSolver(ephemerides: ephemerides, configuration: configuration)
+            var stats = GNSSRunStatistics()
+            var out: [GNSSSolution] = []
+            var prior: SIMD3<Double>? = nil
+            for e in device.epochs {
+                stats.epochsRead += 1
+                switch solver.solve(e.measurements, time: e.time, prior: prior, skipped: &stats.measurementsSkipped) {
+                case .success(let s):
+                    out.append(s); prior = s.position; stats.epochsSolved += 1
+                    for (k, v) in s.satellitesPerSystem { stats.satellitesPerSystem[k, default: 0] += v }
+                    stats.residuals += s.residuals
+                case .failure(let r):
+                    stats.epochsSkipped[r, default: 0] += 1; prior = nil
+                }
+            }
+            return (out.map(\.fix), out.map { $0.residualRMS }, stats)
+        case .filter, .smooth:
+            return filterPrepared(times: device.epochs.map(\.time), flags: device.epochs.map { _ in 0 },
+                                  prepared: device.epochs.map(\.measurements), smooth: mode == .smooth)
+        }
+    }
+
     /// Runs `mode` over all epochs: output fixes (UTC), the residual RMS per fix, statistics.
     public func run(_ epochs: [GNSSEpoch], mode: GNSSProcessingMode) -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
         switch mode {
