@@ -33,6 +33,19 @@ struct FixedWidthLine {
         return true
     }
 
+    /// The `RINEX VERSION / TYPE` line: version (columns 1–9) within `versions` and the file
+    /// type letter (column 21) among `types`; `kind` names the file kind in errors.
+    func rinexVersion(_ versions: Range<Double>, types: String, kind: String) throws(TraceFormatError) -> (version: Double, type: Character) {
+        guard label == "RINEX VERSION / TYPE" else {
+            throw error("not a RINEX file: the first line has no 'RINEX VERSION / TYPE' label")
+        }
+        let v = try requiredDouble(0, 9, "RINEX version")
+        let t = text(20, 1).first ?? " "
+        guard types.contains(t) else { throw error("RINEX file type '\(t)' is not \(kind)") }
+        guard versions.contains(v) else { throw error("RINEX \(kind) version \(v) is not supported") }
+        return (v, t)
+    }
+
     /// A real number in columns [start, start+width); nil when blank. Fortran `D` exponents are
     /// accepted. Throws naming the field when the text is not a finite number.
     func double(_ start: Int, _ width: Int, _ what: @autoclosure () -> String) throws(TraceFormatError) -> Double? {

@@ -44,6 +44,25 @@ public struct SatelliteID: Sendable, Hashable, Codable, Comparable, CustomString
         a.system != b.system ? a.system < b.system : a.number < b.number
     }
 
+    /// From Android's `GnssStatus` constellation type and `Svid` (GnssLogger, GSDC): 1 GPS,
+    /// 2 SBAS (PRN 120–158 → RINEX S20–S58), 3 GLONASS (slot), 4 QZSS (193–200 → J01–J08),
+    /// 5 BeiDou, 6 Galileo, 7 NavIC. Nil for unknown (0) or other types.
+    public init?(androidConstellation cons: Int, svid: Int) {
+        var number = svid
+        switch cons {
+        case 1: system = .gps
+        case 2: system = .sbas; if number > 100 { number -= 100 }
+        case 3: system = .glonass
+        case 4: system = .qzss; if number > 192 { number -= 192 }
+        case 5: system = .beidou
+        case 6: system = .galileo
+        case 7: system = .navic
+        default: return nil
+        }
+        guard number >= 1 else { return nil }
+        self.number = number
+    }
+
     public var description: String { "\(system.rawValue)\(number < 10 ? "0" : "")\(number)" }
 }
 

@@ -71,16 +71,8 @@ public struct GSDCDeviceGNSS: Sendable {
             guard let svid = Int(f[col["Svid"]!]), svid > 0, svid < 1000, let cons = Int(f[col["ConstellationType"]!]) else {
                 throw l.error("Svid/ConstellationType '\(f[col["Svid"]!])', '\(f[col["ConstellationType"]!])' are not integers")
             }
-            let system: GNSSSystem
-            var number = svid
-            switch cons {
-            case 1: system = .gps
-            case 3: system = .glonass
-            case 4: system = .qzss; if number > 192 { number -= 192 }
-            case 5: system = .beidou
-            case 6: system = .galileo
-            case 7: system = .navic
-            default: out.skipped["constellation", default: 0] += 1; return
+            guard let sat = SatelliteID(androidConstellation: cons, svid: svid), sat.system != .sbas else {
+                out.skipped["constellation", default: 0] += 1; return
             }
             guard let pr = try d("RawPseudorangeMeters"), let x = try d("SvPositionXEcefMeters"), let y = try d("SvPositionYEcefMeters"),
                   let z = try d("SvPositionZEcefMeters"), let clk = try d("SvClockBiasMeters") else {
@@ -90,7 +82,7 @@ public struct GSDCDeviceGNSS: Sendable {
             var rate: Double? = nil
             if let r = try d("PseudorangeRateMetersPerSecond") { rate = r + (try d("SvClockDriftMetersPerSecond") ?? 0) }
             let vel = SIMD3(try d("SvVelocityXEcefMetersPerSecond") ?? 0, try d("SvVelocityYEcefMetersPerSecond") ?? 0, try d("SvVelocityZEcefMetersPerSecond") ?? 0)
-            var m = PreparedMeasurement(satellite: SatelliteID(system: system, number: number),
+            var m = PreparedMeasurement(satellite: sat,
                                         group: GNSSSignalGroup(system: .gps, band: "1"),
                                         correctedPseudorange: corr, correctedRangeRate: rate, carrierPhaseMeters: nil,
                                         lossOfLockIndicator: 0, satellitePosition: SIMD3(x, y, z), satelliteVelocity: vel,

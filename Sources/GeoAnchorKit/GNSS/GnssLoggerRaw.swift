@@ -92,18 +92,10 @@ public struct GnssLoggerRawLog: Sendable {
             guard let rxSv = try int64("ReceivedSvTimeNanos") else { throw l.error("ReceivedSvTimeNanos is missing") }
             let rxSvUnc = try dbl("ReceivedSvTimeUncertaintyNanos") ?? 0
             let disc = try int64("HardwareClockDiscontinuityCount").map(Int.init)
-            let system: GNSSSystem
-            var number = Int(svid)
-            switch cons {
-            case 1: system = .gps
-            case 3: system = .glonass
-            case 4: system = .qzss; if number > 192 { number -= 192 }
-            case 5: system = .beidou
-            case 6: system = .galileo
-            case 7: system = .navic
-            case 2: system = .sbas; if number > 100 { number -= 100 }
-            default: log.skipped["constellation", default: 0] += 1; return
+            guard let sat = SatelliteID(androidConstellation: Int(cons), svid: Int(svid)) else {
+                log.skipped["constellation", default: 0] += 1; return
             }
+            let system = sat.system
             // Overflow-safe: both are ≈ ±1.2e18, well inside Int64.
             let (rxFull, overflow) = timeNanos.subtractingReportingOverflow(fullBias)
             guard !overflow, rxFull > 0 else { throw l.error("TimeNanos − FullBiasNanos is not a positive GPS time") }
@@ -129,7 +121,6 @@ public struct GnssLoggerRawLog: Sendable {
                 band = system == .beidou ? "2" : "1"
             }
             if system == .beidou, let fr = freq, abs(fr - GNSSConstants.b1iFrequency) < 1e6 { band = "2" }
-            let sat = SatelliteID(system: system, number: number)
             var obs = GNSSObservation(satellite: sat, signal: "\(band)\(band == "5" ? "Q" : "C")", frequency: freq)
             obs.cn0 = try dbl("Cn0DbHz")
             if let rate = try dbl("PseudorangeRateMetersPerSecond"), let fr = freq { obs.doppler = -rate * fr / c }

@@ -91,13 +91,8 @@ public struct RinexNavigationFile: Sendable {
             if inHeader {
                 let label = l.label
                 if !sawVersion {
-                    guard label == "RINEX VERSION / TYPE" else {
-                        throw l.error("not a RINEX file: the first line has no 'RINEX VERSION / TYPE' label")
-                    }
-                    let v = try l.requiredDouble(0, 9, "RINEX version")
-                    guard v >= 2, v < 5 else { throw l.error("RINEX navigation version \(v) is not supported (2.x, 3.0x, 4.0x are)") }
-                    let type = l.text(20, 1)
-                    guard type == "N" || type == "G" || type == "H" else { throw l.error("RINEX file type '\(type)' is not a navigation file") }
+                    let (v, typeLetter) = try l.rinexVersion(2..<5, types: "NGH", kind: "navigation")
+                    let type = String(typeLetter)
                     if v < 3 {
                         if type == "G" { defaultSystem = .glonass } else if type == "H" { defaultSystem = .sbas }
                     }

@@ -126,12 +126,7 @@ public struct RinexObservationFile: Sendable {
             if inHeader {
                 let label = l.label
                 if !sawVersion {
-                    guard label == "RINEX VERSION / TYPE" else {
-                        throw l.error("not a RINEX file: the first line has no 'RINEX VERSION / TYPE' label")
-                    }
-                    let v = try l.requiredDouble(0, 9, "RINEX version")
-                    guard l.text(20, 1) == "O" else { throw l.error("RINEX file type '\(l.text(20, 1))' is not O (observation)") }
-                    guard v >= 3, v < 5 else { throw l.error("RINEX observation version \(v) is not supported (3.0x and 4.0x are)") }
+                    let v = try l.rinexVersion(3..<5, types: "O", kind: "observation").version
                     f.version = v; sawVersion = true
                     return
                 }
