@@ -34,7 +34,8 @@ public enum GNSSModels {
         let phiM = phiI + 0.064 * cos((lambdaI - 1.617) * .pi)
         var t = 43_200 * lambdaI + tow
         t = t.truncatingRemainder(dividingBy: 86_400); if t < 0 { t += 86_400 }
-        let f = 1 + 16 * pow(0.53 - elSC, 3)
+        let q = 0.53 - elSC
+        let f = 1 + 16 * q * q * q
         var amp = k.alpha[0] + phiM * (k.alpha[1] + phiM * (k.alpha[2] + phiM * k.alpha[3]))
         var per = k.beta[0] + phiM * (k.beta[1] + phiM * (k.beta[2] + phiM * k.beta[3]))
         amp = max(0, amp); per = max(72_000, per)

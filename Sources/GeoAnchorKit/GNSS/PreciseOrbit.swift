@@ -122,6 +122,8 @@ public struct PreciseOrbit: Sendable {
 
     /// Lagrange order + 1 (points used).
     public static let interpolationPoints = 10
+    /// 1/(i − j) for i − j in −k…k (index i − j + k), 0 at 0 (never used).
+    static let reciprocalOffsets: [Double] = (-interpolationPoints...interpolationPoints).map { $0 == 0 ? 0 : 1 / Double($0) }
 
     /// Position (ECEF m), velocity (m/s, derivative of the interpolating polynomial) and clock
     /// (s, SP3 clock linearly interpolated plus the relativistic term −2 r·v/c²) at GPS time `t`.
@@ -157,17 +159,21 @@ public struct PreciseOrbit: Sendable {
         var start = lo - k / 2 + 1
         start = max(0, min(start, n - k))
         var p = SIMD3<Double>(), v = SIMD3<Double>()
+        // Lagrange basis L_i(t) = Π_{j≠i} (t − t_j)/(t_i − t_j) and its derivative. On the usual
+        // uniform grid the denominators are (i − j)·h: a table of reciprocals replaces 90 divisions.
+        let h = times[start + 1] - times[start]
+        let uniform = abs((times[start + k - 1] - times[start]) - Double(k - 1) * h) < 1e-6 * h
+        let invH = 1 / h
         for i in start..<(start + k) {
             let pi = pos[i]
             if pi.x.isNaN { return nil }
-            // Lagrange basis L_i(t) and its derivative.
             var li = 1.0
             var dli = 0.0
             for j in start..<(start + k) where j != i {
-                let den = times[i] - times[j]
+                let invDen = uniform ? Self.reciprocalOffsets[i - j + k] * invH : 1 / (times[i] - times[j])
                 // derivative of the product: sum over m of (1/den_m) × prod of the others
-                dli = dli * (t - times[j]) / den + li / den
-                li *= (t - times[j]) / den
+                dli = dli * (t - times[j]) * invDen + li * invDen
+                li *= (t - times[j]) * invDen
             }
             p += li * pi
             v += dli * pi
