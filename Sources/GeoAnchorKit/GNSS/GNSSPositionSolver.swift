@@ -41,12 +41,21 @@ public struct GNSSSolverConfiguration: Sendable, Hashable {
     /// variance ∝ 1/(C/N0) (Kaplan & Hegarty, 3rd ed., eq. 8.39).
     @inlinable
     public func codeSigma(group: GNSSSignalGroup, elevation el: Double, cn0: Double) -> Double {
+        codeSigma(group: group, sinElevation: sin(el), cn0Factor: Self.cn0Factor(cn0))
+    }
+
+    /// ``codeSigma(group:elevation:cn0:)`` from sin(elevation) and a precomputed ``cn0Factor(_:)``.
+    @inlinable
+    public func codeSigma(group: GNSSSignalGroup, sinElevation: Double, cn0Factor cnf: Double) -> Double {
         var s0 = group.isWideband ? codeSigmaWideband : codeSigmaL1
         if group.system == .glonass { s0 *= glonassSigmaFactor }
-        let se = max(sin(el), 0.1)
-        let cnf = min(30, max(0.5, pow(10, (40 - cn0) / 10)))
+        let se = max(sinElevation, 0.1)
         return s0 * ((1 + 1 / (se * se)) / 2 * cnf).squareRoot()
     }
+
+    /// The C/N0 variance factor 10^((40 − C/N0)/10), clamped to [0.5, 30].
+    @inlinable
+    public static func cn0Factor(_ cn0: Double) -> Double { min(30, max(0.5, pow(10, (40 - cn0) / 10))) }
 }
 
 /// One epoch's position solution.
@@ -129,28 +138,37 @@ public struct GNSSPositionSolver: Sendable {
 
     static func geometry(_ m: PreparedMeasurement, receiver r: SIMD3<Double>, lat: Double, lon: Double, height: Double,
                          nearSurface: Bool, time: Double, config: GNSSSolverConfiguration, klobuchar: KlobucharCoefficients?,
-                         zenithTroposphere: Double? = nil) -> Row {
+                         zenithTroposphere: Double? = nil, trig: SIMD4<Double>? = nil, cn0Factor: Double? = nil) -> Row {
         let c = GNSSConstants.speedOfLight
-        var d = m.satellitePosition - r
+        let p = m.satellitePosition
+        var d = p - r
         let tau = (d * d).sum().squareRoot() / c
-        let s = GNSSModels.sagnacRotated(m.satellitePosition, flightTime: tau)
+        let s = GNSSModels.sagnacRotated(p, flightTime: tau)
         d = s - r
         let rho = (d * d).sum().squareRoot()
         var pred = rho
         var el = Double.pi / 2
+        var sinEl = 1.0
         if nearSurface {
-            let ea = GNSSModels.elevationAzimuth(receiver: r, latitudeRadians: lat, longitudeRadians: lon, satellite: s)
-            el = ea.elevation
+            let t = trig ?? SIMD4(sin(lat), cos(lat), sin(lon), cos(lon))
+            let sl = t[0], cl = t[1], so = t[2], co = t[3]
+            sinEl = (cl * co * d.x + cl * so * d.y + sl * d.z) / rho
+            el = asin(max(-1, min(1, sinEl)))
             if config.useIonosphere, let k = klobuchar, el > 0 {
+                let e = -so * d.x + co * d.y
+                let n = -sl * co * d.x - sl * so * d.y + cl * d.z
+                var az = atan2(e, n)
+                if az < 0 { az += 2 * .pi }
                 let tow = time.truncatingRemainder(dividingBy: GNSSTime.secondsPerWeek)
-                pred += m.ionosphereScale * GNSSModels.klobuchar(k, latitudeRadians: lat, longitudeRadians: lon, elevation: el, azimuth: ea.azimuth, gpsSecondsOfWeek: tow)
+                pred += m.ionosphereScale * GNSSModels.klobuchar(k, latitudeRadians: lat, longitudeRadians: lon, elevation: el, azimuth: az, gpsSecondsOfWeek: tow)
             }
-            if config.useTroposphere {
+            if config.useTroposphere && el > 0 {
                 let z = zenithTroposphere ?? GNSSModels.troposphereZenith(latitudeRadians: lat, ellipsoidalHeight: height)
-                pred += z * GNSSModels.troposphereMapping(elevation: el)
+                pred += z * 1.001 / (0.002001 + sinEl * sinEl).squareRoot()
             }
         }
-        let sigma = m.sigmaOverride ?? config.codeSigma(group: m.group, elevation: nearSurface ? el : .pi / 2, cn0: m.cn0)
+        let sigma = m.sigmaOverride ?? config.codeSigma(group: m.group, sinElevation: sinEl,
+                                                        cn0Factor: cn0Factor ?? GNSSSolverConfiguration.cn0Factor(m.cn0))
         return Row(u: d / rho, predictedRange: pred, elevation: el, sigma: sigma, satellite: s)
     }
 
@@ -181,6 +199,7 @@ public struct GNSSPositionSolver: Sendable {
             let m = 3 + groups.count
             guard active.count >= m, !groups.isEmpty else { return .failure(.tooFewSatellites) }
             var clocks = groups.map { clockOf[$0] ?? clockOf.values.first ?? 0 }
+            let cnf = active.map { GNSSSolverConfiguration.cn0Factor($0.cn0) }
             var converged = false
             var nMat = [Double](repeating: 0, count: m * m)
             var rhs = [Double](repeating: 0, count: m)
@@ -192,10 +211,11 @@ public struct GNSSPositionSolver: Sendable {
                 let geo = Ellipsoid.wgs84.geodetic(x: r.x, y: r.y, z: r.z)
                 lat = geo.latitude * .pi / 180; lon = geo.longitude * .pi / 180; height = geo.ellipsoidalHeight
                 let zt = GNSSModels.troposphereZenith(latitudeRadians: lat, ellipsoidalHeight: height)
+                let trig = SIMD4(sin(lat), cos(lat), sin(lon), cos(lon))
                 rows.removeAll(keepingCapacity: true)
-                for a in active {
+                for (k, a) in active.enumerated() {
                     rows.append(Self.geometry(a, receiver: r, lat: lat, lon: lon, height: height, nearSurface: near, time: time,
-                                              config: cfg, klobuchar: klob, zenithTroposphere: zt))
+                                              config: cfg, klobuchar: klob, zenithTroposphere: zt, trig: trig, cn0Factor: cnf[k]))
                 }
                 if near && !masked {
                     // Elevation mask once the position is near the surface.
@@ -246,11 +266,12 @@ public struct GNSSPositionSolver: Sendable {
             let geo = Ellipsoid.wgs84.geodetic(x: r.x, y: r.y, z: r.z)
             lat = geo.latitude * .pi / 180; lon = geo.longitude * .pi / 180; height = geo.ellipsoidalHeight
             let zt = GNSSModels.troposphereZenith(latitudeRadians: lat, ellipsoidalHeight: height)
+            let trig = SIMD4(sin(lat), cos(lat), sin(lon), cos(lon))
             rows.removeAll(keepingCapacity: true)
             resid.removeAll(keepingCapacity: true)
             for (k, a) in active.enumerated() {
                 let row = Self.geometry(a, receiver: r, lat: lat, lon: lon, height: height, nearSurface: true, time: time,
-                                        config: cfg, klobuchar: klob, zenithTroposphere: zt)
+                                        config: cfg, klobuchar: klob, zenithTroposphere: zt, trig: trig, cn0Factor: cnf[k])
                 rows.append(row)
                 resid.append(a.correctedPseudorange! - row.predictedRange - clocks[gi[k]])
             }
@@ -312,16 +333,16 @@ public struct GNSSPositionSolver: Sendable {
     /// with the same mask; one pass of exclusion of residuals > 4σ. Nil with fewer than 5 rates.
     public func velocityAndDrift(_ all: [PreparedMeasurement], receiver r: SIMD3<Double>, lat: Double, lon: Double) -> (velocity: SIMD3<Double>, drift: Double)? {
         var rows: [(h: SIMD4<Double>, y: Double, s: Double)] = []
-        let mask = configuration.elevationMask * .pi / 180
+        let sinMask = sin(configuration.elevationMask * .pi / 180)
+        let nx = cos(lat) * cos(lon), ny = cos(lat) * sin(lon), nz = sin(lat)
         for m in all {
             guard let rr = m.correctedRangeRate else { continue }
             let d = m.satellitePosition - r
             let rho = (d * d).sum().squareRoot()
             let u = d / rho
             // Elevation from the unit vector's up component (no trigonometry per satellite).
-            let up = cos(lat) * cos(lon) * u.x + cos(lat) * sin(lon) * u.y + sin(lat) * u.z
-            let sinEl = up
-            guard sinEl >= sin(mask) else { continue }
+            let sinEl = nx * u.x + ny * u.y + nz * u.z
+            guard sinEl >= sinMask else { continue }
             let s = configuration.rangeRateSigma * min(30, max(0.5, pow(10, (40 - m.cn0) / 10))).squareRoot() / max(sinEl, 0.1)
             // rr = u·(v_s − v_r) + drift
             rows.append((SIMD4(-u.x, -u.y, -u.z, 1), rr - (u * m.satelliteVelocity).sum(), s))
