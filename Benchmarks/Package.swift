@@ -8,6 +8,7 @@ import PackageDescription
 // Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Geodesy`
 // Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Compass`
 // Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target Tours`
+// Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target GNSS`
 // (all suites: `swift package --disable-sandbox benchmark`).
 let package = Package(
     name: "GeoAnchorKitBenchmarks",
@@ -25,6 +26,7 @@ let package = Package(
         suite("Compass"),
         suite("Tours", extra: ["GeoAnchorKitGEOS"]),
         suite("Anchoring"),
+        suite("GNSS"),
     ]
 )
 

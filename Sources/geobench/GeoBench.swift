@@ -35,5 +35,6 @@ struct GeoBench: ParsableCommand {
         RouteCommand.self,
         AnchorsCommand.self,
         AlignCommand.self,
+        GnssCommand.self,
     ]
 }

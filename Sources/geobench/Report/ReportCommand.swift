@@ -36,6 +36,7 @@ struct ReportCommand: ParsableCommand {
         AnchoringReport.self,
         GeoRegistrationReport.self,
         FilteringReport.self,
+        GnssReport.self,
     ]
 
     @Option(help: "The repository's traces folder.")

@@ -1,0 +1,321 @@
+import Foundation
+
+/// Process-noise settings of ``GNSSProcessor``'s extended Kalman filter, with reasons.
+public struct GNSSFilterConfiguration: Sendable, Hashable {
+    /// White-acceleration spectral density per ECEF axis, m²/s³. 2: a car in town (accelerations
+    /// of 1–3 m/s² lasting seconds); a pedestrian would use ≈ 0.2.
+    public var accelerationPSD: Double = 2
+    /// Receiver clock random walk per epoch, m². Phones steer the code clock in jumps of tens of
+    /// metres every few seconds, so the clock is nearly re-estimated every epoch (σ 100 m).
+    public var clockVariancePerEpoch: Double = 1e4
+    /// Clock-drift random walk, (m/s)²/s.
+    public var driftPSD: Double = 1
+    /// Inter-system / inter-frequency bias random walk, m²/s: hardware delays, stable over a drive.
+    public var biasPSD: Double = 0.01
+    /// Carrier-phase time differences between consecutive epochs (σ in m at zenith, 40 dB-Hz):
+    /// phone phase noise is millimetres but multipath and undetected half-cycle slips reach
+    /// centimetres; 0 switches them off. They get their own clock-change unknown per epoch, as
+    /// phones steer the code clock in jumps that the phase does not follow.
+    public var carrierPhaseDifferenceSigma: Double = 0.05
+    /// Innovation gate on |ν|/√S (a 4σ test); rejected measurements are counted.
+    public var gate: Double = 4
+    /// Re-initialise from WLS after this many consecutive epochs in which more than half of the
+    /// pseudoranges failed the gate (the model no longer fits), or after a gap longer than
+    /// ``maximumGap`` seconds.
+    public var resetAfterBadEpochs: Int = 3
+    public var maximumGap: Double = 10
+    public init() {}
+}
+
+extension GNSSProcessor {
+    /// Kalman filter (and optionally RTS smoother) over position, velocity, receiver clock, clock
+    /// drift and one bias per signal group other than the first (GPS L1 when present), with
+    /// pseudoranges and Doppler. Initialised (and re-initialised) from the per-epoch WLS.
+    public func filterEpochs(_ epochs: [GNSSEpoch], smooth: Bool, filter fc: GNSSFilterConfiguration = .init())
+        -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
+        let cfg = configuration
+        var stats = GNSSRunStatistics()
+        // Prepare every epoch once.
+        var prepared: [[PreparedMeasurement]] = []
+        prepared.reserveCapacity(epochs.count)
+        for e in epochs {
+            if e.flag > 1 { prepared.append([]); continue }
+            prepared.append(ephemerides.prepare(e, systems: cfg.systems, minimumCN0: cfg.minimumCN0, skipped: &stats.measurementsSkipped))
+        }
+        return filterPrepared(times: epochs.map(\.time), flags: epochs.map(\.flag), prepared: prepared, smooth: smooth, filter: fc, statistics: stats)
+    }
+
+    /// ``filterEpochs(_:smooth:filter:)`` on measurements already prepared (e.g. from a GSDC
+    /// `device_gnss.csv` with Google's satellite states): `times` GPS s, `flags` RINEX epoch flags.
+    public func filterPrepared(times: [Double], flags: [Int], prepared: [[PreparedMeasurement]], smooth: Bool,
+                               filter fc: GNSSFilterConfiguration = .init(), statistics: GNSSRunStatistics = .init())
+        -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
+        precondition(times.count == prepared.count && flags.count == prepared.count, "one time, flag and measurement list per epoch")
+        let cfg = configuration
+        let wls = GNSSPositionSolver(ephemerides: ephemerides, configuration: cfg)
+        var stats = statistics
+        stats.epochsRead += times.count
+        let epochs = zip(times, flags).map { GNSSEpoch(time: $0, flag: $1, observations: []) }
+        var groupSet = Set<GNSSSignalGroup>()
+        for p in prepared { for m in p where m.correctedPseudorange != nil { groupSet.insert(m.group) } }
+        let groups = groupSet.sorted()
+        var gIndex: [GNSSSignalGroup: Int] = [:]
+        for (i, g) in groups.enumerated() { gIndex[g] = i }
+        // State: 0-2 position, 3-5 velocity, 6 clock (m), 7 drift (m/s), 8-10 the previous epoch's
+        // position (a clone, for carrier-phase differences), 11 the phase clock change of the
+        // epoch (m, white), 12… bias of groups[1…].
+        let n = 12 + max(0, groups.count - 1)
+        let biasBase = 11
+        // Previous epoch's corrected phase per satellite + band: (phase m, satellite position, epoch time).
+        var lastPhase: [String: (phase: Double, sat: SIMD3<Double>, time: Double)] = [:]
+        var x = [Double](repeating: 0, count: n)
+        var p = [Double](repeating: 0, count: n * n)
+        var initialized = false
+        var lastTime = -Double.infinity
+        var badRun = 0
+        struct Step { var k: Int; var xPred: [Double]; var pPred: [Double]; var xFilt: [Double]; var pFilt: [Double]; var f: [Double]
+            var sats: Int; var pdop: Double; var rms: Double?; var perSystem: [GNSSSystem: Int]; var reset: Bool }
+        var steps: [Step] = []
+        let klob = ephemerides.navigation?.klobuchar
+
+        func initialize(_ s: GNSSSolution) {
+            x = [Double](repeating: 0, count: n)
+            p = [Double](repeating: 0, count: n * n)
+            x[0] = s.position.x; x[1] = s.position.y; x[2] = s.position.z
+            let v = s.velocity ?? .zero
+            x[3] = v.x; x[4] = v.y; x[5] = v.z
+            let ref = groups.first.flatMap { s.clocks[$0] } ?? s.clocks.values.first ?? 0
+            x[6] = ref
+            x[7] = s.clockDrift ?? 0
+            for i in 0..<3 { p[i * n + i] = 100 }
+            for i in 3..<6 { p[i * n + i] = s.velocity == nil ? 400 : 1 }
+            p[6 * n + 6] = 100; p[7 * n + 7] = s.clockDrift == nil ? 1e6 : 1
+            for i in 8..<11 { x[i] = x[i - 8]; p[i * n + i] = 100; p[i * n + i - 8] = 100; p[(i - 8) * n + i] = 100 }
+            p[11 * n + 11] = 1e6
+            lastPhase = [:]
+            for (j, g) in groups.enumerated().dropFirst() {
+                let idx = biasBase + j
+                if let cg = s.clocks[g] { x[idx] = cg - ref; p[idx * n + idx] = 100 } else { x[idx] = 0; p[idx * n + idx] = 1e8 }
+            }
+            initialized = true
+        }
+
+        for (k, e) in epochs.enumerated() {
+            let meas = prepared[k]
+            if e.flag > 1 { stats.epochsSkipped[.epochFlag, default: 0] += 1; continue }
+            var reset = false
+            let dt = e.time - lastTime
+            if !initialized || dt > fc.maximumGap || dt <= 0 || badRun >= fc.resetAfterBadEpochs {
+                let prior: SIMD3<Double>? = initialized ? SIMD3(x[0], x[1], x[2]) : nil
+                var scratch: [GNSSSkipReason: Int] = [:]
+                guard case .success(let s) = wls.solve(meas, time: e.time, prior: prior, skipped: &scratch) else {
+                    stats.epochsSkipped[.tooFewSatellites, default: 0] += 1
+                    continue
+                }
+                if initialized { stats.filterResets += 1 }
+                initialize(s)
+                reset = true
+                badRun = 0
+            }
+            // Predict.
+            var f = [Double](repeating: 0, count: n * n)
+            for i in 0..<n { f[i * n + i] = 1 }
+            let h = reset ? 0 : dt
+            if !reset {
+                for i in 0..<3 { f[i * n + 3 + i] = h }
+                f[6 * n + 7] = h
+                // Clone the current position into the previous-position slots; reset the phase clock change.
+                for i in 8..<11 { f[i * n + i] = 0; f[i * n + i - 8] = 1 }
+                f[11 * n + 11] = 0
+                var xp = [Double](repeating: 0, count: n)
+                for i in 0..<n { var s = 0.0; for j in 0..<n { s += f[i * n + j] * x[j] }; xp[i] = s }
+                x = xp
+                p = Self.mul(Self.mul(f, p, n), Self.transpose(f, n), n)
+                let q = fc.accelerationPSD
+                for i in 0..<3 {
+                    p[i * n + i] += q * h * h * h / 3
+                    p[i * n + 3 + i] += q * h * h / 2
+                    p[(3 + i) * n + i] += q * h * h / 2
+                    p[(3 + i) * n + 3 + i] += q * h
+                }
+                p[6 * n + 6] += fc.clockVariancePerEpoch
+                p[7 * n + 7] += fc.driftPSD * h
+                p[11 * n + 11] += 1e6
+                for i in 12..<n { p[i * n + i] += fc.biasPSD * h }
+            }
+            let xPred = x, pPred = p
+            lastTime = e.time
+            // Update with pseudoranges then Doppler (one linearisation at the predicted state).
+            let r = SIMD3(x[0], x[1], x[2])
+            let geo = Ellipsoid.wgs84.geodetic(x: r.x, y: r.y, z: r.z)
+            let lat = geo.latitude * .pi / 180, lon = geo.longitude * .pi / 180
+            let mask = cfg.elevationMask * .pi / 180
+            var used = 0, gated = 0, tried = 0
+            var usedSats = Set<SatelliteID>()
+            var us: [(SIMD3<Double>, Int)] = []
+            var rows: [(h: [Double], z: Double, pred: Double, sigma: Double, isCode: Bool, sat: SatelliteID)] = []
+            for m in meas {
+                let row = GNSSPositionSolver.geometry(m, receiver: r, lat: lat, lon: lon, height: geo.ellipsoidalHeight, nearSurface: true,
+                                                     time: e.time, config: cfg, klobuchar: klob)
+                guard row.elevation >= mask else { stats.measurementsSkipped[.belowElevationMask, default: 0] += 1; continue }
+                guard let gi = gIndex[m.group] else { continue }
+                if let pr = m.correctedPseudorange {
+                    var hv = [Double](repeating: 0, count: n)
+                    hv[0] = -row.u.x; hv[1] = -row.u.y; hv[2] = -row.u.z; hv[6] = 1
+                    var pred = row.predictedRange + x[6]
+                    if gi > 0 { hv[biasBase + gi] = 1; pred += x[biasBase + gi] }
+                    rows.append((hv, pr, pred, row.sigma, true, m.satellite))
+                    us.append((row.u, gi))
+                }
+                if let rr = m.correctedRangeRate {
+                    var hv = [Double](repeating: 0, count: n)
+                    hv[3] = -row.u.x; hv[4] = -row.u.y; hv[5] = -row.u.z; hv[7] = 1
+                    let pred = (row.u * (m.satelliteVelocity - SIMD3(x[3], x[4], x[5]))).sum() + x[7]
+                    let s = cfg.rangeRateSigma * min(30, max(0.5, pow(10, (40 - m.cn0) / 10))).squareRoot() / max(sin(row.elevation), 0.1)
+                    rows.append((hv, rr, pred, s, false, m.satellite))
+                }
+            }
+            // Carrier-phase differences with the previous epoch: Δφ = ρ_k(r_k) − ρ_{k−1}(r_{k−1}) + c_φ.
+            var phaseNow: [String: (phase: Double, sat: SIMD3<Double>, time: Double)] = [:]
+            if fc.carrierPhaseDifferenceSigma > 0 && !reset {
+                let rPrev = SIMD3(x[8], x[9], x[10])
+                for m in meas {
+                    guard let ph = m.carrierPhaseMeters else { continue }
+                    let key = "\(m.satellite)\(m.group.band)"
+                    let row = GNSSPositionSolver.geometry(m, receiver: r, lat: lat, lon: lon, height: geo.ellipsoidalHeight, nearSurface: true,
+                                                         time: e.time, config: cfg, klobuchar: nil)
+                    phaseNow[key] = (ph, row.satellite, e.time)
+                    guard m.lossOfLockIndicator & 1 == 0, row.elevation >= mask, let prev = lastPhase[key], e.time - prev.time < 1.5 else { continue }
+                    let dPrev = prev.sat - rPrev
+                    let rhoPrev = (dPrev * dPrev).sum().squareRoot()
+                    let uPrev = dPrev / rhoPrev
+                    let rhoNow = ((row.satellite - r) * (row.satellite - r)).sum().squareRoot()
+                    var hv = [Double](repeating: 0, count: n)
+                    hv[0] = -row.u.x; hv[1] = -row.u.y; hv[2] = -row.u.z
+                    hv[8] = uPrev.x; hv[9] = uPrev.y; hv[10] = uPrev.z; hv[11] = 1
+                    let sg = fc.carrierPhaseDifferenceSigma * min(30, max(0.5, pow(10, (40 - m.cn0) / 10))).squareRoot() / max(sin(row.elevation), 0.1)
+                    rows.append((hv, ph - prev.phase, rhoNow - rhoPrev + x[11], sg, false, m.satellite))
+                }
+            } else {
+                for m in meas {
+                    guard let ph = m.carrierPhaseMeters else { continue }
+                    let row = GNSSPositionSolver.geometry(m, receiver: r, lat: lat, lon: lon, height: geo.ellipsoidalHeight, nearSurface: true,
+                                                         time: e.time, config: cfg, klobuchar: nil)
+                    phaseNow["\(m.satellite)\(m.group.band)"] = (ph, row.satellite, e.time)
+                }
+            }
+            lastPhase = phaseNow
+            // Sequential scalar updates; the prediction of each row is corrected by the change of
+            // the state since linearisation (H · Δx), which is exact for the linearised model.
+            let x0 = x
+            var accepted: [(h: [Double], z: Double, pred: Double)] = []
+            for row in rows {
+                var pred = row.pred
+                for i in 0..<n where row.h[i] != 0 { pred += row.h[i] * (x[i] - x0[i]) }
+                let nu = row.z - pred
+                var ph = [Double](repeating: 0, count: n)
+                for i in 0..<n { var s = 0.0; for j in 0..<n where row.h[j] != 0 { s += p[i * n + j] * row.h[j] }; ph[i] = s }
+                var sv = row.sigma * row.sigma
+                for i in 0..<n where row.h[i] != 0 { sv += row.h[i] * ph[i] }
+                if row.isCode { tried += 1 }
+                if nu * nu > fc.gate * fc.gate * sv {
+                    if row.isCode { gated += 1 }
+                    stats.filterGated += 1
+                    continue
+                }
+                for i in 0..<n { x[i] += ph[i] * nu / sv }
+                for i in 0..<n { for j in 0..<n { p[i * n + j] -= ph[i] * ph[j] / sv } }
+                if row.isCode { used += 1; accepted.append((row.h, row.z, row.pred)); usedSats.insert(row.sat) }
+            }
+            badRun = (tried > 0 && gated * 2 > tried) ? badRun + 1 : 0
+            if used == 0 {
+                stats.epochsSkipped[.tooFewSatellites, default: 0] += 1
+                x = xPred; p = pPred
+                continue
+            }
+            // Post-fit residuals of the accepted pseudoranges.
+            var ssq = 0.0
+            for a in accepted {
+                var pred = a.pred
+                for i in 0..<n where a.h[i] != 0 { pred += a.h[i] * (x[i] - x0[i]) }
+                let v = a.z - pred
+                ssq += v * v
+                stats.residuals.append(v)
+            }
+            var perSystem: [GNSSSystem: Int] = [:]
+            for s in usedSats { perSystem[s.system, default: 0] += 1 }
+            let pdop = Self.pdop(us, groups: groups.count)
+            steps.append(Step(k: k, xPred: xPred, pPred: pPred, xFilt: x, pFilt: p, f: f, sats: usedSats.count, pdop: pdop,
+                              rms: (ssq / Double(max(1, accepted.count))).squareRoot(), perSystem: perSystem, reset: reset))
+        }
+        // RTS smoother (segments split at resets).
+        var xs = steps.map(\.xFilt), ps = steps.map(\.pFilt)
+        if smooth && steps.count > 1 {
+            for i in stride(from: steps.count - 2, through: 0, by: -1) where !steps[i + 1].reset {
+                let pp = steps[i + 1].pPred
+                let inv = GNSSPositionSolver.inverse(Self.symmetrized(pp, n), n)
+                guard !inv.isEmpty else { continue }
+                let cgain = Self.mul(Self.mul(steps[i].pFilt, Self.transpose(steps[i + 1].f, n), n), inv, n)
+                var dx = [Double](repeating: 0, count: n)
+                for j in 0..<n { dx[j] = xs[i + 1][j] - steps[i + 1].xPred[j] }
+                for a in 0..<n { var s = 0.0; for b in 0..<n { s += cgain[a * n + b] * dx[b] }; xs[i][a] += s }
+                var dp = ps[i + 1]
+                for j in 0..<(n * n) { dp[j] -= pp[j] }
+                let corr = Self.mul(Self.mul(cgain, dp, n), Self.transpose(cgain, n), n)
+                for j in 0..<(n * n) { ps[i][j] += corr[j] }
+            }
+        }
+        var fixes: [Fix] = [], rms: [Double?] = []
+        for (i, st) in steps.enumerated() {
+            let xv = xs[i], pv = ps[i]
+            let geo = Ellipsoid.wgs84.geodetic(x: xv[0], y: xv[1], z: xv[2])
+            let (ve, vn, vu) = GNSSPositionSolver.enuVariances(pv, m: n, lat: geo.latitude * .pi / 180, lon: geo.longitude * .pi / 180)
+            var sol = GNSSSolution(time: epochs[st.k].time, position: SIMD3(xv[0], xv[1], xv[2]), latitude: geo.latitude, longitude: geo.longitude,
+                                   ellipsoidalHeight: geo.ellipsoidalHeight, velocity: SIMD3(xv[3], xv[4], xv[5]), clocks: [:],
+                                   satellitesUsed: st.sats, satellitesPerSystem: st.perSystem, excluded: 0, pdop: st.pdop,
+                                   residualRMS: st.rms ?? .nan, horizontalAccuracy: 1.5096 * ((ve + vn) / 2).squareRoot(),
+                                   verticalAccuracy: vu.squareRoot(), residuals: [])
+            sol.residualRMS = st.rms ?? .nan
+            fixes.append(sol.fix)
+            rms.append(st.rms)
+            stats.epochsSolved += 1
+            for (s, c) in st.perSystem { stats.satellitesPerSystem[s, default: 0] += c }
+        }
+        return (fixes, rms, stats)
+    }
+
+    static func mul(_ a: [Double], _ b: [Double], _ n: Int) -> [Double] {
+        var c = [Double](repeating: 0, count: n * n)
+        for i in 0..<n { for k in 0..<n { let aik = a[i * n + k]; if aik == 0 { continue }; for j in 0..<n { c[i * n + j] += aik * b[k * n + j] } } }
+        return c
+    }
+
+    static func transpose(_ a: [Double], _ n: Int) -> [Double] {
+        var t = a
+        for i in 0..<n { for j in 0..<n { t[j * n + i] = a[i * n + j] } }
+        return t
+    }
+
+    static func symmetrized(_ a: [Double], _ n: Int) -> [Double] {
+        var s = a
+        for i in 0..<n { for j in 0..<n { s[i * n + j] = (a[i * n + j] + a[j * n + i]) / 2 } }
+        return s
+    }
+
+    /// PDOP of unit vectors with one clock unknown per group index.
+    static func pdop(_ us: [(SIMD3<Double>, Int)], groups: Int) -> Double {
+        let present = Array(Set(us.map(\.1))).sorted()
+        let m = 3 + present.count
+        guard us.count >= m else { return .nan }
+        var col: [Int: Int] = [:]
+        for (i, g) in present.enumerated() { col[g] = 3 + i }
+        var hth = [Double](repeating: 0, count: m * m)
+        for (u, g) in us {
+            var h = [Double](repeating: 0, count: m)
+            h[0] = -u.x; h[1] = -u.y; h[2] = -u.z; h[col[g]!] = 1
+            for a in 0..<m { for b in 0..<m { hth[a * m + b] += h[a] * h[b] } }
+        }
+        let q = GNSSPositionSolver.inverse(hth, m)
+        return q.isEmpty ? .nan : (q[0] + q[m + 1] + q[2 * m + 2]).squareRoot()
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A system + frequency band whose code measurements share one receiver clock unknown
+/// (inter-system and inter-frequency biases of phones are hundreds to thousands of metres).
+public struct GNSSSignalGroup: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var system: GNSSSystem
+    /// RINEX band digit (`1`, `5`, …).
+    public var band: Character
+    public init(system: GNSSSystem, band: Character) { self.system = system; self.band = band }
+    public static func < (a: GNSSSignalGroup, b: GNSSSignalGroup) -> Bool {
+        a.system != b.system ? a.system < b.system : a.band < b.band
+    }
+    public var description: String { "\(system.rawValue)\(band)" }
+    /// True for the modern wide-band signals (GPS/QZSS L5, Galileo E5a/E5b, BeiDou B2a) whose
+    /// code suffers far less multipath on phones than L1/E1.
+    public var isWideband: Bool { band == "5" || band == "7" || band == "8" }
+}
+
+/// One pseudorange (+ Doppler, phase) ready for estimation: satellite state at transmission,
+/// satellite clock and group delay already applied.
+public struct PreparedMeasurement: Sendable, Hashable {
+    public var satellite: SatelliteID
+    public var group: GNSSSignalGroup
+    /// Pseudorange + c·(satellite clock − group delay scaled to this frequency), m.
+    public var correctedPseudorange: Double?
+    /// Pseudorange rate from Doppler (−λ·D) + c·(satellite clock drift), m/s.
+    public var correctedRangeRate: Double?
+    /// Carrier phase in metres (λ·L) + c·(satellite clock) when valid, and its LLI bits.
+    public var carrierPhaseMeters: Double?
+    public var lossOfLockIndicator: Int
+    public var satellitePosition: SIMD3<Double>
+    public var satelliteVelocity: SIMD3<Double>
+    /// (f_L1 / f)²: scales an L1 ionospheric delay to this signal.
+    public var ionosphereScale: Double
+    public var cn0: Double
+    public var source: OrbitSource
+    /// Code σ (m) given by the source (e.g. GSDC `RawPseudorangeUncertaintyMeters`); when set it
+    /// replaces the elevation/C-N0 model.
+    public var sigmaOverride: Double? = nil
+}
+
+/// Why a measurement or epoch was not used.
+public enum GNSSSkipReason: String, Error, Sendable, Hashable, Codable, CaseIterable {
+    case systemNotSelected = "system_not_selected"
+    case noPseudorange = "no_pseudorange"
+    case unknownFrequency = "unknown_frequency"
+    case noEphemeris = "no_ephemeris"
+    case belowElevationMask = "below_elevation_mask"
+    case lowSignal = "low_cn0"
+    case excludedByFDE = "excluded_by_fde"
+    // Epoch-level reasons
+    case tooFewSatellites = "too_few_satellites"
+    case notConverged = "not_converged"
+    case epochFlag = "epoch_flag"
+}
+
+extension SatelliteEphemerides {
+    /// Turns an epoch's observations into ``PreparedMeasurement``s (one per satellite and band;
+    /// for several signals in one band the first with a pseudorange is kept). Dropped observations
+    /// are counted by reason into `skipped`.
+    public func prepare(_ epoch: GNSSEpoch, systems: Set<GNSSSystem>, minimumCN0: Double,
+                        skipped: inout [GNSSSkipReason: Int]) -> [PreparedMeasurement] {
+        var out: [PreparedMeasurement] = []
+        out.reserveCapacity(epoch.observations.count)
+        var seen = Set<Int>()   // satellite × band, one measurement per band
+        let c = GNSSConstants.speedOfLight
+        for o in epoch.observations {
+            guard systems.contains(o.satellite.system) else { skipped[.systemNotSelected, default: 0] += 1; continue }
+            let key = (Int(o.satellite.system.rawValue.asciiValue ?? 0) << 16) | (o.satellite.number << 8) | Int(o.band.asciiValue ?? 0)
+            if seen.contains(key) { continue }
+            guard let f = o.frequency else { skipped[.unknownFrequency, default: 0] += 1; continue }
+            guard let pr = o.pseudorange, pr > 1e7, pr < 6e7 else {
+                // Doppler-only or phase-only records (GnssLogger without a valid code state).
+                skipped[.noPseudorange, default: 0] += 1; continue
+            }
+            if let cn = o.cn0, cn < minimumCN0 { skipped[.lowSignal, default: 0] += 1; continue }
+            guard let s = state(of: o.satellite, transmissionTime: epoch.time - pr / c) else {
+                skipped[.noEphemeris, default: 0] += 1; continue
+            }
+            seen.insert(key)
+            let scale = (GNSSConstants.l1Frequency / f) * (GNSSConstants.l1Frequency / f)
+            let lambda = c / f
+            out.append(PreparedMeasurement(
+                satellite: o.satellite, group: GNSSSignalGroup(system: o.satellite.system, band: o.band),
+                correctedPseudorange: pr + c * (s.clock - scale * s.groupDelay),
+                correctedRangeRate: o.doppler.map { -lambda * $0 + c * s.clockDrift },
+                carrierPhaseMeters: o.carrierPhase.map { lambda * $0 + c * s.clock }, lossOfLockIndicator: o.lossOfLockIndicator,
+                satellitePosition: s.position, satelliteVelocity: s.velocity, ionosphereScale: scale,
+                cn0: o.cn0 ?? 30, source: s.source))
+        }
+        return out
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Processing mode of ``GNSSProcessor``.
+public enum GNSSProcessingMode: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Independent per-epoch weighted least squares.
+    case wls
+    /// Causal extended Kalman filter (pseudoranges + Doppler).
+    case filter
+    /// Filter + Rauch–Tung–Striebel smoother (offline).
+    case smooth
+}
+
+/// What a run did: counts by reason, satellites, residuals. Nothing is dropped silently.
+public struct GNSSRunStatistics: Sendable, Hashable {
+    public var epochsRead = 0
+    public var epochsSolved = 0
+    /// Epochs without a solution, by reason.
+    public var epochsSkipped: [GNSSSkipReason: Int] = [:]
+    /// Measurements not used, by reason.
+    public var measurementsSkipped: [GNSSSkipReason: Int] = [:]
+    /// Sum over solved epochs of the satellites used per system (divide by ``epochsSolved`` for a mean).
+    public var satellitesPerSystem: [GNSSSystem: Int] = [:]
+    /// Pseudorange residuals of the used measurements (m).
+    public var residuals: [Double] = []
+    /// Epochs at which the filter was re-initialised from WLS because its model did not fit
+    /// (innovations rejected for several epochs, or a gap).
+    public var filterResets = 0
+    /// Measurements the filter rejected by its innovation gate.
+    public var filterGated = 0
+    public init() {}
+}
+
+/// Runs a whole observation file: WLS per epoch, or the filter / smoother.
+public struct GNSSProcessor: Sendable {
+    public var ephemerides: SatelliteEphemerides
+    public var configuration: GNSSSolverConfiguration
+
+    public init(ephemerides: SatelliteEphemerides, configuration: GNSSSolverConfiguration = .init()) {
+        self.ephemerides = ephemerides; self.configuration = configuration
+    }
+
+    /// Per-epoch solutions (only solved epochs) and statistics.
+    public func solveEpochs(_ epochs: [GNSSEpoch]) -> (solutions: [GNSSSolution], statistics: GNSSRunStatistics) {
+        let solver = GNSSPositionSolver(ephemerides: ephemerides, configuration: configuration)
+        var stats = GNSSRunStatistics()
+        var out: [GNSSSolution] = []
+        out.reserveCapacity(epochs.count)
+        var prior: SIMD3<Double>? = nil
+        for e in epochs {
+            stats.epochsRead += 1
+            switch solver.solve(e, prior: prior, skipped: &stats.measurementsSkipped) {
+            case .success(let s):
+                out.append(s)
+                prior = s.position
+                stats.epochsSolved += 1
+                for (k, v) in s.satellitesPerSystem { stats.satellitesPerSystem[k, default: 0] += v }
+                stats.residuals += s.residuals
+            case .failure(let r):
+                stats.epochsSkipped[r, default: 0] += 1
+                // A failed epoch may come from a bad prior: start the next one from scratch.
+                prior = nil
+            }
+        }
+        return (out, stats)
+    }
+}
+
+extension GNSSProcessor {
+    /// Runs `mode` over a GSDC `device_gnss.csv` (Google's satellite states and corrections as
+    /// given; use ``GSDCDeviceGNSS/solverConfiguration``).
+    public func run(_ device: GSDCDeviceGNSS, mode: GNSSProcessingMode) -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
+        switch mode {
+        case .wls:
+            let solver = GNSSPositionSolver(ephemerides: ephemerides, configuration: configuration)
+            var stats = GNSSRunStatistics()
+            var out: [GNSSSolution] = []
+            var prior: SIMD3<Double>? = nil
+            for e in device.epochs {
+                stats.epochsRead += 1
+                switch solver.solve(e.measurements, time: e.time, prior: prior, skipped: &stats.measurementsSkipped) {
+                case .success(let s):
+                    out.append(s); prior = s.position; stats.epochsSolved += 1
+                    for (k, v) in s.satellitesPerSystem { stats.satellitesPerSystem[k, default: 0] += v }
+                    stats.residuals += s.residuals
+                case .failure(let r):
+                    stats.epochsSkipped[r, default: 0] += 1; prior = nil
+                }
+            }
+            return (out.map(\.fix), out.map { $0.residualRMS }, stats)
+        case .filter, .smooth:
+            return filterPrepared(times: device.epochs.map(\.time), flags: device.epochs.map { _ in 0 },
+                                  prepared: device.epochs.map(\.measurements), smooth: mode == .smooth)
+        }
+    }
+
+    /// Runs `mode` over all epochs: output fixes (UTC), the residual RMS per fix, statistics.
+    public func run(_ epochs: [GNSSEpoch], mode: GNSSProcessingMode) -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
+        switch mode {
+        case .wls:
+            let (sols, stats) = solveEpochs(epochs)
+            return (sols.map(\.fix), sols.map { $0.residualRMS }, stats)
+        case .filter: return filterEpochs(epochs, smooth: false)
+        case .smooth: return filterEpochs(epochs, smooth: true)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// A GSDC 2022/2023 `device_gnss.csv`: Android raw measurements with Google's own satellite
+/// states and corrections per row (`SvPosition*EcefMeters`, `SvVelocity*`, `SvClockBiasMeters`,
+/// `SvClockDriftMetersPerSecond`, `IsrbMeters`, `IonosphericDelayMeters`,
+/// `TroposphericDelayMeters`) and Google's WLS baseline (`WlsPosition*EcefMeters`).
+///
+/// Used as given (GSDC's documented formula): corrected pseudorange = `RawPseudorangeMeters` +
+/// `SvClockBiasMeters` − `IsrbMeters` − `IonosphericDelayMeters` − `TroposphericDelayMeters`;
+/// the inter-signal range bias is removed by `IsrbMeters`, so all signals share one receiver
+/// clock (one ``GNSSSignalGroup``). Solve with ``GNSSSolverConfiguration/useIonosphere`` and
+/// ``GNSSSolverConfiguration/useTroposphere`` off (``GSDCDeviceGNSS/solverConfiguration``).
+public struct GSDCDeviceGNSS: Sendable {
+    public struct Epoch: Sendable {
+        /// GPS time, s since 1980-01-06 (from `utcTimeMillis` and the leap-second table).
+        public var time: Double
+        public var measurements: [PreparedMeasurement]
+        /// Google's WLS position (ECEF m) for the epoch, when given.
+        public var googleWLS: SIMD3<Double>?
+    }
+    public var epochs: [Epoch]
+    /// Rows not used, by reason (`missing_state`, `message_type`).
+    public var skipped: [String: Int]
+
+    /// Solver settings for corrections taken from the file: no models of our own added, and
+    /// Google's `RawPseudorangeUncertaintyMeters` as σ.
+    public static var solverConfiguration: GNSSSolverConfiguration {
+        var c = GNSSSolverConfiguration()
+        c.useIonosphere = false; c.useTroposphere = false
+        return c
+    }
+
+    public static func looksLike(firstLine: String) -> Bool {
+        firstLine.contains("RawPseudorangeMeters") && firstLine.contains("SvPositionXEcefMeters")
+    }
+
+    public static func read(contentsOf url: URL) throws(TraceFormatError) -> GSDCDeviceGNSS {
+        var out = GSDCDeviceGNSS(epochs: [], skipped: [:])
+        var col: [String: Int] = [:]
+        var current: Epoch? = nil
+        var currentMillis: Int64? = nil
+        let required = ["utcTimeMillis", "Svid", "ConstellationType", "SignalType", "RawPseudorangeMeters",
+                        "SvPositionXEcefMeters", "SvPositionYEcefMeters", "SvPositionZEcefMeters", "SvClockBiasMeters"]
+        try forEachFixedWidthLine(url: url) { (l: FixedWidthLine) throws(TraceFormatError) in
+            let text = String(decoding: l.bytes, as: UTF8.self)
+            let f = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            if col.isEmpty {
+                for (i, n) in f.enumerated() { col[n] = i }
+                for r in required where col[r] == nil { throw l.error("device_gnss.csv header has no '\(r)' column") }
+                return
+            }
+            if f.count == 1 && f[0].isEmpty { return }
+            guard f.count >= col.count else { throw l.error("row has \(f.count) fields, the header \(col.count)") }
+            if let i = col["MessageType"], f[i] != "Raw" { out.skipped["message_type", default: 0] += 1; return }
+            func d(_ name: String) throws(TraceFormatError) -> Double? {
+                guard let i = col[name] else { return nil }
+                let s = f[i]
+                if s.isEmpty || s == "NaN" || s == "nan" { return nil }
+                guard let v = Double(s), v.isFinite else { throw l.error("\(name) '\(s)' is not a number") }
+                return v
+            }
+            guard let ms = Int64(f[col["utcTimeMillis"]!]), ms > 0 else { throw l.error("utcTimeMillis '\(f[col["utcTimeMillis"]!])' is not a positive integer") }
+            if ms != currentMillis {
+                if let e = current { out.epochs.append(e) }
+                let unix = Double(ms) / 1000
+                var wls: SIMD3<Double>? = nil
+                if let x = try d("WlsPositionXEcefMeters"), let y = try d("WlsPositionYEcefMeters"), let z = try d("WlsPositionZEcefMeters") { wls = SIMD3(x, y, z) }
+                current = Epoch(time: GNSSTime.gpsTime(unixUTC: unix), measurements: [], googleWLS: wls)
+                currentMillis = ms
+            }
+            guard let svid = Int(f[col["Svid"]!]), svid > 0, svid < 1000, let cons = Int(f[col["ConstellationType"]!]) else {
+                throw l.error("Svid/ConstellationType '\(f[col["Svid"]!])', '\(f[col["ConstellationType"]!])' are not integers")
+            }
+            guard let sat = SatelliteID(androidConstellation: cons, svid: svid), sat.system != .sbas else {
+                out.skipped["constellation", default: 0] += 1; return
+            }
+            guard let pr = try d("RawPseudorangeMeters"), let x = try d("SvPositionXEcefMeters"), let y = try d("SvPositionYEcefMeters"),
+                  let z = try d("SvPositionZEcefMeters"), let clk = try d("SvClockBiasMeters") else {
+                out.skipped["missing_state", default: 0] += 1; return
+            }
+            let corr = pr + clk - (try d("IsrbMeters") ?? 0) - (try d("IonosphericDelayMeters") ?? 0) - (try d("TroposphericDelayMeters") ?? 0)
+            var rate: Double? = nil
+            if let r = try d("PseudorangeRateMetersPerSecond") { rate = r + (try d("SvClockDriftMetersPerSecond") ?? 0) }
+            let vel = SIMD3(try d("SvVelocityXEcefMetersPerSecond") ?? 0, try d("SvVelocityYEcefMetersPerSecond") ?? 0, try d("SvVelocityZEcefMetersPerSecond") ?? 0)
+            var m = PreparedMeasurement(satellite: sat,
+                                        group: GNSSSignalGroup(system: .gps, band: "1"),
+                                        correctedPseudorange: corr, correctedRangeRate: rate, carrierPhaseMeters: nil,
+                                        lossOfLockIndicator: 0, satellitePosition: SIMD3(x, y, z), satelliteVelocity: vel,
+                                        ionosphereScale: 0, cn0: try d("Cn0DbHz") ?? 30, source: .broadcast)
+            m.sigmaOverride = try d("RawPseudorangeUncertaintyMeters")
+            current!.measurements.append(m)
+        }
+        if let e = current { out.epochs.append(e) }
+        if col.isEmpty { throw TraceFormatError(source: url.path, line: nil, message: "empty file") }
+        return out
+    }
+}

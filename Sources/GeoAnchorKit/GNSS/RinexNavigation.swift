@@ -1,0 +1,196 @@
+import Foundation
+
+/// A RINEX 2.1x / 3.0x / 4.0x navigation file: Keplerian broadcast ephemerides of GPS, QZSS,
+/// Galileo and BeiDou, and the GPS Klobuchar coefficients of the header (`ION ALPHA`/`ION BETA`
+/// in RINEX 2, `IONOSPHERIC CORR GPSA/GPSB` in RINEX 3).
+///
+/// GLONASS and SBAS state-vector records are recognised and counted in ``skippedRecords`` but not
+/// integrated (use an SP3 file for those systems); RINEX 4 records other than `EPH` (`STO`,
+/// `EOP`, `ION`) are skipped and counted the same way.
+public struct RinexNavigationFile: Sendable {
+    public var version: Double
+    /// Ephemerides per satellite, sorted by reference time.
+    public var ephemerides: [SatelliteID: [BroadcastEphemeris]]
+    public var klobuchar: KlobucharCoefficients?
+    /// Records read but not used, per kind (e.g. `R` for GLONASS state vectors).
+    public var skippedRecords: [String: Int]
+
+    public init(version: Double = 3, ephemerides: [SatelliteID: [BroadcastEphemeris]] = [:],
+                klobuchar: KlobucharCoefficients? = nil, skippedRecords: [String: Int] = [:]) {
+        self.version = version; self.ephemerides = ephemerides; self.klobuchar = klobuchar; self.skippedRecords = skippedRecords
+    }
+
+    /// Number of ephemerides.
+    public var count: Int { ephemerides.values.reduce(0) { $0 + $1.count } }
+
+    /// The healthy ephemeris of `sat` whose reference time is nearest to `t` (GPS time), within
+    /// its fit interval (half of it either side, + 5 min grace); nil when none.
+    public func ephemeris(for sat: SatelliteID, at t: Double) -> BroadcastEphemeris? {
+        guard let list = ephemerides[sat] else { return nil }
+        var best: BroadcastEphemeris? = nil
+        var bestAge = Double.infinity
+        for e in list where e.health == 0 {
+            let age = abs(t - e.ephemerisReferenceTime)
+            if age < bestAge && age <= e.fitInterval / 2 + 300 { best = e; bestAge = age }
+        }
+        return best
+    }
+
+    /// Merges another file's records (several daily or hourly files).
+    public mutating func merge(_ other: RinexNavigationFile) {
+        for (s, l) in other.ephemerides {
+            ephemerides[s, default: []] += l
+            ephemerides[s]!.sort { $0.ephemerisReferenceTime < $1.ephemerisReferenceTime }
+        }
+        if klobuchar == nil { klobuchar = other.klobuchar }
+        for (k, v) in other.skippedRecords { skippedRecords[k, default: 0] += v }
+    }
+
+    /// True when the first line is a RINEX navigation header.
+    public static func looksLike(firstLine: String) -> Bool {
+        guard firstLine.count >= 61, firstLine.dropFirst(60).hasPrefix("RINEX VERSION / TYPE") else { return false }
+        let t = firstLine.dropFirst(20).first
+        return t == "N" || t == "G" || t == "H"
+    }
+
+    public static func read(contentsOf url: URL) throws(TraceFormatError) -> RinexNavigationFile {
+        try parse(ByteLineReader(url: url))
+    }
+
+    public static func read(data: Data, source: String) throws(TraceFormatError) -> RinexNavigationFile {
+        try parse(ByteLineReader(data: data, source: source))
+    }
+
+    private static func parse(_ reader: ByteLineReader) throws(TraceFormatError) -> RinexNavigationFile {
+        var f = RinexNavigationFile()
+        var inHeader = true, sawVersion = false
+        var defaultSystem = GNSSSystem.gps
+        var alpha: SIMD4<Double>? = nil, beta: SIMD4<Double>? = nil
+        // Current record.
+        var sat: SatelliteID? = nil
+        var toc = 0.0
+        var values: [Double] = []
+        var linesLeft = 0
+        var recordLine = 0
+        var skipUntilNextRecord = false
+        var lastLine = 0
+        let source = reader.source
+
+        func finishRecord() {
+            guard let s = sat else { return }
+            if let e = BroadcastEphemeris.fromRinex(s, toc: toc, values) {
+                f.ephemerides[s, default: []].append(e)
+            } else {
+                f.skippedRecords["unusable \(s.system.rawValue)", default: 0] += 1
+            }
+            sat = nil
+        }
+
+        try forEachFixedWidthLine(reader) { (l: FixedWidthLine) throws(TraceFormatError) in
+            lastLine = l.line
+            if inHeader {
+                let label = l.label
+                if !sawVersion {
+                    let (v, typeLetter) = try l.rinexVersion(2..<5, types: "NGH", kind: "navigation")
+                    let type = String(typeLetter)
+                    if v < 3 {
+                        if type == "G" { defaultSystem = .glonass } else if type == "H" { defaultSystem = .sbas }
+                    }
+                    f.version = v; sawVersion = true
+                    return
+                }
+                switch label {
+                case "END OF HEADER":
+                    inHeader = false
+                    if let a = alpha, let b = beta { f.klobuchar = KlobucharCoefficients(alpha: a, beta: b) }
+                case "ION ALPHA", "ION BETA":
+                    var c = SIMD4<Double>()
+                    for k in 0..<4 { c[k] = try l.requiredDouble(2 + 12 * k, 12, "\(label) coefficient \(k)") }
+                    if label == "ION ALPHA" { alpha = c } else { beta = c }
+                case "IONOSPHERIC CORR":
+                    let kind = l.text(0, 4)
+                    guard kind == "GPSA" || kind == "GPSB" else { return }
+                    var c = SIMD4<Double>()
+                    for k in 0..<4 { c[k] = try l.requiredDouble(5 + 12 * k, 12, "\(kind) coefficient \(k)") }
+                    if kind == "GPSA" { alpha = c } else { beta = c }
+                default: break
+                }
+                return
+            }
+            if l.isBlank(0, l.count) { return }
+            if f.version >= 4 && l.bytes.first == 62 { // '>' record header (RINEX 4)
+                if linesLeft > 0 { throw l.error("record of line \(recordLine) has \(linesLeft) line(s) missing") }
+                finishRecord()
+                let type = l.text(2, 3)
+                if type != "EPH" { skipUntilNextRecord = true; f.skippedRecords[String(type), default: 0] += 1; return }
+                let msg = l.text(10, 4).trimmingCharacters(in: .whitespaces)
+                let s0 = l.text(6, 1)
+                if !["LNAV", "INAV", "FNAV", "D1", "D2"].contains(msg) || s0 == "R" || s0 == "S" {
+                    skipUntilNextRecord = true; f.skippedRecords["\(s0) \(msg)", default: 0] += 1; return
+                }
+                skipUntilNextRecord = false
+                return
+            }
+            if skipUntilNextRecord { return }
+            let rinex2 = f.version < 3
+            if linesLeft == 0 {
+                finishRecord()
+                recordLine = l.line
+                // First line of a record.
+                let s: SatelliteID?
+                if rinex2 {
+                    s = SatelliteID(l.text(0, 2), defaultSystem: defaultSystem)
+                } else {
+                    s = SatelliteID(l.text(0, 3))
+                }
+                guard let s else { throw l.error("'\(l.text(0, rinex2 ? 2 : 3))' is not a satellite (expected a navigation record)") }
+                let orbitLines: Int
+                switch s.system {
+                case .glonass, .sbas: orbitLines = f.version >= 3.05 && s.system == .glonass ? 4 : 3
+                default: orbitLines = 7
+                }
+                if s.system == .glonass || s.system == .sbas || s.system == .navic {
+                    f.skippedRecords[String(s.system.rawValue), default: 0] += 1
+                    linesLeft = orbitLines
+                    sat = nil
+                    values = []
+                    // Mark as skipped by leaving sat nil; the lines are consumed below.
+                    return
+                }
+                let t: Double
+                let start: Int
+                if rinex2 {
+                    t = try l.calendar(year: (3, 2), month: (6, 2), day: (9, 2), hour: (12, 2), minute: (15, 2), second: (17, 5), twoDigitYear: true)
+                    start = 22
+                } else {
+                    t = try l.calendar(year: (4, 4), month: (9, 2), day: (12, 2), hour: (15, 2), minute: (18, 2), second: (21, 2))
+                    start = 23
+                }
+                toc = s.system == .beidou ? t + 14 : t
+                values = []
+                values.reserveCapacity(31)
+                for k in 0..<3 { values.append(try l.requiredDouble(start + 19 * k, 19, "\(s) clock parameter \(k)")) }
+                sat = s
+                linesLeft = orbitLines
+                return
+            }
+            linesLeft -= 1
+            guard let s = sat else { return } // a skipped GLONASS/SBAS record
+            let start = rinex2 ? 3 : 4
+            let lineIndex = values.count / 4 + 1
+            for k in 0..<4 {
+                // Trailing spare fields may be blank (e.g. the fit interval, the last line's spares).
+                let v = try l.double(start + 19 * k, 19, "\(s) broadcast orbit \(lineIndex) field \(k + 1)")
+                if v == nil && values.count < 27 { throw l.error("\(s) broadcast orbit \(lineIndex) field \(k + 1) is missing") }
+                values.append(v ?? 0)
+            }
+        }
+        if inHeader { throw TraceFormatError(source: source, line: lastLine == 0 ? nil : lastLine, message: sawVersion ? "file ends inside the header (no 'END OF HEADER')" : "empty file") }
+        if linesLeft > 0 {
+            throw TraceFormatError(source: source, line: lastLine, message: "file ends inside the record of line \(recordLine): \(linesLeft) line(s) missing")
+        }
+        finishRecord()
+        for k in f.ephemerides.keys { f.ephemerides[k]!.sort { $0.ephemerisReferenceTime < $1.ephemerisReferenceTime } }
+        return f
+    }
+}

@@ -1,0 +1,221 @@
+import ArgumentParser
+import Foundation
+import GeoAnchorKit
+
+struct GnssCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gnss",
+        abstract: "Positions from raw GNSS measurements (RINEX 3/4 observations) with broadcast and/or SP3 orbits.",
+        discussion: """
+        --input is a RINEX 3.0x/4.0x observation file, an Android GnssLogger log with Raw \
+        records, or a GSDC 2022/2023 device_gnss.csv (its satellite states and corrections are used \
+        as given; no --nav/--sp3 needed) — the kind is detected from the content. --nav \
+        (RINEX 2/3/4 navigation, repeatable) gives GPS/QZSS/Galileo/BeiDou broadcast ephemerides \
+        and the Klobuchar coefficients; --sp3 (SP3-c/d, repeatable) precise orbits and clocks, \
+        used for every satellite it covers; --clk (RINEX clock files, 30 s clocks interpolated \
+        linearly) replaces the SP3 clocks where it covers them. --systems selects systems by RINEX letter (default \
+        GREJC). --mode wls (per-epoch weighted least squares with fault exclusion), filter \
+        (Kalman filter over position, velocity, clocks and drift with pseudoranges and Doppler; \
+        the default) or smooth (filter + RTS smoother).
+
+        --output is a trace in any supported format (by extension). Times are UTC (converted from \
+        the GPS time of the RINEX epochs with the leap-second table, rounded to the millisecond), \
+        heights ellipsoidal. A CSV has the trace columns (time,latitude,longitude,\
+        ellipsoidal_height,geoid_separation,horizontal_accuracy,vertical_accuracy,speed,course,\
+        heading,heading_accuracy,satellites,hdop,vdop,pdop,quality) plus residual_rms (m).
+
+        --json prints one object on stdout: input, output, mode, epochs_read, epochs_solved, \
+        epochs_skipped (by reason), measurements_skipped (by reason), satellites_per_system (mean \
+        per solved epoch), residuals (count, rms, p50, p95 in m), filter_resets, filter_gated, \
+        seconds; with --truth FILE (GSDC ground_truth.csv) also accuracy (p50, p95, score, \
+        matched, reference_epochs). Invalid input exits with status 2 and `FILE:LINE: message`.
+        """
+    )
+
+    @Option(help: "RINEX 3.0x/4.0x observation file or GnssLogger log with Raw records.")
+    var input: String
+
+    @Option(help: "RINEX navigation file (repeatable).")
+    var nav: [String] = []
+
+    @Option(help: "SP3-c/d precise orbit file (repeatable).")
+    var sp3: [String] = []
+
+    @Option(help: "RINEX clock file (repeatable); replaces the SP3 clocks where it covers them (same product as --sp3).")
+    var clk: [String] = []
+
+    @Option(help: "Systems to use, RINEX letters (G GPS, R GLONASS, E Galileo, J QZSS, C BeiDou).")
+    var systems: String = "GREJC"
+
+    @Option(help: "wls, filter or smooth.")
+    var mode: String = "filter"
+
+    @Option(help: "Output trace file (format by extension).")
+    var output: String
+
+    @Option(help: "GSDC ground_truth.csv to measure the horizontal error against (adds \"accuracy\" to --json).")
+    var truth: String?
+
+    @Flag(help: "Print counts and statistics as JSON on stdout.")
+    var json = false
+
+    func run() throws {
+        try withInputErrors {
+            let start = Date()
+            guard let m = GNSSProcessingMode(rawValue: mode) else {
+                throw InputError(file: "--mode", line: nil, message: "'\(mode)' is not wls, filter or smooth")
+            }
+            var sys = Set<GNSSSystem>()
+            for ch in systems {
+                guard let s = GNSSSystem(rawValue: ch), "GREJC".contains(ch) else {
+                    throw InputError(file: "--systems", line: nil, message: "'\(ch)' is not one of G, R, E, J, C")
+                }
+                sys.insert(s)
+            }
+            let outFmt = try TraceIO.format(of: output, option: "--output")
+            if let device = try Self.loadDeviceGNSS(input) {
+                // GSDC device_gnss.csv: satellite states and corrections from the file, no orbits needed.
+                var config = GSDCDeviceGNSS.solverConfiguration
+                config.systems = sys
+                let (fixes, residualRMS, stats) = GNSSProcessor(ephemerides: SatelliteEphemerides(), configuration: config).run(device, mode: m)
+                try finish(fixes: fixes, residualRMS: residualRMS, stats: stats, mode: m, format: outFmt, start: start)
+                return
+            }
+            guard !nav.isEmpty || !sp3.isEmpty else {
+                throw InputError(file: "--nav", line: nil, message: "give at least one --nav or --sp3 file")
+            }
+            let obs = try Self.loadObservations(input)
+            var navFile: RinexNavigationFile? = nil
+            for p in nav {
+                let n: RinexNavigationFile
+                n = try Self.typed { () throws(TraceFormatError) in try RinexNavigationFile.read(contentsOf: URL(fileURLWithPath: p)) }
+                if navFile == nil { navFile = n } else { navFile!.merge(n) }
+            }
+            var orbit: PreciseOrbit? = nil
+            for p in sp3 {
+                let o: PreciseOrbit
+                o = try Self.typed { () throws(TraceFormatError) in try PreciseOrbit.read(contentsOf: URL(fileURLWithPath: p)) }
+                if orbit == nil { orbit = o } else { orbit!.merge(o) }
+            }
+            var clocks: PreciseClock? = nil
+            for p in clk {
+                let c = try Self.typed { () throws(TraceFormatError) in try PreciseClock.read(contentsOf: URL(fileURLWithPath: p)) }
+                if clocks == nil { clocks = c } else { clocks!.merge(c) }
+            }
+            if clocks != nil && orbit == nil {
+                throw InputError(file: "--clk", line: nil, message: "clock files need the SP3 orbits of the same product (--sp3)")
+            }
+            var config = GNSSSolverConfiguration()
+            config.systems = sys
+            let processor = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: navFile, precise: orbit, clocks: clocks), configuration: config)
+            let (fixes, residualRMS, stats) = processor.run(obs, mode: m)
+            try finish(fixes: fixes, residualRMS: residualRMS, stats: stats, mode: m, format: outFmt, start: start)
+        }
+    }
+
+    /// Writes the trace and prints the JSON or summary line.
+    func finish(fixes: [Fix], residualRMS: [Double?], stats: GNSSRunStatistics, mode m: GNSSProcessingMode,
+                format outFmt: TraceFormat, start: Date) throws {
+        try Self.write(fixes: fixes, residualRMS: residualRMS, to: output, format: outFmt)
+        var accuracy: GNSSAccuracySummary? = nil
+        if let truth {
+            let ref = try Self.typed { () throws(TraceFormatError) in try GNSSReferenceTrack.read(contentsOf: URL(fileURLWithPath: truth)) }
+            accuracy = GNSSAccuracySummary(fixes: fixes, reference: ref)
+        }
+        let seconds = Date().timeIntervalSince(start)
+        if json {
+            print(Self.jsonText(input: input, output: output, mode: m, stats: stats, accuracy: accuracy, seconds: seconds))
+        } else {
+            var line = "\(input) → \(output): \(stats.epochsRead) epochs, \(stats.epochsSolved) solved (\(m.rawValue))"
+            for (r, n) in stats.epochsSkipped.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { line += ", \(n) \(r.rawValue)" }
+            if let a = accuracy { line += String(format: "; horizontal p50 %.2f m, p95 %.2f m, score %.2f m on %d/%d reference epochs", a.p50, a.p95, a.score, a.matched, a.referenceEpochs) }
+            Stderr.print(line)
+        }
+    }
+
+    /// A GSDC device_gnss.csv (first line names RawPseudorangeMeters and SvPositionXEcefMeters), else nil.
+    static func loadDeviceGNSS(_ path: String) throws -> GSDCDeviceGNSS? {
+        guard let h = FileHandle(forReadingAtPath: path) else { throw InputError(file: path, line: nil, message: "cannot read file") }
+        let head = (try? h.read(upToCount: 4096)) ?? Data()
+        try? h.close()
+        let first = String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
+        guard GSDCDeviceGNSS.looksLike(firstLine: first) else { return nil }
+        return try typed { () throws(TraceFormatError) in try GSDCDeviceGNSS.read(contentsOf: URL(fileURLWithPath: path)) }
+    }
+
+    /// Epochs of a RINEX 3/4 observation file or a GnssLogger log with `Raw` records (kind from content).
+    static func loadObservations(_ path: String) throws -> [GNSSEpoch] {
+        guard let h = FileHandle(forReadingAtPath: path) else { throw InputError(file: path, line: nil, message: "cannot read file") }
+        let head = (try? h.read(upToCount: 4096)) ?? Data()
+        try? h.close()
+        let first = String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
+        if RinexObservationFile.looksLike(firstLine: first) {
+            return try typed { () throws(TraceFormatError) in try RinexObservationFile.read(contentsOf: URL(fileURLWithPath: path)) }.epochs
+        }
+        let text = String(decoding: head, as: UTF8.self)
+        if GnssLoggerRawLog.looksLike(text) {
+            let log = try typed { () throws(TraceFormatError) in try GnssLoggerRawLog.read(contentsOf: URL(fileURLWithPath: path)) }
+            if !log.skipped.isEmpty {
+                Stderr.print("\(path): \(log.records) Raw records; pseudorange not usable: " + log.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+            }
+            return log.epochs
+        }
+        throw InputError(file: path, line: 1, message: "not a RINEX 3/4 observation file (first line: '\(first.prefix(80))')")
+    }
+
+    static func write(fixes: [Fix], residualRMS: [Double?], to path: String, format: TraceFormat) throws {
+        var data = Data()
+        let w = TraceWriter(format: format) { data.append($0) }
+        for f in fixes { try Self.typed { () throws(TraceFormatError) in try w.write(f) } }
+        w.finish()
+        if format == .csv {
+            // The trace columns plus residual_rms: one more field at the end of every line.
+            var out = Data()
+            out.reserveCapacity(data.count + 8 * (fixes.count + 1))
+            var row = 0
+            var start = data.startIndex
+            for i in data.indices where data[i] == 10 {
+                out.append(data[start..<i])
+                if row == 0 { out.append(contentsOf: Array(",residual_rms".utf8)) }
+                else if row - 1 < residualRMS.count, let v = residualRMS[row - 1], v.isFinite {
+                    out.append(contentsOf: Array(("," + String(format: "%.3f", v)).utf8))
+                } else { out.append(44) }
+                out.append(10)
+                row += 1
+                start = i + 1
+            }
+            data = out
+        }
+        guard FileManager.default.createFile(atPath: path, contents: data) else {
+            throw InputError(file: path, line: nil, message: "cannot write output file")
+        }
+    }
+
+    /// Runs a reader, turning its typed error into `FILE:LINE: message` (exit 2).
+    static func typed<T>(_ body: () throws(TraceFormatError) -> T) throws -> T {
+        switch Result<T, TraceFormatError>(catching: body) {
+        case .success(let v): return v
+        case .failure(let e): throw TraceIO.inputError(e)
+        }
+    }
+
+    static func jsonText(input: String, output: String, mode: GNSSProcessingMode, stats s: GNSSRunStatistics,
+                         accuracy: GNSSAccuracySummary?, seconds: Double) -> String {
+        func num(_ v: Double) -> Any { v.isFinite ? v : NSNull() }
+        let res = ErrorStatistics(s.residuals)
+        var o: [String: Any] = [
+            "input": input, "output": output, "mode": mode.rawValue,
+            "epochs_read": s.epochsRead, "epochs_solved": s.epochsSolved,
+            "epochs_skipped": Dictionary(uniqueKeysWithValues: GNSSSkipReason.allCases.compactMap { r in s.epochsSkipped[r].map { (r.rawValue, $0) } }),
+            "measurements_skipped": Dictionary(uniqueKeysWithValues: GNSSSkipReason.allCases.compactMap { r in s.measurementsSkipped[r].map { (r.rawValue, $0) } }),
+            "satellites_per_system": Dictionary(uniqueKeysWithValues: s.satellitesPerSystem.map { (String($0.key.rawValue), s.epochsSolved > 0 ? Double($0.value) / Double(s.epochsSolved) : 0) }),
+            "residuals": ["count": res.count, "rms": num(res.rmse), "p50": num(res.p50), "p95": num(res.p95)],
+            "filter_resets": s.filterResets, "filter_gated": s.filterGated, "seconds": seconds,
+        ]
+        if let a = accuracy {
+            o["accuracy"] = ["p50": num(a.p50), "p95": num(a.p95), "score": num(a.score), "matched": a.matched, "reference_epochs": a.referenceEpochs]
+        }
+        guard let d = try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
+        return String(decoding: d, as: UTF8.self)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import GeoAnchorKit
+
+/// Raw GNSS section: positions computed from the Pixel 5's own RINEX measurements (GSDC 2021
+/// MTV-1, first 40 %, in ../shared/data/gnss_raw) against the SPAN ground truth, per mode and
+/// orbit source; broadcast vs SP3 GPS orbits; reading and solving speed. Skipped without
+/// ../shared/data (the raw files are third-party data, not shipped in traces/).
+enum GnssReport: ReportSection {
+    static let title = "Raw GNSS: positions from phone measurements"
+
+    static func run(_ context: ReportContext) throws -> [String] {
+        guard let shared = context.sharedDataDirectory else {
+            return ["  ../shared/data not present: skipped (needs gnss_raw/)"]
+        }
+        let dir = shared.appendingPathComponent("gnss_raw/gsdc2021_mtv1_pixel5_part1")
+        let obsURL = dir.appendingPathComponent("Pixel5_GnssLog_part1.21o")
+        let sp3URL = shared.appendingPathComponent("gnss_raw/orbits_2021_118/COD0MGXFIN_20211180000_01D_05M_ORB.SP3")
+        guard FileManager.default.fileExists(atPath: obsURL.path) else { return ["  gnss_raw/ missing: skipped"] }
+        var lines: [String] = []
+        context.progress("raw GNSS: reading")
+        var t0 = Date()
+        let obs = try RinexObservationFile.read(contentsOf: obsURL)
+        let readObs = Date().timeIntervalSince(t0)
+        t0 = Date()
+        let nav = try RinexNavigationFile.read(contentsOf: dir.appendingPathComponent("hour1180.21n"))
+        let sp3 = try PreciseOrbit.read(contentsOf: sp3URL)
+        let readOrbits = Date().timeIntervalSince(t0)
+        let truth = try GNSSReferenceTrack.read(contentsOf: dir.appendingPathComponent("ground_truth_part1.csv"))
+        let nObs = obs.epochs.reduce(0) { $0 + $1.observations.count }
+        lines.append(String(format: "  Pixel 5, GSDC 2021 MTV-1 part 1: %d epochs, %d signal records read in %.3f s; nav (%d ephemerides) + SP3 (%d satellites) in %.3f s",
+                            obs.epochs.count, nObs, readObs, nav.count, sp3.positions.count, readOrbits))
+        // Broadcast vs precise GPS orbits over the drive's hour.
+        let tStart = obs.epochs.first?.time ?? 0
+        var sq = 0.0, n = 0
+        for k in 0...12 {
+            let t = tStart + Double(k) * 300
+            for prn in 1...32 {
+                let s = SatelliteID(system: .gps, number: prn)
+                guard let e = nav.ephemeris(for: s, at: t), let p = sp3.state(of: s, at: t) else { continue }
+                let d = e.state(at: t).position - p.position
+                sq += (d * d).sum(); n += 1
+            }
+        }
+        lines.append(String(format: "  GPS broadcast orbits vs CODE MGEX SP3 over the drive's hour: 3D RMS %.2f m (%d satellite-epochs)",
+                            n > 0 ? (sq / Double(n)).squareRoot() : .nan, n))
+        lines.append("  horizontal error vs NovAtel SPAN (m); GSDC score = mean(p50, p95); target in brackets (issue 19)")
+        lines.append("    orbits / systems            mode     solved     p50     p95   score   target   epochs/s")
+        let gpsOnly: GNSSSolverConfiguration = { var c = GNSSSolverConfiguration(); c.systems = [.gps]; return c }()
+        let runs: [(String, SatelliteEphemerides, GNSSSolverConfiguration, GNSSProcessingMode, String)] = [
+            ("nav + SP3, GPS+GLO+GAL", SatelliteEphemerides(navigation: nav, precise: sp3), .init(), .wls, "5.0"),
+            ("nav + SP3, GPS+GLO+GAL", SatelliteEphemerides(navigation: nav, precise: sp3), .init(), .filter, "3.5"),
+            ("nav + SP3, GPS+GLO+GAL", SatelliteEphemerides(navigation: nav, precise: sp3), .init(), .smooth, "3.0"),
+            ("GPS broadcast only", SatelliteEphemerides(navigation: nav), gpsOnly, .wls, "13"),
+            ("GPS broadcast only", SatelliteEphemerides(navigation: nav), gpsOnly, .smooth, "-"),
+        ]
+        for (name, eph, cfg, mode, target) in runs {
+            context.progress("raw GNSS: \(name) \(mode.rawValue)")
+            let start = Date()
+            let r = GNSSProcessor(ephemerides: eph, configuration: cfg).run(obs.epochs, mode: mode)
+            let sec = Date().timeIntervalSince(start)
+            let a = GNSSAccuracySummary(fixes: r.fixes, reference: truth)
+            lines.append(String(format: "    %@ %@ %5.1f %% %7.2f %7.2f %7.2f %@ %10.0f",
+                                name.padding(toLength: 27, withPad: " ", startingAt: 0) as NSString,
+                                mode.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) as NSString,
+                                100 * a.solvedFraction, a.p50, a.p95, a.score, ("≤ " + target).padding(toLength: 8, withPad: " ", startingAt: 0) as NSString, Double(r.statistics.epochsRead) / sec))
+        }
+        lines.append("    RTKLIB 2.4.3 single point (GPS L1, whole drive, SOURCES.md): 73 % solved, p50 7.3, p95 24.3, score 15.8")
+        return lines
+    }
+}

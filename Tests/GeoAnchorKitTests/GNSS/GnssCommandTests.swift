@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import GeoAnchorKit
+
+/// `geobench gnss` interface (issue 19): CSV columns, JSON keys, exit status 2 with
+/// `FILE:LINE: message`. Numbers are tested in the library suites.
+@Suite("geobench gnss", .enabled(if: SharedData.shouldRun))
+struct GnssCommandTests {
+    let cli = GeobenchInterfaceTests()
+    static let dir = SharedData.url("gnss_raw/gsdc2021_mtv1_pixel5_part1").path
+
+    @Test func csvAndJSONInterface() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gnss-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try cli.geobench(["gnss", "--input", Self.dir + "/Pixel5_GnssLog_part1.21o", "--nav", Self.dir + "/hour1180.21n",
+                                  "--systems", "G", "--mode", "wls", "--output", out, "--json",
+                                  "--truth", Self.dir + "/ground_truth_part1.csv"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try cli.json(r.stdout)
+        for k in ["input", "output", "mode", "epochs_read", "epochs_solved", "epochs_skipped", "measurements_skipped",
+                  "satellites_per_system", "residuals", "filter_resets", "filter_gated", "seconds", "accuracy"] {
+            #expect(j[k] != nil, "missing key \(k)")
+        }
+        #expect(j["epochs_read"] as? Int == 794)
+        let csv = try String(contentsOfFile: out, encoding: .utf8)
+        let lines = csv.split(separator: "\n")
+        #expect(lines.first == "time,latitude,longitude,ellipsoidal_height,geoid_separation,horizontal_accuracy,vertical_accuracy,speed,course,heading,heading_accuracy,satellites,hdop,vdop,pdop,quality,residual_rms")
+        #expect(lines.count == 795)
+        // UTC output: the first RINEX epoch is 22:19:22.43 GPS time = 22:19:04.430 UTC.
+        #expect(lines[1].hasPrefix("2021-04-28T22:19:04.430Z,"))
+    }
+
+    @Test func invalidInputExitsWithStatus2() throws {
+        let bad = try cli.temporaryFile("bad.21o", "     3.03           OBSERVATION DATA    M                   RINEX VERSION / TYPE\nnot a header line\n")
+        let r = try cli.geobench(["gnss", "--input", bad, "--nav", Self.dir + "/hour1180.21n", "--output", "/tmp/never.csv"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("bad.21o:"))
+        let m = try cli.geobench(["gnss", "--input", Self.dir + "/Pixel5_GnssLog_part1.21o", "--nav", Self.dir + "/hour1180.21n",
+                                  "--mode", "fast", "--output", "/tmp/never.csv"])
+        #expect(m.status == 2 && m.stderr.contains("--mode: 'fast' is not wls, filter or smooth"))
+    }
+}
