@@ -38,27 +38,18 @@ struct ConvertCommand: ParsableCommand {
             guard FileManager.default.isReadableFile(atPath: input) else {
                 throw InputError(file: input, line: nil, message: "cannot read file")
             }
-            // Write to a temporary file first so a failed conversion leaves no partial output.
-            let tmp = URL(fileURLWithPath: output + ".partial")
-            do {
-                let writer = try TraceWriter(url: tmp, format: outFmt)
-                let s = try TraceReader.read(url: URL(fileURLWithPath: input), format: inFmt, options: opts,
-                                             onFix: { try writer.write($0) }, onSensor: { try writer.write($0) })
-                writer.finish()
-                TraceIO.reportSkipped(s, source: input)
-                if s.fixes == 0 && s.sensorSamples == 0 {
-                    throw InputError(file: input, line: nil, message: "no fixes found (\(s.ignoredRecords) record(s) without a position fix)")
+            // OutputFile writes a regular file atomically: a failed conversion leaves no partial output.
+            var summary = TraceReadSummary()
+            try TraceOutput.write(to: output, format: outFmt) { writer in
+                summary = try TraceReader.read(url: URL(fileURLWithPath: input), format: inFmt, options: opts,
+                                               onFix: { try writer.write($0) }, onSensor: { try writer.write($0) })
+                TraceIO.reportSkipped(summary, source: input)
+                if summary.fixes == 0 && summary.sensorSamples == 0 {
+                    throw InputError(file: input, line: nil, message: "no fixes found (\(summary.ignoredRecords) record(s) without a position fix)")
                 }
-                _ = try? FileManager.default.removeItem(atPath: output)
-                try FileManager.default.moveItem(at: tmp, to: URL(fileURLWithPath: output))
-                Stderr.print("\(input) → \(output): \(s.fixes) fix(es)\(s.sensorSamples > 0 ? ", \(s.sensorSamples) sensor sample(s)" : "")")
-            } catch let e as TraceFormatError {
-                try? FileManager.default.removeItem(at: tmp)
-                throw TraceIO.inputError(e)
-            } catch {
-                try? FileManager.default.removeItem(at: tmp)
-                throw error
             }
+            let s = summary
+            Stderr.print("\(input) → \(output): \(s.fixes) fix(es)\(s.sensorSamples > 0 ? ", \(s.sensorSamples) sensor sample(s)" : "")")
         }
     }
 }

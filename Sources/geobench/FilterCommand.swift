@@ -112,22 +112,8 @@ struct FilterCommand: ParsableCommand {
             }
             let track = PositionFilter.track(trace.fixes, configuration: config, smooth: smooth, path: constraint)
             let estimates = smooth ? track.smoothed! : track.filtered
-            let tmp = URL(fileURLWithPath: output + ".partial")
-            do {
-                let writer = try TraceWriter(url: tmp, format: outFmt)
+            try TraceOutput.write(to: output, format: outFmt) { writer in
                 for (e, i) in zip(estimates, track.inputIndices) { try writer.write(e.fix(replacing: trace.fixes[i])) }
-                writer.finish()
-                _ = try? FileManager.default.removeItem(atPath: output)
-                try FileManager.default.moveItem(at: tmp, to: URL(fileURLWithPath: output))
-            } catch let e as TraceFormatError {
-                try? FileManager.default.removeItem(at: tmp)
-                throw TraceIO.inputError(e)
-            } catch let e as InputError {
-                try? FileManager.default.removeItem(at: tmp)
-                throw e
-            } catch {
-                try? FileManager.default.removeItem(at: tmp)
-                throw InputError(file: output, line: nil, message: "cannot write: \(error)")
             }
             let s = track.statistics
             if json {
@@ -135,7 +121,7 @@ struct FilterCommand: ParsableCommand {
                                         fixesRead: trace.fixes.count, fixesWritten: estimates.count, statistics: s)
                 let enc = JSONEncoder()
                 enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try enc.encode(report), as: UTF8.self))
+                try OutputFile.write(String(decoding: try enc.encode(report), as: UTF8.self) + "\n")
             } else {
                 Stderr.print("\(input) → \(output): \(trace.fixes.count) fixes read, \(estimates.count) written\(smooth ? " (smoothed)" : ""); "
                              + "\(s.gated) gated, \(s.recoveries) recoveries, \(s.gapReinitializations) gap re-inits, "

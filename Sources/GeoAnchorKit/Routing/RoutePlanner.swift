@@ -29,6 +29,9 @@ public enum RoutePlanner {
                             distance: DistanceFunction = RoutingDistance.geodesic,
                             options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
+        // Before any n × n matrix is built.
+        let nodes = problem.nodeCoordinates.count
+        guard nodes <= PathSolver.maximumNodes else { throw .tooManyStops(count: nodes, limit: PathSolver.maximumNodes) }
         for s in problem.stops {
             do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, reason: error.description) }
         }
@@ -43,6 +46,9 @@ public enum RoutePlanner {
                             walking: WalkingModel = .tobler,
                             options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
+        // Before any n × n matrix is built.
+        let nodes = problem.nodeCoordinates.count
+        guard nodes <= PathSolver.maximumNodes else { throw .tooManyStops(count: nodes, limit: PathSolver.maximumNodes) }
         let costs = network.costs(between: problem.nodeCoordinates, maxSnapDistance: maxSnapDistance, walking: walking)
         return try plan(problem, costs: costs, options: options)
     }

@@ -29,6 +29,8 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyStopsForExactSolver(count: Int, limit: Int)
     /// A malformed input file (TSPLIB, path network); `line` is 1-based when known.
     case malformedInput(source: String, line: Int?, reason: String)
+    /// More stops than the solvers handle within their memory bound (``PathSolver/maximumNodes``).
+    case tooManyStops(count: Int, limit: Int)
 
     public var description: String {
         switch self {
@@ -45,6 +47,8 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
             return String(format: "the mandatory stops need %.0f s, more than the time budget of %.0f s", r, b)
         case .invalidCostMatrix(let r): return "invalid cost matrix: \(r)"
         case .tooManyStopsForExactSolver(let c, let l): return "\(c) stops exceed the exact solver's limit of \(l)"
+        case .tooManyStops(let c, let l):
+            return "\(c) stops exceed the limit of \(l) (the solvers keep a full \(l) × \(l) cost matrix)"
         case .malformedInput(let s, let l, let r):
             if let l { return "\(s):\(l): \(r)" }
             return "\(s): \(r)"

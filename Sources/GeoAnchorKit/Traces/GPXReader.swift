@@ -29,6 +29,7 @@ public enum GPXReader {
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
+        try refuseEntityDeclarations(url: url)
         return try read(stream: stream, source: url.path, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint)
     }
 
@@ -36,7 +37,8 @@ public enum GPXReader {
     public static func read(data: Data, source: String, options: TraceReadOptions = TraceReadOptions(),
                             onFix: (Fix) throws -> Void,
                             onUntimedPoint: ((Fix) throws -> Void)? = nil) throws -> TraceReadSummary {
-        try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint)
+        try refuseEntityDeclarations(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source)
+        return try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint)
     }
 
     static func read(stream: InputStream, source: String, options: TraceReadOptions,
@@ -173,7 +175,7 @@ public enum GPXReader {
                 // End of the point itself.
                 let p = point!
                 point = nil
-                if let msg = pointInvalid { fail(pointLine, msg); return }
+                if let msg = pointInvalid ?? p.validationProblem { fail(pointLine, msg); return }
                 do {
                     if pointHasTime { try onFix(p); summary.fixes += 1 }
                     else if let u = onUntimed { try u(p); summary.fixes += 1 }

@@ -17,8 +17,8 @@ import Foundation
 /// - **GeoJSON**: see ``GeoJSONTrace``.
 public final class TraceWriter {
     public let format: TraceFormat
-    private let sink: (Data) -> Void
-    private let onFinish: () -> Void
+    private let sink: (Data) throws -> Void
+    private let onFinish: () throws -> Void
     private var buffer = ""
     private var count = 0
     private var csvVertical: VerticalReference? = nil
@@ -41,46 +41,55 @@ public final class TraceWriter {
                   let h = FileHandle(forWritingAtPath: url.path) else {
                 throw TraceFormatError(source: url.path, line: nil, message: "cannot create output file")
             }
-            sink = { h.write($0) }
-            onFinish = { try? h.close() }
+            sink = { try h.write(contentsOf: $0) }
+            onFinish = { try h.close() }
             name = url.path
         } else {
             let h = FileHandle.standardOutput
-            sink = { h.write($0) }
+            sink = { try h.write(contentsOf: $0) }
             onFinish = {}
             name = "<stdout>"
         }
         buffer.reserveCapacity(1 << 16)
     }
 
-    /// Writes through a closure (tests, network streams).
-    public init(format: TraceFormat, sink: @escaping (Data) -> Void) {
+    /// Writes through a closure (tests, network streams, geobench's checked output); an error
+    /// the closure throws ends the write as a ``TraceFormatError`` naming `name`.
+    public init(format: TraceFormat, name: String = "<sink>", sink: @escaping (Data) throws -> Void) {
         self.format = format
         self.sink = sink
         self.onFinish = {}
-        self.name = "<sink>"
+        self.name = name
     }
 
-    deinit { if !finished { flush(); onFinish() } }
+    deinit { if !finished { try? flush(); try? onFinish() } }
 
     /// Appends one fix.
     /// - Throws: ``TraceFormatError`` for a fix the format cannot represent (CSV: a height in
-    ///   the other vertical reference without a geoid separation; sensors and fixes mixed in one CSV).
+    ///   the other vertical reference without a geoid separation; sensors and fixes mixed in one CSV;
+    ///   NMEA: a year outside 1980…2079, which two-digit RMC years cannot tell apart), for a fix
+    ///   the readers would reject (``Fix/validationProblem``: non-finite or negative accuracy, time
+    ///   outside the years 0001…9999 …), or when the destination cannot be written.
     public func write(_ f: Fix) throws(TraceFormatError) {
+        if let problem = f.validationProblem {
+            throw TraceFormatError(source: name, line: nil, message: "fix #\(count + 1) not written: \(problem)")
+        }
         switch format {
         case .csv: try csvFix(f)
         case .gpx:
             if count == 0 { buffer += Self.gpxHeader }
             gpx(f)
-        case .nmea: nmea(f)
+        case .nmea: try nmea(f)
         case .geojson:
-            buffer += count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n"
-            if let d = try? jsonEncoder.encode(GeoJSONTrace.feature(f)) {
-                buffer += String(decoding: d, as: UTF8.self)
+            let d: Data
+            do { d = try jsonEncoder.encode(GeoJSONTrace.feature(f)) } catch {
+                throw TraceFormatError(source: name, line: nil, message: "fix #\(count + 1) not written: \(error)")
             }
+            buffer += count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n"
+            buffer += String(decoding: d, as: UTF8.self)
         }
         count += 1
-        if buffer.utf8.count >= 1 << 16 { flush() }
+        if buffer.utf8.count >= 1 << 16 { try flush() }
     }
 
     /// Appends one sensor sample (CSV only: columns `time,sensor,x,y,z`).
@@ -88,17 +97,21 @@ public final class TraceWriter {
         guard format == .csv else {
             throw TraceFormatError(source: name, line: nil, message: "sensor samples can only be written as CSV")
         }
+        guard s.time >= Fix.earliestTime, s.time <= Fix.latestTime, s.x.isFinite, s.y.isFinite, s.z.isFinite else {
+            throw TraceFormatError(source: name, line: nil, message: "sensor sample #\(count + 1) not written: time \(s.time) or value not finite/in range")
+        }
         if csvMode == nil { csvMode = .sensors; buffer += "time,sensor,x,y,z\n" }
         guard csvMode == .sensors else {
             throw TraceFormatError(source: name, line: nil, message: "cannot mix fixes and sensor samples in one CSV")
         }
         buffer += "\(Self.timeString(s.time)),\(s.kind.rawValue),\(Self.num(s.x)),\(Self.num(s.y)),\(Self.num(s.z))\n"
         count += 1
-        if buffer.utf8.count >= 1 << 16 { flush() }
+        if buffer.utf8.count >= 1 << 16 { try flush() }
     }
 
     /// Writes the closing part of the document (GPX, GeoJSON), flushes and closes the output.
-    public func finish() {
+    /// - Throws: ``TraceFormatError`` when the destination cannot be written (full disk).
+    public func finish() throws(TraceFormatError) {
         guard !finished else { return }
         switch format {
         case .gpx: buffer += (count == 0 ? Self.gpxHeader : "") + "</trkseg></trk>\n</gpx>\n"
@@ -106,15 +119,17 @@ public final class TraceWriter {
         case .csv: if csvMode == nil { buffer += Self.csvHeader(.ellipsoid) }
         case .nmea: break
         }
-        flush()
-        onFinish()
         finished = true
+        try flush()
+        do { try onFinish() } catch { throw TraceFormatError(source: name, line: nil, message: "cannot write: \(error.localizedDescription)") }
     }
 
-    private func flush() {
+    private func flush() throws(TraceFormatError) {
         guard !buffer.isEmpty else { return }
-        sink(Data(buffer.utf8))
-        buffer.removeAll(keepingCapacity: true)
+        defer { buffer.removeAll(keepingCapacity: true) }
+        do { try sink(Data(buffer.utf8)) } catch let e as TraceFormatError { throw e } catch {
+            throw TraceFormatError(source: name, line: nil, message: "cannot write: \(error.localizedDescription)")
+        }
     }
 
     // MARK: - Formatting
@@ -209,11 +224,19 @@ public final class TraceWriter {
 
     // MARK: NMEA
 
-    private func nmea(_ f: Fix) {
+    /// Years NMEA RMC's two-digit year can carry unambiguously (readers map 80…99 to 19xx, 00…79 to 20xx).
+    public static let nmeaYears = 1980...2079
+
+    private func nmea(_ f: Fix) throws(TraceFormatError) {
+        // f.time is within the years 0001…9999 (validated), so these conversions cannot trap.
         let ms = Int((f.time * 1000).rounded())
         let days = Int((Double(ms) / 86_400_000).rounded(.down))
         let tod = ms - days * 86_400_000
         let (y, mo, d) = ByteParsing.civilFromDays(days)
+        guard Self.nmeaYears.contains(y) else {
+            throw TraceFormatError(source: name, line: nil,
+                message: "fix #\(count + 1) at \(Self.timeString(f.time)): NMEA's two-digit year only covers \(Self.nmeaYears.lowerBound)…\(Self.nmeaYears.upperBound)")
+        }
         let time = String(format: "%02d%02d%02d.%03d", tod / 3_600_000, (tod / 60_000) % 60, (tod / 1000) % 60, tod % 1000)
         let lat = Self.ddmm(abs(f.latitude), degreeDigits: 2) + (f.latitude < 0 ? ",S" : ",N")
         let lon = Self.ddmm(abs(f.longitude), degreeDigits: 3) + (f.longitude < 0 ? ",W" : ",E")
