@@ -165,6 +165,20 @@ struct HostileInputTests {
         }
     }
 
+    // MARK: simulator
+
+    /// Before: `--sensor-duration 30` changed every raw fix of the same seed (sensor noise and
+    /// GNSS noise shared one stream). Compared exactly (same seed → bit-identical fixes).
+    @Test func simulatedFixesDoNotDependOnSensorDuration() throws {
+        var config = try #require(TraceSimulator.Config.scenarios["city-walk"])
+        config.sensors.duration = 30
+        let short = TraceSimulator(config: config, seed: 7).run()
+        config.sensors.duration = nil
+        let long = TraceSimulator(config: config, seed: 7).run()
+        #expect(short.raw == long.raw && short.truth == long.truth)
+        #expect(long.sensors.count > short.sensors.count)
+    }
+
     // MARK: magnetic model
 
     @Test(.enabled(if: SharedData.shouldRun)) func wmmTruncatedAfterDegree8IsCorrupt() throws {
