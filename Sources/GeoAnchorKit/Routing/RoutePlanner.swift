@@ -29,12 +29,14 @@ public enum RoutePlanner {
                             distance: DistanceFunction = RoutingDistance.geodesic,
                             options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
-        // Before any n × n matrix is built.
-        let nodes = problem.nodeCoordinates.count
-        guard nodes <= PathSolver.maximumNodes else { throw .tooManyStops(count: nodes, limit: PathSolver.maximumNodes) }
         for s in problem.stops {
             do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, reason: error.description) }
         }
+        let nodes = problem.nodeCoordinates.count
+        if nodes > sparseThreshold, problem.isPlainTour {
+            return try planSparse(problem, walking: walking, distance: distance, options: options)
+        }
+        guard nodes <= PathSolver.maximumNodes else { throw .tooManyStops(count: nodes, limit: PathSolver.maximumNodes) }
         let costs = RoutingCosts(coordinates: problem.nodeCoordinates, distance: distance, walking: walking)
         return try plan(problem, costs: costs, options: options)
     }

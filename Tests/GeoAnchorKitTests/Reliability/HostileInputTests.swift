@@ -132,13 +132,31 @@ struct HostileInputTests {
         #expect(throws: RoutingError.self) { try TSPLIBInstance.parseTour("TOUR_SECTION\n-9223372036854775808\n", source: "t.tour") }
     }
 
-    @Test func routeStopCountIsBoundedBeforeTheMatrix() {
-        let stops = (0...PathSolver.maximumNodes).map {
+    /// Beyond the matrix limit a constrained problem is refused before any n × n allocation.
+    @Test func constrainedRouteStopCountIsBoundedBeforeTheMatrix() {
+        var stops = (0...PathSolver.maximumNodes).map {
             RouteStop(id: "s\($0)", coordinate: GeodeticCoordinate(latitude: 50 + Double($0) * 1e-5, longitude: 14, altitude: 0))
         }
+        stops[3].timeWindow = 0...3600
         #expect(throws: RoutingError.tooManyStops(count: stops.count, limit: PathSolver.maximumNodes)) {
             _ = try RoutePlanner.plan(RouteProblem(stops: stops))
         }
+    }
+
+    /// A plain tour beyond the sparse threshold (before: a 1 GB matrix and no time limit at 5,000
+    /// stops) is ordered by SparseTourSolver. Reference: stops on one meridian, start at the
+    /// southern end, free end: the optimum visits them by latitude (exact order expected).
+    @Test func manyStopsUseTheSparseSolver() throws {
+        var rng = SplitMix64(seed: 3)
+        var lats = (0..<3_000).map { 50 + Double($0) * 2e-5 }
+        for i in stride(from: lats.count - 1, to: 1, by: -1) { lats.swapAt(i, 1 + rng.below(i)) } // keep the first
+        let stops = lats.enumerated().map { RouteStop(id: "s\($0.offset)", coordinate: GeodeticCoordinate(latitude: $0.element, longitude: 14, altitude: 0)) }
+        let plan = try RoutePlanner.plan(RouteProblem(stops: stops), options: SolverOptions(timeLimit: 1))
+        let byLatitude = stops.sorted { $0.coordinate.latitude < $1.coordinate.latitude }.map(\.id)
+        #expect(plan.order == byLatitude)
+        // Length: (3000 − 1) × 2e-5° of latitude ≈ 6.67 km; geodesic sum to 1e-6 relative.
+        #expect(abs(plan.estimate.distance - plan.estimate.legs.reduce(0) { $0 + $1.distance }) < 1e-6)
+        #expect(plan.estimate.distance.isFinite && plan.estimate.distance < 6_700)
     }
 
     // MARK: tours
