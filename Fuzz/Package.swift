@@ -3,11 +3,13 @@ import PackageDescription
 
 // libFuzzer targets for GeoAnchorKit's parsers (issue 15). Not built by CI. Build and run:
 //
-//   cd Fuzz && swift build -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library
-//   .build/debug/FuzzNMEA -max_total_time=60 Corpus/nmea      (corpus directories are optional)
+//   cd Fuzz && swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product FuzzGPX
+//   .build/debug/FuzzGPX -max_total_time=60 CORPUS_DIR      (libFuzzer's flags; corpus optional)
 //
+// One product at a time (--product): building everything would also link the root package's
+// geobench with -sanitize=fuzzer, which has no fuzz entry point. lld: gold crashes on these links.
 // Adding a parser: one line in `parsers` below and one file Sources/Fuzz<Name>/main.swift that
-// calls `FuzzSupport.run(_:_:_:)` with a closure parsing the bytes (see FuzzNMEA).
+// calls `FuzzSupport.main { data in … }` with the parsing (see FuzzGeoJSON).
 let parsers = ["NMEA", "GPX", "CSVTrace", "GeoJSON", "TSPLIB", "GTX", "WMM", "Tour"]
 
 let package = Package(

@@ -2,9 +2,6 @@ import Foundation
 import FuzzSupport
 import GeoAnchorKit
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafeRawPointer, _ count: Int) -> CInt {
-    FuzzSupport.run(data, count) { d in
-        _ = try GPXReader.read(data: d, source: "f.gpx", onFix: { _ in })
-    }
+FuzzSupport.main { d in
+    _ = try GPXReader.read(data: d, source: "f.gpx", onFix: { _ in })
 }

@@ -2,9 +2,6 @@ import Foundation
 import FuzzSupport
 import GeoAnchorKit
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafeRawPointer, _ count: Int) -> CInt {
-    FuzzSupport.run(data, count) { d in
-        _ = try MagneticModel(cofText: FuzzSupport.text(d), source: "f.cof")
-    }
+FuzzSupport.main { d in
+    _ = try MagneticModel(cofText: FuzzSupport.text(d), source: "f.cof")
 }
