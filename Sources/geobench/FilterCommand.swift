@@ -113,7 +113,17 @@ struct FilterCommand: ParsableCommand {
             let track = PositionFilter.track(trace.fixes, configuration: config, smooth: smooth, path: constraint)
             let estimates = smooth ? track.smoothed! : track.filtered
             try TraceOutput.write(to: output, format: outFmt) { writer in
-                for (e, i) in zip(estimates, track.inputIndices) { try writer.write(e.fix(replacing: trace.fixes[i])) }
+                for (e, i) in zip(estimates, track.inputIndices) {
+                    let f = e.fix(replacing: trace.fixes[i])
+                    // An extreme but finite input (accuracy 1e308) can overflow the filter: an error
+                    // naming the input fix, never nan/inf in the output (which no reader accepts).
+                    if let problem = f.validationProblem {
+                        let t = trace.fixes[i]
+                        throw InputError(file: input, line: nil,
+                            message: "fix #\(i + 1) (time \(t.time), horizontal accuracy \(t.horizontalAccuracy.map { "\($0)" } ?? "none") m): the filter's estimate is not usable (\(problem)); the input is out of range")
+                    }
+                    try writer.write(f)
+                }
             }
             let s = track.statistics
             if json {

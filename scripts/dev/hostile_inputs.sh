@@ -36,7 +36,7 @@ EOF
 # tour --raw with a 1e12 m accuracy on one fix
 awk -F, -v OFS=, 'NR==1{print; next} NR>=2{$6="1e12"} {print}' "$WALK" > hacc12.csv
 # filter input with a 1e308 m accuracy
-awk -F, -v OFS=, 'NR==1{print; next} NR==50{$6="1e308"} {print}' "$WALK" > hacc308.csv
+awk -F, -v OFS=, 'NR==1{print; next} NR==2{$6="1e308"} {print}' "$WALK" > hacc308.csv
 python3 - "$TOUR" <<'EOF'
 import json, sys, copy
 tour = json.load(open(sys.argv[1]))
@@ -95,7 +95,7 @@ with open("mag.csv", "w") as f:
         f.write("%.4f,%.4f,%.4f\n" % (10 + 48 * math.sin(th) * math.cos(ph), -5 + 48 * math.sin(th) * math.sin(ph), 3 + 48 * math.cos(th)))
 EOF
 printf 'east,north,up\n1e308,0,0\n' > enu.csv
-printf 'latitude,longitude,height,date\n50,14,0,1e6\n' > magnetic.csv
+printf 'latitude,longitude,height,date\n50,14,0,1e300\n' > magnetic.csv
 head -20 "$WALK" > short.csv
 # WMM.COF truncated after degree 8 (header + coefficients n <= 8 + the end marker)
 WMM="${GEOANCHORKIT_WMM_COF:-$ROOT/.data/WMM.COF}"
@@ -184,8 +184,8 @@ fi
 run output_proc_self_fd_1    0  "grep -q undulation output_proc_self_fd_1.out" -- "$GB" geoid --input ok.csv --output /proc/self/fd/1
 # silent garbage
 run enu_inverse_1e308        02 - -- sh -c "'$GB' enu --origin 50,14,0 --inverse < enu.csv"
-run magnetic_far_date        02 - -- sh -c "'$GB' magnetic < magnetic.csv"
-run filter_accuracy_1e308    02 "[ ! -s filtered308.csv ] || '$GB' convert --input filtered308.csv --output back.gpx" -- "$GB" filter --input hacc308.csv --output filtered308.csv
+run magnetic_far_date        02 - -- sh -c "'$GB' magnetic --model '$WMM' < magnetic.csv"
+run filter_accuracy_1e308    2  "[ ! -s filtered308.csv ] || '$GB' convert --input filtered308.csv --output back.gpx" -- "$GB" filter --input hacc308.csv --output filtered308.csv
 run route_duration_inf       02 "[ ! -s route_duration_inf.out ] || python3 -c 'import json,sys; json.loads(open(\"route_duration_inf.out\").read(), parse_constant=lambda c: 1/0)'" -- "$GB" route --stops dwell.csv --json
 run anchors_json_per_row     2  "python3 -c 'import json; d=json.load(open(\"anchors_json_per_row.out\")); assert [a[\"id\"] for a in d[\"anchors\"]]==[\"good\"] and len(d[\"errors\"])==1'" -- "$GB" anchors --device 50.087,14.42,200 --heading 0 --anchors anchors.csv --json
 run geojson_negative_acc     2  - -- "$GB" convert --input negacc.geojson --output negacc.csv
