@@ -113,6 +113,12 @@ public struct TraceSimulator: Sendable {
         /// Output rate (Hz) and duration from the start (s; nil: the whole walk).
         public var rate = 10.0
         public var duration: Double? = 180
+        /// Seconds from the start whose sensor noise is drawn from the fixes' random stream,
+        /// always — whatever ``duration`` is, written or not — so the fixes never depend on the
+        /// sensor output; noise beyond comes from the sensors' own seeded stream. 180 s reproduces
+        /// the shipped traces (made when both shared one stream up to the default duration); 0
+        /// puts all sensor noise on its own stream.
+        public var mainStreamDuration = 180.0
         public init() {}
     }
 
@@ -183,9 +189,6 @@ public struct TraceSimulator: Sendable {
 
     // MARK: - Run
 
-    /// Seconds of sensor noise always drawn from the main random stream (the default sensor
-    /// duration the shipped traces were made with); see ``run()``.
-    public static let mainStreamSensorWindow = 180.0
 
     public func run() -> Output {
         let c = config
@@ -245,10 +248,10 @@ public struct TraceSimulator: Sendable {
         var step = 0
         let sensorEnd = c.sensors.duration.map { c.startTime + $0 } ?? .infinity
         // Determinism across outputs: the fixes must not depend on how many sensor samples are
-        // asked for. Sensor noise for the first `mainStreamSensorWindow` seconds is always drawn
+        // asked for. Sensor noise for the first `mainStreamDuration` seconds is always drawn
         // from the main stream (whether written or not; this keeps the shipped traces), noise
-        // beyond it from a stream of its own, so the fixes' draws never depend on the duration.
-        let mainSensorEnd = c.startTime + Self.mainStreamSensorWindow
+        // beyond it from a stream of its own, so the fixes' draws never depend on `duration`.
+        let mainSensorEnd = c.startTime + c.sensors.mainStreamDuration
         var sensorRng = SeededRandom(seed: seed ^ 0x5E45_0125_0000_0015)
         let si = c.sensors.softIron, hi = c.sensors.hardIron
         let declRad = c.sensors.declination * Angle.radiansPerDegree, inclRad = c.sensors.inclination * Angle.radiansPerDegree

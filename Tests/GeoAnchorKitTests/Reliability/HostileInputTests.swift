@@ -193,8 +193,10 @@ struct HostileInputTests {
         let short = TraceSimulator(config: config, seed: 7).run()
         config.sensors.duration = nil
         let long = TraceSimulator(config: config, seed: 7).run()
-        #expect(short.raw == long.raw && short.truth == long.truth)
-        #expect(long.sensors.count > short.sensors.count)
+        config.sensors.duration = 0
+        let none = TraceSimulator(config: config, seed: 7).run()
+        #expect(short.raw == long.raw && short.truth == long.truth && none.raw == long.raw)
+        #expect(long.sensors.count > short.sensors.count && none.sensors.isEmpty)
     }
 
     // MARK: magnetic model
