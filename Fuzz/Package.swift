@@ -4,7 +4,7 @@ import PackageDescription
 // libFuzzer targets for GeoAnchorKit's parsers (issue 15). Not built by CI. Build and run:
 //
 //   cd Fuzz && swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product FuzzGPX
-//   .build/debug/FuzzGPX -max_total_time=60 CORPUS_DIR      (libFuzzer's flags; corpus optional)
+//   .build/debug/FuzzGPX -max_total_time=60 Corpus/GPX   (libFuzzer flags; Corpus/<target> holds seeds)
 //
 // One product at a time (--product): building everything would also link the root package's
 // geobench with -sanitize=fuzzer, which has no fuzz entry point. lld: gold crashes on these links.
