@@ -11,7 +11,7 @@ struct RouteCommand: ParsableCommand {
         (WGS84), altitude in meters (MSL; used only for height differences, all rows or none), \
         dwell_s in seconds spent at the stop. Legs are geodesic; walking time follows Tobler's \
         hiking function with the legs' slopes. Up to 16 free stops the order is optimal \
-        (Held–Karp); beyond, iterated local search runs within --time-limit.
+        (Held–Karp); beyond, iterated local search runs within --time-limit. Above 700 stops         (without --paths) a sparse solver (nearest-neighbour candidate lists, memory linear in the         stops) orders them, its whole run within --time-limit; at most 200,000 stops (2,500 with         --paths).
 
         With --paths FILE.geojson the legs follow the file's LineStrings (shortest paths, heights \
         from the positions' third coordinate); each stop is snapped to the nearest path within \
