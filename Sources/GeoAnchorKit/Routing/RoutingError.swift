@@ -29,7 +29,8 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyStopsForExactSolver(count: Int, limit: Int)
     /// A malformed input file (TSPLIB, path network); `line` is 1-based when known.
     case malformedInput(source: String, line: Int?, reason: String)
-    /// More stops than the solvers handle within their memory bound (``PathSolver/maximumNodes``).
+    /// More nodes than the solvers handle within their memory bound: ``PathSolver/maximumNodes``
+    /// with full matrices, ``RoutePlanner/maximumSparseNodes`` for plain tours.
     case tooManyStops(count: Int, limit: Int)
 
     public var description: String {
@@ -48,7 +49,7 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidCostMatrix(let r): return "invalid cost matrix: \(r)"
         case .tooManyStopsForExactSolver(let c, let l): return "\(c) stops exceed the exact solver's limit of \(l)"
         case .tooManyStops(let c, let l):
-            return "\(c) stops exceed the limit of \(l) (the solvers keep a full \(l) × \(l) cost matrix)"
+            return "\(c) nodes (stops and start/end locations) exceed the limit of \(l) for this kind of problem (README: Limits and errors)"
         case .malformedInput(let s, let l, let r):
             if let l { return "\(s):\(l): \(r)" }
             return "\(s): \(r)"
