@@ -6,7 +6,7 @@ import PackageDescription
 //   cd Fuzz && swift build -Xswiftc -sanitize=fuzzer,address -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld --product FuzzGPX
 //   mkdir -p /tmp/gpx && .build/debug/FuzzGPX -max_total_time=60 /tmp/gpx Corpus/GPX
 //   (libFuzzer flags; new inputs go to the first directory, Corpus/<target> holds the seeds;
-//   ASAN_OPTIONS=detect_leaks=0 for GPX: FoundationXML leaks 72 bytes per malformed document)
+//   ASAN_OPTIONS=detect_leaks=0 for GPX: LeakSanitizer reports a 72-byte leak inside FoundationXML on a malformed document)
 //
 // One product at a time (--product): building everything would also link the root package's
 // geobench with -sanitize=fuzzer, which has no fuzz entry point. lld: gold crashes on these links.
