@@ -12,6 +12,13 @@ let package = Package(
         .library(name: "GeoAnchorKitGEOS", targets: ["GeoAnchorKitGEOS"]),
         .executable(name: "geobench", targets: ["geobench"]),
     ],
+    // The command-line tool's dependency sits behind a default trait: an app that depends on the
+    // library with `traits: []` resolves and builds nothing but the core (no argument parser, no
+    // plugins, no PROJ/GEOS system-library lookups). See Examples/TourApp.
+    traits: [
+        .trait(name: "CommandLineTool", description: "Builds geobench's dependencies (swift-argument-parser)."),
+        .default(enabledTraits: ["CommandLineTool"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
@@ -34,7 +41,7 @@ let package = Package(
             name: "geobench",
             dependencies: [
                 "GeoAnchorKit", "GeoAnchorKitPROJ", "GeoAnchorKitGEOS",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLineTool"])),
             ]
         ),
         .testTarget(

@@ -2,7 +2,7 @@ import Benchmark
 import GeoAnchorKit
 
 // Anchoring suite: per-frame batch re-pose of 100k anchors, k-nearest among 1M points, radius
-// queries among 10M points. Targets (issue 7): ≤ 2 ms per re-pose of 100k, ≤ 10 µs per kNN
+// queries among 10M points, geo-registration updates. Targets (issue 7): ≤ 2 ms per re-pose of 100k, ≤ 10 µs per kNN
 // query, ≤ 50 µs per radius query. Query benchmarks run 1,000 queries per iteration, so the
 // per-query time is the iteration time / 1,000.
 
@@ -34,6 +34,25 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             out.withUnsafeMutableBufferPointer { field.repose(into: $0) }
             blackHole(out[12_345])
+        }
+    }
+
+    // Geo-registration (issue 12): ≥ 100,000 tracking + fix updates per second on one core. One
+    // iteration feeds a whole simulated Závist walk (≈ 22k tracking samples at 10 Hz, ≈ 2.1k
+    // fixes, ≈ 4.4k compass readings); updates/s = (tracking + fixes) × iterations / wall time.
+    Benchmark("GeoRegistration: Závist walk, 10 Hz tracking + 1 Hz fixes + 2 Hz compass (≈ 28k updates)") { benchmark in
+        var config = TraceSimulator.Config.zavistTour
+        config.sensors.duration = 0
+        let sim = TraceSimulator(config: config, seed: 1).run()
+        let streams = GeoRegistrationSimulator(seed: 1).run(truth: sim.truth)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            var reg = GeoRegistration()
+            var fi = 0, ci = 0
+            for t in streams.tracking {
+                try reg.update(tracking: t, fixes: sim.raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci)
+            }
+            blackHole(reg.estimate)
         }
     }
 

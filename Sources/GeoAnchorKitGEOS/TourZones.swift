@@ -43,10 +43,16 @@ public final class TourZones: TourZoneEvaluator {
         }
         var polys: [OwnedGeometry] = [], pz: [PreparedGeometry] = [], pb: [PreparedGeometry] = []
         for z in tour.zones {
-            let rings = z.rings.map { $0.map(planar) }
+            let polygons = z.polygons.map { $0.map { $0.map(planar) } }
             let poly: OwnedGeometry
             do {
-                poly = try ctx.polygon(shell: rings[0], holes: Array(rings.dropFirst()))
+                if polygons.count == 1 {
+                    poly = try ctx.polygon(shell: polygons[0][0], holes: Array(polygons[0].dropFirst()))
+                } else {
+                    // A MultiPolygon through WKT (Swift's shortest round-trip digits: exact).
+                    func ring(_ r: [PlanarPoint]) -> String { "(" + r.map { "\($0.x) \($0.y)" }.joined(separator: ", ") + ")" }
+                    poly = try ctx.geometry(wkt: "MULTIPOLYGON (" + polygons.map { "(" + $0.map(ring).joined(separator: ", ") + ")" }.joined(separator: ", ") + ")")
+                }
                 try poly.validate()
             } catch {
                 switch error {

@@ -60,6 +60,9 @@ struct AnchorsCommand: ParsableCommand {
     @Option(help: "Device heading accuracy (68 %), degrees.")
     var headingAccuracy: Double = 0
 
+    @Option(help: "Device vertical accuracy (68 %), meters (not used for floor-relative anchors).")
+    var verticalAccuracy: Double = 0
+
     @Option(help: "Anchors CSV file ('-' for stdin).")
     var anchors: String
 
@@ -115,7 +118,7 @@ struct AnchorsCommand: ParsableCommand {
             let pose = DevicePose(
                 position: GeodeticCoordinate(latitude: lat, longitude: lon, height: h,
                                              verticalReference: deviceReference == .msl ? .meanSeaLevel : .ellipsoid),
-                horizontalAccuracy: positionAccuracy, heading: heading, headingAccuracy: headingAccuracy,
+                horizontalAccuracy: positionAccuracy, verticalAccuracy: verticalAccuracy, heading: heading, headingAccuracy: headingAccuracy,
                 heightAboveFloor: heightAboveFloor)
             let results: [Result<AnchorPlacement, GeoAnchorError>]
             do {

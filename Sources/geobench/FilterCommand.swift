@@ -13,15 +13,25 @@ struct FilterCommand: ParsableCommand {
         horizontal_accuracy,vertical_accuracy,speed,course,heading,heading_accuracy,satellites,hdop,\
         vdop,pdop,quality) with the filter's own estimate in latitude, longitude, height, \
         horizontal_accuracy (68 % radius, m), vertical_accuracy, speed and course; other columns \
-        are copied from the input fix. Fixes the filter refuses (time going backwards, exact \
-        duplicates) are not written; they are counted.
+        are copied from the input fix, plus the columns motion (the most probable kind of motion: \
+        stationary, walking or vehicle) and motion_stationary, motion_walking, motion_vehicle (their \
+        probabilities). Fixes the filter refuses (time going backwards, exact duplicates) are not \
+        written; they are counted. Without --smooth the filter streams: it reads, filters and \
+        writes one fix at a time in bounded memory (GeoJSON input is decoded whole).
 
-        --smooth runs the Rauch–Tung–Striebel smoother over the whole trace (offline) and writes \
-        the smoothed estimates instead. --path FILE.geojson constrains the estimate to a known \
+        Without --profile the motion model adapts to the data: an interacting multiple model over \
+        stationary, walking (white or Gauss–Markov correlated fix errors) and vehicle modes \
+        (PositionFilter.Configuration.adaptive); --profile walking|cycling|driving forces one preset. \
+        When the mean normalised innovation (mean_mahalanobis_squared, 2 when the model fits) is \
+        outside 0.67–6, a warning says the model does not fit the data (model_fits false).
+
+        --smooth runs the Rauch–Tung–Striebel smoother over the whole trace (offline; with the \
+        adaptive model over the moment-matched mixture of its modes) and writes the smoothed \
+        estimates instead. --path FILE.geojson constrains the estimate to a known \
         walking path (map aiding): the LineString/MultiLineString features with "kind": "path" \
         (the tour files' convention), else every line in the file; --path-sigma sets how far \
         (σ, m) the walker strays from the drawn line (default 1.5). The constraint is released \
-        outside a corridor of 2 σ of the fix + 3 m around the path. --profile sets the process model (walking, cycling, \
+        outside a corridor of 2 σ of the fix + 3 m around the path. --profile sets a one-mode process model (walking, cycling, \
         driving). Measurement σ: horizontal_accuracy is read as a 68 % radius (σ = accuracy / \
         1.5096 per axis; times 2 for cycling because phones report optimistic accuracies, while \
         walking models the slowly varying part as a Gauss–Markov bias state instead), \
@@ -30,8 +40,9 @@ struct FilterCommand: ParsableCommand {
         --json prints one JSON object on stdout with the keys: input, output, profile, smoothed, \
         fixes_read, fixes_written, accepted, gated, recoveries, gap_reinitializations, duplicates, \
         out_of_order, invalid, velocity_updates, velocity_gated, height_updates, height_gated, \
-        stationary_steps, gate_threshold, mean_mahalanobis_squared, path_updates, path_skipped. Without --json a one-line \
-        summary goes to stderr. Invalid input exits with status 2 and `FILE:LINE: message`.
+        stationary_steps, gate_threshold, mean_mahalanobis_squared, path_updates, path_skipped, \
+        motion_share (an object: the share of time stationary, walking and vehicle), model_fits. \
+        profile is "adaptive" without --profile. Without --json a one-line summary goes to stderr. Invalid input exits with status 2 and `FILE:LINE: message`.
         """
     )
 
@@ -47,8 +58,8 @@ struct FilterCommand: ParsableCommand {
     @Flag(help: "Print gate statistics and counts as JSON on stdout.")
     var json = false
 
-    @Option(help: "Process model: walking, cycling or driving.")
-    var profile: String = "walking"
+    @Option(help: "Force a one-mode process model: walking, cycling or driving (default: adaptive).")
+    var profile: String?
 
     @Option(help: "GeoJSON file with the walking path to constrain the estimate to (LineStrings; \"kind\": \"path\" preferred).")
     var path: String?
@@ -59,7 +70,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "User-equivalent range error σ (m) for fixes with HDOP but no accuracy.")
     var uere: Double?
 
-    @Option(help: "Horizontal acceleration spectral density q (m²/s³) of the filter and the smoother; default from --profile (0.1, 1, 4; walking smoother 0.05).")
+    @Option(help: "Horizontal acceleration spectral density q (m²/s³) of the filter and the smoother; default from --profile (0.1, 1, 4; walking smoother 0.05); with the adaptive model it sets the walking modes' q.")
     var accelerationPsd: Double?
 
     @Flag(help: "Skip invalid input lines (count reported on stderr) instead of failing.")
@@ -70,10 +81,13 @@ struct FilterCommand: ParsableCommand {
 
     func run() throws {
         try withInputErrors {
-            guard let p = MotionProfile(rawValue: profile) else {
-                throw InputError(file: "--profile", line: nil, message: "'\(profile)' is not walking, cycling or driving")
+            var config = PositionFilter.Configuration.adaptive
+            if let profile {
+                guard let p = MotionProfile(rawValue: profile) else {
+                    throw InputError(file: "--profile", line: nil, message: "'\(profile)' is not walking, cycling or driving")
+                }
+                config = .profile(p)
             }
-            var config = PositionFilter.Configuration.profile(p)
             if let uere {
                 guard uere > 0, uere.isFinite else {
                     throw InputError(file: "--uere", line: nil, message: "\(uere) must be a positive number of meters")
@@ -86,16 +100,19 @@ struct FilterCommand: ParsableCommand {
                 }
                 config.accelerationSpectralDensity = q
                 config.smootherAccelerationSpectralDensity = nil
+                config.modes = config.modes?.map { m in
+                    var m = m
+                    if m.kind == .walking { m.accelerationSpectralDensity = q }
+                    return m
+                }
             }
             let outFmt = try TraceIO.format(of: output, option: "--output")
+            let inFmt = try TraceIO.format(of: input, option: input)
+            guard FileManager.default.isReadableFile(atPath: input) else {
+                throw InputError(file: input, line: nil, message: "cannot read file")
+            }
             var opts = TraceReadOptions(skipInvalid: skipInvalid)
             if let date { opts.defaultDate = try TraceIO.parseDate(date) }
-            let trace: Trace, summary: TraceReadSummary
-            do { (trace, summary) = try TraceIO.load(input, options: opts) } catch let e as TraceFormatError {
-                throw TraceIO.inputError(e)
-            }
-            TraceIO.reportSkipped(summary, source: input)
-            if trace.fixes.isEmpty { throw InputError(file: input, line: nil, message: "no fixes found") }
 
             var constraint: PathConstraint? = nil
             if let path {
@@ -110,32 +127,65 @@ struct FilterCommand: ParsableCommand {
                     throw InputError(file: path, line: nil, message: "not a usable path: \(error)")
                 }
             }
-            let track = PositionFilter.track(trace.fixes, configuration: config, smooth: smooth, path: constraint)
-            let estimates = smooth ? track.smoothed! : track.filtered
+
+            var fixesRead = 0, fixesWritten = 0
+            var statistics: PositionFilterStatistics? = nil
+            // OutputFile: write errors reported, a regular file replaced atomically (no partial output).
             try TraceOutput.write(to: output, format: outFmt) { writer in
-                for (e, i) in zip(estimates, track.inputIndices) {
-                    let f = e.fix(replacing: trace.fixes[i])
+                writer.extraCSVColumns = ["motion", "motion_stationary", "motion_walking", "motion_vehicle"]
+                func write(_ e: FilteredFix, _ fix: Fix) throws {
+                    let out = e.fix(replacing: fix)
                     // An extreme but finite input (accuracy 1e308) can overflow the filter: an error
                     // naming the input fix, never nan/inf in the output (which no reader accepts).
-                    if let problem = f.validationProblem {
-                        let t = trace.fixes[i]
+                    if let problem = out.validationProblem {
                         throw InputError(file: input, line: nil,
-                            message: "fix #\(i + 1) (time \(t.time), horizontal accuracy \(t.horizontalAccuracy.map { "\($0)" } ?? "none") m): the filter's estimate is not usable (\(problem)); the input is out of range")
+                            message: "fix at time \(fix.time) (horizontal accuracy \(fix.horizontalAccuracy.map { "\($0)" } ?? "none") m): the filter's estimate is not usable (\(problem)); the input is out of range")
                     }
-                    try writer.write(f)
+                    let m = e.local.motion
+                    try writer.write(out, extra: [m.mostProbable.rawValue, String(format: "%.3f", m.stationary),
+                                                  String(format: "%.3f", m.walking), String(format: "%.3f", m.vehicle)])
+                    fixesWritten += 1
                 }
+                let summary: TraceReadSummary
+                if smooth {
+                    // The smoother needs the whole forward pass: keep the fixes, then write.
+                    var fixes: [Fix] = []
+                    summary = try TraceReader.read(url: URL(fileURLWithPath: input), format: inFmt, options: opts, onFix: { fixes.append($0) })
+                    fixesRead = fixes.count
+                    let track = PositionFilter.track(fixes, configuration: config, smooth: true, path: constraint)
+                    for (e, i) in zip(track.smoothed ?? [], track.inputIndices) { try write(e, fixes[i]) }
+                    statistics = track.statistics
+                } else {
+                    // Causal filter: read, filter and write one fix at a time (bounded memory).
+                    var f = PositionFilter(configuration: config, path: constraint)
+                    summary = try TraceReader.read(url: URL(fileURLWithPath: input), format: inFmt, options: opts, onFix: { fix in
+                        fixesRead += 1
+                        if let e = f.process(fix) { try write(e, fix) }
+                    })
+                    statistics = f.statistics
+                }
+                TraceIO.reportSkipped(summary, source: input)
+                if fixesRead == 0 { throw InputError(file: input, line: nil, message: "no fixes found") }
             }
-            let s = track.statistics
+            guard let s = statistics else { return }
+            if !s.modelFits {
+                Stderr.print("warning: \(input): the motion model does not fit these fixes: mean normalised innovation "
+                             + String(format: "%.2f", s.meanMahalanobisSquared) + " (expected 2; accepted range 0.67–6) — "
+                             + (s.meanMahalanobisSquared > 2 ? "the fixes' accuracies are optimistic or the motion is not what the model allows"
+                                                              : "the fixes' accuracies are pessimistic (the filter smooths less than it could)"))
+            }
             if json {
-                let report = FilterJSON(input: input, output: output, profile: p.rawValue, smoothed: smooth,
-                                        fixesRead: trace.fixes.count, fixesWritten: estimates.count, statistics: s)
+                let report = FilterJSON(input: input, output: output, profile: profile ?? "adaptive", smoothed: smooth,
+                                        fixesRead: fixesRead, fixesWritten: fixesWritten, statistics: s)
                 let enc = JSONEncoder()
                 enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
                 try OutputFile.write(String(decoding: try enc.encode(report), as: UTF8.self) + "\n")
             } else {
-                Stderr.print("\(input) → \(output): \(trace.fixes.count) fixes read, \(estimates.count) written\(smooth ? " (smoothed)" : ""); "
+                let share = s.motionShare.map { String(format: "; motion %.0f %% stationary, %.0f %% walking, %.0f %% vehicle",
+                                                       100 * $0.stationary, 100 * $0.walking, 100 * $0.vehicle) } ?? ""
+                Stderr.print("\(input) → \(output): \(fixesRead) fixes read, \(fixesWritten) written\(smooth ? " (smoothed)" : ""); "
                              + "\(s.gated) gated, \(s.recoveries) recoveries, \(s.gapReinitializations) gap re-inits, "
-                             + "\(s.duplicates) duplicates, \(s.outOfOrder) out of order, \(s.invalid) invalid")
+                             + "\(s.duplicates) duplicates, \(s.outOfOrder) out of order, \(s.invalid) invalid" + share)
             }
         }
     }
@@ -151,8 +201,10 @@ private struct FilterJSON: Encodable {
         case input, output, profile, smoothed, fixes_read, fixes_written, accepted, gated, recoveries
         case gap_reinitializations, duplicates, out_of_order, invalid, velocity_updates, velocity_gated
         case height_updates, height_gated, stationary_steps, gate_threshold, mean_mahalanobis_squared
-        case path_updates, path_skipped
+        case path_updates, path_skipped, motion_share, model_fits
     }
+
+    enum ShareKey: String, CodingKey { case stationary, walking, vehicle }
 
     func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
@@ -171,5 +223,14 @@ private struct FilterJSON: Encodable {
         // NaN (no accepted update) is not representable in JSON: null.
         let m = s.meanMahalanobisSquared
         if m.isFinite { try c.encode(m, forKey: .mean_mahalanobis_squared) } else { try c.encodeNil(forKey: .mean_mahalanobis_squared) }
+        if let share = s.motionShare {
+            var sc = c.nestedContainer(keyedBy: ShareKey.self, forKey: .motion_share)
+            try sc.encode(share.stationary, forKey: .stationary)
+            try sc.encode(share.walking, forKey: .walking)
+            try sc.encode(share.vehicle, forKey: .vehicle)
+        } else {
+            try c.encodeNil(forKey: .motion_share)
+        }
+        try c.encode(s.modelFits, forKey: .model_fits)
     }
 }

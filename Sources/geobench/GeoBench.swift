@@ -40,5 +40,6 @@ struct GeoBench: ParsableCommand {
         PerfCommand.self,
         RouteCommand.self,
         AnchorsCommand.self,
+        AlignCommand.self,
     ]
 }

@@ -12,14 +12,14 @@ struct MagneticCommand: ParsableCommand {
         declination,inclination,horizontal_intensity,north,east,down,total_intensity (degrees, \
         degrees, then nT). Declination is positive east, inclination positive down.
 
-        The model file (WMM.COF) is taken from --model, else $GEOANCHORKIT_WMM_COF, else \
-        .data/WMM.COF (installed by scripts/install-deps.sh from NOAA's wmm-calculator). Rows \
+        The model is the file (WMM.COF format) named by --model, else $GEOANCHORKIT_WMM_COF, \
+        else the WMM2025 compiled into the library (NOAA's coefficients verbatim). Rows \
         outside the model's validity window or in the blackout (H < 2000 nT) / caution \
         (H < 6000 nT) zones are computed and reported on stderr as `FILE:LINE: warning: …`.
         """
     )
 
-    @Option(help: "WMM.COF coefficient file (default: $GEOANCHORKIT_WMM_COF, then .data/WMM.COF).")
+    @Option(help: "WMM.COF coefficient file (default: $GEOANCHORKIT_WMM_COF, else the built-in WMM2025).")
     var model: String?
 
     @OptionGroup var files: CSVFiles

@@ -15,7 +15,11 @@ struct SimulateCommand: ParsableCommand {
         gyroscope rad/s; device axes), --pois a GeoJSON with the path and the stops. \
         --lateral-wander σ makes the walker stray from the drawn path (Gauss–Markov, σ meters, \
         correlation 30 s; default 0 = exactly on the line, as the shipped traces), for testing \
-        path-aided filtering (`geobench filter --path`) against a walker who is not on the line.
+        path-aided filtering (`geobench filter --path`) against a walker who is not on the line. \
+        --tracking FILE.csv / --compass FILE.csv also write an AR-tracking stream (time,x,y,z,yaw; \
+        ARKit gravity frame, 10 Hz, scale error 1-2 %, yaw drift, one relocalisation jump) and a \
+        compass stream (time,heading,heading_accuracy; 2 Hz, bias, disturbance episodes) for \
+        `geobench align` (GeoRegistrationSimulator, seeded by --seed).
         """
     )
 
@@ -42,6 +46,12 @@ struct SimulateCommand: ParsableCommand {
 
     @Option(help: "σ (m) of the walker's sideways distance from the drawn path (default 0).")
     var lateralWander: Double = 0
+
+    @Option(help: "AR tracking CSV output (time,x,y,z,yaw) for `geobench align` (optional).")
+    var tracking: String?
+
+    @Option(help: "Compass CSV output (time,heading,heading_accuracy) for `geobench align` (optional).")
+    var compass: String?
 
     func run() throws {
         try withInputErrors {
@@ -70,6 +80,11 @@ struct SimulateCommand: ParsableCommand {
                     try o.commit()
                 }
             } catch let e as TraceFormatError { throw TraceIO.inputError(e) }
+            if tracking != nil || compass != nil {
+                let streams = GeoRegistrationSimulator(seed: seed).run(truth: out.truth)
+                if let tracking { try AlignCommand.write(tracking: streams.tracking, to: tracking) }
+                if let compass { try AlignCommand.write(compass: streams.compass, to: compass) }
+            }
             Stderr.print("\(scenario) seed \(seed): \(out.truth.count) truth epochs, \(out.raw.count) raw fixes, \(out.sensors.count) sensor samples, \(out.visits.count) stops")
         }
     }

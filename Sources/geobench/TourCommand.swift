@@ -12,6 +12,8 @@ struct TourCommand: ParsableCommand {
         "radius" (meters); Polygon features with "kind": "zone" carry "id"; LineString features \
         with "kind": "path" form the walking path (joined in file order).
         --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson).
+        Zones are evaluated in pure Swift (--zones native, the default: PlanarTourZones) or with \
+        GEOS prepared geometries (--zones geos: TourZones); both give the same events.
         Fixes go through the position filter (PositionFilter, walking profile) unless --raw; \
         the events come from the filtered position and its accuracy. --path-aided also \
         constrains the filter to the tour's own path (PathConstraint, σ 1.5 m; released outside a \
@@ -40,10 +42,13 @@ struct TourCommand: ParsableCommand {
     @Flag(help: "Constrain the position filter to the tour's path (map aiding); ignored with --raw.")
     var pathAided = false
 
+    @Option(help: "Zone evaluator: native (pure Swift, default) or geos.")
+    var zones: TourReplay.ZoneEngine = .native
+
     func run() throws {
         try withInputErrors {
             let result = try TourReplay.run(tour: URL(fileURLWithPath: tour), trace: URL(fileURLWithPath: trace), filtered: !raw,
-                                            pathAided: pathAided && !raw)
+                                            pathAided: pathAided && !raw, zones: zones)
             var out = ""
             if !json { out += "time,type,id\n" }
             for e in result.events {
@@ -82,6 +87,11 @@ struct TourCommand: ParsableCommand {
 
 /// Replaying a trace through a tour: shared by `geobench tour` and the report section.
 enum TourReplay {
+    /// Which ``TourZoneEvaluator`` evaluates the zones.
+    enum ZoneEngine: String, ExpressibleByArgument, CaseIterable {
+        case native, geos
+    }
+
     struct Result {
         var tour: Tour
         var events: [TourEvent]
@@ -99,7 +109,8 @@ enum TourReplay {
     }
 
     /// Loads both files, replays, returns the events. Input problems become `InputError`s.
-    static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false) throws -> Result {
+    static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false,
+                    zones engine: ZoneEngine = .native) throws -> Result {
         let tour: Tour
         do { tour = try Tour(contentsOf: tourURL) } catch {
             throw InputError(file: tourURL.path, line: nil, message: error.description)
@@ -108,12 +119,15 @@ enum TourReplay {
         do { session = try TourSession(tour: tour) } catch {
             throw InputError(file: tourURL.path, line: nil, message: error.description)
         }
-        let zones: TourZones
-        do { zones = try TourZones(session: session) } catch {
-            throw InputError(file: tourURL.path, line: nil, message: error.description)
+        // nil: the session's own pure-Swift evaluator (validated when the session was made).
+        var zones: TourZones?
+        if engine == .geos {
+            do { zones = try TourZones(session: session) } catch {
+                throw InputError(file: tourURL.path, line: nil, message: error.description)
+            }
         }
         let path: PathConstraint?
-        do { path = pathAided ? try pathConstraint(tour) : nil } catch {
+        do { path = pathAided ? try tour.pathConstraint() : nil } catch {
             throw InputError(file: tourURL.path, line: nil, message: "path not usable as a filter constraint: \(error)")
         }
         var filter: PositionFilter? = filtered ? PositionFilter(configuration: .walking, path: path) : nil
@@ -132,11 +146,6 @@ enum TourReplay {
         }
         return Result(tour: tour, events: events, summary: summary, filtered: filtered,
                       finalGuidance: session.guidance(), state: session.state)
-    }
-
-    /// The tour's path as a filter constraint (nil when the tour has none).
-    static func pathConstraint(_ tour: Tour) throws(GeoAnchorError) -> PathConstraint? {
-        tour.path.count >= 2 ? try PathConstraint(lines: [tour.path]) : nil
     }
 
     /// ISO 8601 UTC: `2024-05-01T10:00:03Z`, with milliseconds when the time has a fraction.

@@ -85,14 +85,26 @@ public struct DevicePose: Sendable, Hashable {
     /// Height of the device above the floor it stands on, meters (default 1.5, a hand-held phone).
     public var heightAboveFloor: Double
 
-    public init(position: GeodeticCoordinate, horizontalAccuracy: Double = 0, verticalAccuracy: Double = 0,
-                heading: Double = 0, headingAccuracy: Double = 0, heightAboveFloor: Double = 1.5) {
+    /// A pose with its uncertainties. The accuracies are required: a pose that claims 0 m and 0°
+    /// makes every anchor claim a sub-metre error (150 m away: 0.74 m) that the phone cannot
+    /// deliver. Pass CoreLocation's `horizontalAccuracy`, `verticalAccuracy` and
+    /// `headingAccuracy`, or a filter's (``PositionFilter``, ``HeadingFilter/Estimate/accuracy68``).
+    /// For a pose known exactly (tests, simulations) use ``exact(position:heading:heightAboveFloor:)``.
+    public init(position: GeodeticCoordinate, horizontalAccuracy: Double, verticalAccuracy: Double,
+                heading: Double, headingAccuracy: Double, heightAboveFloor: Double = 1.5) {
         self.position = position
         self.horizontalAccuracy = horizontalAccuracy
         self.verticalAccuracy = verticalAccuracy
         self.heading = heading
         self.headingAccuracy = headingAccuracy
         self.heightAboveFloor = heightAboveFloor
+    }
+
+    /// A pose known exactly (every accuracy 0): for geometry tests and simulations, never for
+    /// a phone's estimate.
+    public static func exact(position: GeodeticCoordinate, heading: Double = 0, heightAboveFloor: Double = 1.5) -> DevicePose {
+        DevicePose(position: position, horizontalAccuracy: 0, verticalAccuracy: 0, heading: heading, headingAccuracy: 0,
+                   heightAboveFloor: heightAboveFloor)
     }
 
     /// Checks ranges of every field.

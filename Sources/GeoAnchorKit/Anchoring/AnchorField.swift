@@ -263,3 +263,17 @@ extension Matrix3 {
         return c.rotationFromENU(northOffset: degrees) * f.transposed
     }
 }
+
+extension AnchorField {
+    /// Sets the target alignment from a ``GeoRegistration`` estimate: the device pose with its
+    /// uncertainties, its tracked session position, and the heading correction `frameHeading −`
+    /// the convention's nominal session heading (the ``ARFrameConvention/arkitGravity(sessionHeading:)``
+    /// value, 0 for north-aligned frames). The estimate is already smoothed; the field's own
+    /// ``DriftCorrectionOptions`` still bound the rates.
+    public mutating func update(registration e: GeoRegistrationEstimate) throws(GeoAnchorError) {
+        let nominal: Double
+        if case .arkitGravity(let h) = convention { nominal = h } else { nominal = 0 }
+        try update(pose: e.devicePose, devicePositionInSession: e.devicePositionInSession,
+                   nominalHeading: Angle.normalizeHeading(e.yaw + nominal))
+    }
+}

@@ -87,7 +87,10 @@ public struct AnchorPlacer: Sendable {
         let unc = AnchorUncertainty(
             horizontalDistance: dh, slantDistance: d,
             positionSigma: (pose.horizontalAccuracy * pose.horizontalAccuracy + a.horizontalAccuracy * a.horizontalAccuracy).squareRoot(),
-            verticalSigma: (pose.verticalAccuracy * pose.verticalAccuracy + a.verticalAccuracy * a.verticalAccuracy).squareRoot(),
+            // A floor-relative anchor's height does not depend on the device's height estimate:
+            // only the anchor's own vertical accuracy counts.
+            verticalSigma: a.altitude.isFloorRelative ? a.verticalAccuracy
+                : (pose.verticalAccuracy * pose.verticalAccuracy + a.verticalAccuracy * a.verticalAccuracy).squareRoot(),
             headingSigma: pose.headingAccuracy)
         let bearing = v.bearing
         let halfFOV = options.horizontalFieldOfView / 2
@@ -125,5 +128,14 @@ public struct AnchorPlacer: Sendable {
             if a.loadingScore != b.loadingScore { return a.loadingScore < b.loadingScore }
             return a.index < b.index
         }.map(\.index)
+    }
+}
+
+extension AnchorPlacer {
+    /// Places every anchor from a ``GeoRegistration`` estimate: its position, heading and their
+    /// uncertainties (the estimated heading σ, not the raw compass accuracy, enters
+    /// ``AnchorUncertainty``; see ``GeoRegistrationEstimate/devicePose``).
+    public func place(_ anchors: [GeoAnchor], registration e: GeoRegistrationEstimate) throws(GeoAnchorError) -> [Result<AnchorPlacement, GeoAnchorError>] {
+        try place(anchors, from: e.devicePose)
     }
 }

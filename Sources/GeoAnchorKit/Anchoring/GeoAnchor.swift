@@ -23,6 +23,12 @@ public enum AnchorAltitude: Sendable, Hashable {
         case .ellipsoidal(let h), .meanSeaLevel(let h), .aboveTerrain(let h), .aboveFloor(let h): return h
         }
     }
+
+    /// Whether the height is relative to the device's floor (``aboveFloor(_:)``).
+    public var isFloorRelative: Bool {
+        if case .aboveFloor = self { return true }
+        return false
+    }
 }
 
 /// A model's orientation about its anchor point, in degrees.

@@ -50,11 +50,16 @@ public struct HeadingFilter: Sendable {
         public var inclinationTolerance: Double
         /// σ multiplier for a disturbed reading (times its severity).
         public var disturbedSigmaFactor: Double
+        /// Seconds a compass reading may lag behind the filter's time (gyro samples run ahead of
+        /// the compass on phones): such a reading is applied to the heading it measured, through
+        /// the rotation integrated since then. Older readings are refused (``CompassOutcome/tooOld(lag:)``).
+        public var maximumCompassLatency: Double
 
         public init(gyroNoiseDensity: Double = 0.1, biasInstability: Double = 0.005, initialBiasSigma: Double = 1,
                     unaidedHeadingNoise: Double = 10, defaultCompassSigma: Double = 15, gateProbability: Double = 0.999,
                     maximumConsecutiveRejections: Int = 20, fieldMagnitudeTolerance: Double = 0.12,
-                    inclinationTolerance: Double = 6, disturbedSigmaFactor: Double = 10) {
+                    inclinationTolerance: Double = 6, disturbedSigmaFactor: Double = 10,
+                    maximumCompassLatency: Double = 1) {
             self.gyroNoiseDensity = gyroNoiseDensity
             self.biasInstability = biasInstability
             self.initialBiasSigma = initialBiasSigma
@@ -65,6 +70,7 @@ public struct HeadingFilter: Sendable {
             self.fieldMagnitudeTolerance = fieldMagnitudeTolerance
             self.inclinationTolerance = inclinationTolerance
             self.disturbedSigmaFactor = disturbedSigmaFactor
+            self.maximumCompassLatency = maximumCompassLatency
         }
     }
 
@@ -90,6 +96,26 @@ public struct HeadingFilter: Sendable {
         public var gyroBias: Double
         /// UTC seconds since 1970.
         public var time: Double
+
+        public init(heading: Double, sigma: Double, gyroBias: Double, time: Double) {
+            self.heading = heading; self.sigma = sigma; self.gyroBias = gyroBias; self.time = time
+        }
+
+        /// The 68 % half-width of the heading error, degrees (σ × 0.9945): what
+        /// ``DevicePose/headingAccuracy`` and CoreLocation's `headingAccuracy` mean.
+        public var accuracy68: Double { sigma * CircularError.halfWidth68PerSigma }
+    }
+
+    /// What a gyro step (``predict(to:headingRate:)``) did.
+    public enum PredictOutcome: Sendable, Hashable {
+        /// Propagated to the new time.
+        case predicted
+        /// No compass reading yet: there is no heading to propagate (the rate is not used;
+        /// counted in ``Statistics/waitingForCompass``).
+        case waitingForCompass
+        /// Time going backwards (`lag` seconds behind the filter), or a non-finite time or rate:
+        /// refused, the state is unchanged (counted in ``Statistics/invalid``).
+        case invalid(reason: String)
     }
 
     /// What a compass update did.
@@ -100,8 +126,11 @@ public struct HeadingFilter: Sendable {
         case gated(mahalanobisSquared: Double, disturbed: Bool)
         /// First reading, or re-initialization after a rejection streak.
         case initialized
-        /// Invalid values (NaN, negative accuracy) or time going backwards; unchanged.
+        /// Invalid values (NaN, negative accuracy); unchanged.
         case invalid
+        /// Older than the filter's time by more than ``Configuration/maximumCompassLatency``
+        /// seconds (`lag`); unchanged. Feed samples in time order (or raise the latency).
+        case tooOld(lag: Double)
     }
 
     /// Counts of what the filter did.
@@ -111,6 +140,12 @@ public struct HeadingFilter: Sendable {
         public var disturbed = 0
         public var reinitializations = 0
         public var invalid = 0
+        /// Gyro steps before the first compass reading (nothing to propagate yet).
+        public var waitingForCompass = 0
+        /// Compass readings applied although they lagged behind the gyro (within the latency).
+        public var lateCompassApplied = 0
+        /// Compass readings refused for lagging more than the latency.
+        public var compassTooOld = 0
         public init() {}
     }
 
@@ -126,6 +161,10 @@ public struct HeadingFilter: Sendable {
     var initialized = false
     var streak = 0
     let gate: Double
+    /// Integrated measured rotation (°, unwrapped) since the start, and a short history of it
+    /// (time, rotation) for compass readings that lag behind the gyro.
+    var rotation = 0.0
+    var history = RotationHistory()
 
     /// Creates a heading filter.
     public init(configuration: Configuration = Configuration(), expectedField: ExpectedField? = nil) {
@@ -144,29 +183,48 @@ public struct HeadingFilter: Sendable {
     /// Propagates to `time` with the yaw rate measured over the interval.
     ///
     /// - Parameters:
-    ///   - time: UTC seconds; earlier than the current time → ignored (returns false).
+    ///   - time: UTC seconds, not before the filter's time.
     ///   - headingRate: rate of change of heading, °/s, **clockwise positive** (for a device
-    ///     with z up this is −ω_z of its gyroscope); nil without a gyro.
-    @discardableResult
-    public mutating func predict(to time: Double, headingRate: Double?) -> Bool {
-        guard initialized else { return false }
-        guard time.isFinite, time >= self.time, headingRate.map({ $0.isFinite }) ?? true else {
+    ///     with z up this is −ω_z of its gyroscope; see ``predict(to:gyroZ:)``); nil without a gyro.
+    /// - Returns: what happened; a refused step leaves the state unchanged and says why.
+    public mutating func predict(to time: Double, headingRate: Double?) -> PredictOutcome {
+        guard time.isFinite, headingRate.map({ $0.isFinite }) ?? true else {
             statistics.invalid += 1
-            return false
+            return .invalid(reason: "non-finite time \(time) or heading rate \(headingRate.map { "\($0)" } ?? "nil")")
+        }
+        guard initialized else { statistics.waitingForCompass += 1; return .waitingForCompass }
+        guard time >= self.time else {
+            statistics.invalid += 1
+            return .invalid(reason: "time \(time) is \(self.time - time) s before the filter's time \(self.time)")
         }
         let dt = time - self.time
         let c = configuration
         if let w = headingRate {
             let arw = c.gyroNoiseDensity * c.gyroNoiseDensity, bi = c.biasInstability * c.biasInstability
             let q = SIMD4(arw * dt + bi * dt * dt * dt / 3, -bi * dt * dt / 2, -bi * dt * dt / 2, bi * dt)
-            guard kf.predict(transition: SIMD4(1, -dt, 0, 1), noise: q) else { return false }
+            guard kf.predict(transition: SIMD4(1, -dt, 0, 1), noise: q) else {
+                statistics.invalid += 1
+                return .invalid(reason: "covariance not positive definite")
+            }
             kf.x[0] = Angle.normalizeHeading(kf.x[0] + w * dt)
+            rotation += w * dt
         } else {
             let u = c.unaidedHeadingNoise * c.unaidedHeadingNoise
-            guard kf.predict(transition: SIMD4(1, 0, 0, 1), noise: SIMD4(u * dt, 0, 0, c.biasInstability * c.biasInstability * dt)) else { return false }
+            guard kf.predict(transition: SIMD4(1, 0, 0, 1), noise: SIMD4(u * dt, 0, 0, c.biasInstability * c.biasInstability * dt)) else {
+                statistics.invalid += 1
+                return .invalid(reason: "covariance not positive definite")
+            }
         }
         self.time = time
-        return true
+        history.append(time: time, rotation: rotation)
+        return .predicted
+    }
+
+    /// ``predict(to:headingRate:)`` with a gyroscope's raw z rate: rad/s, counter-clockwise
+    /// positive about the device's z axis (CoreMotion `rotationRate.z`, Android
+    /// `TYPE_GYROSCOPE` values[2]) for a device lying flat or held with z towards the sky.
+    public mutating func predict(to time: Double, gyroZ radiansPerSecond: Double?) -> PredictOutcome {
+        predict(to: time, headingRate: radiansPerSecond.map { -$0 * 180 / .pi })
     }
 
     /// Applies a compass reading at the current time (call ``predict(to:headingRate:)`` first;
@@ -178,7 +236,11 @@ public struct HeadingFilter: Sendable {
     ///   - time: UTC seconds of the reading.
     ///   - fieldMagnitude, fieldInclination: the measured field's total intensity (unit of
     ///     ``ExpectedField/totalIntensity``) and inclination (°), for disturbance detection.
-    @discardableResult
+    ///
+    /// A reading up to ``Configuration/maximumCompassLatency`` seconds older than the filter's time
+    /// (the gyro ran ahead) is applied to the heading at its own time: the measurement is
+    /// `heading(now) − rotation since then + bias × lag`, with the angle random walk of the lag
+    /// added to its variance.
     public mutating func update(heading: Double, accuracy: Double?, time: Double,
                                 fieldMagnitude: Double? = nil, fieldInclination: Double? = nil) -> CompassOutcome {
         guard heading.isFinite, time.isFinite, accuracy.map({ $0 > 0 && $0.isFinite }) ?? true else {
@@ -205,21 +267,38 @@ public struct HeadingFilter: Sendable {
             if initialized { statistics.reinitializations += 1 }
             let bs = configuration.initialBiasSigma
             let bias = initialized ? kf.x[1] : 0
-            kf = KalmanFilter2(x: SIMD2(Angle.normalizeHeading(heading), bias), variances: SIMD2(sigma * sigma, bs * bs))
+            // A reading older than the filter's time: carry it forward by the rotation since.
+            let carried = time < self.time ? (history.rotation(at: time).map { rotation - $0 } ?? 0) : 0
+            kf = KalmanFilter2(x: SIMD2(Angle.normalizeHeading(heading + carried), bias), variances: SIMD2(sigma * sigma, bs * bs))
             self.time = max(self.time, time)
+            history.append(time: self.time, rotation: rotation)
             initialized = true
             streak = 0
             return .initialized
         }
-        if time < self.time { statistics.invalid += 1; return .invalid }
-        if time > self.time { predict(to: time, headingRate: nil) }
-        let y = Angle.difference(from: kf.x[0], to: heading)
-        let o = kf.update(innovation: y, observation: SIMD2(1, 0), noise: sigma * sigma, gate: gate)
+        var lag = 0.0, rotated = 0.0
+        if time < self.time {
+            lag = self.time - time
+            guard lag <= configuration.maximumCompassLatency, let r = history.rotation(at: time) else {
+                statistics.compassTooOld += 1
+                return .tooOld(lag: lag)
+            }
+            rotated = rotation - r
+            let arw = configuration.gyroNoiseDensity
+            sigma = (sigma * sigma + arw * arw * lag).squareRoot()
+        } else if time > self.time {
+            guard case .predicted = predict(to: time, headingRate: nil) else { statistics.invalid += 1; return .invalid }
+        }
+        // Heading at the reading's time: now − measured rotation since + bias × lag.
+        let predicted = kf.x[0] - rotated + kf.x[1] * lag
+        let y = Angle.difference(from: predicted, to: heading)
+        let o = kf.update(innovation: y, observation: SIMD2(1, lag), noise: sigma * sigma, gate: gate)
         switch o.status {
         case .applied:
             kf.x[0] = Angle.normalizeHeading(kf.x[0])
             streak = 0
             statistics.compassApplied += 1
+            if lag > 0 { statistics.lateCompassApplied += 1 }
             return .applied(mahalanobisSquared: o.mahalanobisSquared, disturbed: disturbed)
         case .gated:
             // Disturbed readings do not count towards the re-initialization streak: the filter
@@ -231,5 +310,37 @@ public struct HeadingFilter: Sendable {
             statistics.invalid += 1
             return .invalid
         }
+    }
+}
+
+/// The last few (time, integrated rotation) pairs of a ``HeadingFilter``, so a compass reading
+/// that lags behind the gyro finds the rotation since its time. A fixed ring (no allocation per step).
+struct RotationHistory: Sendable {
+    static let capacity = 256
+    private var times = [Double](repeating: -.infinity, count: capacity)
+    private var rotations = [Double](repeating: 0, count: capacity)
+    private var next = 0, count = 0
+
+    mutating func append(time: Double, rotation: Double) {
+        times[next] = time; rotations[next] = rotation
+        next = (next + 1) % Self.capacity
+        count = Swift.min(count + 1, Self.capacity)
+    }
+
+    /// The integrated rotation at `time`, interpolated linearly between the samples around it;
+    /// nil when `time` is older than the history.
+    func rotation(at time: Double) -> Double? {
+        var k = 0
+        var newer: (t: Double, r: Double)?
+        while k < count {
+            let i = (next - 1 - k + Self.capacity) % Self.capacity
+            if times[i] <= time {
+                guard let n = newer, n.t > times[i] else { return rotations[i] }
+                return rotations[i] + (n.r - rotations[i]) * (time - times[i]) / (n.t - times[i])
+            }
+            newer = (times[i], rotations[i])
+            k += 1
+        }
+        return nil
     }
 }

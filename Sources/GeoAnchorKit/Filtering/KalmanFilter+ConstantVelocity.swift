@@ -1,5 +1,8 @@
 import Foundation
 
+// Internal: the horizontal models' closed forms are implementation details of PositionFilter, not
+// part of the generic core's public API (which stays the generic predict/update/smoothed).
+//
 // Closed-form 2-state fast paths for the constant-velocity channels of ``PositionFilter``: the
 // same algebra as the generic ``KalmanFilter/predict(transition:noise:)`` and scalar
 // ``KalmanFilter/update(innovation:observation:noise:gate:)`` (Joseph form) written out for
@@ -10,7 +13,7 @@ extension KalmanFilter where Vector == SIMD2<Double>, Matrix == SIMD4<Double> {
     /// in closed form. Returns false (state unchanged) when the result is not finite.
     @inlinable
     @discardableResult
-    public mutating func predictConstantVelocity(dt: Double, q: Double) -> Bool {
+    mutating func predictConstantVelocity(dt: Double, q: Double) -> Bool {
         let a = P[0], b = 0.5 * (P[1] + P[2]), d = P[3]
         let dt2 = dt * dt
         let na = a + 2 * dt * b + dt2 * d + q * dt2 * dt / 3
@@ -25,7 +28,7 @@ extension KalmanFilter where Vector == SIMD2<Double>, Matrix == SIMD4<Double> {
 
     /// Innovation and its variance for a direct measurement of component `i` (0 or 1).
     @inlinable
-    public func componentInnovation(_ i: Int, measurement z: Double, noise r: Double) -> (innovation: Double, variance: Double) {
+    func componentInnovation(_ i: Int, measurement z: Double, noise r: Double) -> (innovation: Double, variance: Double) {
         (z - x[i], P[i * 3] + r)
     }
 
@@ -34,7 +37,7 @@ extension KalmanFilter where Vector == SIMD2<Double>, Matrix == SIMD4<Double> {
     /// first). Returns false (state unchanged) for non-finite input or results.
     @inlinable
     @discardableResult
-    public mutating func updateComponent(_ i: Int, innovation y: Double, noise r: Double) -> Bool {
+    mutating func updateComponent(_ i: Int, innovation y: Double, noise r: Double) -> Bool {
         let a = P[0], b = P[1], d = P[3]
         let s = P[i * 3] + r
         guard s > 0, r > 0, y.isFinite, s.isFinite else { return false }
@@ -61,7 +64,7 @@ extension KalmanFilter where Vector == SIMD2<Double>, Matrix == SIMD4<Double> {
     /// inverse written out). Same results (to rounding) and fallbacks: `self` unchanged when the
     /// predicted covariance is not positive definite or the result is not finite.
     @inlinable
-    public func smoothedConstantVelocity(predicted: KalmanFilter, dt: Double, next: KalmanFilter) -> KalmanFilter {
+    func smoothedConstantVelocity(predicted: KalmanFilter, dt: Double, next: KalmanFilter) -> KalmanFilter {
         let a = predicted.P[0], b = 0.5 * (predicted.P[1] + predicted.P[2]), d = predicted.P[3]
         let det = a * d - b * b
         guard a > 0, det > 0, det.isFinite else { return self }
@@ -97,7 +100,7 @@ extension KalmanFilter where Vector == SIMD3<Double>, Matrix == SIMD16<Double> {
     /// unchanged) when the result is not finite.
     @inlinable
     @discardableResult
-    public mutating func predictBiasedConstantVelocity(dt: Double, q: Double, phi: Double, biasNoise: Double) -> Bool {
+    mutating func predictBiasedConstantVelocity(dt: Double, q: Double, phi: Double, biasNoise: Double) -> Bool {
         // Symmetric entries (row-major 3×3 in the first nine scalars).
         let p00 = P[0], p01 = P[1], p02 = P[2], p11 = P[4], p12 = P[5], p22 = P[8]
         let dt2 = dt * dt
@@ -122,7 +125,7 @@ extension KalmanFilter where Vector == SIMD3<Double>, Matrix == SIMD16<Double> {
     /// non-positive `s`, or a result that is not finite with positive variances.
     @inlinable
     @discardableResult
-    public mutating func updateScalar(innovation y: Double, observation h: SIMD3<Double>, noise r: Double) -> Bool {
+    mutating func updateScalar(innovation y: Double, observation h: SIMD3<Double>, noise r: Double) -> Bool {
         let p00 = P[0], p01 = P[1], p02 = P[2], p11 = P[4], p12 = P[5], p22 = P[8]
         let u0 = p00 * h[0] + p01 * h[1] + p02 * h[2]
         let u1 = p01 * h[0] + p11 * h[1] + p12 * h[2]
@@ -146,7 +149,7 @@ extension KalmanFilter where Vector == SIMD3<Double>, Matrix == SIMD16<Double> {
 
     /// Innovation `z − hᵀx` and its variance `hᵀPh + r` (closed form of ``innovation(measurement:observation:noise:)``).
     @inlinable
-    public func scalarInnovation(measurement z: Double, observation h: SIMD3<Double>, noise r: Double) -> (innovation: Double, variance: Double) {
+    func scalarInnovation(measurement z: Double, observation h: SIMD3<Double>, noise r: Double) -> (innovation: Double, variance: Double) {
         let p00 = P[0], p01 = P[1], p02 = P[2], p11 = P[4], p12 = P[5], p22 = P[8]
         let u0 = p00 * h[0] + p01 * h[1] + p02 * h[2]
         let u1 = p01 * h[0] + p11 * h[1] + p12 * h[2]
@@ -169,7 +172,7 @@ extension KalmanFilter where Vector == SIMD8<Double>, Matrix == SIMD64<Double> {
     /// the result is not finite.
     @inlinable
     @discardableResult
-    public mutating func predictJointConstantVelocity(dt: Double, q: Double, phi: Double, biasNoise: Double) -> Bool {
+    mutating func predictJointConstantVelocity(dt: Double, q: Double, phi: Double, biasNoise: Double) -> Bool {
         var p = P
         // Rows: (F P).
         for j in 0..<8 {
@@ -205,7 +208,7 @@ extension KalmanFilter where Vector == SIMD8<Double>, Matrix == SIMD64<Double> {
     /// 2 degrees of freedom); same contract as ``update(innovation:observation:noise:gate:)-(MV,_,_,_)``.
     @inlinable
     @discardableResult
-    public mutating func updateJoint(innovation y: SIMD2<Double>, observation H: SIMD16<Double>, noise R: SIMD4<Double>,
+    mutating func updateJoint(innovation y: SIMD2<Double>, observation H: SIMD16<Double>, noise R: SIMD4<Double>,
                                      gate: Double = .infinity) -> KalmanUpdateOutcome {
         guard SmallMatrix.allFinite(y, count: 2), SmallMatrix.allFinite(H, count: 16), SmallMatrix.allFinite(R, count: 4) else {
             return KalmanUpdateOutcome(status: .invalidInput, mahalanobisSquared: .nan)
@@ -240,7 +243,7 @@ extension KalmanFilter where Vector == SIMD8<Double>, Matrix == SIMD64<Double> {
     /// 1 degree of freedom); same contract as ``update(innovation:observation:noise:gate:)``.
     @inlinable
     @discardableResult
-    public mutating func updateJoint(innovation y: Double, observation h: SIMD8<Double>, noise r: Double,
+    mutating func updateJoint(innovation y: Double, observation h: SIMD8<Double>, noise r: Double,
                                      gate: Double = .infinity) -> KalmanUpdateOutcome {
         guard y.isFinite, r > 0, r.isFinite, SmallMatrix.allFinite(h, count: 8) else {
             return KalmanUpdateOutcome(status: .invalidInput, mahalanobisSquared: .nan)
@@ -294,7 +297,7 @@ extension KalmanFilter where Vector == SIMD8<Double>, Matrix == SIMD64<Double> {
     /// rest as in the generic step, on stack buffers (element-wise writes into a 64-lane SIMD
     /// value are slow). Same results (to rounding) and fallbacks.
     @inlinable
-    public func smoothedJoint(predicted: KalmanFilter, dt: Double, phi: Double, next: KalmanFilter) -> KalmanFilter {
+    func smoothedJoint(predicted: KalmanFilter, dt: Double, phi: Double, next: KalmanFilter) -> KalmanFilter {
         withUnsafeTemporaryAllocation(of: Double.self, capacity: 5 * 64) { buffer -> KalmanFilter in
             let l = buffer.baseAddress!, c = l + 64, d = l + 128, cd = l + 192, sp = l + 256
             func load(_ m: SIMD64<Double>, _ to: UnsafeMutablePointer<Double>) {

@@ -13,11 +13,21 @@ extension KalmanFilter {
     /// - Accuracy: matches FilterPy's `rts_smoother` to ≤ 1e-9 on the committed fixture.
     @inlinable
     public func smoothed(predicted: KalmanFilter, transition F: Matrix, next: KalmanFilter) -> KalmanFilter {
+        smoothed(predicted: predicted, crossCovariance: SmallMatrix.multiplyTransposed(P, F, n: Vector.scalarCount), next: next)
+    }
+
+    /// The RTS backward step given the cross-covariance `B = cov(xₖ, xₖ₊₁ | Zₖ)` (n×n row-major)
+    /// instead of a transition: `C = B (P⁻ₖ₊₁)⁻¹`, then as ``smoothed(predicted:transition:next:)``
+    /// (which is this step with `B = Pₖ Fᵀ`). Used where the prediction is not one linear
+    /// transition — the moment-matched prediction of a mixture of motion modes, a prediction
+    /// followed by a constraint.
+    @inlinable
+    public func smoothed(predicted: KalmanFilter, crossCovariance B: Matrix, next: KalmanFilter) -> KalmanFilter {
         let n = Vector.scalarCount
         var l = predicted.P
         guard SmallMatrix.cholesky(&l, m: n) else { return self }
-        // C = P Fᵀ (P⁻)⁻¹; rows of B = P Fᵀ solved against the symmetric P⁻.
-        var c = SmallMatrix.multiplyTransposed(P, F, n: n)
+        // C = B (P⁻)⁻¹; rows of B solved against the symmetric P⁻.
+        var c = B
         for i in 0..<n { SmallMatrix.choleskySolve(l, m: n, &c, offset: i * n, step: 1) }
         let dx = next.x - predicted.x
         let sx = x + SmallMatrix.multiply(c, dx)

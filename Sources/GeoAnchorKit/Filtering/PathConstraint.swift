@@ -82,117 +82,31 @@ public struct PathConstraint: Sendable, Hashable {
     }
 }
 
-/// A ``PathConstraint`` in a filter's frame: its segments in a uniform grid, so a query near the
-/// path visits a few cells instead of every segment.
+/// A ``PathConstraint`` in a filter's frame: its segments in a ``SegmentGrid``, so a query near
+/// the path visits a few cells instead of every segment.
 struct LocalPath: Sendable {
-    /// Segment i runs from `start[i]` to `start[i] + direction[i]`.
-    let start: [PlanarPoint], direction: [PlanarPoint]
-    /// Whether segment i begins / ends a line at a free (not closed) end.
+    /// The segment index (segment k runs from `grid.start[k]` to `grid.start[k] + grid.direction[k]`).
+    let grid: SegmentGrid
+    /// Whether segment k begins / ends a line at a free (not closed) end.
     let freeStart: [Bool], freeEnd: [Bool]
-    /// Grid: origin, cell size (m), cells per row / column, and CSR lists of the segments that
-    /// pass within a cell (every cell a segment touches is listed).
-    let origin: PlanarPoint, cell: Double, columns: Int, rows: Int
-    let cellStart: [Int32], cellSegments: [Int32]
 
     init(lines: [PlanarPolyline]) {
-        var start: [PlanarPoint] = [], direction: [PlanarPoint] = [], freeStart: [Bool] = [], freeEnd: [Bool] = []
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        grid = SegmentGrid(lines: lines)
+        var freeStart: [Bool] = [], freeEnd: [Bool] = []
         for l in lines {
-            let closed = l.points[0].distance(to: l.points[l.points.count - 1]) < 1e-6
-            for i in 0..<(l.points.count - 1) {
-                start.append(l.points[i])
-                direction.append(l.points[i + 1] - l.points[i])
+            let closed = l.isClosed
+            for i in 0..<l.segmentCount {
                 freeStart.append(!closed && i == 0)
-                freeEnd.append(!closed && i == l.points.count - 2)
-            }
-            for v in l.points {
-                minX = min(minX, v.x); minY = min(minY, v.y); maxX = max(maxX, v.x); maxY = max(maxY, v.y)
+                freeEnd.append(!closed && i == l.segmentCount - 1)
             }
         }
-        self.start = start; self.direction = direction; self.freeStart = freeStart; self.freeEnd = freeEnd
-        // ≈ 400,000 cells at most, at least 10 m.
-        let cell = max(10, ((maxX - minX + 1) * (maxY - minY + 1) / 400_000).squareRoot())
-        self.cell = cell
-        origin = PlanarPoint(x: minX - cell, y: minY - cell)
-        columns = Int(((maxX - minX) / cell).rounded(.down)) + 3
-        rows = Int(((maxY - minY) / cell).rounded(.down)) + 3
-        // Every cell a segment passes through is among the 3×3 neighbourhoods of its samples
-        // taken every half cell.
-        var pairs: [(cell: Int32, segment: Int32)] = []
-        for i in 0..<start.count {
-            let len = direction[i].length
-            let samples = max(1, Int((2 * len / cell).rounded(.up)))
-            var seen = Set<Int>()
-            for k in 0...samples {
-                let q = start[i] + direction[i] * (Double(k) / Double(samples))
-                let cx = Int(((q.x - origin.x) / cell).rounded(.down)), cy = Int(((q.y - origin.y) / cell).rounded(.down))
-                for y in max(0, cy - 1)...min(rows - 1, cy + 1) {
-                    for x in max(0, cx - 1)...min(columns - 1, cx + 1) where seen.insert(y * columns + x).inserted {
-                        pairs.append((Int32(y * columns + x), Int32(i)))
-                    }
-                }
-            }
-        }
-        pairs.sort { $0.cell < $1.cell || ($0.cell == $1.cell && $0.segment < $1.segment) }
-        var cellStart = [Int32](repeating: 0, count: columns * rows + 1)
-        for p in pairs { cellStart[Int(p.cell) + 1] += 1 }
-        for c in 0..<(columns * rows) { cellStart[c + 1] += cellStart[c] }
-        self.cellStart = cellStart
-        cellSegments = pairs.map(\.segment)
-    }
-
-    /// Distance from `p` to segment `i` and the clamped parameter t ∈ [0, 1] of its closest point.
-    @inline(__always)
-    func project(_ p: PlanarPoint, segment i: Int) -> (distance: Double, t: Double) {
-        let d = direction[i], ap = p - start[i]
-        let len2 = d.dot(d)
-        let t = len2 > 0 ? min(1, max(0, ap.dot(d) / len2)) : 0
-        let q = start[i] + d * t
-        return (p.distance(to: q), t)
-    }
-
-    /// Visits the segments of the cells in square rings around `p`'s cell, ring by ring, until
-    /// `done(bound)` says stop, where `bound` is a lower bound on the distance of every segment
-    /// not yet visited (a segment may be visited more than once). Nothing is visited when every
-    /// segment is farther than `radius`, so a point far from the path costs O(1).
-    @inline(__always)
-    func visit(around p: PlanarPoint, radius: Double, _ body: (Int) -> Void, done: (Double) -> Bool) {
-        let cx = Int(((p.x - origin.x) / cell).rounded(.down)), cy = Int(((p.y - origin.y) / cell).rounded(.down))
-        // Rings that miss the grid entirely are empty: start at the first that reaches it.
-        let r0 = max(0, -cx, cx - (columns - 1), -cy, cy - (rows - 1))
-        let rMax = max(cx, columns - 1 - cx, cy, rows - 1 - cy)
-        // Cells of ring r are at least (r − 1) cells from p.
-        if Double(r0 - 1) * cell > radius { return }
-        func cellBody(_ x: Int, _ y: Int) {
-            guard x >= 0, x < columns, y >= 0, y < rows else { return }
-            let c = y * columns + x
-            for k in Int(cellStart[c])..<Int(cellStart[c + 1]) { body(Int(cellSegments[k])) }
-        }
-        var r = r0
-        while r <= rMax {
-            if r == 0 {
-                cellBody(cx, cy)
-            } else {
-                // The ring's rows and columns clipped to the grid (an empty stride when clipped away).
-                for x in stride(from: max(cx - r, 0), through: min(cx + r, columns - 1), by: 1) {
-                    cellBody(x, cy - r); cellBody(x, cy + r)
-                }
-                for y in stride(from: max(cy - r + 1, 0), through: min(cy + r - 1, rows - 1), by: 1) {
-                    cellBody(cx - r, y); cellBody(cx + r, y)
-                }
-            }
-            // Every cell beyond ring r is at least r cells from p.
-            if done(Double(r) * cell) || Double(r) * cell > radius { return }
-            r += 1
-        }
+        self.freeStart = freeStart; self.freeEnd = freeEnd
     }
 
     /// Distance (m) from `p` to the nearest segment when it is at most `radius`, else infinity
     /// (a bounded radius keeps the cost O(1) far from the path).
     func distance(to p: PlanarPoint, within radius: Double = .infinity) -> Double {
-        var best = Double.infinity
-        visit(around: p, radius: radius, { best = min(best, project(p, segment: $0).distance) }, done: { $0 >= best })
-        return best <= radius ? best : .infinity
+        grid.distance(to: p, within: radius)
     }
 
     /// The segment that constrains an estimate at `p` moving with `velocity` (m/s): among the
@@ -210,10 +124,10 @@ struct LocalPath: Sendable {
         let limit = bestDistance + Self.legTolerance
         let speed = velocity.length
         var chosen = -1, chosenDistance = Double.infinity, chosenT = 0.0, chosenAgreement = -1.0
-        visit(around: p, radius: limit, { i in
-            let q = project(p, segment: i)
+        grid.visit(around: p, radius: limit, { i in
+            let q = grid.project(p, segment: i)
             guard q.distance <= limit, i != chosen else { return }
-            let d = direction[i], len = d.length
+            let d = grid.direction[i], len = d.length
             let agreement = speed > 0.5 && len > 0 ? abs(d.dot(velocity)) / (len * speed) : 1
             if chosen >= 0 {
                 let better = agreement > chosenAgreement + 0.05
@@ -226,9 +140,9 @@ struct LocalPath: Sendable {
         guard chosen >= 0 else { return nil }
         // Beyond a free end the walker may simply go on: no constraint.
         if chosenDistance > 1e-3 && ((freeStart[chosen] && chosenT <= 0) || (freeEnd[chosen] && chosenT >= 1)) { return nil }
-        let d = direction[chosen], len = d.length
+        let d = grid.direction[chosen], len = d.length
         guard len > 0 else { return nil }
-        return (start[chosen], PlanarPoint(x: -d.y / len, y: d.x / len))
+        return (grid.start[chosen], PlanarPoint(x: -d.y / len, y: d.x / len))
     }
 
     /// Meters: segments this much farther than the nearest are still candidates for the leg.

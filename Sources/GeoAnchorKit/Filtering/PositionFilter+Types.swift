@@ -67,11 +67,17 @@ public struct LocalPositionEstimate: Sendable, Hashable {
     /// The horizontal innovation's squared Mahalanobis distance (χ², 2 degrees of freedom);
     /// NaN at (re-)initialization.
     public var mahalanobisSquared: Double
+    /// The filter's probability of each kind of motion at this step (the adaptive model's mode
+    /// probabilities; the mode's kind with probability 1 for a one-mode configuration; the
+    /// causal filter's at the same step for a smoothed estimate).
+    public var motion: MotionProbabilities
 
     @inlinable
     public init(time: Double, east: Double, north: Double, velocityEast: Double, velocityNorth: Double,
                 horizontalSigma: Double, height: Double?, heightSigma: Double?, verticalReference: VerticalReference?,
-                status: Status, mahalanobisSquared: Double) {
+                status: Status, mahalanobisSquared: Double,
+                motion: MotionProbabilities = MotionProbabilities(stationary: 0, walking: 1, vehicle: 0)) {
+        self.motion = motion
         self.time = time; self.east = east; self.north = north
         self.velocityEast = velocityEast; self.velocityNorth = velocityNorth
         self.horizontalSigma = horizontalSigma; self.height = height; self.heightSigma = heightSigma
@@ -166,8 +172,40 @@ public struct PositionFilterStatistics: Sendable, Hashable, Codable {
     /// Sum of the accepted horizontal innovations' d² (their mean should be ≈ 2 when the noise
     /// model is right).
     public var sumMahalanobisSquared = 0.0
+    /// Seconds spent in each kind of motion, weighted by the adaptive model's mode probabilities
+    /// (a one-mode configuration counts all time for its mode's kind).
+    public var stationarySeconds = 0.0
+    public var walkingSeconds = 0.0
+    public var vehicleSeconds = 0.0
 
     public init() {}
+
+    /// The share of time in each kind of motion (nil before any time has passed).
+    public var motionShare: MotionProbabilities? {
+        let t = stationarySeconds + walkingSeconds + vehicleSeconds
+        guard t > 0 else { return nil }
+        return MotionProbabilities(stationary: stationarySeconds / t, walking: walkingSeconds / t, vehicle: vehicleSeconds / t)
+    }
+
+    /// Whether the accepted innovations say the noise model does not fit: their mean d² (2 when it
+    /// fits) is outside [``modelFitRange``] after at least 30 accepted updates. Phone fixes whose
+    /// accuracy is badly over- or understated, or motion the model does not allow, do this.
+    public var modelFits: Bool {
+        let n = accepted - recoveries - gapReinitializations - (fixes > 0 ? 1 : 0)
+        guard n >= 30 else { return true }
+        return Self.modelFitRange.contains(meanMahalanobisSquared)
+    }
+
+    /// The range of mean d² (χ², 2 degrees of freedom, expected 2) that counts as a fit: a
+    /// factor of 3 either way.
+    public static let modelFitRange: ClosedRange<Double> = (2.0 / 3)...6
+
+    mutating func addMotion(_ m: MotionProbabilities, dt: Double) {
+        guard dt > 0, dt.isFinite else { return }
+        stationarySeconds += dt * m.stationary
+        walkingSeconds += dt * m.walking
+        vehicleSeconds += dt * m.vehicle
+    }
 
     /// Mean d² of accepted horizontal updates (normalized innovation squared; ≈ 2 if consistent).
     public var meanMahalanobisSquared: Double {

@@ -44,12 +44,12 @@ extension PositionFilter {
     /// (``Configuration/smootherConfiguration``); ``PositionTrack/filtered`` and the statistics
     /// are always the causal filter's.
     ///
-    /// - Complexity: O(n) time; O(n) memory for the per-step channel states (≈ 300 bytes a step).
+    /// - Complexity: O(n) time; O(n) memory for what the backward pass needs (``SmoothingRecorder``).
     /// - Accuracy: the backward step matches FilterPy's `rts_smoother` to 1e-9 (test suite). On
     ///   the simulated `traces/` (walking preset) the smoothed RMSE / p95 are 52 % / 31 %
     ///   (zavist-tour) and 44.6 % / 47 % (city-walk) below the raw fixes'; on the GSDC 2020
     ///   chipset traces the smoothed p95 is never above raw (test suite, `geobench report`).
-    public static func track<S: Sequence>(_ fixes: S, configuration: Configuration = .walking,
+    public static func track<S: Sequence>(_ fixes: S, configuration: Configuration = .adaptive,
                                           smooth: Bool = false, path: PathConstraint? = nil) -> PositionTrack where S.Element == Fix {
         track(Array(fixes), configuration: configuration, smooth: smooth, path: path)
     }
@@ -60,26 +60,28 @@ extension PositionFilter {
     /// With a `path` (``PathConstraint``) the filter runs its joint horizontal state, and the
     /// smoother runs over that same forward pass (the separate smoother tuning is not used: the
     /// constraint, not a wider averaging window, is what removes the slowly varying error there).
-    public static func track(_ fixes: [Fix], configuration: Configuration = .walking,
+    public static func track(_ fixes: [Fix], configuration: Configuration = .adaptive,
                              smooth: Bool = false, path: PathConstraint? = nil) -> PositionTrack {
+        if path != nil {
+            return track(fixes, configuration: configuration, smooth: smooth, path: path, model: JointPathModel.self) { $0.joint! }
+        }
+        return track(fixes, configuration: configuration, smooth: smooth, path: nil, model: ModeMixture.self) { $0.modes }
+    }
+
+    /// The track on horizontal model `H` (`model` reads it from a filter).
+    static func track<H: HorizontalModel>(_ fixes: [Fix], configuration: Configuration, smooth: Bool, path: PathConstraint?,
+                                          model: H.Type, _ horizontal: (PositionFilter) -> H) -> PositionTrack {
         let smootherConfiguration = configuration.smootherConfiguration
         let separate = smooth && path == nil && smootherConfiguration != configuration
         var f = PositionFilter(configuration: configuration, path: path)
-        var jointPredicted: [KalmanFilter8] = [], jointPosterior: [KalmanFilter8] = []
-        if smooth && path != nil { jointPredicted.reserveCapacity(fixes.count); jointPosterior.reserveCapacity(fixes.count) }
         // The smoother's own forward pass (only when its tuning differs from the filter's).
         var g = PositionFilter(configuration: smootherConfiguration)
+        if smooth && separate { g.modes.recordsPrediction = true } else if smooth { f.modes.recordsPrediction = true }
         let cap = fixes.count
         var filtered: [LocalPositionEstimate] = [], indices: [Int] = []
         filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
-        // For the smoother, per step and channel (east, north, height): prediction and
-        // posterior; plus flags (and, for a separate pass, whether its height channel is live).
-        var predicted: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)] = []
-        var posterior: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)] = []
-        var steps: [StepInfo] = []
-        var secondHasHeight: [Bool] = []
-        if smooth { predicted.reserveCapacity(cap); posterior.reserveCapacity(cap); steps.reserveCapacity(cap) }
-        if separate { secondHasHeight.reserveCapacity(cap) }
+        var recorder = SmoothingRecorder<H>()
+        if smooth { recorder.reserve(cap) }
         var i = 0
         for fix in fixes {
             defer { i += 1 }
@@ -88,10 +90,7 @@ extension PositionFilter {
             indices.append(i)
             guard smooth else { continue }
             guard separate else {
-                if f.usesJoint { jointPredicted.append(f.predictedJoint); jointPosterior.append(f.joint) }
-                predicted.append((f.predictedEast, f.predictedNorth, f.predictedHeight))
-                posterior.append((f.east, f.north, f.height))
-                steps.append(info)
+                recorder.append(horizontal(f).record, core: f.core, step: info)
                 continue
             }
             // Same position; only the σ tuning differs.
@@ -102,71 +101,71 @@ extension PositionFilter {
                                                             configuration: smootherConfiguration)
             }
             if let gi = g.advance(ms) {
-                predicted.append((g.predictedEast, g.predictedNorth, g.predictedHeight))
-                steps.append(gi)
+                recorder.append(horizontal(g).record, core: g.core, step: gi)
             } else {
                 // Refused by the second pass only (a duplicate there, as its gate differs): at
-                // the same time as its previous step, so a zero-length step (F = I, no process
+                // the same time as its previous step, so a zero-length step (no motion, no process
                 // noise) keeps the two passes aligned without changing the smoothed track.
-                predicted.append((g.east, g.north, g.height))
-                steps.append(StepInfo(status: .gated, mahalanobisSquared: .nan, dt: 0, startsSegment: false, heightStartsSegment: false))
+                recorder.append(horizontal(g).zeroStepRecord, core: g.core, step: StepInfo(status: .gated, mahalanobisSquared: .nan, dt: 0,
+                                                                                           startsSegment: false, heightStartsSegment: false),
+                                zeroStep: true)
             }
-            posterior.append((g.east, g.north, g.height))
-            secondHasHeight.append(g.hasHeight)
         }
         var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
                                   smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
         guard smooth else { return track }
-        track.smoothedLocal = smoothBackward(filtered, hasHeight: separate ? secondHasHeight : nil,
-                                             predicted: predicted, posterior: posterior, steps: steps)
-        if f.usesJoint, !filtered.isEmpty {
-            // The horizontal channels are coupled: smooth the joint state instead (heights above).
-            let n = filtered.count
-            var s = jointPosterior[n - 1]
-            for k in stride(from: n - 1, through: 0, by: -1) {
-                if k == n - 1 || steps[k + 1].startsSegment {
-                    s = jointPosterior[k]
-                } else {
-                    let dt = steps[k + 1].dt
-                    let phi = f.biasDecay(dt: dt).phi
-                    s = jointPosterior[k].smoothedJoint(predicted: jointPredicted[k + 1], dt: dt, phi: phi, next: s)
-                }
-                track.smoothedLocal![k].east = s.x[0]; track.smoothedLocal![k].north = s.x[1]
-                track.smoothedLocal![k].velocityEast = s.x[2]; track.smoothedLocal![k].velocityNorth = s.x[3]
-                track.smoothedLocal![k].horizontalSigma = (0.5 * (s.P[0] + s.P[9])).squareRoot()
-            }
-        }
+        track.smoothedLocal = recorder.smoothBackward(filtered)
         return track
     }
+}
 
-    /// The RTS backward pass over recorded channel states; the smoothed estimates take time,
-    /// status and vertical reference from `filtered`. Heights are smoothed where `filtered` has
-    /// one and `hasHeight` (nil: everywhere) says the recorded height channel is live; elsewhere
-    /// the filtered height is kept.
-    static func smoothBackward(_ filtered: [LocalPositionEstimate], hasHeight: [Bool]?,
-                               predicted: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)],
-                               posterior: [(KalmanFilter2, KalmanFilter2, KalmanFilter2)],
-                               steps: [StepInfo]) -> [LocalPositionEstimate] {
+/// What the RTS backward pass needs from each step of a forward pass: the horizontal model's
+/// record, the height channel's prediction and posterior, and the step's segment flags — nothing
+/// else (≈ 1 KB a step for the per-axis models: posterior, moment-matched prediction and cross-covariance per axis, the height channel, the step flags).
+struct SmoothingRecorder<H: HorizontalModel> {
+    var horizontal: [H.Record] = []
+    var heightPredicted: [KalmanFilter2] = [], heightPosterior: [KalmanFilter2] = []
+    var heightLive: [Bool] = []
+    var steps: [PositionFilter.StepInfo] = []
+
+    mutating func reserve(_ n: Int) {
+        horizontal.reserveCapacity(n); heightPredicted.reserveCapacity(n); heightPosterior.reserveCapacity(n)
+        heightLive.reserveCapacity(n); steps.reserveCapacity(n)
+    }
+
+    mutating func append(_ record: H.Record, core: StepCore, step: PositionFilter.StepInfo, zeroStep: Bool = false) {
+        horizontal.append(record)
+        heightPredicted.append(zeroStep ? core.height : core.predictedHeight)
+        heightPosterior.append(core.height)
+        heightLive.append(core.hasHeight)
+        steps.append(step)
+    }
+
+    var count: Int { steps.count }
+
+    /// The RTS backward pass; the smoothed estimates take time, status, motion and vertical
+    /// reference from `filtered` (one per recorded step). Heights are smoothed where `filtered`
+    /// has one and the recorded height channel is live; elsewhere the filtered height is kept.
+    func smoothBackward(_ filtered: [LocalPositionEstimate]) -> [LocalPositionEstimate] {
         let n = filtered.count
         var smoothed = filtered
         guard n > 0 else { return smoothed }
-        func live(_ k: Int) -> Bool { filtered[k].height != nil && (hasHeight?[k] ?? true) }
-        var se = posterior[n - 1].0, sn = posterior[n - 1].1, sh = posterior[n - 1].2
+        precondition(n == count, "one record per filtered estimate")
+        func live(_ k: Int) -> Bool { filtered[k].height != nil && heightLive[k] }
+        var s = H.smoothedEnd(horizontal[n - 1])
+        var sh = heightPosterior[n - 1]
         for k in stride(from: n - 1, through: 0, by: -1) {
-            let post = posterior[k]
             if k == n - 1 || steps[k + 1].startsSegment {
-                se = post.0; sn = post.1; sh = post.2
+                s = H.smoothedEnd(horizontal[k]); sh = heightPosterior[k]
             } else {
-                let dt = steps[k + 1].dt
-                let pred = predicted[k + 1]
-                se = post.0.smoothedConstantVelocity(predicted: pred.0, dt: dt, next: se)
-                sn = post.1.smoothedConstantVelocity(predicted: pred.1, dt: dt, next: sn)
+                s = H.smoothed(horizontal[k], next: horizontal[k + 1], smoothedNext: s)
                 if live(k) && live(k + 1) && !steps[k + 1].heightStartsSegment {
-                    sh = post.2.smoothedConstantVelocity(predicted: pred.2, dt: dt, next: sh)
+                    sh = heightPosterior[k].smoothedConstantVelocity(predicted: heightPredicted[k + 1], dt: steps[k + 1].dt, next: sh)
                 } else {
-                    sh = post.2
+                    sh = heightPosterior[k]
                 }
             }
+            let (se, sn) = H.marginals(of: s)
             smoothed[k].east = se.x[0]; smoothed[k].north = sn.x[0]
             smoothed[k].velocityEast = se.x[1]; smoothed[k].velocityNorth = sn.x[1]
             smoothed[k].horizontalSigma = (0.5 * (se.P[0] + sn.P[0])).squareRoot()

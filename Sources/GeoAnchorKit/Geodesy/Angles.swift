@@ -167,10 +167,4 @@ public enum Angle {
         let t = s != 0 ? 0.0 - (up + vpp) : s
         return (s, t)
     }
-
-    /// Signed heading error `measured − reference` in `(-180, 180]` degrees (wrap-safe).
-    @inlinable
-    public static func headingDifference(_ measured: Double, _ reference: Double) -> Double {
-        difference(from: reference, to: measured)
-    }
 }

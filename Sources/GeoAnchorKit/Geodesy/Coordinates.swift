@@ -22,14 +22,24 @@ public struct GeodeticCoordinate: Sendable, Hashable, Codable {
     /// Which datum ``height`` is measured from.
     public var verticalReference: VerticalReference
 
-    /// Creates a coordinate without validation (see ``validated()``).
+    /// Creates a coordinate without validation (see ``validated()``). The datum is required: a
+    /// height is never silently taken as ellipsoidal (CoreLocation's `altitude` is MSL; use
+    /// ``init(latitude:longitude:altitude:)`` for it and ``init(latitude:longitude:ellipsoidalHeight:)``
+    /// for GNSS / ARCore heights).
     @inlinable
-    public init(latitude: Double, longitude: Double, height: Double = 0,
-                verticalReference: VerticalReference = .ellipsoid) {
+    public init(latitude: Double, longitude: Double, height: Double,
+                verticalReference: VerticalReference) {
         self.latitude = latitude
         self.longitude = longitude
         self.height = height
         self.verticalReference = verticalReference
+    }
+
+    /// A horizontal position: on the WGS84 ellipsoid (ellipsoidal height 0). For uses that ignore
+    /// height (geodesics, geofences, paths).
+    @inlinable
+    public init(latitude: Double, longitude: Double) {
+        self.init(latitude: latitude, longitude: longitude, height: 0, verticalReference: .ellipsoid)
     }
 
     /// Creates a coordinate with a height above the ellipsoid.

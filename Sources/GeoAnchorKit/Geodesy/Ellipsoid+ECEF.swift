@@ -58,7 +58,7 @@ extension Ellipsoid {
     /// The core of ``geodetic(x:y:z:)``: sine and cosine of latitude and longitude (not
     /// necessarily normalized) and the ellipsoidal height, before the final `atan2`s — so batch
     /// paths can take the angles in a cheaper way.
-    @inlinable @usableFromInline
+    @inlinable
     func geodeticComponents(x: Double, y: Double, z: Double)
         -> (sinLatitude: Double, cosLatitude: Double, sinLongitude: Double, cosLongitude: Double, height: Double) {
         let a = semiMajorAxis, f = flattening

@@ -96,7 +96,6 @@ extension MagneticModel {
         let (sinPhi, cosPhi) = Angle.sincos(degrees: latitude)
         let (sinLam, cosLam) = Angle.sincos(degrees: longitude)
         let ratio = referenceRadiusKilometers * 1000 / r
-        let count = coefficientCount(maxDegree: nMax)
 
         var bx = 0.0, by = 0.0, bz = 0.0, sx = 0.0, sy = 0.0, sz = 0.0
         // Scratch: two Legendre rows (degrees n−1, n−2) for P and dP, and cos/sin mλ — 6·(N+1)

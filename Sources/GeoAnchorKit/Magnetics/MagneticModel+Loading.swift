@@ -4,44 +4,32 @@ extension MagneticModel {
     /// Environment variable naming a `WMM.COF` file: `GEOANCHORKIT_WMM_COF`.
     public static let environmentVariable = "GEOANCHORKIT_WMM_COF"
 
-    /// Where ``load(path:environment:currentDirectory:)`` looks for the model, in order:
-    ///
-    /// 1. `path`, when given (then nothing else is tried);
-    /// 2. `$GEOANCHORKIT_WMM_COF`, when set and non-empty (then nothing else is tried);
-    /// 3. `.data/WMM.COF` in the current directory — where `scripts/install-deps.sh` copies the
-    ///    file from NOAA's `wmm-calculator` package;
-    /// 4. `.data/WMM.COF` at the root of the source checkout this library was built from
-    ///    (useful for `swift test` and `swift run` from another directory; never exists in an
-    ///    app bundle).
-    public static func searchLocations(path: String? = nil,
-                                       environment: [String: String] = ProcessInfo.processInfo.environment,
-                                       currentDirectory: String = FileManager.default.currentDirectoryPath) -> [String] {
-        if let path { return [path] }
-        if let env = environment[environmentVariable], !env.isEmpty { return [env] }
-        let cwd = URL(fileURLWithPath: currentDirectory).appendingPathComponent(".data/WMM.COF").path
-        let checkout = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent() // Magnetics
-            .deletingLastPathComponent() // GeoAnchorKit
-            .deletingLastPathComponent() // Sources
-            .deletingLastPathComponent() // root
-            .appendingPathComponent(".data/WMM.COF").path
-        return cwd == checkout ? [cwd] : [cwd, checkout]
+    /// The coefficient file ``load(path:environment:)`` reads, or nil when it uses the
+    /// compiled-in ``wmm2025``: `path` when given, else `$GEOANCHORKIT_WMM_COF` when set and
+    /// non-empty, else nil. Nothing else is searched (no current directory, no source checkout):
+    /// an app gets the same model everywhere.
+    public static func fileLocation(path: String? = nil,
+                                    environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let path { return path }
+        if let env = environment[environmentVariable], !env.isEmpty { return env }
+        return nil
     }
 
-    /// Loads the World Magnetic Model coefficient file from the first of
-    /// ``searchLocations(path:environment:currentDirectory:)`` that exists.
+    /// The World Magnetic Model: the file named by `path` or `$GEOANCHORKIT_WMM_COF` (a newer
+    /// release, or WMM2020 for old data), else the compiled-in ``wmm2025``.
     ///
-    /// - Throws: ``GeoAnchorError/fileNotFound(path:)`` whose path lists every place searched
-    ///   and how to provide the file; ``GeoAnchorError/corruptFile(path:reason:)`` for a file
-    ///   that is not in `WMM.COF` format.
+    /// An app normally uses ``wmm2025`` directly; to ship a newer `WMM.COF` in its bundle, pass
+    /// `Bundle.main.path(forResource: "WMM", ofType: "COF")`.
+    ///
+    /// - Throws: ``GeoAnchorError/fileNotFound(path:)`` naming the file and where its name came
+    ///   from; ``GeoAnchorError/corruptFile(path:reason:)`` for a file that is not in `WMM.COF` format.
     public static func load(path: String? = nil,
-                            environment: [String: String] = ProcessInfo.processInfo.environment,
-                            currentDirectory: String = FileManager.default.currentDirectoryPath) throws(GeoAnchorError) -> MagneticModel {
-        let places = searchLocations(path: path, environment: environment, currentDirectory: currentDirectory)
-        for p in places where FileManager.default.isReadableFile(atPath: p) {
-            return try MagneticModel(contentsOf: URL(fileURLWithPath: p))
+                            environment: [String: String] = ProcessInfo.processInfo.environment) throws(GeoAnchorError) -> MagneticModel {
+        guard let file = fileLocation(path: path, environment: environment) else { return wmm2025 }
+        guard FileManager.default.isReadableFile(atPath: file) else {
+            let origin = path != nil ? "the path given" : "$\(environmentVariable)"
+            throw .fileNotFound(path: "\(file) (named by \(origin); without a file the built-in WMM2025 is used)")
         }
-        let how = "run scripts/install-deps.sh, set \(environmentVariable), or pass a path"
-        throw .fileNotFound(path: "WMM.COF — searched: \(places.joined(separator: ", ")) (\(how))")
+        return try MagneticModel(contentsOf: URL(fileURLWithPath: file))
     }
 }

@@ -17,7 +17,8 @@ public struct PathNetwork: Sendable {
     public let edges: [(a: Int, b: Int, length: Double)]
     private let adjacency: [[(to: Int, edge: Int)]]
     private let frame: LocalTangentFrame?
-    private let enu: [ENUVector]
+    /// The edges as planar segments in `frame` (segment k = edge k), for snapping.
+    private let index: SegmentGrid?
 
     /// Builds the network from polylines (each at least 2 positions).
     /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` (line = polyline index + 1)
@@ -49,7 +50,10 @@ public struct PathNetwork: Sendable {
         self.adjacency = adj
         let f = verts.first.flatMap { try? LocalTangentFrame(origin: GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) }
         self.frame = f
-        self.enu = f.map { f in verts.map { f.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0) } } ?? []
+        self.index = f.map { f in
+            let planar = verts.map { PlanarPoint(f.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) }
+            return SegmentGrid(lines: edges.map { PlanarPolyline([planar[$0.a], planar[$0.b]]) })
+        }
     }
 
     /// Where a point attaches to the network.
@@ -66,25 +70,13 @@ public struct PathNetwork: Sendable {
 
     /// The nearest point of the network to `p`, or nil for an empty network.
     public func snap(_ p: GeodeticCoordinate, distance: DistanceFunction = RoutingDistance.geodesic) -> Snap? {
-        guard let frame, !edges.isEmpty else { return nil }
-        let q = frame.enu(latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: 0)
-        var best = -1, bestU = 0.0, bestD2 = Double.infinity
-        for (i, e) in edges.enumerated() {
-            let a = enu[e.a], b = enu[e.b]
-            let dx = b.east - a.east, dy = b.north - a.north
-            let l2 = dx * dx + dy * dy
-            var u = l2 > 0 ? ((q.east - a.east) * dx + (q.north - a.north) * dy) / l2 : 0
-            u = min(1, max(0, u))
-            let ex = a.east + u * dx - q.east, ey = a.north + u * dy - q.north
-            let d2 = ex * ex + ey * ey
-            if d2 < bestD2 { bestD2 = d2; best = i; bestU = u }
-        }
+        guard let frame, let index, !edges.isEmpty else { return nil }
+        let q = PlanarPoint(frame.enu(latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: 0))
+        guard let nearest = index.nearest(to: q) else { return nil }
+        let best = nearest.segment, proj = index.project(q, segment: best), bestU = proj.t
         let e = edges[best]
         let va = vertices[e.a], vb = vertices[e.b]
-        let v = frame.enu(latitude: va.latitude, longitude: va.longitude, ellipsoidalHeight: 0)
-        let w = frame.enu(latitude: vb.latitude, longitude: vb.longitude, ellipsoidalHeight: 0)
-        let at = ENUVector(east: v.east + bestU * (w.east - v.east), north: v.north + bestU * (w.north - v.north), up: 0)
-        let g = frame.geodetic(east: at.east, north: at.north, up: 0)
+        let g = frame.geodetic(east: proj.point.x, north: proj.point.y, up: 0)
         let point = GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude,
                                        height: va.height + bestU * (vb.height - va.height), verticalReference: va.verticalReference)
         return Snap(edge: best, fraction: bestU, point: point, distance: distance(p, point))
@@ -94,38 +86,17 @@ public struct PathNetwork: Sendable {
     /// Each point is joined to its snap by a straight access leg. Pairs that are not connected,
     /// or points farther than `maxSnapDistance` meters from every path, get `+∞` entries (the
     /// planner reports them as unreachable).
+    /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` when the points' heights and the
+    ///   network's vertex heights are not all above one datum.
     public func costs(between points: [GeodeticCoordinate], maxSnapDistance: Double = 100,
-                      walking: WalkingModel = .tobler, distance: DistanceFunction = RoutingDistance.geodesic) -> RoutingCosts {
+                      walking: WalkingModel = .tobler, distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) -> RoutingCosts {
+        let nv0 = vertices.count
+        try RoutingCosts.checkOneDatum(vertices + points, names: { $0 < nv0 ? "network vertex \($0)" : "point \($0 - nv0)" })
         let n = points.count
         let inf = Double.infinity
         var dist = CostMatrix(count: n), time = CostMatrix(count: n), up = CostMatrix(count: n), down = CostMatrix(count: n)
-        let snaps = points.map { p -> Snap? in
-            guard let s = snap(p, distance: distance), s.distance <= maxSnapDistance else { return nil }
-            return s
-        }
-        // Graph: vertices, then one node per snapped point; snaps on the same edge are chained
-        // in order of their fractions.
-        let nv = vertices.count
-        var adj: [[(to: Int, length: Double)]] = adjacency.map { $0.map { ($0.to, edges[$0.edge].length) } }
-        var heights = vertices.map(\.height)
-        var node = [Int](repeating: -1, count: n)
-        var byEdge: [Int: [(Double, Int)]] = [:]
-        for (i, s) in snaps.enumerated() {
-            guard let s else { continue }
-            node[i] = nv + i
-            byEdge[s.edge, default: []].append((s.fraction, i))
-        }
-        adj.append(contentsOf: [[(to: Int, length: Double)]](repeating: [], count: n))
-        heights.append(contentsOf: snaps.map { $0?.point.height ?? 0 })
-        for (e, list) in byEdge {
-            let edge = edges[e]
-            let chain = [(0.0, edge.a)] + list.sorted { $0.0 < $1.0 }.map { ($0.0, nv + $0.1) } + [(1.0, edge.b)]
-            for k in 1..<chain.count {
-                let (u0, x) = chain[k - 1], (u1, y) = chain[k]
-                let l = (u1 - u0) * edge.length
-                adj[x].append((y, l)); adj[y].append((x, l))
-            }
-        }
+        let g = augmented(points: points, maxSnapDistance: maxSnapDistance, distance: distance)
+        let snaps = g.snaps, node = g.node, adj = g.adjacency, heights = g.heights
         for i in 0..<n {
             guard node[i] >= 0, let si = snaps[i] else {
                 for j in 0..<n where j != i { dist[i, j] = inf; dist[j, i] = inf; time[i, j] = inf; time[j, i] = inf }
@@ -147,13 +118,78 @@ public struct PathNetwork: Sendable {
         return (try? RoutingCosts(distances: dist, durations: time, ascents: up, descents: down))!
     }
 
-    /// Dijkstra by distance with a binary heap; time/ascent/descent follow the shortest-distance tree.
+    /// The network plus one node per snapped point (index `vertices.count + i` for point i);
+    /// snaps on the same edge are chained in order of their fractions.
+    private func augmented(points: [GeodeticCoordinate], maxSnapDistance: Double, distance: DistanceFunction)
+        -> (snaps: [Snap?], node: [Int], adjacency: [[(to: Int, length: Double)]], heights: [Double]) {
+        let n = points.count
+        let snaps = points.map { p -> Snap? in
+            guard let s = snap(p, distance: distance), s.distance <= maxSnapDistance else { return nil }
+            return s
+        }
+        let nv = vertices.count
+        var adj: [[(to: Int, length: Double)]] = adjacency.map { $0.map { ($0.to, edges[$0.edge].length) } }
+        var heights = vertices.map(\.height)
+        var node = [Int](repeating: -1, count: n)
+        var byEdge: [Int: [(Double, Int)]] = [:]
+        for (i, s) in snaps.enumerated() {
+            guard let s else { continue }
+            node[i] = nv + i
+            byEdge[s.edge, default: []].append((s.fraction, i))
+        }
+        adj.append(contentsOf: [[(to: Int, length: Double)]](repeating: [], count: n))
+        heights.append(contentsOf: snaps.map { $0?.point.height ?? 0 })
+        for (e, list) in byEdge {
+            let edge = edges[e]
+            let chain = [(0.0, edge.a)] + list.sorted { $0.0 < $1.0 }.map { ($0.0, nv + $0.1) } + [(1.0, edge.b)]
+            for k in 1..<chain.count {
+                let (u0, x) = chain[k - 1], (u1, y) = chain[k]
+                let l = (u1 - u0) * edge.length
+                adj[x].append((y, l)); adj[y].append((x, l))
+            }
+        }
+        return (snaps, node, adj, heights)
+    }
+
+    /// The shortest walking path (by distance) of each leg `(i, j)` between `points[i]` and
+    /// `points[j]`: the point, its snap onto the network, the network vertices walked, the other
+    /// snap, the other point (consecutive duplicates removed). A leg whose points cannot be
+    /// snapped within `maxSnapDistance` or are not connected gets the straight line.
+    public func walkingPaths(between points: [GeodeticCoordinate], legs: [(Int, Int)], maxSnapDistance: Double = 100,
+                             distance: DistanceFunction = RoutingDistance.geodesic) -> [[GeodeticCoordinate]] {
+        let g = augmented(points: points, maxSnapDistance: maxSnapDistance, distance: distance)
+        let nv = vertices.count
+        var trees: [Int: [Int]] = [:]
+        return legs.map { (i, j) -> [GeodeticCoordinate] in
+            let straight = [points[i], points[j]]
+            guard g.node[i] >= 0, g.node[j] >= 0, let si = g.snaps[i], let sj = g.snaps[j] else { return straight }
+            if trees[i] == nil { trees[i] = dijkstra(from: g.node[i], adj: g.adjacency, heights: g.heights, walking: .tobler).previous }
+            let prev = trees[i]!
+            var chain: [Int] = [g.node[j]]
+            while let last = chain.last, last != g.node[i] {
+                let p = prev[last]
+                guard p >= 0 else { return straight }
+                chain.append(p)
+            }
+            var out: [GeodeticCoordinate] = [points[i]]
+            for v in chain.reversed() {
+                let c = v < nv ? vertices[v] : (v - nv == i ? si.point : v - nv == j ? sj.point : g.snaps[v - nv]!.point)
+                if out.last != c { out.append(c) }
+            }
+            if out.last != points[j] { out.append(points[j]) }
+            return out
+        }
+    }
+
+    /// Dijkstra by distance with a binary heap; time/ascent/descent follow the shortest-distance
+    /// tree, `previous` is that tree (−1 at the source and unreached nodes).
     private func dijkstra(from s: Int, adj: [[(to: Int, length: Double)]], heights: [Double],
-                          walking: WalkingModel) -> (dist: [Double], time: [Double], up: [Double], down: [Double]) {
+                          walking: WalkingModel) -> (dist: [Double], time: [Double], up: [Double], down: [Double], previous: [Int]) {
         let count = adj.count
         var dist = [Double](repeating: .infinity, count: count)
         var time = dist, up = dist, down = dist
         var done = [Bool](repeating: false, count: count)
+        var previous = [Int](repeating: -1, count: count)
         var heap = BinaryHeap()
         dist[s] = 0; time[s] = 0; up[s] = 0; down[s] = 0
         heap.push(0, s)
@@ -164,6 +200,7 @@ public struct PathNetwork: Sendable {
                 let nd = d + l
                 if nd < dist[v] {
                     dist[v] = nd
+                    previous[v] = u
                     let dh = heights[v] - heights[u]
                     time[v] = time[u] + walking.duration(horizontalDistance: l, heightChange: dh)
                     up[v] = up[u] + max(0, dh)
@@ -172,7 +209,7 @@ public struct PathNetwork: Sendable {
                 }
             }
         }
-        return (dist, time, up, down)
+        return (dist, time, up, down, previous)
     }
 }
 

@@ -18,6 +18,7 @@ extension RoutePlanner {
         let coords = problem.nodeCoordinates
         let n = coords.count
         guard n <= maximumSparseNodes else { throw .tooManyStops(count: n, limit: maximumSparseNodes) }
+        try RoutingCosts.checkOneDatum(coords, names: problem.label(ofNode:))
         var index: [String: Int] = [:]
         for (i, s) in problem.stops.enumerated() {
             if index.updateValue(i, forKey: s.id) != nil { throw .duplicateStopID(s.id) }
@@ -42,8 +43,12 @@ extension RoutePlanner {
         let (nodes, moves) = try SparseTourSolver.order(coordinates: coords, start: startNode, end: end,
                                                         cost: { distance(coords[$0], coords[$1]) }, deadline: deadline)
         let returnTo: Int? = { if case .roundTrip = end { return startNode } else { return nil } }()
-        let estimate = WalkEstimate(nodes: nodes, returnTo: returnTo, leg: leg, label: problem.label(ofNode:),
+        let walk = WalkEstimate(nodes: nodes, returnTo: returnTo, leg: leg, label: problem.label(ofNode:),
                                     dwell: { $0 < problem.stops.count ? problem.stops[$0].dwell : 0 })
+        var estimate = walk
+        for k in estimate.legs.indices {
+            estimate.legs[k].path = [coords[estimate.legs[k].fromNode], coords[estimate.legs[k].toNode]]
+        }
         let order = nodes.filter { $0 < problem.stops.count }.map { problem.stops[$0].id }
         return RoutePlan(order: order, skipped: [], nodes: nodes, estimate: estimate,
                          solver: .iteratedLocalSearch, iterations: moves)

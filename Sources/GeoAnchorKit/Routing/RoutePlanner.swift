@@ -37,8 +37,14 @@ public enum RoutePlanner {
             return try planSparse(problem, walking: walking, distance: distance, options: options)
         }
         guard nodes <= PathSolver.maximumNodes else { throw .tooManyStops(count: nodes, limit: PathSolver.maximumNodes) }
-        let costs = RoutingCosts(coordinates: problem.nodeCoordinates, distance: distance, walking: walking)
-        return try plan(problem, costs: costs, options: options)
+        let coordinates = problem.nodeCoordinates
+        let costs = try RoutingCosts(coordinates: coordinates, distance: distance, walking: walking)
+        var result = try plan(problem, costs: costs, options: options)
+        for k in result.estimate.legs.indices {
+            let leg = result.estimate.legs[k]
+            result.estimate.legs[k].path = [coordinates[leg.fromNode], coordinates[leg.toNode]]
+        }
+        return result
     }
 
     /// Plans along a walking-path network: stops are snapped to the nearest path within
@@ -49,10 +55,16 @@ public enum RoutePlanner {
                             options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
         // Before any n × n matrix is built.
-        let nodes = problem.nodeCoordinates.count
-        guard nodes <= PathSolver.maximumNodes else { throw .tooManyStops(count: nodes, limit: PathSolver.maximumNodes) }
-        let costs = network.costs(between: problem.nodeCoordinates, maxSnapDistance: maxSnapDistance, walking: walking)
-        return try plan(problem, costs: costs, options: options)
+        guard problem.nodeCoordinates.count <= PathSolver.maximumNodes else {
+            throw .tooManyStops(count: problem.nodeCoordinates.count, limit: PathSolver.maximumNodes)
+        }
+        let coordinates = problem.nodeCoordinates
+        let costs = try network.costs(between: coordinates, maxSnapDistance: maxSnapDistance, walking: walking)
+        var result = try plan(problem, costs: costs, options: options)
+        let paths = network.walkingPaths(between: coordinates, legs: result.estimate.legs.map { ($0.fromNode, $0.toNode) },
+                                         maxSnapDistance: maxSnapDistance)
+        for k in result.estimate.legs.indices { result.estimate.legs[k].path = paths[k] }
+        return result
     }
 
     /// Plans over user-supplied costs (node order: see ``RouteProblem``).

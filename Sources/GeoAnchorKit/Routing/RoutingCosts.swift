@@ -53,8 +53,10 @@ public struct RoutingCosts: Sendable, Hashable {
     /// the time at the leg's mean slope.
     ///
     /// Heights must share one vertical reference (only differences are used).
+    /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` when they do not.
     public init(coordinates: [GeodeticCoordinate], distance: DistanceFunction = RoutingDistance.geodesic,
-                walking: WalkingModel = .tobler) {
+                walking: WalkingModel = .tobler) throws(RoutingError) {
+        try Self.checkOneDatum(coordinates, names: { "point \($0)" })
         let n = coordinates.count
         var d = CostMatrix(count: n), t = CostMatrix(count: n), up = CostMatrix(count: n), down = CostMatrix(count: n)
         for i in 0..<n {
@@ -69,5 +71,13 @@ public struct RoutingCosts: Sendable, Hashable {
             }
         }
         self.distances = d; self.durations = t; self.ascents = up; self.descents = down
+    }
+
+    /// Throws when `coordinates` mix vertical references (`names(i)` names coordinate i).
+    static func checkOneDatum(_ coordinates: [GeodeticCoordinate], names: (Int) -> String) throws(RoutingError) {
+        guard let first = coordinates.first else { return }
+        if let k = coordinates.firstIndex(where: { $0.verticalReference != first.verticalReference }) {
+            throw .mixedVerticalReferences("\(names(0)) is \(first.verticalReference.rawValue), \(names(k)) is \(coordinates[k].verticalReference.rawValue)")
+        }
     }
 }

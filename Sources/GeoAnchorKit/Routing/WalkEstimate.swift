@@ -20,6 +20,12 @@ public struct WalkLeg: Sendable, Hashable {
     public var arrival: Double
     /// Seconds after the tour starts at which the visitor leaves `to` (after waiting and dwell).
     public var departure: Double
+    /// Cost-matrix nodes of the leg's ends (see ``RouteProblem/nodeCoordinates``).
+    public var fromNode: Int, toNode: Int
+    /// Where the leg walks, from `from` to `to`: along the ``PathNetwork`` for a plan on a network
+    /// (access leg, path vertices, access leg), the straight line between the two otherwise.
+    /// Empty for a plan over bare costs (``RoutePlanner/plan(_:costs:options:)``).
+    public var path: [GeodeticCoordinate] = []
 }
 
 /// How far and how long a tour is: totals and a per-leg breakdown with arrival times.
@@ -80,7 +86,8 @@ public struct WalkEstimate: Sendable, Hashable {
                 t += stay
                 legs.append(WalkLeg(from: label(a), to: label(b), distance: c.distance,
                                     ascent: c.ascent, descent: c.descent,
-                                    walkingTime: w, waitingTime: waited, arrival: arrival, departure: t))
+                                    walkingTime: w, waitingTime: waited, arrival: arrival, departure: t,
+                                    fromNode: a, toNode: b))
                 dist += c.distance; up += c.ascent; down += c.descent
                 walk += w; wait += waited; dw += stay
             }

@@ -7,7 +7,7 @@ extension Tour {
     /// Every feature must carry a `kind` property:
     /// - `"stop"`: a Point with `id` (string or number, in `properties` or the feature's `id`)
     ///   and `radius` (meters, > 0); optional `name`. Stops are visited in file order.
-    /// - `"zone"`: a Polygon (closed rings) with `id`; optional `name`.
+    /// - `"zone"`: a Polygon or MultiPolygon (closed rings) with `id`; optional `name`.
     /// - `"path"`: a LineString (≥ 2 positions) or MultiLineString; several path features are
     ///   joined in file order. The first path feature's `id` (if any) names `off_route` events.
     ///
@@ -54,6 +54,18 @@ extension Tour {
                 do { try c.validate() } catch { throw bad("\(error)") }
                 return c
             }
+            func polygon(_ rings: [[GeoJSONPosition]]) throws(TourError) -> [[GeodeticCoordinate]] {
+                var rs: [[GeodeticCoordinate]] = []
+                for (k, ring) in rings.enumerated() {
+                    // The GeoJSON model already checks closure and length; kept for values built in code.
+                    guard ring.count >= 4, ring.first == ring.last else { throw bad("zone ring \(k) is not a closed ring of ≥ 4 positions") }
+                    var cs: [GeodeticCoordinate] = []
+                    for p in ring { cs.append(try coordinate(p)) }
+                    rs.append(cs)
+                }
+                guard !rs.isEmpty else { throw bad("zone polygon has no rings") }
+                return rs
+            }
             switch (kind, feature.geometry) {
             case ("stop", .point(let p)?):
                 guard let id = rawID else { throw bad("stop without \"id\"") }
@@ -66,16 +78,15 @@ extension Tour {
                 guard let id = rawID else { throw bad("zone without \"id\"") }
                 if let j = zoneIndex[id] { throw .duplicateID(id, firstIndex: j, secondIndex: i) }
                 zoneIndex[id] = i
-                var rs: [[GeodeticCoordinate]] = []
-                for (k, ring) in rings.enumerated() {
-                    // The GeoJSON model already checks closure and length; kept for values built in code.
-                    guard ring.count >= 4, ring.first == ring.last else { throw bad("zone ring \(k) is not a closed ring of ≥ 4 positions") }
-                    var cs: [GeodeticCoordinate] = []
-                    for p in ring { cs.append(try coordinate(p)) }
-                    rs.append(cs)
-                }
-                guard !rs.isEmpty else { throw bad("zone polygon has no rings") }
-                zones.append(TourZone(id: id, rings: rs, name: feature.string("name")))
+                zones.append(TourZone(id: id, rings: try polygon(rings), name: feature.string("name")))
+            case ("zone", .multiPolygon(let polygons)?):
+                guard let id = rawID else { throw bad("zone without \"id\"") }
+                if let j = zoneIndex[id] { throw .duplicateID(id, firstIndex: j, secondIndex: i) }
+                zoneIndex[id] = i
+                guard !polygons.isEmpty else { throw bad("zone MultiPolygon has no polygons") }
+                var ps: [[[GeodeticCoordinate]]] = []
+                for p in polygons { ps.append(try polygon(p)) }
+                zones.append(TourZone(id: id, polygons: ps, name: feature.string("name")))
             case ("path", .lineString(let ps)?):
                 guard ps.count >= 2 else { throw bad("empty path: a LineString needs ≥ 2 positions, got \(ps.count)") }
                 for p in ps { path.append(try coordinate(p)) }
@@ -85,7 +96,7 @@ extension Tour {
                 for l in ls { for p in l { path.append(try coordinate(p)) } }
                 if pathID == nil { pathID = rawID }
             case ("stop", let g), ("zone", let g), ("path", let g):
-                let expected = kind == "stop" ? "Point" : kind == "zone" ? "Polygon" : "LineString or MultiLineString"
+                let expected = kind == "stop" ? "Point" : kind == "zone" ? "Polygon or MultiPolygon" : "LineString or MultiLineString"
                 throw bad("a \"\(kind)\" must be a \(expected), got \(g?.typeName ?? "null geometry")")
             default:
                 throw bad("unknown \"kind\" \"\(kind)\" (expected \"stop\", \"zone\" or \"path\")")

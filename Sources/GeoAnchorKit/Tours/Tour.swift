@@ -17,19 +17,30 @@ public struct TourStop: Sendable, Hashable, Codable {
     }
 }
 
-/// A polygonal zone (a square, a courtyard, a quiet area). Rings are closed (first == last),
-/// coordinates in degrees; the first ring is the outer boundary, the others holes.
+/// A polygonal zone (a square, a courtyard, a quiet area): one polygon or several (a GeoJSON
+/// Polygon or MultiPolygon). Rings are closed (first == last), coordinates in degrees; in each
+/// polygon the first ring is the outer boundary, the others holes.
 public struct TourZone: Sendable, Hashable, Codable {
     /// Unique among the tour's zones.
     public var id: String
-    /// Outer ring then holes; each closed (first == last) with at least 4 positions.
-    public var rings: [[GeodeticCoordinate]]
+    /// The polygons, ≥ 1: each its outer ring then its holes, every ring closed (first == last)
+    /// with at least 4 positions. The polygons of one zone must not overlap.
+    public var polygons: [[[GeodeticCoordinate]]]
     /// Optional display name.
     public var name: String?
 
+    /// A zone of one polygon: `rings` = outer ring then holes.
     public init(id: String, rings: [[GeodeticCoordinate]], name: String? = nil) {
-        self.id = id; self.rings = rings; self.name = name
+        self.init(id: id, polygons: [rings], name: name)
     }
+
+    /// A zone of several polygons (a GeoJSON MultiPolygon).
+    public init(id: String, polygons: [[[GeodeticCoordinate]]], name: String? = nil) {
+        self.id = id; self.polygons = polygons; self.name = name
+    }
+
+    /// Every ring of every polygon, in order (outer rings and holes alike).
+    public var rings: [[GeodeticCoordinate]] { polygons.flatMap { $0 } }
 }
 
 /// A walking tour: ordered stops, zones, and the walking path.
@@ -75,7 +86,9 @@ public struct Tour: Sendable, Hashable, Codable {
             let i = stops.count + k
             if let j = seen[z.id] { throw .duplicateID(z.id, firstIndex: j, secondIndex: i) }
             seen[z.id] = i
-            guard !z.rings.isEmpty else { throw .invalidFeature(index: i, id: z.id, reason: "zone has no rings") }
+            guard !z.polygons.isEmpty, z.polygons.allSatisfy({ !$0.isEmpty }) else {
+                throw .invalidFeature(index: i, id: z.id, reason: "zone has a polygon without rings")
+            }
             for (r, ring) in z.rings.enumerated() {
                 guard ring.count >= 4 else {
                     throw .invalidFeature(index: i, id: z.id, reason: "zone ring \(r) has \(ring.count) positions; a closed ring needs ≥ 4")

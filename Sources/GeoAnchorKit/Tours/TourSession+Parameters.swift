@@ -49,8 +49,9 @@ extension TourSession {
     }
 }
 
-/// Zones need polygon geometry, which lives in GeoAnchorKitGEOS (`TourZones`); the core only
-/// needs, per zone, the signed distance from a position to the zone's boundary.
+/// What a ``TourSession`` needs of its zones: per zone, the signed distance from a position to
+/// the zone's boundary. The core's ``PlanarTourZones`` is the default; GeoAnchorKitGEOS's
+/// `TourZones` is the GEOS-backed one (same events, plus buffers, overlays and hulls).
 public protocol TourZoneEvaluator {
     /// For each zone of the tour (same order as ``Tour/zones``), the signed distance in meters
     /// from `point` (local frame of ``TourSession/frame``) to the zone's boundary: positive

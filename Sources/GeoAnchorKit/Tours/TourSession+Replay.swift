@@ -18,7 +18,8 @@ extension TourSession {
     /// With a filter, the session sees the filtered position and its accuracy (the heading of
     /// the raw fix is kept for the arrow); a fix the filter refuses produces no events and is
     /// counted in `summary`.
-    public mutating func process(_ fix: Fix, filter: inout PositionFilter?, zones: (some TourZoneEvaluator)?,
+    /// `zones`: as in ``update(_:zones:)`` (nil: the session's own pure-Swift evaluator).
+    public mutating func process(_ fix: Fix, filter: inout PositionFilter?, zones: (any TourZoneEvaluator)? = nil,
                                  summary: inout ReplaySummary) throws -> [TourEvent] {
         summary.fixes += 1
         var position = fix

@@ -10,7 +10,8 @@ import Foundation
 ///    (evaluated only when the cheap upper bound Φ((r − d)/σ) does not already decide the
 ///    threshold comparison — the events are those of the exact computation, checked against a
 ///    brute-force replay in the tests), and the ``FenceState`` hysteresis;
-/// 2. zones (when a ``TourZoneEvaluator`` is given): P(inside) = Φ(signed distance / σ);
+/// 2. zones (the session's own ``PlanarTourZones``, or another ``TourZoneEvaluator`` such as
+///    GeoAnchorKitGEOS's `TourZones`): P(inside) = Φ(signed distance / σ);
 /// 3. path: projection (``PlanarPolyline/project(_:previousAlong:tieTolerance:)``) and the
 ///    off-route corridor, itself a hysteresis state.
 ///
@@ -26,6 +27,10 @@ public struct TourSession: Sendable {
     public let path: PlanarPolyline?
     /// For each stop, its projection on the path (nil without a path).
     public let stopProjections: [PlanarPolyline.Projection]?
+    /// The path's segments in a grid (nil without a path): a fix visits the segments near it.
+    private let pathIndex: SegmentGrid?
+    /// The tour's zones, evaluated in pure Swift (used when ``update(_:zones:)`` gets no other evaluator).
+    public let zoneEvaluator: PlanarTourZones
 
     private var index: CircleFenceIndex
     private var stopStates: [FenceState]
@@ -37,13 +42,14 @@ public struct TourSession: Sendable {
     private var zoneDistances: [Double]
     private var shared = TourState()
 
-    /// Starts (or resumes) a tour.
-    /// - Parameters:
-    ///   - resuming: a ``state`` saved earlier; fences whose ids are no longer in the tour are ignored.
-    /// - Throws: ``TourError`` for an invalid tour or parameters.
     /// Farthest a stop may be from the tour's centre (median of the stops), meters.
     public static let maximumStopDistance = 100_000.0
 
+    /// Starts (or resumes) a tour.
+    /// - Parameters:
+    ///   - resuming: a ``state`` saved earlier; fences whose ids are no longer in the tour are ignored.
+    /// - Throws: ``TourError`` for an invalid tour (including an invalid zone polygon, see
+    ///   ``PlanarTourZones/init(tour:frame:)``) or parameters.
     public init(tour: Tour, parameters: Parameters = Parameters(), resuming: TourState? = nil) throws(TourError) {
         try tour.validate()
         try parameters.validate()
@@ -76,12 +82,16 @@ public struct TourSession: Sendable {
         stopPoints = tour.stops.map { PlanarPoint(f.enu(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude, ellipsoidalHeight: 0)) }
         if tour.path.count >= 2 {
             let poly = PlanarPolyline(tour.path.map { PlanarPoint(f.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) })
+            let grid = SegmentGrid(lines: [poly])
             path = poly
-            stopProjections = stopPoints.map { poly.project($0) }
+            pathIndex = grid
+            stopProjections = stopPoints.map { poly.project($0, index: grid) }
         } else {
             path = nil
+            pathIndex = nil
             stopProjections = nil
         }
+        zoneEvaluator = try PlanarTourZones(tour: tour, frame: f)
         index = CircleFenceIndex(centers: stopPoints, radii: tour.stops.map(\.radius))
         stopStates = [FenceState](repeating: FenceState(), count: tour.stops.count)
         zoneStates = [FenceState](repeating: FenceState(), count: tour.zones.count)
@@ -117,21 +127,17 @@ public struct TourSession: Sendable {
         PlanarPoint(frame.enu(latitude: latitude, longitude: longitude, ellipsoidalHeight: 0))
     }
 
-    /// Processes one position (pure-Swift part only: stops and path; no zones).
-    /// - Throws: ``GeoAnchorError`` for a fix with an invalid latitude/longitude, time or accuracy.
-    public mutating func update(_ fix: Fix) throws -> [TourEvent] {
-        try update(fix, zones: Optional<NoZones>.none)
-    }
-
     /// Processes one position: stops, zones (through `zones`) and the path.
     ///
     /// - Parameters:
     ///   - fix: the position; `time` must not go backwards; `horizontalAccuracy` (68 %, m) sets σ
     ///     (``Parameters/defaultHorizontalAccuracy`` when nil); `heading` is kept for the arrow.
-    ///   - zones: signed distances to the tour's zones (GeoAnchorKitGEOS's `TourZones`), or nil.
+    ///   - zones: signed distances to the tour's zones; nil (the default) uses the session's own
+    ///     pure-Swift ``zoneEvaluator`` (``PlanarTourZones``); pass GeoAnchorKitGEOS's `TourZones`
+    ///     to evaluate them with GEOS instead (same events).
     /// - Returns: the events this position completed, stops first (tour order), then zones, then the path.
     /// - Throws: ``GeoAnchorError`` for invalid fixes; what `zones` throws.
-    public mutating func update<Z: TourZoneEvaluator>(_ fix: Fix, zones: Z?) throws -> [TourEvent] {
+    public mutating func update(_ fix: Fix, zones: (any TourZoneEvaluator)? = nil) throws -> [TourEvent] {
         guard fix.time.isFinite else { throw GeoAnchorError.nonFinite(name: "time", value: fix.time) }
         if let last = shared.lastPosition, fix.time < last.time {
             throw GeoAnchorError.outOfRange(name: "time", value: fix.time, range: "[\(last.time), ∞) (times must not go backwards)")
@@ -199,8 +205,10 @@ public struct TourSession: Sendable {
         }
 
         // 2. Zones: half-plane probability from the signed distance to the boundary.
-        if let zones, !tour.zones.isEmpty {
-            try zones.signedDistances(at: p, into: &zoneDistances)
+        if !tour.zones.isEmpty {
+            if let zones { try zones.signedDistances(at: p, into: &zoneDistances) } else {
+                zoneEvaluator.signedDistances(at: p, into: &zoneDistances)
+            }
             for i in tour.zones.indices {
                 let sd = zoneDistances[i]
                 let enterP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: sd, sigma: sigma)
@@ -216,7 +224,7 @@ public struct TourSession: Sendable {
         // 3. Path: progress and the off-route corridor (isInside = off route).
         var distanceFromPath: Double?
         if let path {
-            let proj = path.project(p, previousAlong: shared.progressAlongPath)
+            let proj = path.project(p, previousAlong: shared.progressAlongPath, index: pathIndex)
             distanceFromPath = proj.distance
             shared.progressAlongPath = proj.along
             // P(beyond the corridor) for a locally straight corridor edge.
@@ -269,7 +277,3 @@ public struct TourSession: Sendable {
     }
 }
 
-/// The absent zone evaluator (for ``TourSession/update(_:)``).
-public struct NoZones: TourZoneEvaluator {
-    public func signedDistances(at point: PlanarPoint, into result: inout [Double]) throws {}
-}

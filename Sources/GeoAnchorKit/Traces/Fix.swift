@@ -53,8 +53,15 @@ public struct Fix: Sendable, Hashable, Codable {
     public var vdop: Double?
     public var pdop: Double?
 
-    public init(time: Double, latitude: Double, longitude: Double, height: Double? = nil,
-                verticalReference: VerticalReference = .ellipsoid, geoidSeparation: Double? = nil,
+    /// A fix whose height datum is given explicitly (readers that learn it from the file).
+    ///
+    /// - Parameters:
+    ///   - height: meters above the datum `verticalReference` names, nil when unknown.
+    ///   - verticalReference: required: a height is never assumed to be ellipsoidal or MSL.
+    ///   - geoidSeparation: geoid height N above the ellipsoid (m) when the source states it
+    ///     (NMEA GGA field 11), so `ellipsoidal = MSL + N`.
+    public init(time: Double, latitude: Double, longitude: Double, height: Double?,
+                verticalReference: VerticalReference, geoidSeparation: Double? = nil,
                 horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
                 speed: Double? = nil, course: Double? = nil, heading: Double? = nil,
                 headingAccuracy: Double? = nil, quality: FixQuality? = nil, satellites: Int? = nil,
@@ -76,6 +83,70 @@ public struct Fix: Sendable, Hashable, Codable {
         self.hdop = hdop
         self.vdop = vdop
         self.pdop = pdop
+    }
+
+    /// A fix with no height or a height above the WGS84 **ellipsoid** (GNSS receivers, Android
+    /// `Location.getAltitude()`, CoreLocation's `ellipsoidalAltitude`). For a height above mean sea
+    /// level (CoreLocation's `altitude`) use ``init(time:latitude:longitude:altitude:geoidSeparation:horizontalAccuracy:verticalAccuracy:speed:course:heading:headingAccuracy:quality:satellites:hdop:vdop:pdop:)``.
+    public init(time: Double, latitude: Double, longitude: Double, ellipsoidalHeight: Double? = nil,
+                horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
+                speed: Double? = nil, course: Double? = nil, heading: Double? = nil,
+                headingAccuracy: Double? = nil, quality: FixQuality? = nil, satellites: Int? = nil,
+                hdop: Double? = nil, vdop: Double? = nil, pdop: Double? = nil) {
+        self.init(time: time, latitude: latitude, longitude: longitude, height: ellipsoidalHeight, verticalReference: .ellipsoid,
+                  horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy, speed: speed, course: course,
+                  heading: heading, headingAccuracy: headingAccuracy, quality: quality, satellites: satellites,
+                  hdop: hdop, vdop: vdop, pdop: pdop)
+    }
+
+    /// A fix with a height above **mean sea level** (CoreLocation's `altitude`, NMEA GGA, GPX
+    /// `ele`). `geoidSeparation` (N, m) makes the ellipsoidal height known (`altitude + N`);
+    /// without it, code that needs an ellipsoidal height converts with a geoid grid or refuses.
+    public init(time: Double, latitude: Double, longitude: Double, altitude: Double, geoidSeparation: Double? = nil,
+                horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,
+                speed: Double? = nil, course: Double? = nil, heading: Double? = nil,
+                headingAccuracy: Double? = nil, quality: FixQuality? = nil, satellites: Int? = nil,
+                hdop: Double? = nil, vdop: Double? = nil, pdop: Double? = nil) {
+        self.init(time: time, latitude: latitude, longitude: longitude, height: altitude, verticalReference: .meanSeaLevel,
+                  geoidSeparation: geoidSeparation, horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy,
+                  speed: speed, course: course, heading: heading, headingAccuracy: headingAccuracy, quality: quality,
+                  satellites: satellites, hdop: hdop, vdop: vdop, pdop: pdop)
+    }
+
+    /// A fix from CoreLocation's `CLLocation`, field for field, so an app's adapter is one call:
+    ///
+    /// ```swift
+    /// let fix = Fix(timestamp: l.timestamp, latitude: l.coordinate.latitude, longitude: l.coordinate.longitude,
+    ///               altitude: l.altitude, ellipsoidalAltitude: l.ellipsoidalAltitude,
+    ///               horizontalAccuracy: l.horizontalAccuracy, verticalAccuracy: l.verticalAccuracy,
+    ///               course: l.course, speed: l.speed)
+    /// ```
+    ///
+    /// CoreLocation's conventions are honoured: `altitude` is above mean sea level and
+    /// `ellipsoidalAltitude` above the WGS84 ellipsoid (their difference is the geoid separation
+    /// kept in ``geoidSeparation``); a negative `verticalAccuracy` means both altitudes are
+    /// invalid; negative `horizontalAccuracy`, `course` or `speed` mean "invalid" and become nil.
+    /// Pass `ellipsoidalAltitude: nil` before iOS 15 (then only the MSL altitude is known).
+    public init(timestamp: Date, latitude: Double, longitude: Double, altitude: Double, ellipsoidalAltitude: Double?,
+                horizontalAccuracy: Double, verticalAccuracy: Double, course: Double = -1, speed: Double = -1) {
+        let heightValid = verticalAccuracy >= 0
+        let h: Double? = heightValid ? (ellipsoidalAltitude ?? altitude) : nil
+        self.init(time: timestamp.timeIntervalSince1970, latitude: latitude, longitude: longitude, height: h,
+                  verticalReference: heightValid && ellipsoidalAltitude != nil ? .ellipsoid : .meanSeaLevel,
+                  geoidSeparation: heightValid ? ellipsoidalAltitude.map { $0 - altitude } : nil,
+                  horizontalAccuracy: horizontalAccuracy >= 0 ? horizontalAccuracy : nil,
+                  verticalAccuracy: heightValid ? verticalAccuracy : nil,
+                  speed: speed >= 0 ? speed : nil, course: course >= 0 ? course : nil)
+    }
+
+    /// Height above mean sea level when it is known or derivable from the stated geoid separation
+    /// (CoreLocation's `altitude`).
+    public var altitude: Double? {
+        guard let h = height else { return nil }
+        switch verticalReference {
+        case .meanSeaLevel: return h
+        case .ellipsoid: return geoidSeparation.map { h - $0 }
+        }
     }
 
     /// The position as a geodetic coordinate (height 0 on the ellipsoid when unknown).

@@ -99,9 +99,9 @@ public struct GeoJSONPosition: Sendable, Hashable, Codable {
         self.longitude = longitude; self.latitude = latitude; self.height = height
     }
 
-    /// The position as a geodetic coordinate (height 0 when absent).
+    /// The position as a geodetic coordinate: RFC 7946 heights are above the WGS84 ellipsoid (0 when absent).
     public var coordinate: GeodeticCoordinate {
-        GeodeticCoordinate(latitude: latitude, longitude: longitude, height: height ?? 0)
+        GeodeticCoordinate(latitude: latitude, longitude: longitude, ellipsoidalHeight: height ?? 0)
     }
 
     public init(from decoder: any Decoder) throws {

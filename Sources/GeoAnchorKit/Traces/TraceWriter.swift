@@ -64,6 +64,18 @@ public final class TraceWriter {
 
     deinit { if !finished { try? flush(); try? onFinish() } }
 
+    /// Names of extra CSV columns written after the standard ones (set before the first fix;
+    /// other formats ignore them). Values come from ``write(_:extra:)``.
+    public var extraCSVColumns: [String] = []
+    private var pendingExtra: [String] = []
+
+    /// Appends one fix with values for ``extraCSVColumns`` (CSV only; missing values are empty).
+    public func write(_ f: Fix, extra: [String]) throws(TraceFormatError) {
+        pendingExtra = extra
+        defer { pendingExtra = [] }
+        try write(f)
+    }
+
     /// Appends one fix.
     /// - Throws: ``TraceFormatError`` for a fix the format cannot represent (CSV: a height in
     ///   the other vertical reference without a geoid separation; sensors and fixes mixed in one CSV;
@@ -147,7 +159,8 @@ public final class TraceWriter {
         guard csvMode == .fixes else {
             throw TraceFormatError(source: name, line: nil, message: "cannot mix fixes and sensor samples in one CSV")
         }
-        if csvVertical == nil { csvVertical = f.height == nil ? .ellipsoid : f.verticalReference; buffer += Self.csvHeader(csvVertical!) }
+        if csvVertical == nil { csvVertical = f.height == nil ? .ellipsoid : f.verticalReference; buffer += Self.csvHeader(csvVertical!)
+            if !extraCSVColumns.isEmpty { buffer.removeLast(); buffer += "," + extraCSVColumns.joined(separator: ",") + "\n" } }
         var h: Double? = nil
         if let fh = f.height {
             if f.verticalReference == csvVertical { h = fh }
@@ -161,8 +174,9 @@ public final class TraceWriter {
         row += Self.num(h) + "," + Self.num(f.geoidSeparation) + "," + Self.num(f.horizontalAccuracy) + ","
         row += Self.num(f.verticalAccuracy) + "," + Self.num(f.speed) + "," + Self.num(f.course) + ","
         row += Self.num(f.heading) + "," + Self.num(f.headingAccuracy) + "," + (f.satellites.map(String.init) ?? "") + ","
-        row += Self.num(f.hdop) + "," + Self.num(f.vdop) + "," + Self.num(f.pdop) + "," + (f.quality.map { String($0.rawValue) } ?? "") + "\n"
-        buffer += row
+        row += Self.num(f.hdop) + "," + Self.num(f.vdop) + "," + Self.num(f.pdop) + "," + (f.quality.map { String($0.rawValue) } ?? "")
+        for i in extraCSVColumns.indices { row += "," + (i < pendingExtra.count ? pendingExtra[i] : "") }
+        buffer += row + "\n"
     }
 
     /// (MSL height, separation) for GPX/NMEA.

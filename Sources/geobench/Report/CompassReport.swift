@@ -75,13 +75,13 @@ enum CompassReport: ReportSection {
             let rot = MagnetometerSimulator.rotation(yaw: Double(k), pitch: 45 * sin(Double(k) * 0.37), roll: 45 * cos(Double(k) * 0.23))
             let s = test.sample(rotation: rot)
             if let h = TiltCompensation.heading(magnetometer: cal.calibrate(s.magnetometer), accelerometer: s.accelerometer) {
-                let e = Angle.headingDifference(h.magneticHeading, s.magneticHeading); sq += e * e
+                let e = Angle.difference(from: s.magneticHeading, to: h.magneticHeading); sq += e * e
             }
             let n = noisy.sample(rotation: rot)
             if let h = TiltCompensation.heading(magnetometer: cal.calibrate(n.magnetometer), accelerometer: n.accelerometer,
                                                 declination: f.declination, declinationUncertainty: f.declinationUncertainty,
                                                 magnetometerNoise: cal.residualRMS, accelerometerNoise: 0.02) {
-                let e = Angle.headingDifference(h.magneticHeading, n.magneticHeading); sqNoisy += e * e
+                let e = Angle.difference(from: n.magneticHeading, to: h.magneticHeading); sqNoisy += e * e
                 predicted += h.accuracy * h.accuracy
             }
         }

@@ -8,14 +8,15 @@ enum FilteringReport: ReportSection {
     static let title = "Filtering: position filter, RTS smoother"
 
     static func run(_ context: ReportContext) throws -> [String] {
-        var lines = ["  horizontal error vs truth, meters: RMSE / p50 / p95 (raw → filtered → smoothed); walking preset"]
+        var lines = ["  horizontal error vs truth, meters: RMSE / p50 / p95 (raw → filtered → smoothed); adaptive = the default"
+                     + " (interacting multiple model), walking = --profile walking"]
         func row(_ name: String, _ c: FilterAccuracyComparison) -> [String] {
             func s(_ a: TrackAccuracy) -> String {
                 String(format: "%6.2f %6.2f %6.2f", a.horizontal.rmse, a.horizontal.p50, a.horizontal.p95)
             }
             let r = c.raw.horizontal, f = c.filtered.horizontal, m = c.smoothed.horizontal
             return [
-                "    \(name.padding(toLength: 34, withPad: " ", startingAt: 0)) raw \(s(c.raw)) | filtered \(s(c.filtered)) | smoothed \(s(c.smoothed))",
+                "    \(name.padding(toLength: 46, withPad: " ", startingAt: 0)) raw \(s(c.raw)) | filtered \(s(c.filtered)) | smoothed \(s(c.smoothed))",
                 String(format: "      change vs raw: RMSE %+.1f %% / %+.1f %%, p95 %+.1f %% / %+.1f %% (filter / smoother); %d matched, %d gated, %d recoveries",
                        100 * (f.rmse / r.rmse - 1), 100 * (m.rmse / r.rmse - 1), 100 * (f.p95 / r.p95 - 1), 100 * (m.p95 / r.p95 - 1),
                        c.raw.matched, c.statistics.gated, c.statistics.recoveries),
@@ -26,18 +27,30 @@ enum FilteringReport: ReportSection {
             let dir = context.tracesDirectory
             let p = try FilterAccuracyComparison.loadPair(trace: dir.appendingPathComponent("\(name).raw.csv"),
                                                           reference: dir.appendingPathComponent("\(name).truth.csv"))
-            lines += row(name, FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .walking))
+            lines += row("\(name), adaptive", FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .adaptive))
+            lines += row("\(name), walking", FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .walking))
             // Map aiding with the tour's own path (traces/NAME.geojson, the simulator's walker is on it).
             let collection = try GeoJSONFeatureCollection.read(contentsOf: dir.appendingPathComponent("\(name).geojson"))
             let path = try PathConstraint(geoJSON: collection)
             lines += row("\(name), path-aided",
                          FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .walking, path: path))
         }
+        // A walk, a tram/bus ride (≤ 14 m/s) and a walk (TraceSimulator.walkRideWalk, seed 1).
+        context.progress("filtering walk → ride → walk")
+        let ride = TraceSimulator.walkRideWalk(seed: 1)
+        for (name, c) in [("adaptive", PositionFilter.Configuration.adaptive), ("walking", .walking), ("driving", .driving)] {
+            let r = FilterAccuracyComparison.evaluate(fixes: ride.raw, reference: ReferenceTrack(ride.truth), configuration: c)
+            lines += row("walk→ride→walk (sim.), \(name)", r)
+            if let share = r.statistics.motionShare, name == "adaptive" {
+                lines.append(String(format: "      motion share: %.0f %% stationary, %.0f %% walking, %.0f %% vehicle",
+                                    100 * share.stationary, 100 * share.walking, 100 * share.vehicle))
+            }
+        }
         guard let shared = context.sharedDataDirectory else {
             lines.append("  GSDC 2020 chipset traces: ../shared/data not present, skipped")
             return lines
         }
-        lines.append("  GSDC 2020 AILocAR, phone chipset NMEA vs SPAN 10 Hz (driving preset, UERE 2 m)")
+        lines.append("  GSDC 2020 AILocAR, phone chipset NMEA vs SPAN 10 Hz (adaptive default; driving preset with UERE 2 m)")
         for (drive, phone) in [("2020-05-14-US-MTV-1", "Pixel4"), ("2020-05-14-US-MTV-1", "Pixel4XLModded"),
                                ("2020-06-05-US-MTV-2", "Pixel4"), ("2020-06-05-US-MTV-2", "Pixel4XL")] {
             let dir = shared.appendingPathComponent("gnss_traces/gsdc2020_AILocAR/\(drive)")
@@ -48,7 +61,9 @@ enum FilteringReport: ReportSection {
             }
             context.progress("filtering \(drive) \(phone)")
             let p = try FilterAccuracyComparison.loadPair(trace: trace, reference: ref)
-            lines += row("\(drive) \(phone)",
+            lines += row("\(drive) \(phone), adaptive",
+                         FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .adaptive))
+            lines += row("\(drive) \(phone), driving",
                          FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference,
                                                            configuration: FilterAccuracyComparison.gsdcConfiguration))
         }

@@ -34,6 +34,7 @@ struct ReportCommand: ParsableCommand {
         RoutingReport.self,
         ToursReport.self,
         AnchoringReport.self,
+        GeoRegistrationReport.self,
         FilteringReport.self,
     ]
 

@@ -108,7 +108,7 @@ enum RoutingReport: ReportSection {
             let a = Double((k * 7919) % 101) / 101, b = Double((k * 104_729) % 97) / 97
             city.append(GeodeticCoordinate(latitude: 50.08 + 0.027 * a, longitude: 14.40 + 0.042 * b))
         }
-        let m = RoutingCosts(coordinates: city).distances
+        let m = try RoutingCosts(coordinates: city).distances
         var tHK = Double.infinity
         var hk = try PathSolver.solve(cost: m, start: 0, end: .free)
         for _ in 0..<5 {
@@ -131,7 +131,7 @@ enum RoutingReport: ReportSection {
                 context.progress("routing: 200-stop instance seed \(seed)")
                 let pts = zip(lat, lon).map { GeodeticCoordinate(latitude: $0, longitude: $1) }
                 t0 = clockNow.now
-                let costs = RoutingCosts(coordinates: pts)
+                let costs = try RoutingCosts(coordinates: pts)
                 let ours = try PathSolver.solve(cost: costs.distances, start: 0, end: .free,
                                                 options: SolverOptions(timeLimit: 1.5, seed: 1))
                 let t = seconds(clockNow.now - t0)

@@ -28,11 +28,16 @@ enum ToursReport: ReportSection {
             let filtered = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: true)
             let raw = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: false)
             let aided = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: true, pathAided: true)
+            let viaGEOS = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: true, zones: .geos)
             let t = filtered.tour
             lines.append("  \(file) over \(scenario).raw.csv: \(t.stops.count) stops (radius \(t.stops.map { String(format: "%g", $0.radius) }.joined(separator: "/")) m), \(t.zones.count) zones, path \(t.path.count) vertices")
             lines.append("    filtered: \(filtered.summaryLine)")
             lines.append("    raw:      \(raw.summaryLine)")
             lines.append("    path-aided filter: \(aided.summaryLine)")
+            let zoneEvents = filtered.events.filter { $0.feature == .zone }.count
+            lines.append("    zones: pure Swift (default) and GEOS evaluators: "
+                         + (viaGEOS.events == filtered.events ? "identical events (\(zoneEvents) zone events)"
+                                                              : "DIFFERENT events (\(filtered.events.count) vs \(viaGEOS.events.count))"))
             lines.append("    events (filtered position):")
             for e in filtered.events {
                 lines.append("      \(TourReplay.iso8601(e.time))  \(e.kind.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(e.feature.rawValue) \(e.id)")
@@ -122,20 +127,20 @@ enum ToursReport: ReportSection {
         return lines
     }
 
-    /// Filtered replay of raw fixes through a tour without zones.
+    /// Filtered replay of raw fixes through a tour (zones, if any, by the session's own evaluator).
     static func replay(_ tour: Tour, _ fixes: [Fix], pathAided: Bool = false) throws -> [TourEvent] {
         var session = try TourSession(tour: tour)
-        var filter: PositionFilter? = PositionFilter(configuration: .walking, path: pathAided ? try TourReplay.pathConstraint(tour) : nil)
+        var filter: PositionFilter? = PositionFilter(configuration: .walking, path: pathAided ? try tour.pathConstraint() : nil)
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
-        for f in fixes { events += try session.process(f, filter: &filter, zones: Optional<NoZones>.none, summary: &summary) }
+        for f in fixes { events += try session.process(f, filter: &filter, summary: &summary) }
         return events
     }
 
     /// Ground-truth checks for one replay.
     static func measure(_ r: TourReplay.Result, truth: [Fix], label: String) throws -> [String] {
         let session = try TourSession(tour: r.tour)
-        let zones = try TourZones(session: session)
+        let zones = session.zoneEvaluator
         var latencies: [Double] = []
         var problems: [String] = []
         var onceCount = 0, targetCount = 0
@@ -160,7 +165,7 @@ enum ToursReport: ReportSection {
         for (i, zone) in r.tour.zones.enumerated() {
             var firstInside: Double?
             for f in truth {
-                if try zones.signedDistance(zone: i, at: session.planarPoint(latitude: f.latitude, longitude: f.longitude)) >= 0 {
+                if zones.signedDistance(zone: i, at: session.planarPoint(latitude: f.latitude, longitude: f.longitude)) >= 0 {
                     firstInside = f.time; break
                 }
             }

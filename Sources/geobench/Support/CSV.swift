@@ -33,7 +33,8 @@ struct CSVTable {
         var header: [String]? = nil
         var rows: [(Int, [String])] = []
         var lineNo = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift: split on it too, or CRLF files (Python csv) are one line.
+        for rawLine in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNo += 1
             var line = Substring(rawLine)
             if line.hasSuffix("\r") { line = line.dropLast() }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GeoAnchorKit
 
 /// Invalid user input: printed as `FILE:LINE: message` on stderr, exit status 2.
 struct InputError: Error, CustomStringConvertible {
@@ -19,6 +20,10 @@ func withInputErrors(_ body: () throws -> Void) throws {
     do {
         try body()
     } catch let e as InputError {
+        Stderr.print(e.description)
+        throw ExitCode(2)
+    } catch let e as any SourceLocatedError {
+        // Any library error that names its file and line (TraceFormatError, …): same output.
         Stderr.print(e.description)
         throw ExitCode(2)
     } catch let e as ExitCode {

@@ -20,7 +20,7 @@ struct ARFrameConventionTests {
 
     static func place(_ a: GeoAnchor, _ c: ARFrameConvention) throws -> AnchorPlacement {
         let placer = AnchorPlacer(convention: c)
-        return try placer.place([a], from: DevicePose(position: device))[0].get()
+        return try placer.place([a], from: DevicePose.exact(position: device))[0].get()
     }
 
     static func near(_ p: SIMD3<Double>, _ x: Double, _ y: Double, _ z: Double, tol: Double = 1e-8) -> Bool {

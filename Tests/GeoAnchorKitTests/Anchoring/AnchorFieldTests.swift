@@ -23,7 +23,7 @@ struct AnchorFieldTests {
     @Test(arguments: [ARFrameConvention.enu, .arkitGravityAndHeading, .arkitGravity(sessionHeading: 77), .arcoreEarth])
     func batchMatchesOneShot(_ convention: ARFrameConvention) throws {
         let anchors = Self.anchors(500, seed: 11)
-        let pose = DevicePose(position: Self.device)
+        let pose = DevicePose.exact(position: Self.device)
         let field = try AnchorField(anchors: anchors, convention: convention, session: pose)
         let out = field.reposed()
         let ref = try AnchorPlacer(convention: convention).place(anchors, from: pose)
@@ -51,13 +51,13 @@ struct AnchorFieldTests {
     @Test func boundedDriftCorrection() throws {
         let a = [GeoAnchor(id: "x", latitude: Self.device.latitude + 0.001, longitude: Self.device.longitude,
                            altitude: .ellipsoidal(Self.device.height))]
-        let start = DevicePose(position: Self.device, heading: 0)
+        let start = DevicePose.exact(position: Self.device, heading: 0)
         var field = try AnchorField(anchors: a, convention: .enu, session: start,
                                     drift: DriftCorrectionOptions(maxTranslationRate: 0.5, maxRotationRate: 5, snapDistance: 50))
         let p0 = field.reposed()[0].c3
         let frame = try LocalTangentFrame(origin: Self.device)
         let g = frame.geodetic(east: 3, north: 0, up: 0)
-        let moved = DevicePose(position: GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: g.ellipsoidalHeight))
+        let moved = DevicePose.exact(position: GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: g.ellipsoidalHeight))
         try field.update(pose: moved, devicePositionInSession: .zero)
         field.advance(by: 1)
         let p1 = field.reposed()[0].c3
@@ -66,14 +66,14 @@ struct AnchorFieldTests {
         let p2 = field.reposed()[0].c3
         #expect(abs(Double(p2.x - p0.x) + 3) < 1e-3)         // fully applied
         // Heading: the frame believed the device faced 0°, the estimate says 10°.
-        try field.update(pose: DevicePose(position: moved.position, heading: 10), devicePositionInSession: .zero, nominalHeading: 0)
+        try field.update(pose: DevicePose.exact(position: moved.position, heading: 10), devicePositionInSession: .zero, nominalHeading: 0)
         field.advance(by: 1)
         #expect(abs(field.appliedNorthOffset - 5) < 1e-9)
         field.advance(by: 1)
         #expect(abs(field.appliedNorthOffset - 10) < 1e-9)
         // A jump beyond snapDistance is applied at once.
         let far = frame.geodetic(east: 200, north: 0, up: 0)
-        try field.update(pose: DevicePose(position: GeodeticCoordinate(latitude: far.latitude, longitude: far.longitude, ellipsoidalHeight: far.ellipsoidalHeight), heading: 10),
+        try field.update(pose: DevicePose.exact(position: GeodeticCoordinate(latitude: far.latitude, longitude: far.longitude, ellipsoidalHeight: far.ellipsoidalHeight), heading: 10),
                          devicePositionInSession: .zero, nominalHeading: 0)
         field.advance(by: 0.01)
         let p3 = field.reposed()[0].c3
@@ -90,13 +90,13 @@ struct AnchorFieldTests {
     /// re-centres on the device.
     @Test func consistentMotionAndRecentre() throws {
         let a = Self.anchors(10, seed: 5)
-        let start = DevicePose(position: Self.device)
+        let start = DevicePose.exact(position: Self.device)
         var field = try AnchorField(anchors: a, convention: .arkitGravityAndHeading, session: start)
         let before = field.reposed()
         let frame = try LocalTangentFrame(origin: Self.device)
         func walk(north: Double) throws {
             let g = frame.geodetic(east: 0, north: north, up: 0)
-            try field.update(pose: DevicePose(position: GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: g.ellipsoidalHeight)),
+            try field.update(pose: DevicePose.exact(position: GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: g.ellipsoidalHeight)),
                              devicePositionInSession: SIMD3(0, 0, -north))
         }
         try walk(north: 100)

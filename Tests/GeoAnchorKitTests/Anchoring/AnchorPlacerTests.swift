@@ -23,7 +23,7 @@ struct AnchorPlacerTests {
             anchors.append(GeoAnchor(id: "a\(i)", latitude: lat, longitude: lon,
                                      altitude: .ellipsoidal(Double.random(in: -100...600, using: &rng))))
         }
-        let results = try AnchorPlacer().place(anchors, from: DevicePose(position: Self.device))
+        let results = try AnchorPlacer().place(anchors, from: DevicePose.exact(position: Self.device))
         var worst = 0.0
         for (a, r) in zip(anchors, results) {
             let p = try r.get()
@@ -54,7 +54,7 @@ struct AnchorPlacerTests {
                                      altitude: .meanSeaLevel(Double.random(in: 150...600, using: &rng))))
         }
         let placer = AnchorPlacer(environment: AnchorEnvironment(geoid: try GeoidGrid()))
-        let results = try placer.place(anchors, from: DevicePose(position: deviceMSL))
+        let results = try placer.place(anchors, from: DevicePose.exact(position: deviceMSL))
         var worst = 0.0
         for (a, r) in zip(anchors, results) {
             let p = try r.get()
@@ -112,7 +112,7 @@ struct AnchorPlacerTests {
             let a = GeoAnchor(id: "x", latitude: g.latitude, longitude: g.longitude,
                               altitude: .ellipsoidal(Self.device.height - eye + h), boundingRadius: boundingRadius)
             let placer = AnchorPlacer(options: PlacementOptions(maxRange: 1e9, horizontalFieldOfView: 360))
-            return try placer.place([a], from: DevicePose(position: Self.device, heightAboveFloor: eye))[0].get().visibility.aboveHorizon
+            return try placer.place([a], from: DevicePose.exact(position: Self.device, heightAboveFloor: eye))[0].get().visibility.aboveHorizon
         }
         let d0 = (2 * r * eye).squareRoot() + (2 * r * 0.5).squareRoot()
         #expect(try visible(north: 0.97 * d0, heightAboveGround: 0.5))
@@ -137,7 +137,7 @@ struct AnchorPlacerTests {
         let anchors = [at(0, 100, "ahead100"), at(100, 0, "east"), at(0, 20, "ahead20"), at(0, 20_000, "far"),
                        at(10, 100, "ahead-5.7deg")]
         let placer = AnchorPlacer(options: PlacementOptions(maxRange: 10_000, horizontalFieldOfView: 60))
-        let res = try placer.place(anchors, from: DevicePose(position: Self.device, horizontalAccuracy: 3, heading: 0, headingAccuracy: 2))
+        let res = try placer.place(anchors, from: DevicePose(position: Self.device, horizontalAccuracy: 3, verticalAccuracy: 0, heading: 0, headingAccuracy: 2))
         let p = try res.map { try $0.get() }
         #expect(p[0].visibility.inFieldOfView && !p[1].visibility.inFieldOfView && p[4].visibility.inFieldOfView)
         #expect(!p[3].visibility.inRange)
@@ -166,7 +166,7 @@ struct AnchorPlacerTests {
             GeoAnchor(id: "terrain", latitude: 49.5, longitude: 14.25, altitude: .aboveTerrain(2)),
         ]
         let placer = AnchorPlacer(environment: AnchorEnvironment(terrain: grid))
-        let r = try placer.place(anchors, from: DevicePose(position: Self.device))
+        let r = try placer.place(anchors, from: DevicePose.exact(position: Self.device))
         #expect((try? r[0].get()) != nil)
         if case .failure(.invalidLatitude) = r[1] {} else { Issue.record("nan latitude: \(r[1])") }
         #expect(throws: GeoAnchorError.verticalReferenceMismatch(expected: .ellipsoid, got: .meanSeaLevel)) { try r[2].get() }
@@ -182,7 +182,7 @@ struct AnchorPlacerTests {
         let frame = try LocalTangentFrame(origin: Self.device)
         let g = frame.geodetic(east: 5, north: 0, up: 0)
         let a = GeoAnchor(id: "f", latitude: g.latitude, longitude: g.longitude, altitude: .aboveFloor(2))
-        let p = try AnchorPlacer().place([a], from: DevicePose(position: Self.device, heightAboveFloor: 1.5))[0].get()
+        let p = try AnchorPlacer().place([a], from: DevicePose.exact(position: Self.device, heightAboveFloor: 1.5))[0].get()
         #expect(abs(p.enu.up - 0.5) < 1e-5)
     }
 }

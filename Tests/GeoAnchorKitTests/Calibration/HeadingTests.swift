@@ -15,8 +15,8 @@ struct HeadingTests {
             let s = sim.sample(rotation: MagnetometerSimulator.rotation(yaw: yaw + declination, pitch: pitch, roll: roll))
             let h = try #require(TiltCompensation.heading(magnetometer: s.magnetometer, accelerometer: s.accelerometer,
                                                           declination: declination))
-            #expect(abs(Angle.headingDifference(h.magneticHeading, yaw)) < 1e-9, "\(pitch),\(roll): \(h.magneticHeading)")
-            #expect(abs(Angle.headingDifference(h.trueHeading!, yaw + declination)) < 1e-9)
+            #expect(abs(Angle.difference(from: yaw, to: h.magneticHeading)) < 1e-9, "\(pitch),\(roll): \(h.magneticHeading)")
+            #expect(abs(Angle.difference(from: yaw + declination, to: h.trueHeading!)) < 1e-9)
             // Dip of the Závist field: atan(44.9 / √(1.7² + 20.5²)).
             #expect(abs(h.inclination - atan2(44.9, (1.7 * 1.7 + 20.5 * 20.5).squareRoot()) * 180 / .pi) < 1e-9)
         }
@@ -43,7 +43,7 @@ struct HeadingTests {
             let s = sim.sample(rotation: rot)
             let h = try #require(TiltCompensation.heading(magnetometer: s.magnetometer, accelerometer: s.accelerometer,
                                                           magnetometerNoise: 0.5, accelerometerNoise: 0.05))
-            errors.append(Angle.headingDifference(h.magneticHeading, s.magneticHeading))
+            errors.append(Angle.difference(from: s.magneticHeading, to: h.magneticHeading))
             predicted = h.accuracy
         }
         let mean = errors.reduce(0, +) / Double(errors.count)

@@ -93,7 +93,7 @@ struct MagnetometerCalibrationTests {
                 let yaw = Double(k), pitch = 45 * sin(Double(k) * 0.37), roll = 45 * cos(Double(k) * 0.23)
                 let s = test.sample(rotation: MagnetometerSimulator.rotation(yaw: yaw, pitch: pitch, roll: roll))
                 let h = try #require(TiltCompensation.heading(magnetometer: cal.calibrate(s.magnetometer), accelerometer: s.accelerometer))
-                errors.append(Angle.headingDifference(h.magneticHeading, s.magneticHeading))
+                errors.append(Angle.difference(from: s.magneticHeading, to: h.magneticHeading))
             }
             let r = headingRMS(errors)
             worstHeadingRMS = max(worstHeadingRMS, r)

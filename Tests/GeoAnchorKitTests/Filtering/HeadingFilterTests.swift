@@ -22,21 +22,21 @@ struct HeadingFilterTests {
             let gyro = rate + 0.5 + 0.05 / dt.squareRoot() * rng.normal()
             truthH = Angle.normalizeHeading(truthH + rate * dt)
             t += dt
-            f.predict(to: t, headingRate: gyro)
+            _ = f.predict(to: t, headingRate: gyro)
             let disturbed = disturbance.contains(t)
             let z = Angle.normalizeHeading(truthH + 8 * rng.normal() + (disturbed ? deflection : 0))
-            f.update(heading: z, accuracy: 8, time: t,
+            _ = f.update(heading: z, accuracy: 8, time: t,
                      fieldMagnitude: 48_000 * (disturbed ? 1.3 : 1 + 0.01 * rng.normal()),
                      fieldInclination: 64 + 0.5 * rng.normal())
             let e = f.estimate!.heading
             truth.append(truthH); raw.append(z); out.append(e)
-            if disturbed { dist.append(Angle.headingDifference(e, truthH)) }
+            if disturbed { dist.append(Angle.difference(from: truthH, to: e)) }
         }
         return (truth, raw, out, dist, f)
     }
 
     static func rmsError(_ a: [Double], _ truth: [Double]) -> Double {
-        rms(zip(a, truth).map { Angle.headingDifference($0, $1) })
+        rms(zip(a, truth).map { Angle.difference(from: $1, to: $0) })
     }
 
     // Reference: the simulator's truth (wrap-safe differences). Threshold: filtered RMS < 40 %
@@ -55,8 +55,8 @@ struct HeadingFilterTests {
     @Test("wraps at 0/360")
     func wrap() {
         var f = HeadingFilter(configuration: .init(gateProbability: 0.999999))
-        f.update(heading: 359, accuracy: 5, time: 0)
-        f.update(heading: 1, accuracy: 5, time: 0)
+        _ = f.update(heading: 359, accuracy: 5, time: 0)
+        _ = f.update(heading: 1, accuracy: 5, time: 0)
         let h = f.estimate!.heading
         #expect(min(h, 360 - h) < 1e-9, "heading \(h)")
     }
@@ -77,12 +77,70 @@ struct HeadingFilterTests {
     @Test("invalid readings leave the state unchanged")
     func invalid() {
         var f = HeadingFilter()
-        f.update(heading: 90, accuracy: 5, time: 0)
+        #expect(f.predict(to: 0, headingRate: 1) == .waitingForCompass)
+        _ = f.update(heading: 90, accuracy: 5, time: 0)
         let before = f.estimate!
         #expect(f.update(heading: .nan, accuracy: 5, time: 1) == .invalid)
         #expect(f.update(heading: 10, accuracy: -1, time: 1) == .invalid)
-        #expect(f.predict(to: .nan, headingRate: 1) == false)
-        #expect(f.predict(to: -5, headingRate: 1) == false)
+        if case .invalid = f.predict(to: .nan, headingRate: 1) {} else { Issue.record("NaN time accepted") }
+        if case .invalid = f.predict(to: -5, headingRate: 1) {} else { Issue.record("time going backwards accepted") }
         #expect(f.estimate! == before)
+        #expect(f.statistics.waitingForCompass == 1 && f.statistics.invalid == 4)
+    }
+
+    /// Phones deliver gyro samples ahead of the compass: here the compass timestamps lag the gyro
+    /// by 0.25 s. Every reading must be used (the old filter refused all of them as "time going
+    /// backwards" and drifted on the gyro alone), and the accuracy must match the in-order run.
+    /// Reference: the simulator's truth; threshold: RMS within 20 % of the in-order run and
+    /// < 40 % of the raw compass.
+    @Test("compass readings lagging the gyro are applied at their own time")
+    func lateCompass() {
+        func run(lag: Double) -> (rms: Double, raw: Double, stats: HeadingFilter.Statistics) {
+            var rng = FilterTestRNG(seed: 11)
+            var f = HeadingFilter()
+            var truth: [(t: Double, h: Double)] = [(0, 10)]
+            var errs: [Double] = [], rawErrs: [Double] = []
+            let dt = 0.01
+            var t = 0.0, pendingCompass: [(t: Double, z: Double)] = []
+            while t < 120 {
+                let rate = 30 * Foundation.sin(t / 5)
+                t += dt
+                let h = Angle.normalizeHeading(truth.last!.h + rate * dt)
+                truth.append((t, h))
+                _ = f.predict(to: t, headingRate: rate + 0.3 + 0.05 / dt.squareRoot() * rng.normal())
+                if Int((t / dt).rounded()) % 10 == 0 {   // 10 Hz compass, measured now, delivered `lag` later
+                    pendingCompass.append((t, Angle.normalizeHeading(h + 8 * rng.normal())))
+                }
+                while let c = pendingCompass.first, c.t + lag <= t + 1e-9 {
+                    pendingCompass.removeFirst()
+                    _ = f.update(heading: c.z, accuracy: 8, time: c.t)
+                    if let e = f.estimate, t > 20 {
+                        errs.append(Angle.difference(from: h, to: e.heading))
+                        rawErrs.append(Angle.difference(from: truth.first { abs($0.t - c.t) < 1e-9 }?.h ?? h, to: c.z))
+                    }
+                }
+            }
+            return (rms(errs), rms(rawErrs), f.statistics)
+        }
+        let inOrder = run(lag: 0), late = run(lag: 0.25)
+        #expect(late.stats.compassTooOld == 0 && late.stats.lateCompassApplied >= late.stats.compassApplied * 9 / 10,
+                "\(late.stats)")
+        #expect(late.rms < 1.2 * inOrder.rms + 0.2 && late.rms < 0.4 * late.raw, "late \(late.rms)°, in order \(inOrder.rms)°, raw \(late.raw)°")
+        // Beyond the latency the reading is refused and says by how much.
+        var f = HeadingFilter()
+        _ = f.update(heading: 0, accuracy: 5, time: 0)
+        _ = f.predict(to: 5, headingRate: 0)
+        #expect(f.update(heading: 0, accuracy: 5, time: 3) == .tooOld(lag: 2))
+    }
+
+    /// A raw gyroscope z rate (rad/s, counter-clockwise) is the same as −z in °/s clockwise.
+    @Test("gyro z in rad/s")
+    func gyroZ() {
+        var a = HeadingFilter(), b = HeadingFilter()
+        _ = a.update(heading: 100, accuracy: 5, time: 0); _ = b.update(heading: 100, accuracy: 5, time: 0)
+        _ = a.predict(to: 1, gyroZ: 0.5)
+        _ = b.predict(to: 1, headingRate: -0.5 * 180 / .pi)
+        #expect(a.estimate == b.estimate)
+        #expect(abs(a.estimate!.heading - Angle.normalizeHeading(100 - 28.64788975654116)) < 1e-9)
     }
 }

@@ -101,6 +101,9 @@ struct PositionFilterTraceTests {
     // 2.75/2.76/2.75, MTV-2 Pixel4XL 7.18/7.20/7.17. Thresholds: smoothed p95 ≤ raw p95 + 1 cm;
     // causal filter p95 ≤ raw p95 + 5 cm (it is up to 2 cm worse on MTV-2: lag of a second
     // filter on filtered input).
+    // The adaptive default (no profile), issue 14: filtered and smoothed p95 ≤ 1.02 × raw and
+    // RMSE ≤ 1.05 × raw (first do no harm). Measured filtered RMSE 0.96–1.03, p95 0.81–1.00;
+    // smoothed RMSE 0.96–1.02, p95 0.77–1.01 of raw; the vehicle mode has > 80 % of the time.
     @Test("GSDC 2020 chipset traces: not worse than raw at p95",
           .enabled(if: SharedData.shouldRun),
           arguments: [
@@ -120,5 +123,13 @@ struct PositionFilterTraceTests {
         #expect(c.raw.matched > 1000)
         #expect(c.smoothed.horizontal.p95 <= c.raw.horizontal.p95 + 0.01, "raw \(c.raw.horizontal.p95) smoothed \(c.smoothed.horizontal.p95)")
         #expect(c.filtered.horizontal.p95 <= c.raw.horizontal.p95 + 0.05, "raw \(c.raw.horizontal.p95) filtered \(c.filtered.horizontal.p95)")
+
+        let a = FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .adaptive)
+        let r = a.raw.horizontal
+        #expect(a.filtered.horizontal.p95 <= 1.02 * r.p95, "adaptive filtered p95 \(a.filtered.horizontal.p95) raw \(r.p95)")
+        #expect(a.smoothed.horizontal.p95 <= 1.02 * r.p95, "adaptive smoothed p95 \(a.smoothed.horizontal.p95) raw \(r.p95)")
+        #expect(a.filtered.horizontal.rmse <= 1.05 * r.rmse, "adaptive filtered RMSE \(a.filtered.horizontal.rmse) raw \(r.rmse)")
+        #expect(a.smoothed.horizontal.rmse <= 1.05 * r.rmse, "adaptive smoothed RMSE \(a.smoothed.horizontal.rmse) raw \(r.rmse)")
+        #expect((a.statistics.motionShare?.vehicle ?? 0) > 0.7, "\(String(describing: a.statistics.motionShare))")
     }
 }

@@ -41,7 +41,7 @@ struct SyntheticTrace {
             }
             let g = frame.geodetic(east: me, north: mn, up: 0)
             var f = Fix(time: 1_700_000_000 + t, latitude: g.latitude, longitude: g.longitude,
-                        height: h + 1.5 * sigma * rng.normal(), horizontalAccuracy: acc, verticalAccuracy: 1.5 * acc)
+                        ellipsoidalHeight: h + 1.5 * sigma * rng.normal(), horizontalAccuracy: acc, verticalAccuracy: 1.5 * acc)
             if withSpeed {
                 f.speed = max(0, v + 0.2 * rng.normal())
                 f.course = Angle.normalizeHeading(heading + 5 * rng.normal())
@@ -62,4 +62,42 @@ struct SyntheticTrace {
 
     /// Index of the fix with this time (fixes are evenly spaced at `rate` Hz).
     func index(of time: Double) -> Int { Int(((time - fixes[0].time) * rate).rounded()) }
+}
+
+extension SyntheticTrace {
+    /// A walker (1.4 m/s, turning every 20–60 s, pausing 5–20 s now and then; 1 Hz, no
+    /// speed/course) whose fixes are exactly as good as they say: every fix reports `accuracy`
+    /// (68 % radius, m) and its per-axis error has σ = accuracy / 1.5096 — white, or with
+    /// `correlated` a first-order Gauss–Markov sequence (τ 60 s) with that stationary σ.
+    static func honest(seed: UInt64, accuracy: Double, correlated: Bool, duration: Int = 1200) -> SyntheticTrace {
+        var rng = FilterTestRNG(seed: seed)
+        let frame = try! LocalTangentFrame(origin: GeodeticCoordinate(latitude: 48.8566, longitude: 2.3522, ellipsoidalHeight: 0))
+        let sigma = accuracy / CircularError.radius68PerSigma
+        var e = 0.0, n = 0.0
+        var heading = rng.uniform(0, 360), nextTurn = rng.uniform(20, 60), pauseUntil = -1.0
+        var err = SIMD2(sigma * rng.normal(), sigma * rng.normal())
+        let phi = exp(-1 / 60.0)
+        var truth: [ENUVector] = [], fixes: [Fix] = []
+        for k in 0..<duration {
+            let t = Double(k)
+            if t >= nextTurn {
+                heading += rng.uniform(-100, 100); nextTurn = t + rng.uniform(20, 60)
+                if rng.uniform() < 0.2 { pauseUntil = t + rng.uniform(5, 20) }
+            }
+            truth.append(ENUVector(east: e, north: n, up: 0))
+            err = correlated ? phi * err + sigma * (1 - phi * phi).squareRoot() * SIMD2(rng.normal(), rng.normal())
+                             : SIMD2(sigma * rng.normal(), sigma * rng.normal())
+            let g = frame.geodetic(east: e + err.x, north: n + err.y, up: 0)
+            fixes.append(Fix(time: 1_700_000_000 + t, latitude: g.latitude, longitude: g.longitude, horizontalAccuracy: accuracy))
+            let v = t < pauseUntil ? 0 : 1.4
+            let (s, c) = Angle.sincos(degrees: heading)
+            e += v * s; n += v * c
+        }
+        return SyntheticTrace(frame: frame, truth: truth, fixes: fixes, rate: 1)
+    }
+
+    /// Horizontal errors (m) of a track's filtered estimates against the truth, after `skip` fixes.
+    func errors(of track: PositionTrack, skip: Int = 30) -> [Double] {
+        track.filtered.dropFirst(skip).map { error(latitude: $0.latitude, longitude: $0.longitude, at: index(of: $0.time)) }
+    }
 }

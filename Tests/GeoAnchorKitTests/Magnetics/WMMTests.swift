@@ -197,9 +197,9 @@ struct WMMFileTests {
         }
     }
 
-    /// A missing model names every place searched (explicit path, or env var, or the default
-    /// locations) — the "clear error naming where it looked".
-    @Test func missingFileNamesEveryPlace() {
+    /// A missing file names itself and where its name came from (path or environment); without
+    /// either the compiled-in WMM2025 is used, whatever the current directory.
+    @Test func missingFileNamesItsOrigin() {
         let env = ["GEOANCHORKIT_WMM_COF": "/nonexistent/env/WMM.COF"]
         do {
             _ = try MagneticModel.load(environment: env)
@@ -208,12 +208,9 @@ struct WMMFileTests {
             #expect("\(error)".contains("/nonexistent/env/WMM.COF"))
             #expect("\(error)".contains("GEOANCHORKIT_WMM_COF"))
         }
-        do {
-            _ = try MagneticModel.load(environment: [:], currentDirectory: "/nonexistent/cwd")
-        } catch {
-            #expect("\(error)".contains("/nonexistent/cwd/.data/WMM.COF"))
-        }
-        #expect(MagneticModel.searchLocations(path: "/a/b.cof", environment: env) == ["/a/b.cof"])
+        #expect(MagneticModel.fileLocation(path: "/a/b.cof", environment: env) == "/a/b.cof")
+        #expect(MagneticModel.fileLocation(environment: [:]) == nil)
+        #expect((try? MagneticModel.load(environment: [:]))?.source == MagneticModel.builtInSource)
     }
 
     /// The environment variable and the explicit path are honoured (and an explicit path wins
@@ -236,23 +233,25 @@ struct WMMFileTests {
     }
 }
 
-@Suite("World Magnetic Model — installed model")
-struct WMMInstalledTests {
-    static let installed = SharedData.repositoryRoot.appendingPathComponent(".data/WMM.COF")
-    static var shouldRun: Bool { SharedData.isRequired || FileManager.default.fileExists(atPath: installed.path) }
-
-    /// The set-up (scripts/install-deps.sh, run by scripts/test and CI) copies WMM.COF from
-    /// NOAA's wmm-calculator into .data/; the default lookup must find and parse it, and it
-    /// must be the official WMM2025 file (reference: the official test value at 80°N 0°E 0 km
-    /// 2025.0 from the WMM2025 report table, X = 6521.6 nT, to its printed 0.1 nT).
-    @Test(.enabled(if: shouldRun))
-    func defaultLookupFindsInstalledModel() throws {
-        let model = try MagneticModel.load(environment: [:], currentDirectory: "/nonexistent")
-        #expect(model.source == Self.installed.path)
-        #expect(model.name.hasPrefix("WMM-") && model.maxDegree == 12)
-        if model.name == "WMM-2025" {
-            let f = model.field(latitude: 80, longitude: 0, ellipsoidalHeight: 0, decimalYear: 2025)
-            #expect(abs(f.north - 6521.6) <= 0.05 + 1e-9)
+@Suite("World Magnetic Model — compiled-in model")
+struct WMMBuiltInTests {
+    /// The compiled-in WMM2025 equals NOAA's own file (reference: WMM.COF of the shared data,
+    /// byte-identical to NOAA's wmm-calculator 1.4.4): same name, epoch and field at the 100
+    /// official test points to 1e-9 nT (identical coefficients give identical arithmetic).
+    @Test(.enabled(if: SharedData.shouldRun))
+    func builtInEqualsNOAAsFile() throws {
+        let file = try MagneticModel(contentsOf: SharedData.url("wmm/WMM2025/WMM.COF"))
+        let builtIn = MagneticModel.wmm2025
+        #expect(builtIn.name == "WMM-2025" && builtIn.maxDegree == 12 && builtIn.epoch == file.epoch)
+        for lat in stride(from: -89.0, through: 89, by: 17) {
+            for lon in stride(from: -180.0, through: 180, by: 29) {
+                let a = builtIn.field(latitude: lat, longitude: lon, ellipsoidalHeight: 1000, decimalYear: 2027.3)
+                let b = file.field(latitude: lat, longitude: lon, ellipsoidalHeight: 1000, decimalYear: 2027.3)
+                #expect(abs(a.north - b.north) <= 1e-9 && abs(a.east - b.east) <= 1e-9 && abs(a.down - b.down) <= 1e-9)
+            }
         }
+        // The official test value at 80°N 0°E 0 km 2025.0 (WMM2025 report table): X = 6521.6 nT.
+        let f = builtIn.field(latitude: 80, longitude: 0, ellipsoidalHeight: 0, decimalYear: 2025)
+        #expect(abs(f.north - 6521.6) <= 0.05 + 1e-9)
     }
 }

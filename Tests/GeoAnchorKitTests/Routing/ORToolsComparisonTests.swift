@@ -31,7 +31,7 @@ struct ORToolsComparisonTests {
         #expect(f.instances.count == 3 && f.time_limit_s == 5)
         for inst in f.instances {
             let points = zip(inst.latitudes, inst.longitudes).map { GeodeticCoordinate(latitude: $0, longitude: $1) }
-            let costs = RoutingCosts(coordinates: points)
+            let costs = try RoutingCosts(coordinates: points)
             let ours = try PathSolver.solve(cost: costs.distances, start: 0, end: .free,
                                             options: SolverOptions(timeLimit: 120, seed: 1, maxIterations: 1000))
             #expect(Set(ours.order).count == points.count && ours.order.first == 0)

@@ -15,7 +15,7 @@ struct PathNetworkTests {
     @Test func walksAlongThePaths() throws {
         let corner = Self.c(50, 14), east = Self.c(50, 14.005), north = Self.c(50.004, 14)
         let net = try PathNetwork(lineStrings: [[north, corner], [corner, east]])
-        let costs = net.costs(between: [north, east])
+        let costs = try net.costs(between: [north, east])
         let arms = RoutingDistance.geodesic(north, corner) + RoutingDistance.geodesic(corner, east)
         #expect(abs(costs.distances[0, 1] - arms) < 1e-4)
         #expect(costs.distances[0, 1] > RoutingDistance.geodesic(north, east) * 1.3)
@@ -29,7 +29,7 @@ struct PathNetworkTests {
         let s = try #require(net.snap(mid))
         #expect(abs(s.fraction - 0.5) < 1e-3)
         #expect(abs(s.distance - 20) < 0.2)
-        let costs = net.costs(between: [a, mid, b])
+        let costs = try net.costs(between: [a, mid, b])
         #expect(abs(costs.distances[0, 2] - RoutingDistance.geodesic(a, b)) < 1e-3)
         #expect(costs.distances[0, 1] > s.distance)
     }
@@ -56,7 +56,7 @@ struct PathNetworkTests {
     @Test func climbsFollowTheNetworkHeights() throws {
         let a = Self.c(50, 14, 300), top = Self.c(50, 14.003, 330), b = Self.c(50, 14.006, 300)
         let net = try PathNetwork(lineStrings: [[a, top, b]])
-        let costs = net.costs(between: [a, b])
+        let costs = try net.costs(between: [a, b])
         #expect(abs(costs.ascents[0, 1] - 30) < 1e-9 && abs(costs.descents[0, 1] - 30) < 1e-9)
         let w = WalkingModel.tobler
         let l1 = RoutingDistance.geodesic(a, top), l2 = RoutingDistance.geodesic(top, b)

@@ -51,7 +51,7 @@ struct RoutePlannerTests {
         let problem = RouteProblem(stops: stops, end: .returnToStart)
         let plan = try RoutePlanner.plan(problem)
         let e = plan.estimate
-        let costs = RoutingCosts(coordinates: problem.nodeCoordinates)
+        let costs = try RoutingCosts(coordinates: problem.nodeCoordinates)
         var t = 60.0
         for leg in e.legs {
             let i = stops.firstIndex { $0.id == leg.from }!, j = stops.firstIndex { $0.id == leg.to }!

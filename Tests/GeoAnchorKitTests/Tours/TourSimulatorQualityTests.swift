@@ -34,7 +34,7 @@ struct TourSimulatorQualityTests {
             var filter: PositionFilter? = PositionFilter(profile: .walking)
             var summary = TourSession.ReplaySummary()
             var events: [TourEvent] = []
-            for f in out.raw { events += try session.process(f, filter: &filter, zones: Optional<NoZones>.none, summary: &summary) }
+            for f in out.raw { events += try session.process(f, filter: &filter, summary: &summary) }
             for (i, stop) in tour.stops.enumerated() {
                 let c = session.stopPoints[i]
                 let dist = out.truth.map { session.planarPoint(latitude: $0.latitude, longitude: $0.longitude).distance(to: c) }
@@ -80,7 +80,7 @@ struct TourSimulatorQualityTests {
             var filter: PositionFilter? = PositionFilter(configuration: .walking, path: path)
             var summary = TourSession.ReplaySummary()
             var events: [TourEvent] = []
-            for f in out.raw { events += try session.process(f, filter: &filter, zones: Optional<NoZones>.none, summary: &summary) }
+            for f in out.raw { events += try session.process(f, filter: &filter, summary: &summary) }
             #expect((filter?.statistics.pathUpdates ?? 0) > 1000)
             for (i, stop) in tour.stops.enumerated() {
                 let c = session.stopPoints[i]

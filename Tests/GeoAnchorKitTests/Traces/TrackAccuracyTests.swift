@@ -24,7 +24,7 @@ struct TrackAccuracyTests {
         for i in 0...600 {
             let t = Double(i) / 10
             let g = origin.geodetic(east: 0, north: 10 * t, up: 0)
-            ref.append(Fix(time: 1000 + t, latitude: g.latitude, longitude: g.longitude, height: g.ellipsoidalHeight))
+            ref.append(Fix(time: 1000 + t, latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: g.ellipsoidalHeight))
         }
         var trace: [Fix] = []
         for s in 0...70 {   // 61…70 s are past the reference: unmatched
@@ -34,7 +34,7 @@ struct TrackAccuracyTests {
                 longitude: origin.geodetic(east: 0, north: 10 * t, up: 0).longitude,
                 ellipsoidalHeight: origin.geodetic(east: 0, north: 10 * t, up: 0).ellipsoidalHeight))
             let g = truthFrame.geodetic(east: 3, north: 4, up: 2)
-            trace.append(Fix(time: 1000 + t, latitude: g.latitude, longitude: g.longitude, height: g.ellipsoidalHeight))
+            trace.append(Fix(time: 1000 + t, latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: g.ellipsoidalHeight))
         }
         let r = TrackAccuracy.evaluate(trace: trace, reference: ReferenceTrack(ref))
         #expect(r.matched == 60 && r.unmatched == 11)

@@ -137,6 +137,22 @@ struct GeobenchInterfaceTests {
         for col in ["time", "latitude", "longitude", "horizontal_accuracy"] { #expect(header.contains(col), "\(col)") }
     }
 
+    /// The adaptive default (no --profile): motion columns in the CSV, motion_share / model_fits /
+    /// profile "adaptive" in the JSON, on the streaming (causal) path.
+    @Test func filterAdaptiveKeys() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-filter-adaptive-\(UUID().uuidString).csv").path
+        let r = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", out, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try json(r.stdout)
+        #expect(j["profile"] as? String == "adaptive")
+        let share = try #require(j["motion_share"] as? [String: Any])
+        for k in ["stationary", "walking", "vehicle"] { #expect(share[k] is Double, "motion_share.\(k)") }
+        #expect(j["model_fits"] is Bool && j["gated"] is Int)
+        let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n")
+        #expect(lines.first?.hasSuffix(",quality,motion,motion_stationary,motion_walking,motion_vehicle") == true, "\(lines.first ?? "")")
+        #expect(lines.count == (j["fixes_written"] as? Int ?? -1) + 1)
+    }
+
     /// `--path`: the JSON counts its updates; a file without lines and a bad σ exit 2 naming them.
     @Test func filterWithPath() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-filter-path-\(UUID().uuidString).csv").path

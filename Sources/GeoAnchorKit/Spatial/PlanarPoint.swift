@@ -45,3 +45,30 @@ public struct PlanarPoint: Sendable, Hashable, Codable {
     /// Dot product, m².
     @inlinable public func dot(_ b: PlanarPoint) -> Double { x * b.x + y * b.y }
 }
+
+extension PlanarPoint {
+    /// The closest point of the segment from `a` to `b` to this point.
+    ///
+    /// The one point-to-segment projection of the library: polylines (``PlanarPolyline``), the
+    /// segment grid (``SegmentGrid``), the filter's path constraint, tour zones and path-network
+    /// snapping all call it.
+    ///
+    /// - Returns: `t` ∈ [0, 1], the fraction along the segment of the closest point (0 for a
+    ///   degenerate segment, a == b); `point`, that closest point; `distance`, meters from this
+    ///   point to it.
+    @inlinable
+    public func projection(onSegmentFrom a: PlanarPoint, to b: PlanarPoint) -> (t: Double, point: PlanarPoint, distance: Double) {
+        projection(onSegmentFrom: a, direction: b - a)
+    }
+
+    /// The same projection for the segment from `a` to `a + direction`.
+    @inlinable
+    public func projection(onSegmentFrom a: PlanarPoint, direction ab: PlanarPoint) -> (t: Double, point: PlanarPoint, distance: Double) {
+        let ap = self - a
+        let len2 = ab.dot(ab)
+        // Degenerate (repeated vertex) segments project onto their single point.
+        let t = len2 > 0 ? Swift.min(1, Swift.max(0, ap.dot(ab) / len2)) : 0
+        let q = a + ab * t
+        return (t, q, distance(to: q))
+    }
+}

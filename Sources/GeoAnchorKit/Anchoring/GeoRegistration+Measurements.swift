@@ -1,0 +1,384 @@
+import Foundation
+
+extension GeoRegistration {
+    // MARK: - GNSS
+
+    /// Feeds one GNSS fix (time order within the fixes). A fix without a horizontal accuracy, or
+    /// before the first tracking sample, is counted (``GeoRegistrationSummary``) but not used.
+    /// - Throws: range errors for invalid coordinates or a non-finite time.
+    public mutating func update(fix: Fix) throws(GeoAnchorError) {
+        guard fix.time.isFinite else { throw .nonFinite(name: "fix time", value: fix.time) }
+        try GeodeticCoordinate(latitude: fix.latitude, longitude: fix.longitude).validate()
+        guard let acc = fix.horizontalAccuracy, acc.isFinite, acc > 0 else { summary.fixesGated += 1; return }
+        guard lastSample != nil else { summary.fixesBeforeTracking += 1; return }
+        let c = configuration, n = Self.n
+        let sigma = Swift.max(acc / CircularError.radius68PerSigma, c.minimumFixSigma)
+        lastGnssSigma = sigma
+        let h0 = fix.ellipsoidalHeight
+        if reference == nil { try start(at: fix, sigma: sigma) }
+        guard let ref = reference else { return }
+        propagate(to: fix.time)
+        // The slow error's variance follows the reported accuracy (e.g. entering a canyon).
+        let slow = c.gnssCorrelatedFraction * sigma
+        for i in [Self.iBE, Self.iBN] where p[i * n + i] < slow * slow { p[i * n + i] = slow * slow }
+        let white2 = sigma * sigma * Swift.max(0.05, 1 - c.gnssCorrelatedFraction * c.gnssCorrelatedFraction)
+        let z = ref.enu(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: h0 ?? ref.origin.height)
+        let nuE = z.east - x[Self.iE] - x[Self.iBE], nuN = z.north - x[Self.iN] - x[Self.iBN]
+        let hE = [(Self.iE, 1.0), (Self.iBE, 1.0)], hN = [(Self.iN, 1.0), (Self.iBN, 1.0)]
+        let s11 = innovationVariance(hE, white2), s22 = innovationVariance(hN, white2)
+        let s12 = p[Self.iE * n + Self.iN] + p[Self.iE * n + Self.iBN] + p[Self.iBE * n + Self.iN] + p[Self.iBE * n + Self.iBN]
+        if Self.normalizedSquare(nuE, nuN, s11, s22, s12) > c.fixGate {
+            consecutiveRejections += 1
+            guard consecutiveRejections >= c.consecutiveRejectionsForJump else { summary.fixesGated += 1; return }
+            // Many fixes in a row disagree: the tracked position jumped (or drifted away).
+            consecutiveRejections = 0
+            summary.trackingJumps += 1
+            events.append(.trackingJump(time: fix.time, meters: (nuE * nuE + nuN * nuN).squareRoot(), detectedByGNSS: true))
+            // Widen the position by the disagreement (not a snap to this fix, which may itself be
+            // in an excursion) and let this fix and the next ones pull it across.
+            let disagreement = nuE * nuE + nuN * nuN
+            addVariance(Self.iE, disagreement); addVariance(Self.iN, disagreement)
+            addVariance(Self.iPsi, (3 * Angle.radiansPerDegree) * (3 * Angle.radiansPerDegree))
+            alignment.removeAll()
+        } else {
+            consecutiveRejections = 0
+        }
+        summary.fixesUsed += 1
+        scalarUpdate(hE, innovation: nuE, variance: white2)
+        let nuN2 = z.north - x[Self.iN] - x[Self.iBN]
+        scalarUpdate(hN, innovation: nuN2, variance: white2)
+        if h0 != nil {
+            let sv = (fix.verticalAccuracy.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? 1.7 * sigma * CircularError.halfWidth68PerSigma)
+                / CircularError.halfWidth68PerSigma
+            let hU = [(Self.iU, 1.0), (Self.iBU, 1.0)]
+            let rv = sv * sv * Swift.max(0.05, 1 - c.gnssCorrelatedFraction * c.gnssCorrelatedFraction)
+            let nuU = z.up - x[Self.iU] - x[Self.iBU]
+            if nuU * nuU <= 16 * innovationVariance(hU, rv) { scalarUpdate(hU, innovation: nuU, variance: rv) }
+        }
+        if headingKnown { updateCourse(fix) }
+        if !headingFromTrack, let s = lastSample {
+            let q = Self.nominal(s.position, convention)
+            alignment.append((SIMD2(q.x, q.y), SIMD2(z.east, z.north), fix.time))
+            if alignment.count > 600 { alignment.removeFirst(300) }
+            alignFromTrack(time: fix.time, sigma: sigma)
+        }
+        checkSnap(time: fix.time)
+    }
+
+    /// The fix's course over ground (Doppler on phones: free of the slow position error) against
+    /// the tracked direction of motion over the last ≈ 1 s: observes ψ directly.
+    mutating func updateCourse(_ fix: Fix) {
+        let c = configuration
+        guard let course = fix.course, course.isFinite, let v = fix.speed, v.isFinite, v >= c.courseMinimumSpeed,
+              let last = recent.last, c.courseSigma > 0 else { return }
+        // The tracked position ≈ 1 s before the latest sample.
+        var i = recent.count - 1
+        while i > 0 && last.time - recent[i].time < c.courseWindow { i -= 1 }
+        let w = last.time - recent[i].time
+        guard w >= 0.5 * c.courseWindow else { return }
+        let d = last.xy - recent[i].xy
+        guard (d * d).sum().squareRoot() / w >= c.courseMinimumSpeed else { return }
+        let rad = Angle.radiansPerDegree
+        let tracked = Angle.atan2Degrees(d.x, d.y)
+        let nu = Angle.difference(from: tracked + x[Self.iPsi] * Angle.degreesPerRadian, to: course) * rad
+        // Slower walking and worse reception (a larger reported accuracy, e.g. in a canyon) make
+        // the course noisier.
+        let reception = Swift.max(1, (fix.horizontalAccuracy ?? 0) / c.courseReferenceAccuracy)
+        let sigma = c.courseSigma * Swift.max(1, c.courseReferenceSpeed / v) * reception * rad
+        let h = [(Self.iPsi, 1.0)]
+        guard nu * nu <= 9 * innovationVariance(h, sigma * sigma) else { summary.coursesGated += 1; return }
+        summary.coursesUsed += 1
+        scalarUpdate(h, innovation: nu, variance: sigma * sigma)
+    }
+
+    /// `νᵀ S⁻¹ ν` of a 2-D innovation with covariance [[s11, s12], [s12, s22]] (0 if singular).
+    static func normalizedSquare(_ a: Double, _ b: Double, _ s11: Double, _ s22: Double, _ s12: Double) -> Double {
+        let det = s11 * s22 - s12 * s12
+        return det > 0 ? (s22 * a * a - 2 * s12 * a * b + s11 * b * b) / det : 0
+    }
+
+    /// Feeds one tracking sample, then every fix and compass reading up to its time, advancing
+    /// the cursors — the time order `geobench align`, the report and the tests use.
+    public mutating func update(tracking sample: ARTrackingSample, fixes: [Fix], fixCursor: inout Int,
+                                compass: [CompassReading], compassCursor: inout Int) throws(GeoAnchorError) {
+        try update(tracking: sample)
+        while fixCursor < fixes.count && fixes[fixCursor].time <= sample.time { try update(fix: fixes[fixCursor]); fixCursor += 1 }
+        while compassCursor < compass.count && compass[compassCursor].time <= sample.time {
+            try update(compass: compass[compassCursor]); compassCursor += 1
+        }
+    }
+
+    /// Starts the reference frame at the first usable fix and sets the priors.
+    mutating func start(at fix: Fix, sigma: Double) throws(GeoAnchorError) {
+        let h = fix.ellipsoidalHeight ?? 0
+        reference = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: h))
+        let c = configuration, n = Self.n, rad = Angle.radiansPerDegree
+        x = [Double](repeating: 0, count: n)
+        p = [Double](repeating: 0, count: n * n)
+        x[Self.iU] = 0
+        p[Self.iE * n + Self.iE] = 1e4; p[Self.iN * n + Self.iN] = 1e4; p[Self.iU * n + Self.iU] = 1e4
+        p[Self.iS * n + Self.iS] = c.scaleSigma * c.scaleSigma
+        let w = c.yawDriftRateSigma * rad / 60
+        p[Self.iW * n + Self.iW] = w * w
+        let b = c.gnssCorrelatedFraction * sigma
+        p[Self.iBE * n + Self.iBE] = b * b; p[Self.iBN * n + Self.iBN] = b * b; p[Self.iBU * n + Self.iBU] = 2.5 * b * b
+        p[Self.iBC * n + Self.iBC] = (c.compassBiasSigma * rad) * (c.compassBiasSigma * rad)
+        if let prior = c.frameHeadingSigma, let s = lastSample {
+            // The frame claims to be north-aligned (its nominal north is true north ± prior).
+            _ = s
+            headingKnown = true
+            x[Self.iPsi] = 0
+            p[Self.iPsi * n + Self.iPsi] = (prior * rad) * (prior * rad)
+            events.append(.headingInitialized(time: fix.time, heading: 0, sigma: prior))
+        }
+        lag = .zero; lagPsi = 0
+    }
+
+    /// Least-squares rotation of the tracked path onto the fixes (2-D Procrustes), once the path
+    /// spans enough: initializes the heading (no compass) or checks the compass's.
+    mutating func alignFromTrack(time: Double, sigma: Double) {
+        let c = configuration, n = Self.n
+        guard alignment.count >= 10, let first = alignment.first else { return }
+        var span = 0.0
+        for a in alignment { span = Swift.max(span, ((a.session - first.session) * (a.session - first.session)).sum()) }
+        guard span.squareRoot() >= c.alignmentSpan else { return }
+        let m = Double(alignment.count)
+        var cs = SIMD2<Double>(0, 0), cf = SIMD2<Double>(0, 0)
+        for a in alignment { cs += a.session; cf += a.fix }
+        cs /= m; cf /= m
+        var sc = 0.0, ss = 0.0, r2 = 0.0
+        for a in alignment {
+            let u = a.session - cs, v = a.fix - cf
+            sc += v.x * u.x + v.y * u.y
+            ss += v.x * u.y - v.y * u.x
+            r2 += (u * u).sum()
+        }
+        let psi = Foundation.atan2(ss, sc)
+        // σ: the white part over all fixes, the slow part over the few independent stretches.
+        let duration = alignment.last!.time - first.time
+        let f = c.gnssCorrelatedFraction
+        let white2 = sigma * sigma * (1 - f * f) / r2
+        let slow2 = f * f * sigma * sigma * Swift.min(1, duration / c.gnssCorrelationTime) / (r2 / m)
+        let sigmaPsi = 1.5 * (white2 + slow2).squareRoot()
+        if headingKnown {
+            let diff = Angle.difference(from: x[Self.iPsi] * Angle.degreesPerRadian, to: psi * Angle.degreesPerRadian) * Angle.radiansPerDegree
+            let comb = (p[Self.iPsi * n + Self.iPsi] + sigmaPsi * sigmaPsi).squareRoot()
+            headingFromTrack = true
+            guard Swift.abs(diff) > 3 * comb else { alignment.removeAll(); return }
+            summary.headingReinitializations += 1
+            events.append(.headingReinitialized(time: time, degrees: diff * Angle.degreesPerRadian))
+        } else {
+            headingKnown = true
+            headingFromTrack = true
+            events.append(.headingInitialized(time: time, heading: Angle.normalizeHeading(psi * Angle.degreesPerRadian),
+                                              sigma: sigmaPsi * Angle.degreesPerRadian))
+        }
+        // Place the device where the aligned path puts it, averaged over every fix.
+        let now = lastHorizontal
+        let sn = Foundation.sin(psi), co = Foundation.cos(psi)
+        var pos = SIMD2<Double>(0, 0)
+        for a in alignment {
+            let d = now - a.session
+            let turned = SIMD2(co * d.x + sn * d.y, -sn * d.x + co * d.y)
+            pos += a.fix + turned
+        }
+        do {
+            pos /= m
+            x[Self.iE] = pos.x - x[Self.iBE]; x[Self.iN] = pos.y - x[Self.iBN]
+            for i in [Self.iE, Self.iN] {
+                for j in 0..<n { p[i * n + j] = 0; p[j * n + i] = 0 }
+                p[i * n + i] = sigma * sigma
+            }
+        }
+        x[Self.iPsi] = psi
+        for j in 0..<n { p[Self.iPsi * n + j] = 0; p[j * n + Self.iPsi] = 0 }
+        p[Self.iPsi * n + Self.iPsi] = sigmaPsi * sigmaPsi
+        lag = .zero; lagPsi = 0
+        alignment.removeAll()
+    }
+
+    // MARK: - Compass
+
+    /// Feeds one compass reading (optional input). Readings before the first tracking sample
+    /// are counted as gated.
+    /// - Throws: non-finite values or a non-positive accuracy.
+    public mutating func update(compass r: CompassReading) throws(GeoAnchorError) {
+        guard r.time.isFinite else { throw .nonFinite(name: "compass time", value: r.time) }
+        guard r.heading.isFinite else { throw .nonFinite(name: "compass heading", value: r.heading) }
+        guard r.headingAccuracy.isFinite, r.headingAccuracy > 0 else {
+            throw .outOfRange(name: "compass heading accuracy", value: r.headingAccuracy, range: "(0, ∞) degrees")
+        }
+        guard let s = lastSample, reference != nil else { summary.compassGated += 1; return }
+        propagate(to: r.time)
+        let c = configuration, rad = Angle.radiansPerDegree
+        let sigma = c.compassWhiteFraction * r.headingAccuracy / CircularError.halfWidth68PerSigma * rad
+        let gap = r.time - lastCompassTime
+        let inflate = gap > 0 ? Swift.max(1, c.compassDecorrelationInterval / gap) : 1 / 0.01
+        lastCompassTime = r.time
+        let yaw = s.yaw
+        if !headingKnown {
+            headingKnown = true
+            x[Self.iPsi] = Angle.difference(from: yaw, to: r.heading) * rad
+            p[Self.iPsi * Self.n + Self.iPsi] = 0.25 * Double.pi * Double.pi   // (90°)², a wide start
+            events.append(.headingInitialized(time: r.time, heading: Angle.normalizeHeading(x[Self.iPsi] * Angle.degreesPerRadian),
+                                              sigma: r.headingAccuracy))
+        }
+        let predicted = yaw + (x[Self.iPsi] + x[Self.iBC]) * Angle.degreesPerRadian
+        let nu = Angle.difference(from: predicted, to: r.heading) * rad
+        let h = [(Self.iPsi, 1.0), (Self.iBC, 1.0)]
+        // Gate on one reading's innovation (not the rate-inflated variance): a disturbance shows
+        // as a reading far from heading + tracked bias.
+        let single = innovationVariance(h, sigma * sigma)
+        let normalized = nu / single.squareRoot()
+        // Disturbance episodes (near metal) shift many readings the same way: a running mean of
+        // the normalized innovations (≈ 5 s) beyond ``compassEpisodeThreshold`` marks one, and
+        // its readings are gated even when each alone would pass.
+        let a = gap > 0 ? Swift.min(1, gap / c.compassEpisodeTime) : 0
+        compassInnovationMean += a * (normalized - compassInnovationMean)
+        let disturbed = Swift.abs(compassInnovationMean) > c.compassEpisodeThreshold
+        if disturbed && compassDisturbedSince.isNaN { compassDisturbedSince = r.time }
+        if !disturbed { compassDisturbedSince = .nan }
+        if !compassDisturbedSince.isNaN && r.time - compassDisturbedSince > c.compassBiasResetTime {
+            // A lasting change, not an episode: let the bias state learn it.
+            addVariance(Self.iBC, 4 * (c.compassBiasSigma * rad) * (c.compassBiasSigma * rad))
+            compassInnovationMean = 0; compassDisturbedSince = .nan
+            summary.compassGated += 1
+            return
+        }
+        if disturbed || Swift.abs(normalized) > c.compassGate {
+            summary.compassGated += 1
+            return
+        }
+        summary.compassUsed += 1
+        scalarUpdate(h, innovation: nu, variance: sigma * sigma * inflate)
+        checkSnap(time: r.time)
+    }
+
+    /// A compass correction measured on landmarks (``LandmarkHeadingOffset``: corrected =
+    /// observed + offset): observes the compass bias as −offset with its standard error.
+    public mutating func update(compassCorrection o: LandmarkHeadingOffset, time: Double) throws(GeoAnchorError) {
+        guard o.offset.isFinite else { throw .nonFinite(name: "landmark offset", value: o.offset) }
+        guard o.standardError.isFinite, o.standardError > 0 else {
+            throw .outOfRange(name: "landmark offset standard error", value: o.standardError, range: "(0, ∞) degrees")
+        }
+        guard reference != nil else { return }
+        propagate(to: time)
+        let rad = Angle.radiansPerDegree
+        let nu = (-o.offset * rad) - x[Self.iBC]
+        summary.landmarksUsed += 1
+        scalarUpdate([(Self.iBC, 1.0)], innovation: nu, variance: (o.standardError * rad) * (o.standardError * rad))
+        checkSnap(time: time)
+    }
+
+    /// The device is pointed at a landmark right now (at the latest tracking sample's yaw): its
+    /// true heading is the azimuth to the landmark.
+    /// - Parameters:
+    ///   - landmark: the landmark's position (heights do not matter).
+    ///   - landmarkAccuracy: its 68 % horizontal radius, meters.
+    ///   - pointingAccuracy: 1σ of the aiming, degrees (> 0).
+    public mutating func update(sighting landmark: GeodeticCoordinate, landmarkAccuracy: Double = 0,
+                                pointingAccuracy: Double = 1, time: Double) throws(GeoAnchorError) {
+        try landmark.validate()
+        guard pointingAccuracy.isFinite, pointingAccuracy > 0 else {
+            throw .outOfRange(name: "pointing accuracy", value: pointingAccuracy, range: "(0, ∞) degrees")
+        }
+        guard let ref = reference, let s = lastSample, headingKnown else { return }
+        propagate(to: time)
+        let l = ref.enu(latitude: landmark.latitude, longitude: landmark.longitude, ellipsoidalHeight: ref.origin.height)
+        let de = l.east - x[Self.iE], dn = l.north - x[Self.iN]
+        let d2 = de * de + dn * dn
+        guard d2 > 1 else { return }
+        let rad = Angle.radiansPerDegree
+        let az = Foundation.atan2(de, dn)
+        let nu = Angle.difference(from: s.yaw + x[Self.iPsi] * Angle.degreesPerRadian, to: az * Angle.degreesPerRadian) * rad
+        let ls = landmarkAccuracy / CircularError.radius68PerSigma
+        let r = (pointingAccuracy * rad) * (pointingAccuracy * rad) + ls * ls / d2
+        summary.landmarksUsed += 1
+        scalarUpdate([(Self.iPsi, 1.0), (Self.iE, dn / d2), (Self.iN, -de / d2)], innovation: nu, variance: r)
+        checkSnap(time: time)
+    }
+
+    // MARK: - External geo pose
+
+    /// Feeds an ARKit geotracking / ARCore Earth pose with its accuracies (gated like fixes).
+    public mutating func update(geoPose g: ExternalGeoPose) throws(GeoAnchorError) {
+        guard g.time.isFinite else { throw .nonFinite(name: "geo pose time", value: g.time) }
+        try g.position.validate()
+        guard g.horizontalAccuracy.isFinite, g.horizontalAccuracy > 0 else {
+            throw .outOfRange(name: "geo pose horizontal accuracy", value: g.horizontalAccuracy, range: "(0, ∞) m")
+        }
+        guard lastSample != nil else { summary.externalPosesGated += 1; return }
+        if reference == nil {
+            try start(at: Fix(time: g.time, latitude: g.position.latitude, longitude: g.position.longitude,
+                              height: g.position.height, verticalReference: g.position.verticalReference),
+                      sigma: g.horizontalAccuracy / CircularError.radius68PerSigma)
+        }
+        guard let ref = reference, let s = lastSample else { return }
+        propagate(to: g.time)
+        let n = Self.n, rad = Angle.radiansPerDegree
+        if let hd = g.heading, let ha = g.headingAccuracy, hd.isFinite, ha.isFinite, ha > 0 {
+            let sig = ha / CircularError.halfWidth68PerSigma * rad
+            if !headingKnown {
+                headingKnown = true
+                x[Self.iPsi] = Angle.difference(from: s.yaw, to: hd) * rad
+                p[Self.iPsi * n + Self.iPsi] = sig * sig
+                events.append(.headingInitialized(time: g.time, heading: Angle.normalizeHeading(x[Self.iPsi] * Angle.degreesPerRadian), sigma: ha))
+            } else {
+                let nu = Angle.difference(from: s.yaw + x[Self.iPsi] * Angle.degreesPerRadian, to: hd) * rad
+                if nu * nu <= 9 * innovationVariance([(Self.iPsi, 1.0)], sig * sig) {
+                    scalarUpdate([(Self.iPsi, 1.0)], innovation: nu, variance: sig * sig)
+                }
+            }
+        }
+        let sigma = g.horizontalAccuracy / CircularError.radius68PerSigma
+        let z = ref.enu(latitude: g.position.latitude, longitude: g.position.longitude,
+                        ellipsoidalHeight: g.position.verticalReference == .ellipsoid ? g.position.height : ref.origin.height)
+        let nuE = z.east - x[Self.iE], nuN = z.north - x[Self.iN]
+        let s11 = p[Self.iE * n + Self.iE] + sigma * sigma, s22 = p[Self.iN * n + Self.iN] + sigma * sigma
+        let s12 = p[Self.iE * n + Self.iN]
+        guard Self.normalizedSquare(nuE, nuN, s11, s22, s12) <= configuration.fixGate else { summary.externalPosesGated += 1; return }
+        summary.externalPosesUsed += 1
+        scalarUpdate([(Self.iE, 1.0)], innovation: nuE, variance: sigma * sigma)
+        scalarUpdate([(Self.iN, 1.0)], innovation: z.north - x[Self.iN], variance: sigma * sigma)
+        if let va = g.verticalAccuracy, va > 0, va.isFinite, g.position.verticalReference == .ellipsoid {
+            let sv = va / CircularError.halfWidth68PerSigma
+            scalarUpdate([(Self.iU, 1.0)], innovation: z.up - x[Self.iU], variance: sv * sv)
+        }
+        checkSnap(time: g.time)
+    }
+
+    // MARK: - Output
+
+    /// The current estimate (smoothed output), or `nil` before the first fix or before the
+    /// heading is known (no compass: until the walked path spans ``GeoRegistrationConfiguration/alignmentSpan``).
+    public var estimate: GeoRegistrationEstimate? {
+        guard let ref = reference, let s = lastSample, headingKnown else { return nil }
+        let n = Self.n
+        let e = x[Self.iE] - lag.x, nn = x[Self.iN] - lag.y, u = x[Self.iU] - lag.z
+        let psi = x[Self.iPsi] - lagPsi
+        let g = ref.geodetic(east: e, north: nn, up: u)
+        let a = p[Self.iE * n + Self.iE], b = p[Self.iE * n + Self.iN], c = p[Self.iN * n + Self.iN]
+        let mid = 0.5 * (a + c), rad = (0.25 * (a - c) * (a - c) + b * b).squareRoot()
+        let l2 = lag.x * lag.x + lag.y * lag.y
+        let hAcc = CircularError.radius68(variances: Swift.max(0, mid + rad) + l2, Swift.max(0, mid - rad) + l2)
+        let vAcc = (p[Self.iU * n + Self.iU] + lag.z * lag.z).squareRoot() * CircularError.halfWidth68PerSigma
+        let psiDeg = psi * Angle.degreesPerRadian
+        let sigma = (p[Self.iPsi * n + Self.iPsi] + lagPsi * lagPsi).squareRoot() * Angle.degreesPerRadian
+        return GeoRegistrationEstimate(
+            time: s.time, position: GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: g.ellipsoidalHeight),
+            horizontalAccuracy: hAcc, verticalAccuracy: vAcc,
+            heading: Angle.normalizeHeading(s.yaw + psiDeg), headingSigma: sigma,
+            frameHeading: Angle.normalizeHeading(psiDeg), devicePositionInSession: s.position, yaw: s.yaw,
+            scaleError: x[Self.iS], isHeadingFromTrack: headingFromTrack)
+    }
+
+    /// The unsmoothed filter state as (east, north, up) about ``referenceOrigin`` and the frame
+    /// heading in degrees — for diagnostics and tests.
+    public var rawState: (east: Double, north: Double, up: Double, frameHeading: Double)? {
+        guard reference != nil, headingKnown else { return nil }
+        return (x[Self.iE], x[Self.iN], x[Self.iU], x[Self.iPsi] * Angle.degreesPerRadian)
+    }
+
+    /// Origin of the internal East-North-Up frame (the first fix), or `nil` before it.
+    public var referenceOrigin: GeodeticCoordinate? { reference?.origin }
+}

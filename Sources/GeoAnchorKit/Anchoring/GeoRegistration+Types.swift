@@ -1,0 +1,221 @@
+import Foundation
+
+/// One AR tracking sample: where the device is in the AR session frame and where it looks.
+public struct ARTrackingSample: Sendable, Hashable {
+    /// UTC seconds since 1970-01-01 (the same clock as ``Fix/time``).
+    public var time: Double
+    /// The device position in the session frame, meters, in the axes of the estimator's
+    /// ``ARFrameConvention`` (for ARKit `.gravity`: x right of the start view, y up, z backwards).
+    public var position: SIMD3<Double>
+    /// The device's heading in the session frame, degrees clockwise seen from above, 0 = the
+    /// frame's nominal north axis (−z for ARKit and ARCore frames, +y for ``ARFrameConvention/enu``).
+    /// Any finite value (wrapped internally).
+    public var yaw: Double
+
+    public init(time: Double, position: SIMD3<Double>, yaw: Double) {
+        self.time = time; self.position = position; self.yaw = yaw
+    }
+}
+
+/// One compass reading (CoreLocation `CLHeading` semantics).
+public struct CompassReading: Sendable, Hashable {
+    /// UTC seconds since 1970.
+    public var time: Double
+    /// True heading of the device, degrees clockwise from true north.
+    public var heading: Double
+    /// Heading accuracy, degrees (> 0; treated as a 68 % half-width, σ = accuracy / 0.9945).
+    public var headingAccuracy: Double
+
+    public init(time: Double, heading: Double, headingAccuracy: Double) {
+        self.time = time; self.heading = heading; self.headingAccuracy = headingAccuracy
+    }
+}
+
+/// An externally supplied geo pose of the device: ARKit `ARGeoAnchor`/geotracking or ARCore
+/// `GeospatialPose` (Earth pose), with their own 68 % accuracies.
+public struct ExternalGeoPose: Sendable, Hashable {
+    /// UTC seconds since 1970.
+    public var time: Double
+    /// The device position (ellipsoidal or MSL height; MSL needs a geoid separation, so give
+    /// ellipsoidal heights — ARCore's `altitude` is ellipsoidal).
+    public var position: GeodeticCoordinate
+    /// 68 % horizontal radius, meters (> 0).
+    public var horizontalAccuracy: Double
+    /// 68 % vertical half-width, meters (> 0), `nil` to leave the height alone.
+    public var verticalAccuracy: Double?
+    /// The device's true heading, degrees, `nil` if the source gives none.
+    public var heading: Double?
+    /// 68 % heading half-width, degrees (ARCore `headingAccuracy`/`yawAccuracy`).
+    public var headingAccuracy: Double?
+
+    public init(time: Double, position: GeodeticCoordinate, horizontalAccuracy: Double,
+                verticalAccuracy: Double? = nil, heading: Double? = nil, headingAccuracy: Double? = nil) {
+        self.time = time; self.position = position; self.horizontalAccuracy = horizontalAccuracy
+        self.verticalAccuracy = verticalAccuracy; self.heading = heading; self.headingAccuracy = headingAccuracy
+    }
+}
+
+/// Something an app can show the user: a discontinuity of the registration.
+public enum GeoRegistrationEvent: Sendable, Hashable {
+    /// The heading became known (first compass reading, a frame prior or the walked track).
+    case headingInitialized(time: Double, heading: Double, sigma: Double)
+    /// The walked track contradicted the compass-initialized heading by `degrees`; re-aligned.
+    case headingReinitialized(time: Double, degrees: Double)
+    /// AR tracking jumped (relocalisation): `meters` the size of the discontinuity when seen in
+    /// the tracking itself, or the GNSS disagreement when detected from consecutive rejected fixes.
+    case trackingJump(time: Double, meters: Double, detectedByGNSS: Bool)
+    /// The output was moved at once by a correction larger than the smoothing's snap limits.
+    case largeCorrection(time: Double, meters: Double, degrees: Double)
+}
+
+/// Counters of what the estimator did with its input (nothing is dropped silently).
+public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
+    /// Tracking samples fed.
+    public var trackingSamples = 0
+    /// Tracking steps not used as motion because they were discontinuities (jumps).
+    public var trackingStepsRejected = 0
+    /// Fixes used as position observations.
+    public var fixesUsed = 0
+    /// Fixes rejected by the innovation gate (outliers) or lacking an accuracy.
+    public var fixesGated = 0
+    /// Fixes before the first tracking sample (nothing to register yet).
+    public var fixesBeforeTracking = 0
+    /// Fix courses (course over ground) used as heading observations, and gated.
+    public var coursesUsed = 0
+    public var coursesGated = 0
+    /// Compass readings used, and gated (outliers, disturbance episodes, before the first fix).
+    public var compassUsed = 0
+    public var compassGated = 0
+    /// External geo poses used and gated.
+    public var externalPosesUsed = 0
+    public var externalPosesGated = 0
+    /// Landmark sightings and landmark compass corrections used.
+    public var landmarksUsed = 0
+    /// Tracking jumps detected (in the tracking or from a run of rejected fixes).
+    public var trackingJumps = 0
+    /// Output corrections beyond the snap limits.
+    public var largeCorrections = 0
+    /// Compass-initialized headings the walked path overruled.
+    public var headingReinitializations = 0
+    public init() {}
+}
+
+/// The estimator's output at one time: the device's geodetic pose with its uncertainty, and the
+/// session frame's true heading. Everything here uses data up to ``time`` only.
+public struct GeoRegistrationEstimate: Sendable, Hashable {
+    /// UTC seconds since 1970 (of the latest tracking sample).
+    public var time: Double
+    /// The device position, WGS84, ellipsoidal height.
+    public var position: GeodeticCoordinate
+    /// 68 % horizontal radius of the device position, meters (from the 2×2 covariance with
+    /// ``CircularError/radius68(variances:_:_:)``; includes the output smoothing's lag).
+    public var horizontalAccuracy: Double
+    /// 68 % vertical half-width, meters.
+    public var verticalAccuracy: Double
+    /// The device's true heading, degrees clockwise from true north, [0, 360).
+    public var heading: Double
+    /// 1σ of ``heading`` (and of ``frameHeading``), degrees — a standard deviation, not a 68 %
+    /// half-width (multiply by ``CircularError/halfWidth68PerSigma`` for CoreLocation's convention).
+    public var headingSigma: Double
+    /// True heading of the session frame's nominal north axis (−z for ARKit/ARCore, +y for ENU),
+    /// degrees, [0, 360).
+    public var frameHeading: Double
+    /// The device position in the session frame at ``time`` (the tracking sample), meters.
+    public var devicePositionInSession: SIMD3<Double>
+    /// The tracked yaw in the session frame at ``time``, degrees.
+    public var yaw: Double
+    /// Estimated AR tracking scale error: true distance = (1 + scaleError) × tracked distance.
+    public var scaleError: Double
+    /// True once the walked track (not only the compass or a prior) has constrained the heading.
+    public var isHeadingFromTrack: Bool
+
+    /// The estimate as a ``DevicePose`` for ``AnchorPlacer`` and ``AnchorField``: the heading σ
+    /// is converted to the pose's 68 % half-width (σ × 0.9945).
+    public var devicePose: DevicePose {
+        DevicePose(position: position, horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy,
+                   heading: heading, headingAccuracy: headingSigma * CircularError.halfWidth68PerSigma)
+    }
+}
+
+/// Tuning of ``GeoRegistration``. The defaults model a phone: GNSS with a slowly varying error
+/// (ADVIO: 2.4–3.7 m per axis, decorrelating in 14–17 s, plus ≈ 1 m white), AR tracking whose
+/// yaw drifts ≈ 0.2–0.6 °/min with scale error of a few percent, and a compass with a bias.
+public struct GeoRegistrationConfiguration: Sendable, Hashable {
+    /// Correlation time of the GNSS error's slow part, seconds (Gauss–Markov).
+    public var gnssCorrelationTime = 20.0
+    /// Fraction of the reported fix σ (68 % radius / 1.5096) that is slow (correlated); the
+    /// white part is `√(1 − f²)` of it.
+    public var gnssCorrelatedFraction = 0.7
+    /// Fix σ floor, meters per axis (a reported accuracy of 0 is not trusted).
+    public var minimumFixSigma = 0.8
+    /// χ² (2 degrees of freedom) above which a fix is rejected as an outlier (0.999: 13.8).
+    public var fixGate = 13.8
+    /// This many consecutive rejected fixes mean the track, not the fixes, is wrong: re-anchor.
+    public var consecutiveRejectionsForJump = 10
+
+    /// Course over ground of the fixes (``Fix/course``, with ``Fix/speed``): 1σ in degrees at
+    /// ``courseReferenceSpeed`` m/s (growing as 1/speed below it), used above
+    /// ``courseMinimumSpeed`` m/s against the tracked direction over ``courseWindow`` s, scaled
+    /// up by the fix's horizontal accuracy over ``courseReferenceAccuracy`` m when larger. Set
+    /// `courseSigma` to 0 to ignore courses.
+    public var courseSigma = 8.0
+    public var courseReferenceSpeed = 1.3
+    public var courseMinimumSpeed = 0.8
+    public var courseWindow = 1.0
+    public var courseReferenceAccuracy = 4.0
+
+    /// AR tracking position random walk, meters per √meter walked.
+    public var trackingPositionNoise = 0.02
+    /// AR tracking yaw random walk, degrees per √meter walked and per √second.
+    public var trackingYawNoisePerRootMeter = 0.03
+    public var trackingYawNoisePerRootSecond = 0.01
+    /// Prior 1σ of the AR tracking yaw drift rate, degrees per minute, and its random walk
+    /// (degrees per minute per √minute).
+    public var yawDriftRateSigma = 1.0
+    public var yawDriftRateNoise = 0.05
+    /// Prior 1σ of the AR tracking scale error and its random walk per √meter.
+    public var scaleSigma = 0.03
+    public var scaleNoisePerRootMeter = 0.0005
+    /// A tracking step faster than this (m/s) and longer than ``jumpMinimumStep`` is a jump.
+    public var maximumTrackingSpeed = 5.0
+    public var jumpMinimumStep = 0.5
+
+    /// Compass bias: 1σ (degrees) and correlation time (s) of its slow error.
+    public var compassBiasSigma = 6.0
+    public var compassBiasTime = 60.0
+    /// Fraction of the reported compass σ that is white (reading to reading); the rest is the
+    /// slow error the bias state tracks.
+    public var compassWhiteFraction = 0.6
+    /// Compass readings closer than this (s) share one reading's weight (their errors are
+    /// correlated): the variance of each is scaled by `interval / gap`.
+    public var compassDecorrelationInterval = 1.0
+    /// Normalized-innovation gate for compass readings (σ units of one reading's innovation).
+    public var compassGate = 3.0
+    /// Disturbance-episode detector: time constant (s) of the running mean of normalized compass
+    /// innovations, the threshold on it, and after how many seconds of continuous disturbance
+    /// the change is taken as a new bias instead.
+    public var compassEpisodeTime = 5.0
+    public var compassEpisodeThreshold = 1.2
+    public var compassBiasResetTime = 120.0
+
+    /// Heading known from the frame itself (degrees 1σ), e.g. 15 for ARKit `.gravityAndHeading`
+    /// (the frame's north is the compass's); `nil` = unknown (ARKit `.gravity`: the heading comes
+    /// from the compass or the walk).
+    public var frameHeadingSigma: Double? = nil
+    /// Without compass or prior: the tracked track must span this many meters before its heading
+    /// is aligned to the fixes (Procrustes fit).
+    public var alignmentSpan = 30.0
+
+    /// Output smoothing: maximum rates at which a correction reaches the output while standing
+    /// still (tracked speed < ``stillSpeed``) and while walking; corrections beyond the snap
+    /// limits are applied at once and reported as ``GeoRegistrationEvent/largeCorrection(time:meters:degrees:)``.
+    public var stillTranslationRate = 0.25
+    public var stillRotationRate = 0.15
+    public var movingTranslationRate = 1.0
+    public var movingRotationRate = 1.5
+    public var stillSpeed = 0.3
+    public var snapDistance = 5.0
+    public var snapAngle = 5.0
+
+    public init() {}
+}

@@ -1,0 +1,141 @@
+import Foundation
+
+/// Runs ``GeoRegistration`` on simulated streams and measures it against the simulator's truth:
+/// the figures of the issue-12 targets, used by the tests, the report and the benchmark.
+public struct GeoRegistrationEvaluation: Sendable {
+    /// Per tracking sample (from the first estimate on).
+    public struct Sample: Sendable, Hashable {
+        public var time: Double
+        /// Meters walked since the start.
+        public var walked: Double
+        /// Output heading − true heading, degrees (signed), and the reported 1σ.
+        public var headingError: Double
+        public var headingSigma: Double
+        /// Latest compass reading − true heading, degrees (nil without compass or before one).
+        public var compassError: Double?
+        /// Horizontal distance of the output position from the truth, meters.
+        public var positionError: Double
+        /// Error of an anchor straight ahead at 50 m and 200 m, meters: fused, and compass alone
+        /// (latest raw fix + latest compass heading; nil without either).
+        public var anchorError50: Double
+        public var anchorError200: Double
+        public var compassAnchorError50: Double?
+        public var compassAnchorError200: Double?
+        /// While standing still: how fast an anchor 50 m away moves in the session frame (m/s).
+        public var stillAnchorSpeed: Double?
+    }
+
+    public var samples: [Sample] = []
+    /// Horizontal errors of the raw fixes against the truth, meters.
+    public var rawFixErrors: [Double] = []
+    public var summary = GeoRegistrationSummary()
+    public var events: [GeoRegistrationEvent] = []
+
+    /// Feeds the streams in time order (tracking, then fixes, then compass at equal times) and
+    /// measures every output.
+    /// - Parameters:
+    ///   - raw: the phone fixes (``TraceSimulator/Output/raw``).
+    ///   - streams: the simulator's tracking/compass streams with truth.
+    ///   - useCompass: `false` runs magnetometer-free.
+    public static func run(raw: [Fix], streams s: GeoRegistrationSimulator.Output, useCompass: Bool,
+                           configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration()) -> GeoRegistrationEvaluation {
+        var ev = GeoRegistrationEvaluation()
+        var reg = GeoRegistration(convention: .arkitGravity(sessionHeading: 0), configuration: configuration)
+        guard let origin = s.truePositions.first, let frame = try? LocalTangentFrame(origin: origin) else { return ev }
+        let truthENU = s.truePositions.map { frame.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: $0.height) }
+        // Raw fix errors against the truth at the same time (truth sampled at the tracking rate).
+        var ti = 0
+        for f in raw {
+            while ti + 1 < s.tracking.count && s.tracking[ti + 1].time <= f.time + 1e-6 { ti += 1 }
+            let z = frame.enu(latitude: f.latitude, longitude: f.longitude, ellipsoidalHeight: 0)
+            let d = SIMD2(z.east - truthENU[ti].east, z.north - truthENU[ti].north)
+            ev.rawFixErrors.append((d * d).sum().squareRoot())
+        }
+        var fi = 0, ci = 0
+        let compass = useCompass ? s.compass : []
+        var lastFix: Fix?, lastCompass: CompassReading?
+        var stillAnchor: SIMD2<Double>?, stillPrevious: SIMD2<Double>?
+        for (k, t) in s.tracking.enumerated() {
+            try? reg.update(tracking: t, fixes: raw, fixCursor: &fi, compass: compass, compassCursor: &ci)
+            if fi > 0 { lastFix = raw[fi - 1] }
+            if ci > 0 { lastCompass = compass[ci - 1] }
+            guard let e = reg.estimate else { continue }
+            let p = frame.enu(latitude: e.position.latitude, longitude: e.position.longitude, ellipsoidalHeight: e.position.height)
+            let truth = SIMD2(truthENU[k].east, truthENU[k].north)
+            let est = SIMD2(p.east, p.north)
+            let dh = Angle.difference(from: s.trueHeadings[k], to: e.heading)
+            var sample = Sample(time: t.time, walked: s.walked[k], headingError: dh, headingSigma: e.headingSigma,
+                                compassError: nil, positionError: ((est - truth) * (est - truth)).sum().squareRoot(),
+                                anchorError50: anchorError(distance: 50, trueHeading: s.trueHeadings[k], truth: truth, headingError: dh, position: est),
+                                anchorError200: anchorError(distance: 200, trueHeading: s.trueHeadings[k], truth: truth, headingError: dh, position: est),
+                                compassAnchorError50: nil, compassAnchorError200: nil, stillAnchorSpeed: nil)
+            if let c = lastCompass, let f = lastFix {
+                let ce = Angle.difference(from: s.trueHeadings[k], to: c.heading)
+                sample.compassError = ce
+                let z = frame.enu(latitude: f.latitude, longitude: f.longitude, ellipsoidalHeight: 0)
+                let fp = SIMD2(z.east, z.north)
+                sample.compassAnchorError50 = anchorError(distance: 50, trueHeading: s.trueHeadings[k], truth: truth, headingError: ce, position: fp)
+                sample.compassAnchorError200 = anchorError(distance: 200, trueHeading: s.trueHeadings[k], truth: truth, headingError: ce, position: fp)
+            }
+            // Standing still: a world anchor 50 m north of where the stop began, as placed in the
+            // session frame from the output: session = device + R(−ψ)(anchor − device).
+            if s.isStill[k] {
+                let anchor = stillAnchor ?? truth + SIMD2(0, 50)
+                stillAnchor = anchor
+                let (sn, cs) = Angle.sincos(degrees: e.frameHeading)
+                let v = anchor - est
+                let q = GeoRegistration.nominal(e.devicePositionInSession, .arkitGravity(sessionHeading: 0))
+                let inSession = SIMD2(q.x, q.y) + SIMD2(cs * v.x - sn * v.y, sn * v.x + cs * v.y)
+                if let prev = stillPrevious, k > 0, t.time > s.tracking[k - 1].time {
+                    let d = inSession - prev
+                    sample.stillAnchorSpeed = (d * d).sum().squareRoot() / (t.time - s.tracking[k - 1].time)
+                }
+                stillPrevious = inSession
+            } else {
+                stillAnchor = nil; stillPrevious = nil
+            }
+            ev.samples.append(sample)
+        }
+        ev.summary = reg.summary
+        ev.events = reg.events
+        return ev
+    }
+
+    /// Error (m) of an anchor placed `distance` ahead along the true heading when the device is
+    /// believed at `position` with heading off by `headingError` degrees: the anchor appears at
+    /// truth + R(δ)(anchor − position) (R turning clockwise by δ), compared with the anchor.
+    public static func anchorError(distance: Double, trueHeading: Double, truth: SIMD2<Double>, headingError: Double,
+                            position: SIMD2<Double>) -> Double {
+        let (s, c) = Angle.sincos(degrees: trueHeading)
+        let anchor = truth + distance * SIMD2(s, c)
+        let v = anchor - position
+        let (sd, cd) = Angle.sincos(degrees: -headingError)
+        let seen = truth + SIMD2(cd * v.x + sd * v.y, -sd * v.x + cd * v.y)
+        let d = seen - anchor
+        return (d * d).sum().squareRoot()
+    }
+
+    /// The `q` quantile (0…1, nearest rank) of `values`, `nan` when empty.
+    public static func quantile(_ values: [Double], _ q: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let s = values.sorted()
+        let i = Swift.min(s.count - 1, Swift.max(0, Int((q * Double(s.count)).rounded(.up)) - 1))
+        return s[i]
+    }
+
+    /// Target figures: heading p95 after 100 m walked, fused and compass p95 in the first 50 m,
+    /// position p95 fused and raw, fraction of |heading error| ≤ 2σ, p95 anchor speed standing still.
+    public var metrics: (headingP95After100: Double, headingP95First50: Double, compassP95First50: Double,
+                         positionP95: Double, rawP95: Double, within2Sigma: Double, stillSpeedP95: Double) {
+        let after = samples.filter { $0.walked >= 100 }.map { Swift.abs($0.headingError) }
+        let first = samples.filter { $0.walked < 50 }
+        let within = samples.filter { Swift.abs($0.headingError) <= 2 * $0.headingSigma }.count
+        return (Self.quantile(after, 0.95),
+                Self.quantile(first.map { Swift.abs($0.headingError) }, 0.95),
+                Self.quantile(first.compactMap { $0.compassError.map(Swift.abs) }, 0.95),
+                Self.quantile(samples.map(\.positionError), 0.95),
+                Self.quantile(rawFixErrors, 0.95),
+                samples.isEmpty ? .nan : Double(within) / Double(samples.count),
+                Self.quantile(samples.compactMap(\.stillAnchorSpeed), 0.95))
+    }
+}

@@ -1,0 +1,3 @@
+import GeoAnchorKit
+
+extension GEOSError: DescribedError {}

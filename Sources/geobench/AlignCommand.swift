@@ -1,0 +1,196 @@
+import ArgumentParser
+import Foundation
+import GeoAnchorKit
+
+struct AlignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "align",
+        abstract: "Geo-register an AR session: fuse AR tracking, GNSS fixes and an optional compass (GeoRegistration).",
+        discussion: """
+        --tracking CSV columns time,x,y,z,yaw: time ISO 8601 UTC or Unix seconds; x,y,z the device \
+        position in the AR session frame, meters (frame arkit-gravity, the default: y up, at session \
+        start the device looked along -z and x pointed to its right; arkit = ARKit gravityAndHeading \
+        x east y up z south; arcore = ARCore Earth EUS; enu = x east y north z up); yaw the device's \
+        heading in the session frame, degrees clockwise seen from above, 0 = the frame's -z axis \
+        (+y for enu), within [-360, 360]. --fixes: any trace geobench reads. --compass CSV columns \
+        time,heading,heading_accuracy (degrees from true north; accuracy degrees, > 0); without it \
+        the estimator runs magnetometer-free. \
+        Output CSV, one row per tracking row from the first estimate on (the time echoed as given): \
+        time,latitude,longitude,ellipsoidal_height,heading,heading_sigma,horizontal_accuracy,heading_offset \
+        — the device position (WGS84, ellipsoidal height, m), its true heading (degrees, [0, 360)), \
+        the 1-sigma of that heading (degrees), the 68 % horizontal radius (m) and the true heading \
+        of the session's -z axis (degrees; +y for enu). \
+        --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, compass_used, \
+        compass_gated, tracking_jumps, large_corrections, heading_reinitializations} on stdout. \
+        --truth TRACE --plot FILE.svg draws |heading error| and the error of anchors 50 m and 200 m \
+        ahead over time, fused vs the compass alone (latest fix + latest compass reading). \
+        Bad input (times going backwards, NaN, yaw out of range, missing columns) exits 2 with FILE:LINE: message.
+        """
+    )
+
+    @Option(help: "AR tracking CSV: time,x,y,z,yaw.")
+    var tracking: String
+
+    @Option(help: "GNSS fixes (any trace format geobench reads).")
+    var fixes: String
+
+    @Option(help: "Compass CSV: time,heading,heading_accuracy (optional).")
+    var compass: String?
+
+    @Option(help: "Session frame: arkit-gravity (default), arkit, arcore or enu.")
+    var frame: String = "arkit-gravity"
+
+    @Option(help: "Output CSV file.")
+    var output: String
+
+    @Flag(help: "Print a JSON summary on stdout.")
+    var json = false
+
+    @Option(help: "Truth trace with device headings (e.g. simulate --truth), for --plot.")
+    var truth: String?
+
+    @Option(help: "SVG plot of heading and anchor errors against --truth, fused vs compass alone.")
+    var plot: String?
+
+    func run() throws {
+        try withInputErrors {
+            var config = GeoRegistrationConfiguration()
+            let convention: ARFrameConvention
+            switch frame {
+            case "arkit-gravity": convention = .arkitGravity(sessionHeading: 0)
+            // North-aligned frames: their north is a compass's (ARKit) or VPS/compass (ARCore).
+            case "arkit": convention = .arkitGravityAndHeading; config.frameHeadingSigma = 15
+            case "arcore": convention = .arcoreEarth; config.frameHeadingSigma = 15
+            case "enu": convention = .enu; config.frameHeadingSigma = 15
+            default:
+                throw InputError(file: "--frame", line: nil, message: "unknown frame '\(frame)' (arkit-gravity, arkit, arcore, enu)")
+            }
+            let samples = try Self.readTracking(tracking)
+            let readings = try compass.map(Self.readCompass) ?? []
+            let trace: Trace
+            do { (trace, _) = try TraceIO.load(fixes, options: TraceReadOptions()) } catch let e as TraceFormatError {
+                throw TraceIO.inputError(e)
+            }
+            let fixList = trace.fixes
+            for i in fixList.indices.dropFirst() where fixList[i].time < fixList[i - 1].time {
+                throw InputError(file: fixes, line: nil, message: "fix #\(i + 1) time \(fixList[i].time) goes backwards (previous fix \(fixList[i - 1].time))")
+            }
+            var reg = GeoRegistration(convention: convention, configuration: config)
+            let writer = try CSVWriter(path: output, header: ["time", "latitude", "longitude", "ellipsoidal_height", "heading",
+                                                              "heading_sigma", "horizontal_accuracy", "heading_offset"])
+            if plot != nil && truth == nil { throw InputError(file: "--plot", line: nil, message: "--plot needs --truth") }
+            var fi = 0, ci = 0, rows = 0
+            var kept: [(time: Double, estimate: GeoRegistrationEstimate)] = []
+            do {
+                for s in samples {
+                    try reg.update(tracking: s.sample, fixes: fixList, fixCursor: &fi, compass: readings, compassCursor: &ci)
+                    guard let e = reg.estimate else { continue }
+                    try writer.write([s.timeText, format(e.position.latitude), format(e.position.longitude), format(e.position.height),
+                                  format(e.heading), format(e.headingSigma), format(e.horizontalAccuracy), format(e.frameHeading)])
+                    rows += 1
+                    if plot != nil { kept.append((s.sample.time, e)) }
+                }
+            } catch let e as GeoAnchorError {
+                // Not committed: OutputFile leaves no partial file (stdout has what was written).
+                throw InputError(file: fixes, line: nil, message: "\(e)")
+            }
+            try writer.finish()
+            if let plot, let truth {
+                let t: Trace
+                do { (t, _) = try TraceIO.load(truth, options: TraceReadOptions()) } catch let e as TraceFormatError { throw TraceIO.inputError(e) }
+                let compared = GeoRegistrationPlot.compare(outputs: kept, truth: t.fixes, fixes: fixList, compass: readings)
+                let svg = GeoRegistrationPlot.svg(compared, title: "geobench align: \(tracking) vs \(truth)")
+                try OutputFile.write(svg, to: plot)
+            }
+            let sum = reg.summary
+            let unused = fixList.count - fi
+            if json {
+                let o: [String: Int] = ["rows": rows, "fixes_used": sum.fixesUsed, "fixes_gated": sum.fixesGated,
+                                        "fixes_before_tracking": sum.fixesBeforeTracking, "fixes_after_tracking": unused,
+                                        "compass_used": sum.compassUsed, "compass_gated": sum.compassGated,
+                                        "tracking_jumps": sum.trackingJumps, "large_corrections": sum.largeCorrections,
+                                        "heading_reinitializations": sum.headingReinitializations]
+                let enc = JSONEncoder()
+                enc.outputFormatting = [.sortedKeys]
+                print(String(decoding: try enc.encode(o), as: UTF8.self))
+            } else {
+                Stderr.print("\(tracking): \(samples.count) tracking rows, \(rows) written; fixes \(sum.fixesUsed) used, \(sum.fixesGated) gated, "
+                             + "\(sum.fixesBeforeTracking) before / \(unused) after tracking; compass \(sum.compassUsed) used, \(sum.compassGated) gated; "
+                             + "\(sum.trackingJumps) tracking jump(s)")
+            }
+            if rows == 0 {
+                Stderr.print("warning: no estimate: the heading never became known (no compass and the tracked path never spanned \(config.alignmentSpan) m with fixes)")
+            }
+        }
+    }
+
+    /// Parses a time field: Unix seconds or ISO 8601 UTC.
+    static func time(_ s: String, table: CSVTable, line: Int) throws -> Double {
+        let t = s.trimmingCharacters(in: .whitespaces)
+        if let v = Double(t) {
+            guard v.isFinite else { throw InputError(file: table.source, line: line, message: "time '\(t)' is not finite") }
+            return v
+        }
+        var str = t
+        switch str.withUTF8({ ByteParsing.iso8601($0) }) {
+        case .success(let v): return v
+        case .failure(let e): throw InputError(file: table.source, line: line, message: "time '\(t)': \(e.message)")
+        }
+    }
+
+    static func readTracking(_ path: String) throws -> [(sample: ARTrackingSample, timeText: String)] {
+        let table = try CSVTable.read(path: path)
+        let cols = try ["time", "x", "y", "z", "yaw"].map { try table.column($0) }
+        var out: [(ARTrackingSample, String)] = []
+        out.reserveCapacity(table.rows.count)
+        var last = -Double.infinity
+        for row in table.rows {
+            guard cols[0] < row.fields.count else { throw InputError(file: table.source, line: row.line, message: "missing value for 'time'") }
+            let text = row.fields[cols[0]].trimmingCharacters(in: .whitespaces)
+            let t = try time(text, table: table, line: row.line)
+            guard t >= last else {
+                throw InputError(file: table.source, line: row.line, message: "time \(text) goes backwards (previous row \(last))")
+            }
+            last = t
+            let x = try table.double(row, cols[1], "x"), y = try table.double(row, cols[2], "y"), z = try table.double(row, cols[3], "z")
+            let yaw = try table.double(row, cols[4], "yaw")
+            guard Swift.abs(yaw) <= 360 else {
+                throw InputError(file: table.source, line: row.line, message: "yaw \(yaw) is outside [-360, 360] degrees")
+            }
+            out.append((ARTrackingSample(time: t, position: SIMD3(x, y, z), yaw: yaw), text))
+        }
+        if out.isEmpty { throw InputError(file: table.source, line: nil, message: "no tracking rows") }
+        return out
+    }
+
+    static func readCompass(_ path: String) throws -> [CompassReading] {
+        let table = try CSVTable.read(path: path)
+        let cols = try ["time", "heading", "heading_accuracy"].map { try table.column($0) }
+        var out: [CompassReading] = []
+        var last = -Double.infinity
+        for row in table.rows {
+            guard cols[0] < row.fields.count else { throw InputError(file: table.source, line: row.line, message: "missing value for 'time'") }
+            let t = try time(row.fields[cols[0]], table: table, line: row.line)
+            guard t >= last else { throw InputError(file: table.source, line: row.line, message: "time goes backwards (previous row \(last))") }
+            last = t
+            let h = try table.double(row, cols[1], "heading"), a = try table.double(row, cols[2], "heading_accuracy")
+            guard h >= -360, h <= 360 else { throw InputError(file: table.source, line: row.line, message: "heading \(h) is outside [-360, 360] degrees") }
+            guard a > 0 else { throw InputError(file: table.source, line: row.line, message: "heading_accuracy \(a) must be > 0 degrees") }
+            out.append(CompassReading(time: t, heading: h, headingAccuracy: a))
+        }
+        return out
+    }
+
+    /// Writes simulated streams in the formats `align` reads (used by `simulate --tracking/--compass`).
+    static func write(tracking: [ARTrackingSample], to path: String) throws {
+        let w = try CSVWriter(path: path, header: ["time", "x", "y", "z", "yaw"])
+        for s in tracking { try w.write([s.time, s.position.x, s.position.y, s.position.z, s.yaw]) }
+        try w.finish()
+    }
+
+    static func write(compass: [CompassReading], to path: String) throws {
+        let w = try CSVWriter(path: path, header: ["time", "heading", "heading_accuracy"])
+        for c in compass { try w.write([c.time, c.heading, c.headingAccuracy]) }
+        try w.finish()
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+@testable import GeoAnchorKit
+import GeoAnchorKitGEOS
+
+/// The core's ``PlanarTourZones`` against GEOS (`TourZones`, prepared `covers` + boundary
+/// distance) on the same planar geometry. Reference: GEOS 3.11; tolerance 1e-9 m on signed
+/// distances, and identical event lists on replays.
+@Suite("GEOS vs pure-Swift zones")
+struct ZoneEvaluatorComparisonTests {
+    static func ring(_ f: LocalTangentFrame, _ pts: [PlanarPoint]) -> [GeodeticCoordinate] {
+        (pts + [pts[0]]).map { p in
+            let g = f.geodetic(east: p.x, north: p.y, up: 0)
+            return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: 0)
+        }
+    }
+
+    /// Random concave star polygons with holes, multipolygons, and a zone across the antimeridian.
+    static func zones(_ f: LocalTangentFrame, seed: UInt64) -> [TourZone] {
+        var rng = SplitMix64(seed: seed)
+        func star(_ c: PlanarPoint, _ r: Double, _ n: Int) -> [PlanarPoint] {
+            (0..<n).map { k in
+                let a = Double(k) / Double(n) * 2 * Double.pi, rr = r * (0.45 + 0.55 * rng.uniform())
+                return PlanarPoint(x: c.x + rr * cos(a), y: c.y + rr * sin(a))
+            }
+        }
+        let concave = TourZone(id: "star", rings: [ring(f, star(PlanarPoint(x: 0, y: 0), 200, 40)),
+                                                   ring(f, star(PlanarPoint(x: 5, y: 0), 30, 9))])
+        let multi = TourZone(id: "multi", polygons: [[ring(f, star(PlanarPoint(x: 500, y: 0), 80, 15))],
+                                                     [ring(f, star(PlanarPoint(x: 700, y: 100), 60, 11)),
+                                                      ring(f, star(PlanarPoint(x: 700, y: 100), 15, 6))]])
+        return [concave, multi]
+    }
+
+    static func compare(frame: LocalTangentFrame, tour: Tour, sessionFrame: LocalTangentFrame, spread: Double, seed: UInt64) throws {
+        let native = try PlanarTourZones(tour: tour, frame: sessionFrame)
+        let geos = try TourZones(tour: tour, frame: sessionFrame)
+        var rng = SplitMix64(seed: seed)
+        var a = [Double](repeating: 0, count: tour.zones.count), b = a
+        for _ in 0..<3000 {
+            let p = PlanarPoint(x: (rng.uniform() * 2 - 1) * spread + spread / 2, y: (rng.uniform() * 2 - 1) * spread)
+            native.signedDistances(at: p, into: &a)
+            try geos.signedDistances(at: p, into: &b)
+            for i in a.indices { #expect(abs(a[i] - b[i]) <= 1e-9, "zone \(i) at (\(p.x), \(p.y)): \(a[i]) vs \(b[i])") }
+        }
+    }
+
+    @Test func signedDistancesMatchGEOS() throws {
+        for (seed, origin) in [(UInt64(1), GeodeticCoordinate(latitude: 49.9577, longitude: 14.3953, ellipsoidalHeight: 0)),
+                               (2, GeodeticCoordinate(latitude: -16.5, longitude: 179.999, ellipsoidalHeight: 0)),
+                               (3, GeodeticCoordinate(latitude: 64.1, longitude: -21.9, ellipsoidalHeight: 0))] {
+            let f = try LocalTangentFrame(origin: origin)
+            let zones = Self.zones(f, seed: seed)
+            let g = f.geodetic(east: 0, north: 0, up: 0)
+            let tour = try Tour(stops: [TourStop(id: "s", coordinate: GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: 0), radius: 10)], zones: zones)
+            if seed == 2 { #expect(tour.zones[0].rings[0].contains { $0.longitude < -179 }) }   // crosses ±180°
+            let session = try TourSession(tour: tour)
+            try Self.compare(frame: f, tour: tour, sessionFrame: session.frame, spread: 900, seed: seed + 10)
+        }
+    }
+
+    /// The shipped tours replayed with their raw and filtered traces: identical events.
+    @Test(arguments: ["zavist-tour", "city-walk"])
+    func shippedToursGiveIdenticalEvents(name: String) throws {
+        let dir = SharedData.repositoryRoot.appendingPathComponent("traces")
+        let tour = try Tour(contentsOf: dir.appendingPathComponent("\(name).tour.geojson"))
+        var fixes: [Fix] = []
+        try TraceReader.read(url: dir.appendingPathComponent("\(name).raw.csv"), onFix: { fixes.append($0) })
+        for filtered in [false, true] {
+            var native = try TourSession(tour: tour), viaGEOS = native
+            let geos = try TourZones(session: viaGEOS)
+            var f1: PositionFilter? = filtered ? PositionFilter(configuration: .walking) : nil, f2 = f1
+            var s1 = TourSession.ReplaySummary(), s2 = s1
+            var e1: [TourEvent] = [], e2: [TourEvent] = []
+            for fix in fixes {
+                e1 += try native.process(fix, filter: &f1, summary: &s1)
+                e2 += try viaGEOS.process(fix, filter: &f2, zones: geos, summary: &s2)
+            }
+            #expect(e1.contains { $0.feature == .zone })
+            #expect(e1 == e2)
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+@testable import GeoAnchorKit
+
+/// The pure-Swift zone evaluator (core only, no GEOS). References: constructed geometry (signed
+/// distances worked out by hand, 1e-6 m: the tour frame differs from the construction frame by a
+/// rotation of ~1e-5 rad); GEOS comparisons live in the GEOS tests.
+@Suite("Tours: pure-Swift zones")
+struct PlanarTourZonesTests {
+    static let origin = GeodeticCoordinate(latitude: 49.9577, longitude: 14.3953, ellipsoidalHeight: 0)
+
+    static func tour(zones: [TourZone], frame: LocalTangentFrame) throws -> Tour {
+        let g = frame.geodetic(east: 0, north: 0, up: 0)
+        return try Tour(stops: [TourStop(id: "s", coordinate: GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: 0), radius: 10)],
+                        zones: zones)
+    }
+
+    static func ring(_ f: LocalTangentFrame, _ pts: [(Double, Double)]) -> [GeodeticCoordinate] {
+        (pts + [pts[0]]).map { p in
+            let g = f.geodetic(east: p.0, north: p.1, up: 0)
+            return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: 0)
+        }
+    }
+
+    /// An L-shaped (concave) zone with a square hole, and a two-part multipolygon.
+    @Test func signedDistancesOnConstructedZones() throws {
+        let f = try LocalTangentFrame(origin: Self.origin)
+        // L: x ∈ [0, 100], y ∈ [0, 100] minus x ∈ (50, 100], y ∈ (50, 100]; hole [10, 20]².
+        let l = TourZone(id: "L", rings: [Self.ring(f, [(0, 0), (100, 0), (100, 50), (50, 50), (50, 100), (0, 100)]),
+                                          Self.ring(f, [(10, 10), (20, 10), (20, 20), (10, 20)])])
+        let multi = TourZone(id: "two", polygons: [[Self.ring(f, [(200, 0), (220, 0), (220, 20), (200, 20)])],
+                                                   [Self.ring(f, [(300, 0), (320, 0), (320, 20), (300, 20)])]])
+        let t = try Self.tour(zones: [l, multi], frame: f)
+        let zones = try PlanarTourZones(tour: t, frame: f)
+        func sd(_ z: Int, _ x: Double, _ y: Double) -> Double { zones.signedDistance(zone: z, at: PlanarPoint(x: x, y: y)) }
+        #expect(abs(sd(0, 30, 15) - 10) < 1e-6)      // inside: the hole edge x = 20 is 10 m away (bottom edge 15 m)
+        #expect(abs(sd(0, 75, 75) - -25) < 1e-6)     // in the notch: its edges x = 50 and y = 50
+        #expect(abs(sd(0, 15, 15) - -5) < 1e-6)      // centre of the hole: outside
+        #expect(abs(sd(0, 100, 25)) < 1e-6)           // on the boundary (to the frame round trip's 1e-8 m)
+        // Exactly on the boundary (a vertex of the converted ring): distance 0, covered.
+        let vertex = zones.grids[0].lines[0].points[2]
+        #expect(sd(0, vertex.x, vertex.y) == 0 && zones.contains(zone: 0, vertex))
+        #expect(abs(sd(1, 210, 10) - 10) < 1e-6 && abs(sd(1, 310, 5) - 5) < 1e-6)
+        #expect(abs(sd(1, 260, 10) - -40) < 1e-6)     // between the parts
+    }
+
+    /// A zone across the antimeridian (a Pacific island square, 179.999° E to 179.999° W): the
+    /// frame makes it one square; signed distance at its centre = half its width.
+    @Test func zoneAcrossTheAntimeridian() throws {
+        let o = GeodeticCoordinate(latitude: -16.5, longitude: 180, ellipsoidalHeight: 0)
+        let f = try LocalTangentFrame(origin: o)
+        let sq = Self.ring(f, [(-100, -100), (100, -100), (100, 100), (-100, 100)])
+        #expect(sq.contains { $0.longitude > 179 } && sq.contains { $0.longitude < -179 })
+        let t = try Self.tour(zones: [TourZone(id: "dateline", rings: [sq])], frame: f)
+        let session = try TourSession(tour: t)
+        let centre = session.planarPoint(latitude: o.latitude, longitude: 179.99999999)
+        #expect(abs(session.zoneEvaluator.signedDistance(zone: 0, at: centre) - 100) < 0.01)
+        let east = f.geodetic(east: 150, north: 0, up: 0)
+        #expect(abs(session.zoneEvaluator.signedDistance(zone: 0, at: session.planarPoint(latitude: east.latitude, longitude: east.longitude)) - -50) < 0.01)
+    }
+
+    /// Invalid polygons are typed errors naming the zone and the problem.
+    @Test func invalidZonesRejected() throws {
+        let f = try LocalTangentFrame(origin: Self.origin)
+        let cases: [(TourZone, String)] = [
+            (TourZone(id: "bowtie", rings: [Self.ring(f, [(0, 0), (10, 10), (10, 0), (0, 10)])]), "edges cross"),
+            (TourZone(id: "hole-out", rings: [Self.ring(f, [(0, 0), (10, 0), (10, 10), (0, 10)]),
+                                              Self.ring(f, [(20, 20), (30, 20), (30, 30), (20, 30)])]), "hole lies outside"),
+            (TourZone(id: "overlap", polygons: [[Self.ring(f, [(0, 0), (10, 0), (10, 10), (0, 10)])],
+                                                [Self.ring(f, [(2, 2), (4, 2), (4, 4), (2, 4)])]]), "overlap"),
+            (TourZone(id: "flat", rings: [Self.ring(f, [(0, 0), (10, 0), (0, 0)])]), "3 distinct vertices"),
+        ]
+        for (z, why) in cases {
+            let t = try Self.tour(zones: [z], frame: f)
+            do {
+                _ = try TourSession(tour: t)
+                Issue.record("\(z.id) accepted")
+            } catch {
+                #expect("\(error)".contains("zone \"\(z.id)\"") && "\(error)".contains(why), "\(error)")
+            }
+        }
+        // An island inside a hole is a valid multipolygon; collinear edges are fine.
+        let island = TourZone(id: "island", polygons: [
+            [Self.ring(f, [(0, 0), (100, 0), (100, 100), (0, 100)]), Self.ring(f, [(20, 20), (80, 20), (80, 80), (20, 80)])],
+            [Self.ring(f, [(40, 40), (50, 40), (60, 40), (60, 60), (40, 60)])]])
+        let zones = try PlanarTourZones(tour: try Self.tour(zones: [island], frame: f), frame: f)
+        #expect(zones.signedDistance(zone: 0, at: PlanarPoint(x: 50, y: 50)) > 0)
+        #expect(zones.signedDistance(zone: 0, at: PlanarPoint(x: 30, y: 50)) < 0)
+        #expect(zones.signedDistance(zone: 0, at: PlanarPoint(x: 10, y: 50)) > 0)
+    }
+
+    /// `zones: nil` compiles and means the session's own evaluator: a walk through a square
+    /// zone gives enter, dwell, exit (reference: the constructed walk crosses x = 100 and x = 300).
+    @Test func sessionEvaluatesZonesByDefault() throws {
+        let f = try LocalTangentFrame(origin: Self.origin)
+        let sq = TourZone(id: "square", rings: [Self.ring(f, [(100, -100), (300, -100), (300, 100), (100, 100)])])
+        let g0 = f.geodetic(east: 0, north: 0, up: 0), g1 = f.geodetic(east: 400, north: 0, up: 0)
+        let t = try Tour(stops: [TourStop(id: "a", coordinate: GeodeticCoordinate(latitude: g0.latitude, longitude: g0.longitude, ellipsoidalHeight: 0), radius: 20),
+                                 TourStop(id: "b", coordinate: GeodeticCoordinate(latitude: g1.latitude, longitude: g1.longitude, ellipsoidalHeight: 0), radius: 20)],
+                         zones: [sq])
+        var session = try TourSession(tour: t)
+        let walk = TourWalk(frame: f, path: [PlanarPoint(x: -50, y: 0), PlanarPoint(x: 450, y: 0)], pauses: [:], sigma: 3, tau: 0, seed: 5)
+        var events: [TourEvent] = []
+        for s in walk.samples { events += try session.update(s.fix, zones: nil) }
+        #expect(events.filter { $0.feature == .zone }.map(\.kind) == [.enter, .dwell, .exit])
+    }
+}
