@@ -87,9 +87,7 @@ struct AccuracyCommand: ParsableCommand {
             }
             if let plot {
                 let svg = AccuracyPlot.svg(result: r, reference: reference, title: "\((trace as NSString).lastPathComponent) vs \((truth as NSString).lastPathComponent)")
-                guard FileManager.default.createFile(atPath: plot, contents: Data(svg.utf8)) else {
-                    throw InputError(file: plot, line: nil, message: "cannot write the plot")
-                }
+                try OutputFile.write(svg, to: plot)
             }
             if r.matched == 0 {
                 Stderr.print("warning: no trace fix falls within the truth's time span (check --time-offset / --date)")

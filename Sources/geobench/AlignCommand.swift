@@ -85,24 +85,22 @@ struct AlignCommand: ParsableCommand {
                 for s in samples {
                     try reg.update(tracking: s.sample, fixes: fixList, fixCursor: &fi, compass: readings, compassCursor: &ci)
                     guard let e = reg.estimate else { continue }
-                    writer.write([s.timeText, format(e.position.latitude), format(e.position.longitude), format(e.position.height),
+                    try writer.write([s.timeText, format(e.position.latitude), format(e.position.longitude), format(e.position.height),
                                   format(e.heading), format(e.headingSigma), format(e.horizontalAccuracy), format(e.frameHeading)])
                     rows += 1
                     if plot != nil { kept.append((s.sample.time, e)) }
                 }
             } catch let e as GeoAnchorError {
-                writer.finish()
+                // Not committed: OutputFile leaves no partial file (stdout has what was written).
                 throw InputError(file: fixes, line: nil, message: "\(e)")
             }
-            writer.finish()
+            try writer.finish()
             if let plot, let truth {
                 let t: Trace
                 do { (t, _) = try TraceIO.load(truth, options: TraceReadOptions()) } catch let e as TraceFormatError { throw TraceIO.inputError(e) }
                 let compared = GeoRegistrationPlot.compare(outputs: kept, truth: t.fixes, fixes: fixList, compass: readings)
                 let svg = GeoRegistrationPlot.svg(compared, title: "geobench align: \(tracking) vs \(truth)")
-                guard FileManager.default.createFile(atPath: plot, contents: Data(svg.utf8)) else {
-                    throw InputError(file: plot, line: nil, message: "cannot write file")
-                }
+                try OutputFile.write(svg, to: plot)
             }
             let sum = reg.summary
             let unused = fixList.count - fi
@@ -186,13 +184,13 @@ struct AlignCommand: ParsableCommand {
     /// Writes simulated streams in the formats `align` reads (used by `simulate --tracking/--compass`).
     static func write(tracking: [ARTrackingSample], to path: String) throws {
         let w = try CSVWriter(path: path, header: ["time", "x", "y", "z", "yaw"])
-        for s in tracking { w.write([s.time, s.position.x, s.position.y, s.position.z, s.yaw]) }
-        w.finish()
+        for s in tracking { try w.write([s.time, s.position.x, s.position.y, s.position.z, s.yaw]) }
+        try w.finish()
     }
 
     static func write(compass: [CompassReading], to path: String) throws {
         let w = try CSVWriter(path: path, header: ["time", "heading", "heading_accuracy"])
-        for c in compass { w.write([c.time, c.heading, c.headingAccuracy]) }
-        w.finish()
+        for c in compass { try w.write([c.time, c.heading, c.headingAccuracy]) }
+        try w.finish()
     }
 }

@@ -130,7 +130,16 @@ struct AnchorsCommand: ParsableCommand {
             var placed: [AnchorPlacement] = []
             for (row, r) in zip(parsed.anchors, results) {
                 switch r {
-                case .success(let p): placed.append(p)
+                case .success(let p):
+                    // An extreme but finite input (altitude 1e308) can overflow: a per-row error,
+                    // never inf/nan in the CSV or invalid JSON for the whole file.
+                    let q = p.orientation.vector
+                    let numbers = [p.position.x, p.position.y, p.position.z, p.distance, p.bearing, p.uncertainty.meters,
+                                   p.uncertainty.degrees, Double(q.x), Double(q.y), Double(q.z), Double(q.w)]
+                    if numbers.allSatisfy(\.isFinite) { placed.append(p) } else {
+                        errors.append((row.line, row.anchor.id,
+                                       "anchor '\(row.anchor.id)': its placement is not finite (a coordinate or altitude out of range)"))
+                    }
                 case .failure(let e):
                     var msg = "anchor '\(row.anchor.id)': \(e)"
                     if case .verticalReferenceMismatch = e, let geoidError { msg += " (geoid: \(geoidError))" }
@@ -145,11 +154,11 @@ struct AnchorsCommand: ParsableCommand {
             } else {
                 let w = try CSVWriter(path: output, header: ["id", "x", "y", "z", "distance", "bearing", "error_m", "visible"])
                 for p in placed {
-                    w.write([csvField(p.id), format(p.position.x), format(p.position.y), format(p.position.z),
+                    try w.write([csvField(p.id), format(p.position.x), format(p.position.y), format(p.position.z),
                              format(p.distance), format(p.bearing), format(p.uncertainty.meters),
                              p.visibility.isVisible ? "true" : "false"])
                 }
-                w.finish()
+                try w.finish()
             }
         }
         if rowErrors > 0 { throw ExitCode(2) }
@@ -165,13 +174,9 @@ struct AnchorsCommand: ParsableCommand {
         let errorsJSON: [[String: Any]] = errors.map { ["file": source, "line": $0.line, "id": $0.id, "message": $0.message] }
         let data = try JSONSerialization.data(withJSONObject: ["anchors": anchorsJSON, "errors": errorsJSON],
                                               options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        if let output, output != "-" {
-            guard FileManager.default.createFile(atPath: output, contents: data + Data("\n".utf8)) else {
-                throw InputError(file: output, line: nil, message: "cannot create output file")
-            }
-        } else {
-            FileHandle.standardOutput.write(data + Data("\n".utf8))
-        }
+        let out = try OutputFile(path: output)
+        try out.write(data + Data("\n".utf8))
+        try out.commit()
     }
 }
 

@@ -52,9 +52,12 @@ struct CRSCommand: ParsableCommand {
             if let f = failures.first {
                 throw InputError(file: table.source, line: table.rows[f.index].line, message: f.error.description)
             }
+            if let i = xs.indices.first(where: { !(xs[$0].isFinite && ys[$0].isFinite && (zc == nil || zs[$0].isFinite)) }) {
+                throw InputError(file: table.source, line: table.rows[i].line, message: "the transformation gives no finite coordinates (out of range)")
+            }
             let w = try CSVWriter(path: files.output, header: zc == nil ? ["x", "y"] : ["x", "y", "z"])
-            for i in xs.indices { w.write(zc == nil ? [xs[i], ys[i]] : [xs[i], ys[i], zs[i]]) }
-            w.finish()
+            for i in xs.indices { try w.write(zc == nil ? [xs[i], ys[i]] : [xs[i], ys[i], zs[i]]) }
+            try w.finish()
         }
     }
 }

@@ -57,21 +57,19 @@ struct ConvertCommand: ParsableCommand {
             if waypoints != nil && inFmt != .gpx {
                 throw InputError(file: "--waypoints", line: nil, message: "only GPX input has waypoints")
             }
-            // Write to temporary files first so a failed conversion leaves no partial output.
-            let tmp = URL(fileURLWithPath: output + ".partial")
-            let sensorsTmp = sensors.map { URL(fileURLWithPath: $0 + ".partial") }
+            // OutputFile writes regular files atomically (a failed conversion leaves no partial
+            // output), writes through symlinks and straight into devices/FIFOs, and reports every
+            // write error; commits happen only after everything was read and written.
+            let out = try OutputFile(path: output)
+            let sensorsOut = try sensors.map { try OutputFile(path: $0) }
             var wpts: [GPXWaypoint] = []
             var fixNo = 0
-            func cleanUp() {
-                try? FileManager.default.removeItem(at: tmp)
-                if let sensorsTmp { try? FileManager.default.removeItem(at: sensorsTmp) }
-            }
             do {
-                let writer = try TraceWriter(url: tmp, format: outFmt)
-                let sensorWriter = try sensorsTmp.map { try TraceWriter(url: $0, format: .csv) }
+                let writer = TraceWriter(format: outFmt, name: output) { try out.write($0) }
+                let sensorWriter = sensorsOut.map { o in TraceWriter(format: .csv, name: sensors!) { try o.write($0) } }
                 sensorWriter?.sensorBiasColumns = true
                 var droppedSensors = 0
-                // A writer's objection names the input file and the fix (never the .partial output).
+                // A writer's objection names the input file and the fix.
                 let onFix: (Fix) throws -> Void = { f in
                     fixNo += 1
                     do { try writer.write(f) } catch let e as TraceFormatError {
@@ -90,8 +88,6 @@ struct ConvertCommand: ParsableCommand {
                     s = try TraceReader.read(url: URL(fileURLWithPath: input), format: inFmt, options: opts,
                                              onFix: onFix, onSensor: onSensor)
                 }
-                writer.finish()
-                sensorWriter?.finish()
                 TraceIO.reportSkipped(s, source: input)
                 if s.fixes == 0 && s.sensorSamples == 0 {
                     var why = "\(s.ignoredRecords) record(s) without a position fix"
@@ -99,13 +95,11 @@ struct ConvertCommand: ParsableCommand {
                     if s.waypoints > 0 { why += ", \(s.waypoints) waypoint(s): see --waypoints" }
                     throw InputError(file: input, line: nil, message: "no fixes found (\(why))")
                 }
+                try writer.finish()
+                try sensorWriter?.finish()
                 if let waypoints { try Self.writeWaypoints(wpts, to: waypoints) }
-                _ = try? FileManager.default.removeItem(atPath: output)
-                try FileManager.default.moveItem(at: tmp, to: URL(fileURLWithPath: output))
-                if let sensors, let sensorsTmp {
-                    _ = try? FileManager.default.removeItem(atPath: sensors)
-                    try FileManager.default.moveItem(at: sensorsTmp, to: URL(fileURLWithPath: sensors))
-                }
+                try out.commit()
+                try sensorsOut?.commit()
                 var msg = "\(input) → \(output): \(s.fixes) fix(es)"
                 if s.sensorSamples > 0 {
                     msg += sensors != nil ? ", \(s.sensorSamples) sensor sample(s) → \(sensors!)"
@@ -121,11 +115,7 @@ struct ConvertCommand: ParsableCommand {
                 if s.waypoints > 0 { msg += waypoints != nil ? ", \(s.waypoints) waypoint(s) → \(waypoints!)" : ", \(s.waypoints) waypoint(s) not part of the trace (use --waypoints FILE)" }
                 Stderr.print(msg)
             } catch let e as TraceFormatError {
-                cleanUp()
                 throw TraceIO.inputError(e)
-            } catch {
-                cleanUp()
-                throw error
             }
         }
     }
@@ -177,8 +167,6 @@ struct ConvertCommand: ParsableCommand {
         case .nmea:
             throw InputError(file: "--waypoints", line: nil, message: "'\(path)': waypoints are written as .csv, .geojson or .gpx")
         }
-        guard FileManager.default.createFile(atPath: path, contents: Data(out.utf8)) else {
-            throw InputError(file: path, line: nil, message: "cannot create output file")
-        }
+        try OutputFile.write(out, to: path)
     }
 }

@@ -39,7 +39,7 @@ struct ENUCommand: ParsableCommand {
             let outNames = inverse ? ["latitude", "longitude", "height"] : ["east", "north", "up"]
             let cols = try inNames.map { try table.column($0) }
             // Parse everything first so invalid input produces no partial output.
-            var a = [Double](), b = [Double](), c = [Double]()
+            var a = [Double](), b = [Double](), c = [Double](), lines = [Int]()
             a.reserveCapacity(table.rows.count); b.reserveCapacity(table.rows.count); c.reserveCapacity(table.rows.count)
             for row in table.rows {
                 let x = try table.double(row, cols[0], inNames[0])
@@ -48,7 +48,7 @@ struct ENUCommand: ParsableCommand {
                 if !inverse, abs(x) > 90 {
                     throw InputError(file: table.source, line: row.line, message: "latitude \(x) is outside [-90, 90]")
                 }
-                a.append(x); b.append(y); c.append(z)
+                a.append(x); b.append(y); c.append(z); lines.append(row.line)
             }
             var o1 = [Double](repeating: 0, count: a.count), o2 = o1, o3 = o1
             switch engine {
@@ -65,9 +65,14 @@ struct ENUCommand: ParsableCommand {
             case .proj:
                 try runPROJ(origin: (lat, lon, h), inverse: inverse, a, b, c, &o1, &o2, &o3)
             }
+            // A finite input can still overflow (east 1e308): an error naming the row, never nan in the CSV.
+            if let i = a.indices.first(where: { !(o1[$0].isFinite && o2[$0].isFinite && o3[$0].isFinite) }) {
+                throw InputError(file: table.source, line: lines[i],
+                                 message: "\(inNames.joined(separator: ",")) \(a[i]),\(b[i]),\(c[i]) has no finite \(outNames.joined(separator: ",")) (out of range)")
+            }
             let w = try CSVWriter(path: files.output, header: outNames)
-            for i in 0..<a.count { w.write([o1[i], o2[i], o3[i]]) }
-            w.finish()
+            for i in 0..<a.count { try w.write([o1[i], o2[i], o3[i]]) }
+            try w.finish()
         }
     }
 }

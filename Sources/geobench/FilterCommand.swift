@@ -131,16 +131,22 @@ struct FilterCommand: ParsableCommand {
                 }
             }
 
-            let tmp = URL(fileURLWithPath: output + ".partial")
             var fixesRead = 0, fixesWritten = 0
-            let statistics: PositionFilterStatistics
-            do {
-                let writer = try TraceWriter(url: tmp, format: outFmt)
+            var statistics: PositionFilterStatistics? = nil
+            // OutputFile: write errors reported, a regular file replaced atomically (no partial output).
+            try TraceOutput.write(to: output, format: outFmt) { writer in
                 writer.extraCSVColumns = ["motion", "motion_stationary", "motion_walking", "motion_vehicle"]
-                func write(_ e: FilteredFix, _ fix: Fix) throws(TraceFormatError) {
+                func write(_ e: FilteredFix, _ fix: Fix) throws {
+                    let out = e.fix(replacing: fix)
+                    // An extreme but finite input (accuracy 1e308) can overflow the filter: an error
+                    // naming the input fix, never nan/inf in the output (which no reader accepts).
+                    if let problem = out.validationProblem {
+                        throw InputError(file: input, line: nil,
+                            message: "fix at time \(fix.time) (horizontal accuracy \(fix.horizontalAccuracy.map { "\($0)" } ?? "none") m): the filter's estimate is not usable (\(problem)); the input is out of range")
+                    }
                     let m = e.local.motion
-                    try writer.write(e.fix(replacing: fix), extra: [m.mostProbable.rawValue, String(format: "%.3f", m.stationary),
-                                                                    String(format: "%.3f", m.walking), String(format: "%.3f", m.vehicle)])
+                    try writer.write(out, extra: [m.mostProbable.rawValue, String(format: "%.3f", m.stationary),
+                                                  String(format: "%.3f", m.walking), String(format: "%.3f", m.vehicle)])
                     fixesWritten += 1
                 }
                 let summary: TraceReadSummary
@@ -163,20 +169,8 @@ struct FilterCommand: ParsableCommand {
                 }
                 TraceIO.reportSkipped(summary, source: input)
                 if fixesRead == 0 { throw InputError(file: input, line: nil, message: "no fixes found") }
-                writer.finish()
-                _ = try? FileManager.default.removeItem(atPath: output)
-                try FileManager.default.moveItem(at: tmp, to: URL(fileURLWithPath: output))
-            } catch let e as TraceFormatError {
-                try? FileManager.default.removeItem(at: tmp)
-                throw TraceIO.inputError(e)
-            } catch let e as InputError {
-                try? FileManager.default.removeItem(at: tmp)
-                throw e
-            } catch {
-                try? FileManager.default.removeItem(at: tmp)
-                throw InputError(file: output, line: nil, message: "cannot write: \(error)")
             }
-            let s = statistics
+            guard let s = statistics else { return }
             if !s.modelFits {
                 Stderr.print("warning: \(input): the motion model does not fit these fixes: mean normalised innovation "
                              + String(format: "%.2f", s.meanMahalanobisSquared) + " (expected 2; accepted range 0.67–6) — "
@@ -188,7 +182,7 @@ struct FilterCommand: ParsableCommand {
                                         fixesRead: fixesRead, fixesWritten: fixesWritten, statistics: s)
                 let enc = JSONEncoder()
                 enc.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                print(String(decoding: try enc.encode(report), as: UTF8.self))
+                try OutputFile.write(String(decoding: try enc.encode(report), as: UTF8.self) + "\n")
             } else {
                 let share = s.motionShare.map { String(format: "; motion %.0f %% stationary, %.0f %% walking, %.0f %% vehicle",
                                                        100 * $0.stationary, 100 * $0.walking, 100 * $0.vehicle) } ?? ""

@@ -16,6 +16,12 @@ struct GeoBench: ParsableCommand {
         defaultSubcommand: ReportCommand.self
     )
 
+    /// Runs the command; output written with `print` is checked at exit (``StdoutCheck``).
+    static func main() {
+        StdoutCheck.install()
+        main(nil)
+    }
+
     /// Every subcommand, in `--help` order. Add new ones here (one file per subcommand).
     static let allSubcommands: [any ParsableCommand.Type] = [
         ReportCommand.self,

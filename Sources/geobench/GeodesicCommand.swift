@@ -62,9 +62,13 @@ struct GeodesicCommand: ParsableCommand {
                                               distance: s, azimuth1: a1, azimuth2: a2)
                             } } } } } } }
             }
+            if let i = (0..<n).first(where: { !(o1[$0].isFinite && o2[$0].isFinite && o3[$0].isFinite) }) {
+                throw InputError(file: table.source, line: table.rows[i].line,
+                                 message: "\(inNames.joined(separator: ",")) give no finite \(outNames.joined(separator: ",")) (out of range)")
+            }
             let w = try CSVWriter(path: files.output, header: outNames)
-            for i in 0..<n { w.write([o1[i], o2[i], o3[i]]) }
-            w.finish()
+            for i in 0..<n { try w.write([o1[i], o2[i], o3[i]]) }
+            try w.finish()
         }
     }
 }

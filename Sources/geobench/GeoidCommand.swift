@@ -46,8 +46,8 @@ struct GeoidCommand: ParsableCommand {
                 }
             }
             let w = try CSVWriter(path: files.output, header: ["undulation"])
-            for v in values { w.write([v]) }
-            w.finish()
+            for v in values { try w.write([v]) }
+            try w.finish()
         }
     }
 }

@@ -167,7 +167,7 @@ struct GnssCommand: ParsableCommand {
         var data = Data()
         let w = TraceWriter(format: format) { data.append($0) }
         for f in fixes { try Self.typed { () throws(TraceFormatError) in try w.write(f) } }
-        w.finish()
+        try w.finish()
         if format == .csv {
             // The trace columns plus residual_rms: one more field at the end of every line.
             var out = Data()
@@ -186,9 +186,10 @@ struct GnssCommand: ParsableCommand {
             }
             data = out
         }
-        guard FileManager.default.createFile(atPath: path, contents: data) else {
-            throw InputError(file: path, line: nil, message: "cannot write output file")
-        }
+        // Checked output (atomic for regular files, through symlinks, in place for devices).
+        let out = try OutputFile(path: path)
+        try out.write(data)
+        try out.commit()
     }
 
     /// Runs a reader, turning its typed error into `FILE:LINE: message` (exit 2).

@@ -47,9 +47,14 @@ struct MagneticCommand: ParsableCommand {
             for r in rows {
                 let f = wmm.field(latitude: r.lat, longitude: r.lon, ellipsoidalHeight: r.h, decimalYear: r.t)
                 for warning in f.warnings { Stderr.print("\(table.source):\(r.line): warning: \(warning)") }
-                w.write([f.declination, f.inclination, f.horizontalIntensity, f.north, f.east, f.down, f.totalIntensity])
+                let values = [f.declination, f.inclination, f.horizontalIntensity, f.north, f.east, f.down, f.totalIntensity]
+                guard values.allSatisfy(\.isFinite) else {
+                    throw InputError(file: table.source, line: r.line,
+                                     message: "date \(r.t), height \(r.h) m: the model gives no finite field there (far outside its validity window)")
+                }
+                try w.write([f.declination, f.inclination, f.horizontalIntensity, f.north, f.east, f.down, f.totalIntensity])
             }
-            w.finish()
+            try w.finish()
         }
     }
 }

@@ -11,7 +11,7 @@ struct RouteCommand: ParsableCommand {
         (WGS84), altitude in meters (MSL; used only for height differences, all rows or none), \
         dwell_s in seconds spent at the stop. Legs are geodesic; walking time follows Tobler's \
         hiking function with the legs' slopes. Up to 16 free stops the order is optimal \
-        (Held–Karp); beyond, iterated local search runs within --time-limit.
+        (Held–Karp); beyond, iterated local search runs within --time-limit. Above 700 stops         (without --paths) a sparse solver (nearest-neighbour candidate lists, memory linear in the         stops) orders them, its whole run within --time-limit; at most 200,000 stops (2,500 with         --paths).
 
         With --paths FILE.geojson the legs follow the file's LineStrings (shortest paths, heights \
         from the positions' third coordinate); each stop is snapped to the nearest path within \
@@ -119,6 +119,14 @@ struct RouteCommand: ParsableCommand {
                 throw InputError(file: table.source, line: nil, message: error.description)
             }
             let e = plan.estimate
+            // Extreme but finite inputs (dwell_s 1e308, altitudes 1e300) can overflow the totals:
+            // an error naming the file, never "inf" in the table or invalid JSON.
+            let totals = [e.distance, e.duration, e.ascent, e.descent, e.walkingTime, e.dwellTime]
+                + e.legs.flatMap { [$0.distance, $0.walkingTime, $0.arrival, $0.ascent, $0.descent] }
+            guard totals.allSatisfy(\.isFinite) else {
+                throw InputError(file: table.source, line: nil,
+                                 message: "the walk's totals overflow (dwell_s or altitude values too large to add up)")
+            }
             if json {
                 func q(_ s: String) -> String {
                     var o = "\""
@@ -135,11 +143,11 @@ struct RouteCommand: ParsableCommand {
                 let legs = e.legs.map {
                     "{\"from\":\(q($0.from)),\"to\":\(q($0.to)),\"distance_m\":\(String(format: "%.3f", $0.distance)),\"duration_s\":\(String(format: "%.3f", $0.walkingTime))}"
                 }
-                print("{\"order\":[\(plan.order.map(q).joined(separator: ","))],\"distance_m\":\(String(format: "%.3f", e.distance)),"
+                try OutputFile.write("{\"order\":[\(plan.order.map(q).joined(separator: ","))],\"distance_m\":\(String(format: "%.3f", e.distance)),"
                     + "\"duration_s\":\(String(format: "%.3f", e.duration)),\"ascent_m\":\(String(format: "%.3f", e.ascent)),"
-                    + "\"legs\":[\(legs.joined(separator: ","))]}")
+                    + "\"legs\":[\(legs.joined(separator: ","))]}\n")
             } else {
-                print(Self.table(plan))
+                try OutputFile.write(Self.table(plan) + "\n")
             }
         }
     }

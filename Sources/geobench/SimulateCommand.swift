@@ -72,14 +72,12 @@ struct SimulateCommand: ParsableCommand {
                 try write(out.raw, to: raw, option: "--raw")
                 try write(out.truth, to: truth, option: "--truth")
                 if let sensors {
-                    let w = try TraceWriter(url: URL(fileURLWithPath: sensors), format: .csv)
-                    for s in out.sensors { try w.write(s) }
-                    w.finish()
+                    try TraceOutput.write(to: sensors, format: .csv) { w in for s in out.sensors { try w.write(s) } }
                 }
                 if let pois {
-                    guard FileManager.default.createFile(atPath: pois, contents: try config.geoJSON.encoded(pretty: true) + Data("\n".utf8)) else {
-                        throw InputError(file: pois, line: nil, message: "cannot write file")
-                    }
+                    let o = try OutputFile(path: pois)
+                    try o.write(try config.geoJSON.encoded(pretty: true) + Data("\n".utf8))
+                    try o.commit()
                 }
             } catch let e as TraceFormatError { throw TraceIO.inputError(e) }
             if tracking != nil || compass != nil {
@@ -93,8 +91,6 @@ struct SimulateCommand: ParsableCommand {
 
     func write(_ fixes: [Fix], to path: String, option: String) throws {
         let fmt = try TraceIO.format(of: path, option: option)
-        let w = try TraceWriter(url: URL(fileURLWithPath: path), format: fmt)
-        for f in fixes { try w.write(f) }
-        w.finish()
+        try TraceOutput.write(to: path, format: fmt) { w in for f in fixes { try w.write(f) } }
     }
 }

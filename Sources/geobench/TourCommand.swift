@@ -62,7 +62,7 @@ struct TourCommand: ParsableCommand {
                     out += "\(t),\(e.kind.rawValue),\(csvField(e.id))\n"
                 }
             }
-            FileHandle.standardOutput.write(Data(out.utf8))
+            try OutputFile.write(out)
             Stderr.print(result.summaryLine)
         }
     }

@@ -158,7 +158,8 @@ struct QualityEvaluator {
         let e = r - fieldStrength
         sumSquares += e * e
         count += 1
-        guard r > 0 else { return }
+        // r = ∞ for a 1e308 µT sample makes c.z / r NaN, and Int(NaN) traps: such a sample hits no cell.
+        guard r > 0, r.isFinite else { return }
         // Equal-area cells: bands equal in z/r (Archimedes), sectors equal in azimuth.
         let zr = Swift.min(Swift.max(c.z / r, -1), 1)
         let band = Swift.min(Self.bands - 1, Int((zr + 1) / 2 * Double(Self.bands)))

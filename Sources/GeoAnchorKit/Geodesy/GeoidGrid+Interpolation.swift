@@ -30,6 +30,11 @@ extension GeoidGrid {
         let w = Double(columns)
         var gx = (lon - westLongitude) * inverseLongitudeSpacing
         if !(gx >= 0 && gx <= w - 1) {
+            // A finite longitude far beyond ±720° (1e308) overflows to ±∞ in grid units and
+            // fmod(∞) is NaN: reduce it first, so the index below is always finite and in range.
+            guard lon.isFinite else { return nil }
+            let lon = Swift.abs(lon) <= 720 ? lon : Angle.normalizeLongitude(lon)
+            gx = (lon - westLongitude) * inverseLongitudeSpacing
             if wrapsLongitude {
                 // Longitude wraps: reduce into [0, columns) (the interval includes the gap between
                 // the last column and the first, which is interpolated across the antimeridian).
@@ -42,7 +47,7 @@ extension GeoidGrid {
             }
         }
         let gy = (lat - southLatitude) * inverseLatitudeSpacing
-        guard gy >= -eps, gy <= Double(rows - 1) + eps else { return nil }
+        guard gy >= -eps, gy <= Double(rows - 1) + eps, gx >= -eps, gx <= w else { return nil }
         // gx ≥ −eps and gy ≥ −eps here, so truncation is floor (or 0 for a tiny negative,
         // clamped below) — and avoids a libm call.
         var ix = Int(gx), iy = Int(gy)

@@ -88,8 +88,12 @@ public struct GeoidGrid: Sendable {
         guard rowCount > 0, columnCount > 0 else {
             throw .corruptFile(path: path, reason: "implausible size \(rowCount) rows × \(columnCount) columns")
         }
-        let n = Int(rowCount) * Int(columnCount)
-        let expected = headerSize + 4 * n
+        // rows × columns × 4 overflows Int for a header claiming 2³¹ × 2³¹ cells: compare against
+        // the bytes actually present before anything is allocated.
+        guard let n = Int.checkedProduct(Int(rowCount), Int(columnCount)),
+              let bytes = Int.checkedProduct(n, 4), let expected = Int.checkedSum(headerSize, bytes) else {
+            throw .corruptFile(path: path, reason: "\(data.count) bytes, but the header claims \(rowCount) rows × \(columnCount) columns (truncated or not GTX)")
+        }
         guard data.count == expected else {
             throw .corruptFile(path: path, reason: "\(data.count) bytes, expected \(expected) for \(rowCount) rows × \(columnCount) columns (truncated or not GTX)")
         }

@@ -105,6 +105,11 @@ public struct MagneticModel: Sendable, Hashable {
         }
         guard let epoch else { throw .corruptFile(path: source, reason: "no header line") }
         guard let maxN = rows.map(\.n).max() else { throw .corruptFile(path: source, reason: "no coefficients") }
+        // A file cut short after a complete degree (8 of WMM's 12) has no gap to detect: the
+        // model family's defined degree says how far it must go.
+        if let declared = Self.declaredDegree(modelName: name), maxN != declared {
+            throw .corruptFile(path: source, reason: "\(name) models are degree \(declared), the file has coefficients up to degree \(maxN) (truncated?)")
+        }
         let count = Self.coefficientCount(maxDegree: maxN)
         var g = [Double](repeating: 0, count: count), h = g, gd = g, hd = g
         var seen = [Bool](repeating: false, count: count)
@@ -120,6 +125,17 @@ public struct MagneticModel: Sendable, Hashable {
         }
         try self.init(name: name, releaseDate: release, epoch: epoch, maxDegree: maxN,
                       g: g, h: h, gDot: gd, hDot: hd, source: source)
+    }
+
+    /// The degree a model family defines, from the COF header's model name: WMM (`WMM-2025`,
+    /// `WMM2020`) 12, WMMHR 133, IGRF 13; nil for other names (then the highest degree present
+    /// is taken, and every coefficient up to it must be present).
+    public static func declaredDegree(modelName: String) -> Int? {
+        let u = modelName.uppercased()
+        if u.hasPrefix("WMMHR") { return 133 }
+        if u.hasPrefix("WMM") { return 12 }
+        if u.hasPrefix("IGRF") { return 13 }
+        return nil
     }
 
     /// Creates a model from Gauss coefficients in Schmidt semi-normalization (nT, nT/yr).

@@ -65,6 +65,11 @@ public struct PathSolution: Sendable, Hashable {
 /// *Accuracy*: on the ten TSPLIB GEO instances the heuristic's gap to the published optimum is
 /// ≤ 1 % within 2 s (see the `tsplib` report and tests for the measured figures).
 public enum PathSolver {
+    /// Most nodes a problem may have (start, stops and end): the planner keeps four full n × n
+    /// matrices (distance, time, ascent, descent; 8 bytes per entry) and the solver a copy,
+    /// ≈ 0.3 GB at this size.
+    public static let maximumNodes = 2_500
+
     /// Solves `cost` over all its nodes.
     /// - Parameters:
     ///   - cost: the objective between every ordered pair of nodes; finite, ≥ 0.
@@ -77,6 +82,7 @@ public enum PathSolver {
                              options: SolverOptions = SolverOptions()) throws(RoutingError) -> PathSolution {
         let n = cost.count
         guard n > 0 else { throw .noStops }
+        guard n <= maximumNodes else { throw .tooManyStops(count: n, limit: maximumNodes) }
         guard (0..<n).contains(start) else { throw .invalidCostMatrix("start index \(start) outside 0..<\(n)") }
         if case .node(let e) = end, !(0..<n).contains(e) {
             throw .invalidCostMatrix("end index \(e) outside 0..<\(n)")

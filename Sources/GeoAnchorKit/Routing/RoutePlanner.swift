@@ -32,6 +32,11 @@ public enum RoutePlanner {
         for s in problem.stops {
             do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, reason: error.description) }
         }
+        let nodes = problem.nodeCoordinates.count
+        if nodes > sparseThreshold, problem.isPlainTour {
+            return try planSparse(problem, walking: walking, distance: distance, options: options)
+        }
+        guard nodes <= PathSolver.maximumNodes else { throw .tooManyStops(count: nodes, limit: PathSolver.maximumNodes) }
         let coordinates = problem.nodeCoordinates
         let costs = try RoutingCosts(coordinates: coordinates, distance: distance, walking: walking)
         var result = try plan(problem, costs: costs, options: options)
@@ -49,6 +54,10 @@ public enum RoutePlanner {
                             walking: WalkingModel = .tobler,
                             options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
+        // Before any n × n matrix is built.
+        guard problem.nodeCoordinates.count <= PathSolver.maximumNodes else {
+            throw .tooManyStops(count: problem.nodeCoordinates.count, limit: PathSolver.maximumNodes)
+        }
         let coordinates = problem.nodeCoordinates
         let costs = try network.costs(between: coordinates, maxSnapDistance: maxSnapDistance, walking: walking)
         var result = try plan(problem, costs: costs, options: options)

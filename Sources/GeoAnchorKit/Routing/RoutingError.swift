@@ -29,6 +29,9 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyStopsForExactSolver(count: Int, limit: Int)
     /// A malformed input file (TSPLIB, path network); `line` is 1-based when known.
     case malformedInput(source: String, line: Int?, reason: String)
+    /// More nodes than the solvers handle within their memory bound: ``PathSolver/maximumNodes``
+    /// with full matrices, ``RoutePlanner/maximumSparseNodes`` for plain tours.
+    case tooManyStops(count: Int, limit: Int)
     /// Heights to be compared (climbs) are above different datums — e.g. a start with
     /// CoreLocation's MSL `altitude` and stops with ellipsoidal heights, ≈ 45 m apart in Prague.
     /// Convert them to one datum first (``GeoidGrid``). `what` names the first mismatching pair.
@@ -49,6 +52,8 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
             return String(format: "the mandatory stops need %.0f s, more than the time budget of %.0f s", r, b)
         case .invalidCostMatrix(let r): return "invalid cost matrix: \(r)"
         case .tooManyStopsForExactSolver(let c, let l): return "\(c) stops exceed the exact solver's limit of \(l)"
+        case .tooManyStops(let c, let l):
+            return "\(c) nodes (stops and start/end locations) exceed the limit of \(l) for this kind of problem (README: Limits and errors)"
         case .mixedVerticalReferences(let what):
             return "heights above different datums cannot be compared (\(what)); convert them to one vertical reference first"
         case .malformedInput(let s, let l, let r):

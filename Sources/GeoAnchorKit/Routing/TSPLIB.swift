@@ -25,14 +25,24 @@ public struct TSPLIBInstance: Sendable, Hashable {
     /// Explicit weights, row-major `dimension × dimension` (EXPLICIT only).
     public var weights: [Int]?
 
+    /// Largest `DIMENSION` accepted (the solvers' limit, ``PathSolver/maximumNodes``).
+    public static let maximumDimension = PathSolver.maximumNodes
+    /// Largest |coordinate| accepted: distances stay exact integers and tour lengths cannot overflow.
+    public static let maximumCoordinate = 1e9
+    /// Largest explicit weight accepted (2⁴⁰ ≈ 1.1e12): a tour of ``maximumDimension`` edges
+    /// cannot overflow `Int`.
+    public static let maximumWeight = 1 << 40
+
     /// Parses TSPLIB text.
     /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` naming the line.
     public static func parse(_ text: String, source: String = "<tsplib>") throws(RoutingError) -> TSPLIBInstance {
         var name = "", dimension = -1, type = "", format = ""
-        var x: [Double] = [], y: [Double] = []
+        // Coordinates are collected as read: memory follows what the file holds, not what
+        // DIMENSION claims (a 99-byte file may claim a billion nodes).
+        var coords: [(id: Int, x: Double, y: Double, line: Int)] = []
         var numbers: [Int] = []
         var section = ""
-        var seen: [Bool] = []
+        var seen = Set<Int>()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         for (idx, raw) in lines.enumerated() {
             let lineNo = idx + 1
@@ -49,9 +59,10 @@ public struct TSPLIBInstance: Sendable, Hashable {
                     guard let d = Int(value), d > 0 else {
                         throw .malformedInput(source: source, line: lineNo, reason: "DIMENSION '\(value)' is not a positive integer")
                     }
+                    guard d <= maximumDimension else {
+                        throw .malformedInput(source: source, line: lineNo, reason: "DIMENSION \(d) exceeds the limit of \(maximumDimension) nodes")
+                    }
                     dimension = d
-                    x = [Double](repeating: .nan, count: d); y = x
-                    seen = [Bool](repeating: false, count: d)
                 case "TYPE":
                     guard value.hasPrefix("TSP") else {
                         throw .malformedInput(source: source, line: lineNo, reason: "TYPE \(value) is not a symmetric TSP")
@@ -77,13 +88,24 @@ public struct TSPLIBInstance: Sendable, Hashable {
                 guard (1...dimension).contains(id) else {
                     throw .malformedInput(source: source, line: lineNo, reason: "node id \(id) outside 1…\(dimension)")
                 }
-                guard !seen[id - 1] else { throw .malformedInput(source: source, line: lineNo, reason: "duplicate node id \(id)") }
-                seen[id - 1] = true
-                x[id - 1] = a; y[id - 1] = b
+                guard abs(a) <= maximumCoordinate, abs(b) <= maximumCoordinate else { // also NaN
+                    throw .malformedInput(source: source, line: lineNo,
+                                          reason: "coordinates (\(fields[1]), \(fields[2])) are not finite numbers within ±\(maximumCoordinate)")
+                }
+                guard seen.insert(id).inserted else { throw .malformedInput(source: source, line: lineNo, reason: "duplicate node id \(id)") }
+                coords.append((id, a, b, lineNo))
             case "EDGE_WEIGHT_SECTION":
                 for f in fields {
-                    guard let v = Int(f) ?? Double(f).map({ Int($0) }) else {
+                    let v: Int
+                    if let i = Int(f) { v = i } else if let d = Double(f) {
+                        do { v = try Int(checking: d, "weight", rounding: .towardZero) } catch {
+                            throw .malformedInput(source: source, line: lineNo, reason: error.description)
+                        }
+                    } else {
                         throw .malformedInput(source: source, line: lineNo, reason: "weight '\(f)' is not a number")
+                    }
+                    guard (0...maximumWeight).contains(v) else {
+                        throw .malformedInput(source: source, line: lineNo, reason: "weight \(f) is outside 0…\(maximumWeight)")
                     }
                     numbers.append(v)
                 }
@@ -92,12 +114,16 @@ public struct TSPLIBInstance: Sendable, Hashable {
             }
         }
         guard dimension > 0 else { throw .malformedInput(source: source, line: nil, reason: "no DIMENSION") }
-        var instance = TSPLIBInstance(name: name, dimension: dimension, edgeWeightType: type, x: x, y: y, weights: nil)
+        var instance = TSPLIBInstance(name: name, dimension: dimension, edgeWeightType: type, x: [], y: [], weights: nil)
         switch type {
         case "GEO", "EUC_2D", "CEIL_2D", "ATT":
-            if let missing = seen.firstIndex(of: false) {
-                throw .malformedInput(source: source, line: nil, reason: "node \(missing + 1) has no coordinates")
+            guard coords.count == dimension else {
+                let missing = (1...dimension).first { !seen.contains($0) } ?? dimension
+                throw .malformedInput(source: source, line: nil,
+                                      reason: "node \(missing) has no coordinates")
             }
+            instance.x = [Double](repeating: 0, count: dimension); instance.y = instance.x
+            for c in coords { instance.x[c.id - 1] = c.x; instance.y[c.id - 1] = c.y }
         case "EXPLICIT":
             instance.weights = try explicitMatrix(numbers, dimension, format, source)
         default:
@@ -107,8 +133,6 @@ public struct TSPLIBInstance: Sendable, Hashable {
     }
 
     private static func explicitMatrix(_ v: [Int], _ n: Int, _ format: String, _ source: String) throws(RoutingError) -> [Int] {
-        var w = [Int](repeating: 0, count: n * n)
-        var cells: [(Int, Int)] = []
         // Column formats of a symmetric matrix list the same numbers as the mirrored row format.
         let f: String
         switch format {
@@ -118,19 +142,35 @@ public struct TSPLIBInstance: Sendable, Hashable {
         case "LOWER_DIAG_COL": f = "UPPER_DIAG_ROW"
         default: f = format
         }
+        // The cells each format lists, row by row (n ≤ maximumDimension, so no overflow).
+        let columns: (Int) -> Range<Int>
         switch f {
-        case "FULL_MATRIX": for i in 0..<n { for j in 0..<n { cells.append((i, j)) } }
-        case "UPPER_ROW": for i in 0..<n { for j in (i + 1)..<max(i + 1, n) { cells.append((i, j)) } }
-        case "LOWER_ROW": for i in 0..<n { for j in 0..<i { cells.append((i, j)) } }
-        case "UPPER_DIAG_ROW": for i in 0..<n { for j in i..<n { cells.append((i, j)) } }
-        case "LOWER_DIAG_ROW": for i in 0..<n { for j in 0...i { cells.append((i, j)) } }
+        case "FULL_MATRIX": columns = { _ in 0..<n }
+        case "UPPER_ROW": columns = { i in (i + 1)..<max(i + 1, n) }
+        case "LOWER_ROW": columns = { i in 0..<i }
+        case "UPPER_DIAG_ROW": columns = { i in i..<n }
+        case "LOWER_DIAG_ROW": columns = { i in 0..<(i + 1) }
         default: throw .malformedInput(source: source, line: nil, reason: "EDGE_WEIGHT_FORMAT '\(format)' is not supported")
         }
-        guard v.count >= cells.count else {
+        let needed = (0..<n).reduce(0) { $0 + columns($1).count }
+        // Checked before the n × n matrix is allocated.
+        guard v.count >= needed else {
             throw .malformedInput(source: source, line: nil,
-                                  reason: "EDGE_WEIGHT_SECTION has \(v.count) numbers, \(format) needs \(cells.count)")
+                                  reason: "EDGE_WEIGHT_SECTION has \(v.count) numbers, \(format) needs \(needed)")
         }
-        for (q, (i, j)) in cells.enumerated() { w[i * n + j] = v[q]; w[j * n + i] = v[q] }
+        var w = [Int](repeating: 0, count: n * n)
+        var q = 0
+        for i in 0..<n {
+            for j in columns(i) {
+                // A symmetric TSP: a FULL_MATRIX whose two triangles differ is not one.
+                if f == "FULL_MATRIX", j < i, w[i * n + j] != v[q] {
+                    throw .malformedInput(source: source, line: nil,
+                        reason: "FULL_MATRIX is not symmetric: weight(\(i + 1),\(j + 1)) = \(v[q]) but weight(\(j + 1),\(i + 1)) = \(w[i * n + j])")
+                }
+                w[i * n + j] = v[q]; w[j * n + i] = v[q]
+                q += 1
+            }
+        }
         return w
     }
 
@@ -200,8 +240,8 @@ public struct TSPLIBInstance: Sendable, Hashable {
             guard inSection, !line.isEmpty else { continue }
             if line == "EOF" { break }
             for f in line.split(separator: " ") {
-                guard let v = Int(f) else {
-                    throw .malformedInput(source: source, line: idx + 1, reason: "tour entry '\(f)' is not an integer")
+                guard let v = Int(f), v == -1 || v >= 1 else {
+                    throw .malformedInput(source: source, line: idx + 1, reason: "tour entry '\(f)' is not a node number ≥ 1")
                 }
                 if v == -1 { return tour }
                 tour.append(v - 1)

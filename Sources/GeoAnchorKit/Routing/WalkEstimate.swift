@@ -56,6 +56,17 @@ public struct WalkEstimate: Sendable, Hashable {
     /// `dwell(i)` and `window(i)` describe node i; labels come from `label(i)`.
     public init(nodes: [Int], returnTo: Int? = nil, costs: RoutingCosts, label: (Int) -> String,
                 dwell: (Int) -> Double = { _ in 0 }, window: (Int) -> ClosedRange<Double>? = { _ in nil }) {
+        self.init(nodes: nodes, returnTo: returnTo,
+                  leg: { a, b in (costs.distances[a, b], costs.durations[a, b], costs.ascents[a, b], costs.descents[a, b]) },
+                  label: label, dwell: dwell, window: window)
+    }
+
+    /// The walk through `nodes` with each leg's costs computed on demand by `leg(a, b)`:
+    /// (distance m, walking time s, ascent m, descent m). Used where no n × n matrix is kept.
+    public init(nodes: [Int], returnTo: Int? = nil,
+                leg: (Int, Int) -> (distance: Double, duration: Double, ascent: Double, descent: Double),
+                label: (Int) -> String,
+                dwell: (Int) -> Double = { _ in 0 }, window: (Int) -> ClosedRange<Double>? = { _ in nil }) {
         var legs: [WalkLeg] = []
         var t = nodes.first.map(dwell) ?? 0
         var dist = 0.0, up = 0.0, down = 0.0, walk = 0.0, wait = 0.0, dw = t
@@ -65,18 +76,19 @@ public struct WalkEstimate: Sendable, Hashable {
             for k in 1..<path.count {
                 let a = path[k - 1], b = path[k]
                 let closing = returnTo != nil && k == path.count - 1
-                let w = costs.durations[a, b]
+                let c = leg(a, b)
+                let w = c.duration
                 t += w
                 let arrival = t
                 var waited = 0.0
                 if !closing, let win = window(b), t < win.lowerBound { waited = win.lowerBound - t; t = win.lowerBound }
                 let stay = closing ? 0 : dwell(b)
                 t += stay
-                legs.append(WalkLeg(from: label(a), to: label(b), distance: costs.distances[a, b],
-                                    ascent: costs.ascents[a, b], descent: costs.descents[a, b],
+                legs.append(WalkLeg(from: label(a), to: label(b), distance: c.distance,
+                                    ascent: c.ascent, descent: c.descent,
                                     walkingTime: w, waitingTime: waited, arrival: arrival, departure: t,
                                     fromNode: a, toNode: b))
-                dist += costs.distances[a, b]; up += costs.ascents[a, b]; down += costs.descents[a, b]
+                dist += c.distance; up += c.ascent; down += c.descent
                 walk += w; wait += waited; dw += stay
             }
         }

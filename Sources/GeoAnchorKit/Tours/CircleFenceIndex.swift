@@ -16,6 +16,12 @@ public struct CircleFenceIndex: Sendable {
     /// Cell edge length, meters.
     public let cellSize: Double
     private var cells: [Int64: [Int32]] = [:]
+    /// Fences whose bounding square covers more than ``maximumCellsPerFence`` cells (a 1000 km
+    /// radius): kept in a list checked on every query instead of registered cell by cell, so
+    /// memory stays proportional to the number of fences whatever their radii.
+    private var large: [Int32] = []
+    /// Most grid cells one fence is registered in.
+    public static let maximumCellsPerFence = 1_024
     private var stamp: [UInt32]
     private var generation: UInt32 = 0
 
@@ -31,6 +37,11 @@ public struct CircleFenceIndex: Sendable {
         for i in centers.indices {
             let c = centers[i], r = radii[i]
             let (x0, y0) = cell(c.x - r, c.y - r), (x1, y1) = cell(c.x + r, c.y + r)
+            // Counted in Double: spans of 2e14 cells would overflow Int64 when multiplied.
+            if Double(x1 - x0 + 1) * Double(y1 - y0 + 1) > Double(Self.maximumCellsPerFence) {
+                large.append(Int32(i))
+                continue
+            }
             for cx in x0...x1 { for cy in y0...y1 { cells[key(cx, cy), default: []].append(Int32(i)) } }
         }
     }
@@ -51,9 +62,14 @@ public struct CircleFenceIndex: Sendable {
         let (x0, y0) = cell(p.x - reach, p.y - reach), (x1, y1) = cell(p.x + reach, p.y + reach)
         // A huge reach (a fix with 10 km accuracy) would visit millions of empty cells: fall back
         // to a linear scan, which is then cheaper.
-        if (x1 - x0 + 1) * (y1 - y0 + 1) > Int64(Swift.max(64, centers.count / 4)) {
+        // (Counted in Double: a reach of 1e15 m spans 1e14 cells a side, whose product overflows Int64.)
+        if Double(x1 - x0 + 1) * Double(y1 - y0 + 1) > Double(Swift.max(64, centers.count / 4)) {
             for i in centers.indices { body(i) }
             return
+        }
+        for i32 in large {
+            let i = Int(i32)
+            if stamp[i] != generation { stamp[i] = generation; body(i) }
         }
         for cx in x0...x1 {
             for cy in y0...y1 {

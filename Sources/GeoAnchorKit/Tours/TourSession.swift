@@ -42,6 +42,9 @@ public struct TourSession: Sendable {
     private var zoneDistances: [Double]
     private var shared = TourState()
 
+    /// Farthest a stop may be from the tour's centre (median of the stops), meters.
+    public static let maximumStopDistance = 100_000.0
+
     /// Starts (or resumes) a tour.
     /// - Parameters:
     ///   - resuming: a ``state`` saved earlier; fences whose ids are no longer in the tour are ignored.
@@ -52,19 +55,30 @@ public struct TourSession: Sendable {
         try parameters.validate()
         self.tour = tour
         self.parameters = parameters
-        let n = Double(tour.stops.count)
-        let lat = tour.stops.reduce(0) { $0 + $1.coordinate.latitude } / n
-        // Mean longitude through unit vectors, so that a tour across ±180° is centred correctly.
-        let (s, c) = tour.stops.reduce((0.0, 0.0)) { acc, st in
-            let sc = Angle.sincos(degrees: st.coordinate.longitude); return (acc.0 + sc.sin, acc.1 + sc.cos)
-        }
-        let lon = Angle.atan2Degrees(s, c)
+        // Origin: the median latitude and longitude of the stops (longitudes as offsets from the
+        // first stop, so a tour across ±180° is centred correctly). A median, unlike the mean,
+        // does not move when one stop is far away (a typo'd or antipodal stop), so the other
+        // stops' geometry and events stay the same; that stop is then refused below.
+        func median(_ v: [Double]) -> Double { let s = v.sorted(); return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2 }
+        let lat = median(tour.stops.map(\.coordinate.latitude))
+        let lon0 = tour.stops[0].coordinate.longitude
+        let lon = Angle.normalizeLongitude(lon0 + median(tour.stops.map { Angle.normalizeLongitude($0.coordinate.longitude - lon0) }))
         do {
             frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: lat, longitude: lon, ellipsoidalHeight: 0))
         } catch {
             throw .invalidFeature(index: 0, id: tour.stops.first?.id, reason: "cannot centre a local frame: \(error)")
         }
         let f = frame
+        // The plane is accurate to millimetres within tens of km (PlanarPoint); far beyond, east/north
+        // lose meaning (the antipode maps onto the origin), so such a stop is an error, not a fence.
+        for (i, st) in tour.stops.enumerated() {
+            let v = f.enu(latitude: st.coordinate.latitude, longitude: st.coordinate.longitude, ellipsoidalHeight: 0)
+            let d = (v.east * v.east + v.north * v.north + v.up * v.up).squareRoot()
+            if !(d <= Self.maximumStopDistance) {
+                throw .invalidFeature(index: i, id: st.id,
+                    reason: String(format: "stop is %.0f km from the tour's centre; a tour must fit within %.0f km", d / 1000, Self.maximumStopDistance / 1000))
+            }
+        }
         stopPoints = tour.stops.map { PlanarPoint(f.enu(latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude, ellipsoidalHeight: 0)) }
         if tour.path.count >= 2 {
             let poly = PlanarPolyline(tour.path.map { PlanarPoint(f.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) })

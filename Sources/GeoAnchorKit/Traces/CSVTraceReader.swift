@@ -230,21 +230,23 @@ public enum CSVTraceReader {
             fix.course = try direction(f, course)
             fix.heading = try direction(f, heading)
             fix.headingAccuracy = try nonNegative(f, headingAcc)
-            if let s = try nonNegative(f, sats) { fix.satellites = Int(s) }
+            if let s = try nonNegative(f, sats) { fix.satellites = try checked(s, "satellites", 0...Fix.maximumSatellites) }
             fix.hdop = try nonNegative(f, hdop)
             fix.vdop = try nonNegative(f, vdop)
             fix.pdop = try nonNegative(f, pdop)
             if let q = try number(f, quality) {
-                guard let fq = FixQuality(rawValue: Int(q)), Double(fq.rawValue) == q else {
+                guard let fq = FixQuality(rawValue: try checked(q, "quality", 0...8)) else {
                     throw RowError(message: "quality \(q) is not an NMEA GGA fix quality 0…8")
                 }
                 fix.quality = fq
             }
+            if let problem = fix.validationProblem { throw RowError(message: problem) }
             return fix
         }
 
         func sensor(_ f: CSVFields) throws -> SensorSample {
             let t = try timeValue(f)
+            guard t >= Fix.earliestTime, t <= Fix.latestTime else { throw RowError(message: "time \(t) s is outside the years 0001…9999") }
             guard let name = raw(f, sensor), let kind = SensorKind(rawValue: name.lowercased()) else {
                 throw RowError(message: "sensor '\(raw(f, sensor) ?? "")' is not one of \(SensorKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
@@ -256,13 +258,21 @@ public enum CSVTraceReader {
         }
 
         func deviceRow(_ f: CSVFields) throws -> (Int, Fix?) {
-            let ms = try required(f, timeMillis)
+            let msValue = try required(f, timeMillis)
+            let ms = try checked(msValue, header[timeMillis!], Int(Fix.earliestTime * 1000)...Int(Fix.latestTime * 1000))
             guard let px = try number(f, x), let py = try number(f, y), let pz = try number(f, z) else {
-                return (Int(ms), nil) // epoch without a WLS solution
+                return (ms, nil) // epoch without a WLS solution
             }
             let g = Ellipsoid.wgs84.geodetic(x: px, y: py, z: pz)
-            return (Int(ms), Fix(time: ms / 1000, latitude: g.latitude, longitude: g.longitude,
-                                 height: g.ellipsoidalHeight, verticalReference: .ellipsoid))
+            let fix = Fix(time: msValue / 1000, latitude: g.latitude, longitude: g.longitude,
+                          height: g.ellipsoidalHeight, verticalReference: .ellipsoid)
+            if let problem = fix.validationProblem { throw RowError(message: problem) }
+            return (ms, fix)
+        }
+
+        /// A whole number from input as an Int in `range` (never a trap), else a row error.
+        func checked(_ v: Double, _ name: String, _ range: ClosedRange<Int>) throws -> Int {
+            do { return try Int(checking: v, name, in: range, rounding: nil) } catch { throw RowError(message: error.description) }
         }
     }
 }

@@ -47,6 +47,7 @@ public enum GPXReader {
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
+        try refuseEntityDeclarations(url: url)
         return try read(stream: stream, source: url.path, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
                         onWaypoint: onWaypoint)
     }
@@ -56,8 +57,9 @@ public enum GPXReader {
                             onFix: (Fix) throws -> Void,
                             onUntimedPoint: ((Fix) throws -> Void)? = nil,
                             onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
-        try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
-                 onWaypoint: onWaypoint)
+        try refuseEntityDeclarations(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source)
+        return try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
+                        onWaypoint: onWaypoint)
     }
 
     static func read(stream: InputStream, source: String, options: TraceReadOptions,
@@ -228,7 +230,7 @@ public enum GPXReader {
                 // End of the point itself.
                 let p = point!
                 point = nil
-                if let msg = pointInvalid { fail(pointLine, "<\(pointKind)>: " + msg); return }
+                if let msg = pointInvalid ?? p.validationProblem { fail(pointLine, "<\(pointKind)>: " + msg); return }
                 do {
                     switch pointKind {
                     case "wpt":

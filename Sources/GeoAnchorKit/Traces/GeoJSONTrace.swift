@@ -99,9 +99,15 @@ public enum GeoJSONTrace {
         f.course = try num("course").map(Angle.normalizeHeading)
         f.heading = try num("heading").map(Angle.normalizeHeading)
         f.headingAccuracy = try num("heading_accuracy")
-        f.satellites = try num("satellites").map { Int($0) }
+        func whole(_ k: String, _ range: ClosedRange<Int>) throws -> Int? {
+            guard let v = try num(k) else { return nil }
+            do { return try Int(checking: v, k, in: range, rounding: nil) } catch { throw RowError(message: "property \(error)") }
+        }
+        f.satellites = try whole("satellites", 0...Fix.maximumSatellites)
         f.hdop = try num("hdop"); f.vdop = try num("vdop"); f.pdop = try num("pdop")
-        f.quality = try num("quality").flatMap { FixQuality(rawValue: Int($0)) }
+        f.quality = try whole("quality", 0...8).flatMap { FixQuality(rawValue: $0) }
+        // The same value rules as the CSV, GPX and NMEA readers (negative accuracy, time range …).
+        if let problem = f.validationProblem { throw RowError(message: problem) }
         return f
     }
 }

@@ -113,6 +113,12 @@ public struct TraceSimulator: Sendable {
         /// Output rate (Hz) and duration from the start (s; nil: the whole walk).
         public var rate = 10.0
         public var duration: Double? = 180
+        /// Seconds from the start whose sensor noise is drawn from the fixes' random stream,
+        /// always — whatever ``duration`` is, written or not — so the fixes never depend on the
+        /// sensor output; noise beyond comes from the sensors' own seeded stream. 180 s reproduces
+        /// the shipped traces (made when both shared one stream up to the default duration); 0
+        /// puts all sensor noise on its own stream.
+        public var mainStreamDuration = 180.0
         public init() {}
     }
 
@@ -183,6 +189,7 @@ public struct TraceSimulator: Sendable {
 
     // MARK: - Run
 
+
     public func run() -> Output {
         let c = config
         var rng = SeededRandom(seed: seed)
@@ -240,6 +247,12 @@ public struct TraceSimulator: Sendable {
         var truth: [Fix] = [], raw: [Fix] = [], sensors: [SensorSample] = []
         var step = 0
         let sensorEnd = c.sensors.duration.map { c.startTime + $0 } ?? .infinity
+        // Determinism across outputs: the fixes must not depend on how many sensor samples are
+        // asked for. Sensor noise for the first `mainStreamDuration` seconds is always drawn
+        // from the main stream (whether written or not; this keeps the shipped traces), noise
+        // beyond it from a stream of its own, so the fixes' draws never depend on `duration`.
+        let mainSensorEnd = c.startTime + c.sensors.mainStreamDuration
+        var sensorRng = SeededRandom(seed: seed ^ 0x5E45_0125_0000_0015)
         let si = c.sensors.softIron, hi = c.sensors.hardIron
         let declRad = c.sensors.declination * Angle.radiansPerDegree, inclRad = c.sensors.inclination * Angle.radiansPerDegree
         let bh = c.sensors.intensity * Foundation.cos(inclRad)
@@ -305,7 +318,10 @@ public struct TraceSimulator: Sendable {
             let hMSL = c.terrain.height(east: p.e, north: p.n)
 
             // --- sensors ---
-            if t < sensorEnd {
+            if t < max(sensorEnd, mainSensorEnd) {
+                // Magnetometer x y z, accelerometer x y z, gyroscope x y z (in this order).
+                var nz = [Double](repeating: 0, count: 9)
+                for k in 0..<9 { nz[k] = t < mainSensorEnd ? rng.gaussian() : sensorRng.gaussian() }
                 let R = Self.rotation(heading: heading, pitch: pitch, roll: roll)
                 func toDevice(_ e: Double, _ n: Double, _ u: Double) -> (Double, Double, Double) {
                     // Rᵀ v: R's columns are the device axes in ENU, so each device component is
@@ -315,9 +331,9 @@ public struct TraceSimulator: Sendable {
                 var fe = earthField
                 if let k = inCanyon(s) { fe.e += canyonDisturbance[k].0; fe.n += canyonDisturbance[k].1; fe.u += canyonDisturbance[k].2 }
                 let b = toDevice(fe.e, fe.n, fe.u)
-                let m = (si[0] * b.0 + si[1] * b.1 + si[2] * b.2 + hi[0] + rng.gaussian() * c.sensors.magnetometerNoise,
-                         si[3] * b.0 + si[4] * b.1 + si[5] * b.2 + hi[1] + rng.gaussian() * c.sensors.magnetometerNoise,
-                         si[6] * b.0 + si[7] * b.1 + si[8] * b.2 + hi[2] + rng.gaussian() * c.sensors.magnetometerNoise)
+                let m = (si[0] * b.0 + si[1] * b.1 + si[2] * b.2 + hi[0] + nz[0] * c.sensors.magnetometerNoise,
+                         si[3] * b.0 + si[4] * b.1 + si[5] * b.2 + hi[1] + nz[1] * c.sensors.magnetometerNoise,
+                         si[6] * b.0 + si[7] * b.1 + si[8] * b.2 + hi[2] + nz[2] * c.sensors.magnetometerNoise)
                 // Specific force: gravity reaction + bounce + along-track + centripetal.
                 let hr = heading * Angle.radiansPerDegree
                 // Along-track acceleration, limited to what a walker does (starting/stopping
@@ -335,16 +351,18 @@ public struct TraceSimulator: Sendable {
                 let pitchRate = (pitch - prevPitch) * Angle.radiansPerDegree / dt
                 let rollRate = (roll - prevRoll) * Angle.radiansPerDegree / dt
                 let r3 = Self.round(t, 3)
-                sensors.append(SensorSample(time: r3, kind: .magnetometer, x: Self.round(m.0, 3), y: Self.round(m.1, 3), z: Self.round(m.2, 3)))
-                sensors.append(SensorSample(time: r3, kind: .accelerometer,
-                                            x: Self.round(a.0 + ab[0] + rng.gaussian() * an0, 4),
-                                            y: Self.round(a.1 + ab[1] + rng.gaussian() * an0, 4),
-                                            z: Self.round(a.2 + ab[2] + rng.gaussian() * an0, 4)))
-                // Heading grows clockwise; a counterclockwise rotation about +z is positive.
-                sensors.append(SensorSample(time: r3, kind: .gyroscope,
-                                            x: Self.round(pitchRate + gb[0] + rng.gaussian() * gn, 5),
-                                            y: Self.round(rollRate + gb[1] + rng.gaussian() * gn, 5),
-                                            z: Self.round(-yawRate + gb[2] + rng.gaussian() * gn, 5)))
+                if t < sensorEnd {
+                    sensors.append(SensorSample(time: r3, kind: .magnetometer, x: Self.round(m.0, 3), y: Self.round(m.1, 3), z: Self.round(m.2, 3)))
+                    sensors.append(SensorSample(time: r3, kind: .accelerometer,
+                                                x: Self.round(a.0 + ab[0] + nz[3] * an0, 4),
+                                                y: Self.round(a.1 + ab[1] + nz[4] * an0, 4),
+                                                z: Self.round(a.2 + ab[2] + nz[5] * an0, 4)))
+                    // Heading grows clockwise; a counterclockwise rotation about +z is positive.
+                    sensors.append(SensorSample(time: r3, kind: .gyroscope,
+                                                x: Self.round(pitchRate + gb[0] + nz[6] * gn, 5),
+                                                y: Self.round(rollRate + gb[1] + nz[7] * gn, 5),
+                                                z: Self.round(-yawRate + gb[2] + nz[8] * gn, 5)))
+                }
             }
             prevPitch = pitch; prevRoll = roll; prevHeading = heading; lastV = v
 

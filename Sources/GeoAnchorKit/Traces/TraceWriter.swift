@@ -20,8 +20,8 @@ import Foundation
 /// - **GeoJSON**: see ``GeoJSONTrace``.
 public final class TraceWriter {
     public let format: TraceFormat
-    private let sink: (Data) -> Void
-    private let onFinish: () -> Void
+    private let sink: (Data) throws -> Void
+    private let onFinish: () throws -> Void
     private var buffer: [UInt8] = []
     private var count = 0
     private var csvVertical: VerticalReference? = nil
@@ -41,27 +41,28 @@ public final class TraceWriter {
                   let h = FileHandle(forWritingAtPath: url.path) else {
                 throw TraceFormatError(source: url.path, line: nil, message: "cannot create output file")
             }
-            sink = { h.write($0) }
-            onFinish = { try? h.close() }
+            sink = { try h.write(contentsOf: $0) }
+            onFinish = { try h.close() }
             name = url.path
         } else {
             let h = FileHandle.standardOutput
-            sink = { h.write($0) }
+            sink = { try h.write(contentsOf: $0) }
             onFinish = {}
             name = "<stdout>"
         }
         buffer.reserveCapacity(1 << 16)
     }
 
-    /// Writes through a closure (tests, network streams).
-    public init(format: TraceFormat, sink: @escaping (Data) -> Void) {
+    /// Writes through a closure (tests, network streams, geobench's checked output); an error
+    /// the closure throws ends the write as a ``TraceFormatError`` naming `name`.
+    public init(format: TraceFormat, name: String = "<sink>", sink: @escaping (Data) throws -> Void) {
         self.format = format
         self.sink = sink
         self.onFinish = {}
-        self.name = "<sink>"
+        self.name = name
     }
 
-    deinit { if !finished { flush(); onFinish() } }
+    deinit { if !finished { try? flush(); try? onFinish() } }
 
     /// Names of extra CSV columns written after the standard ones (set before the first fix;
     /// other formats ignore them). Values come from ``write(_:extra:)``.
@@ -88,21 +89,37 @@ public final class TraceWriter {
 
     /// Appends one fix.
     /// - Throws: ``TraceFormatError`` for a fix the format cannot represent (CSV: a height in
-    ///   the other vertical reference without a geoid separation; sensors and fixes mixed in one CSV).
+    ///   the other vertical reference without a geoid separation; sensors and fixes mixed in one CSV;
+    ///   NMEA: a year outside 1980…2079, which two-digit RMC years cannot tell apart), for a fix
+    ///   the readers would reject (``Fix/validationProblem``: non-finite or negative accuracy, time
+    ///   outside the years 0001…9999 …), or when the destination cannot be written.
     public func write(_ f: Fix) throws(TraceFormatError) {
+        if let problem = f.validationProblem {
+            throw TraceFormatError(source: name, line: nil, message: "fix #\(count + 1) not written: \(problem)")
+        }
         switch format {
         case .csv: try csvFix(f)
         case .gpx:
             if count == 0 { buffer.append(contentsOf: Self.gpxHeader.utf8) }
             Self.gpx(f, into: &buffer)
-        case .nmea: Self.nmea(f, into: &buffer)
+        case .nmea:
+            // f.time is within the years 0001…9999 (validated above), so this cannot trap.
+            let y = ByteParsing.civilFromDays(Int((f.time / 86_400).rounded(.down))).0
+            guard Self.nmeaYears.contains(y) else {
+                throw TraceFormatError(source: name, line: nil,
+                    message: "fix #\(count + 1) at \(Self.timeString(f.time)): NMEA's two-digit year only covers \(Self.nmeaYears.lowerBound)…\(Self.nmeaYears.upperBound)")
+            }
+            Self.nmea(f, into: &buffer)
         case .geojson:
             buffer.append(contentsOf: (count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n").utf8)
             Self.geojson(f, into: &buffer)
         }
         count += 1
-        if buffer.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 { try flush() }
     }
+
+    /// Years NMEA RMC's two-digit year can carry unambiguously (readers map 80…99 to 19xx, 00…79 to 20xx).
+    public static let nmeaYears = 1980...2079
 
     /// Whether a sensors CSV gets the columns `bias_x,bias_y,bias_z` (the device's bias estimate
     /// of the `uncalibrated…` kinds, empty for the others). Set before the first sample; when
@@ -116,6 +133,10 @@ public final class TraceWriter {
     public func write(_ s: SensorSample) throws(TraceFormatError) {
         guard format == .csv else {
             throw TraceFormatError(source: name, line: nil, message: "sensor samples can only be written as CSV")
+        }
+        guard s.time >= Fix.earliestTime, s.time <= Fix.latestTime, s.x.isFinite, s.y.isFinite, s.z.isFinite,
+              s.bias.map({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) ?? true else {
+            throw TraceFormatError(source: name, line: nil, message: "sensor sample #\(count + 1) not written: time \(s.time) or value not finite/in range")
         }
         if csvMode == nil {
             csvMode = .sensors
@@ -136,11 +157,12 @@ public final class TraceWriter {
         }
         buffer.append(contentsOf: row.utf8)
         count += 1
-        if buffer.count >= 1 << 16 { flush() }
+        if buffer.count >= 1 << 16 { try flush() }
     }
 
     /// Writes the closing part of the document (GPX, GeoJSON), flushes and closes the output.
-    public func finish() {
+    /// - Throws: ``TraceFormatError`` when the destination cannot be written (full disk).
+    public func finish() throws(TraceFormatError) {
         guard !finished else { return }
         switch format {
         case .gpx: buffer.append(contentsOf: ((count == 0 ? Self.gpxHeader : "") + "</trkseg></trk>\n</gpx>\n").utf8)
@@ -150,15 +172,17 @@ public final class TraceWriter {
             else if csvMode == .fixes && csvVertical == nil { commitCSVHeader(.ellipsoid) }
         case .nmea: break
         }
-        flush()
-        onFinish()
         finished = true
+        try flush()
+        do { try onFinish() } catch { throw TraceFormatError(source: name, line: nil, message: "cannot write: \(error.localizedDescription)") }
     }
 
-    private func flush() {
+    private func flush() throws(TraceFormatError) {
         guard !buffer.isEmpty else { return }
-        sink(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
+        defer { buffer.removeAll(keepingCapacity: true) }
+        do { try sink(Data(buffer)) } catch let e as TraceFormatError { throw e } catch {
+            throw TraceFormatError(source: name, line: nil, message: "cannot write: \(error.localizedDescription)")
+        }
     }
 
     // MARK: - Formatting

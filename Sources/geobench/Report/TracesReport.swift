@@ -46,7 +46,7 @@ enum TracesReport: ReportSection {
             defer { try? FileManager.default.removeItem(at: url) }
             let w = try TraceWriter(url: url, format: fmt)
             for f in raw { try w.write(f) }
-            w.finish()
+            try w.finish()
             let back = try TraceReader.load(url: url, format: fmt).fixes
             var maxPos = 0.0, maxH = 0.0
             for (a, b) in zip(raw, back) {
@@ -63,7 +63,7 @@ enum TracesReport: ReportSection {
         var nmea = Data()
         let w = TraceWriter(format: .nmea) { nmea.append($0) }
         for f in raw { try w.write(f) }
-        w.finish()
+        try w.finish()
         var big = Data()
         let reps = 40
         for _ in 0..<reps { big.append(nmea) }
@@ -117,7 +117,7 @@ enum TracesReport: ReportSection {
                 let t0 = Date()
                 let w = TraceWriter(format: fmt) { bytes &+= $0.count }
                 for f in fixes { try? w.write(f) }
-                w.finish()
+                try? w.finish()   // in-memory sink: cannot fail
                 best = min(best, Date().timeIntervalSince(t0))
             }
             seconds[fmt] = best
@@ -130,7 +130,7 @@ enum TracesReport: ReportSection {
         var csvData = Data()
         let w = TraceWriter(format: .csv) { csvData.append($0) }
         for f in fixes { try? w.write(f) }
-        w.finish()
+        try? w.finish()   // in-memory sink: cannot fail
         var readBest = Double.infinity
         for _ in 0..<3 {
             let t0 = Date()

@@ -96,46 +96,32 @@ struct CSVTable {
     }
 }
 
-/// Buffered CSV output to a file or stdout.
+/// Buffered CSV output to a file or stdout, through ``OutputFile`` (write errors are reported,
+/// regular files replaced atomically by ``finish()``, FIFOs and devices written in place).
 final class CSVWriter {
-    private let handle: FileHandle
-    private var buffer = ""
-    private let closeOnFinish: Bool
+    private let out: OutputFile
 
     /// Writes to `path`, or stdout when nil or `-`.
     init(path: String?, header: [String]) throws {
-        if let path, path != "-" {
-            guard FileManager.default.createFile(atPath: path, contents: nil),
-                  let h = FileHandle(forWritingAtPath: path) else {
-                throw InputError(file: path, line: nil, message: "cannot create output file")
-            }
-            handle = h
-            closeOnFinish = true
-        } else {
-            handle = FileHandle.standardOutput
-            closeOnFinish = false
+        out = try OutputFile(path: path)
+        try write(header)
+    }
+
+    func write(_ fields: [String]) throws {
+        try out.write(fields.joined(separator: ",") + "\n")
+    }
+
+    /// One row of numbers. A non-finite value is never written: the caller checks its results
+    /// against the input row first; reaching this is an error naming the output.
+    func write(_ values: [Double]) throws {
+        guard values.allSatisfy(\.isFinite) else {
+            throw InputError(file: out.name, line: nil, message: "refusing to write a non-finite value (\(values.map(format).joined(separator: ",")))")
         }
-        buffer.reserveCapacity(1 << 16)
-        write(header)
+        try write(values.map(format))
     }
 
-    func write(_ fields: [String]) {
-        buffer += fields.joined(separator: ",")
-        buffer += "\n"
-        if buffer.utf8.count > 1 << 16 { flush() }
-    }
-
-    func write(_ values: [Double]) { write(values.map(format)) }
-
-    func flush() {
-        handle.write(buffer.data(using: .utf8)!)
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    func finish() {
-        flush()
-        if closeOnFinish { try? handle.close() }
-    }
+    /// Writes everything out and commits the file; errors name the output.
+    func finish() throws { try out.commit() }
 }
 
 /// Shortest decimal text that round-trips the Double (NaN as empty field is *not* used: NaN stays `nan`).

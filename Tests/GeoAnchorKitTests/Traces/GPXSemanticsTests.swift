@@ -47,7 +47,7 @@ struct GPXSemanticsTests {
         var out = Data()
         let w = TraceWriter(format: format) { out.append($0) }
         for f in fixes { try w.write(f) }
-        w.finish()
+        try w.finish()
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("gak-\(UUID().uuidString).\(format.rawValue)")
         try out.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }

@@ -46,7 +46,7 @@ struct TraceWriterFastPathTests {
             var out = Data()
             let w = TraceWriter(format: .geojson) { out.append($0) }
             try w.write(f)
-            w.finish()
+            try w.finish()
             let want = "{\"type\":\"FeatureCollection\",\"features\":[\n"
                 + String(decoding: try enc.encode(GeoJSONTrace.feature(f)), as: UTF8.self) + "\n]}\n"
             #expect(String(decoding: out, as: UTF8.self) == want)

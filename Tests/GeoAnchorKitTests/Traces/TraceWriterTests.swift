@@ -16,7 +16,7 @@ struct TraceWriterTests {
         var data = Data()
         let w = TraceWriter(format: format) { data.append($0) }
         for f in Self.fixes { try w.write(f) }
-        w.finish()
+        try w.finish()
         switch format {
         case .nmea: return try NMEAReader.fixes(from: String(decoding: data, as: UTF8.self))
         case .csv:

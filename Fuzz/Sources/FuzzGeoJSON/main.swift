@@ -1,0 +1,8 @@
+import Foundation
+import FuzzSupport
+import GeoAnchorKit
+
+FuzzSupport.main { d in
+    let fc = try GeoJSONFeatureCollection.decode(d, source: "f.geojson")
+    _ = try GeoJSONTrace.fixes(from: fc, source: "f.geojson", options: TraceReadOptions(), onFix: { _ in })
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// The one set of rules every trace reader applies to a decoded fix (and every writer can rely
+/// on), so that what one reader rejects, every reader rejects, and what a writer writes, the
+/// readers read back.
+extension Fix {
+    /// Earliest time a fix may carry: 0001-01-01T00:00:00Z (Unix seconds). ISO 8601 in GPX, CSV
+    /// and GeoJSON needs a four-digit year.
+    public static let earliestTime: Double = -62_135_596_800
+    /// Latest time a fix may carry: 9999-12-31T23:59:59.999Z (Unix seconds).
+    public static let latestTime: Double = 253_402_300_799.999
+    /// Largest satellite count accepted (no receiver tracks more; 4 constellations ≈ 130).
+    public static let maximumSatellites = 1_000
+
+    /// Whether a fix's values are inside their documented ranges: time within
+    /// ``earliestTime``…``latestTime``; latitude in [−90, 90]; longitude in [−180, 180]; heights,
+    /// geoid separation finite; accuracies, speed, DOPs finite and ≥ 0; course and heading
+    /// finite; satellites in 0…``maximumSatellites``.
+    /// - Returns: nil when valid, else a message naming the first offending field and value.
+    public var validationProblem: String? {
+        guard time.isFinite, time >= Self.earliestTime, time <= Self.latestTime else {
+            return "time \(time) s is outside the years 0001…9999"
+        }
+        guard latitude.isFinite, Swift.abs(latitude) <= 90 else { return "latitude \(latitude) is outside [-90, 90]" }
+        guard longitude.isFinite, Swift.abs(longitude) <= 180 else { return "longitude \(longitude) is outside [-180, 180]" }
+        func finite(_ v: Double?, _ name: String) -> String? {
+            if let v, !v.isFinite { return "\(name) \(v) is not a finite number" }
+            return nil
+        }
+        func nonNegative(_ v: Double?, _ name: String) -> String? {
+            if let v, !(v >= 0 && v.isFinite) { return v < 0 ? "\(name) \(v) is negative" : "\(name) \(v) is not a finite number" }
+            return nil
+        }
+        if let p = finite(height, "height") ?? finite(geoidSeparation, "geoid separation") { return p }
+        if let p = nonNegative(horizontalAccuracy, "horizontal accuracy") ?? nonNegative(verticalAccuracy, "vertical accuracy")
+            ?? nonNegative(speed, "speed") ?? nonNegative(headingAccuracy, "heading accuracy") { return p }
+        if let p = finite(course, "course") ?? finite(heading, "heading") { return p }
+        if let p = nonNegative(hdop, "hdop") ?? nonNegative(vdop, "vdop") ?? nonNegative(pdop, "pdop") { return p }
+        if let s = satellites, !(0...Self.maximumSatellites).contains(s) {
+            return "satellites \(s) is outside 0…\(Self.maximumSatellites)"
+        }
+        return nil
+    }
+
+}
