@@ -42,7 +42,7 @@ struct TraceWriterFastPathTests {
             f.geoidSeparation = maybe(r(100)); f.horizontalAccuracy = maybe(abs(r(30))); f.verticalAccuracy = maybe(4)
             f.speed = maybe(abs(r(10))); f.course = maybe(abs(r(359))); f.heading = maybe(abs(r(359)))
             f.headingAccuracy = maybe(5); f.satellites = rng.next() % 2 == 0 ? nil : Int(rng.next() % 40)
-            f.hdop = maybe(0.9); f.vdop = maybe(1.25); f.pdop = maybe(r(3)); f.quality = rng.next() % 2 == 0 ? nil : .rtkFixed
+            f.hdop = maybe(0.9); f.vdop = maybe(1.25); f.pdop = maybe(abs(r(3))); f.quality = rng.next() % 2 == 0 ? nil : .rtkFixed
             var out = Data()
             let w = TraceWriter(format: .geojson) { out.append($0) }
             try w.write(f)
