@@ -235,8 +235,8 @@ public enum GnssLoggerReader {
         func finish(lines: Int, onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
             if !anyRecord { throw TraceFormatError(source: source, line: nil, message: "empty file: no GnssLogger records") }
             if fixSource == .nmea {
-                do { try nmea.finish(into: &nmeaOut) } catch let e as TraceFormatError {
-                    if options.skipInvalid { summary.skip(e) } else { throw e }
+                do { try nmea.finish(into: &nmeaOut) } catch {   // typed: TraceFormatError
+                    if options.skipInvalid { summary.skip(error) } else { throw error }
                 }
                 for f in nmeaOut { try onFix(f); summary.fixes += 1 }
                 let n = nmea.summary
