@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "GeoAnchorKit", targets: ["GeoAnchorKit"]),
         .library(name: "GeoAnchorKitPROJ", targets: ["GeoAnchorKitPROJ"]),
         .library(name: "GeoAnchorKitGEOS", targets: ["GeoAnchorKitGEOS"]),
+        .library(name: "GeoAnchorKitSimulation", targets: ["GeoAnchorKitSimulation"]),
         .executable(name: "geobench", targets: ["geobench"]),
     ],
     // The command-line tool's dependency sits behind a default trait: an app that depends on the
@@ -37,16 +38,19 @@ let package = Package(
         .target(name: "GeoAnchorKit"),
         .target(name: "GeoAnchorKitPROJ", dependencies: ["GeoAnchorKit", "CProj"]),
         .target(name: "GeoAnchorKitGEOS", dependencies: ["GeoAnchorKit", "CGEOS"]),
+        // Simulators and scenario builders with ground truth, for tests, benchmarks and geobench:
+        // not shipped to apps with the core.
+        .target(name: "GeoAnchorKitSimulation", dependencies: ["GeoAnchorKit"]),
         .executableTarget(
             name: "geobench",
             dependencies: [
-                "GeoAnchorKit", "GeoAnchorKitPROJ", "GeoAnchorKitGEOS",
+                "GeoAnchorKit", "GeoAnchorKitPROJ", "GeoAnchorKitGEOS", "GeoAnchorKitSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLineTool"])),
             ]
         ),
         .testTarget(
             name: "GeoAnchorKitTests",
-            dependencies: ["GeoAnchorKit", "GeoAnchorKitPROJ", "GeoAnchorKitGEOS"],
+            dependencies: ["GeoAnchorKit", "GeoAnchorKitPROJ", "GeoAnchorKitGEOS", "GeoAnchorKitSimulation"],
             exclude: ["Fixtures"]
         ),
     ]

@@ -38,6 +38,7 @@ func suite(_ name: String, extra: [String] = []) -> Target {
         dependencies: [
             .product(name: "Benchmark", package: "benchmark"),
             .product(name: "GeoAnchorKit", package: "GeoAnchorKit"),
+            .product(name: "GeoAnchorKitSimulation", package: "GeoAnchorKit"),
         ] + extra.map { .product(name: $0, package: "GeoAnchorKit") },
         path: name,
         plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

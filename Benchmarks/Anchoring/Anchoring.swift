@@ -1,5 +1,6 @@
 import Benchmark
 import GeoAnchorKit
+import GeoAnchorKitSimulation
 
 // Anchoring suite: per-frame batch re-pose of 100k anchors, k-nearest among 1M points, radius
 // queries among 10M points, geo-registration updates. Targets (issue 7): ≤ 2 ms per re-pose of 100k, ≤ 10 µs per kNN

@@ -1,5 +1,6 @@
 import Benchmark
 import GeoAnchorKit
+import GeoAnchorKitSimulation
 
 // Compass suite. Targets (issue 5): WMM ≥ 1,000,000 evaluations/s; batch calibration of
 // 10,000 samples ≤ 5 ms. The model comes from MagneticModel.load() (.data/WMM.COF, installed by

@@ -1,5 +1,6 @@
 import Foundation
 import GeoAnchorKit
+import GeoAnchorKitSimulation
 
 /// `geobench align --truth TRACE --plot FILE.svg`: the output against a truth trace (positions and
 /// device headings, e.g. `simulate --truth`), with the compass alone (latest raw fix + latest

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoAnchorKit
+import GeoAnchorKitSimulation
 
 struct SimulateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -92,9 +92,10 @@ public struct GeoRegistration: Sendable {
     /// Clears ``events``.
     public mutating func removeEvents() { events.removeAll(keepingCapacity: true) }
 
-    /// Session-frame position → (east-like, north-like, up) about the frame's nominal north.
+    /// Session-frame position (meters, in convention `c`) → (east-like, north-like, up) about the
+    /// frame's nominal north: the axes before the estimated heading offset is applied.
     @inlinable
-    static func nominal(_ v: SIMD3<Double>, _ c: ARFrameConvention) -> SIMD3<Double> {
+    public static func nominal(_ v: SIMD3<Double>, _ c: ARFrameConvention) -> SIMD3<Double> {
         switch c {
         case .enu: return v
         // x right/east, y up, z back/south.

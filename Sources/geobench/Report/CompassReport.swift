@@ -1,5 +1,6 @@
 import Foundation
 import GeoAnchorKit
+import GeoAnchorKitSimulation
 
 /// Compass section: the World Magnetic Model at tour sites, a magnetometer calibration on a
 /// deterministic simulated stream (ground truth known), a landmark heading offset, and the

@@ -1,5 +1,6 @@
 import Foundation
 import GeoAnchorKit
+import GeoAnchorKitSimulation
 
 /// Filtering section: raw vs Kalman-filtered vs RTS-smoothed accuracy on the repository's
 /// simulated traces (traces/*.raw.csv against *.truth.csv), the GSDC 2020 chipset traces when

@@ -1,5 +1,6 @@
 import Foundation
 import GeoAnchorKit
+import GeoAnchorKitSimulation
 
 /// Anchoring section "geo-registration": GeoRegistration on the shipped scenarios (their GNSS)
 /// and on the same walks with phone-like correlated GNSS, with the simulated AR tracking and

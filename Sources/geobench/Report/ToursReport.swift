@@ -1,5 +1,6 @@
 import Foundation
 import GeoAnchorKit
+import GeoAnchorKitSimulation
 import GeoAnchorKitGEOS
 
 /// Tours section: replays every shipped tour (`traces/<scenario>.tour.geojson`) over its

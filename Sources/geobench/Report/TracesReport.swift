@@ -1,5 +1,6 @@
 import Foundation
 import GeoAnchorKit
+import GeoAnchorKitSimulation
 
 /// Traces section: accuracy of each simulated raw trace in traces/ against its truth, a check
 /// that the simulator still reproduces the committed files, format round trips, reader speed,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+@testable import GeoAnchorKitSimulation
 
 /// Geo-registration against simulator truth. Independent reference: the ground truth of
 /// `TraceSimulator` (the walk, GNSS errors) and `GeoRegistrationSimulator` (AR tracking drift,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+@testable import GeoAnchorKitSimulation
 
 @Suite("Tilt-compensated heading")
 struct HeadingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+@testable import GeoAnchorKitSimulation
 
 @Suite("Landmark heading offset")
 struct LandmarkHeadingOffsetTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+@testable import GeoAnchorKitSimulation
 
 /// Field of the WMM2025 at Závist (49.96°N 14.39°E) in 2026, ENU µT (rounded; any
 /// mid-latitude field would do): east 1.7, north 20.5, up −44.9.

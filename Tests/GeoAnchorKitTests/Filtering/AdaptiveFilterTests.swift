@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+@testable import GeoAnchorKitSimulation
 
 /// The default (adaptive, interacting multiple model) position filter on every kind of motion.
 @Suite("Adaptive position filter")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+@testable import GeoAnchorKitSimulation
 
 /// Issue 15: each mechanism against the hostile inputs that trapped, hung or produced garbage
 /// before it. Every expectation is a typed error or a finite answer; a trap would end the run.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+@testable import GeoAnchorKitSimulation
 
 /// The quality criteria on the repository's simulated tours (``TraceSimulator``'s
 /// `zavistTour` and `cityWalk` scenarios, the ones `traces/` is made from), with the GNSS error

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoAnchorKit
+@testable import GeoAnchorKitSimulation
 
 /// Runs the built `geobench` executable (built by `swift test` next to the test bundle) and
 /// checks the interface outside scripts rely on: subcommand names, CSV headers, JSON keys,

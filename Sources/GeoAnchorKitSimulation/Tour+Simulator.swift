@@ -1,4 +1,5 @@
 import Foundation
+import GeoAnchorKit
 
 extension TraceSimulator.Config {
     /// A tour for this simulated scenario: one stop per ``TraceSimulator/Stop`` (id = its name,

@@ -1,4 +1,5 @@
 import Foundation
+import GeoAnchorKit
 
 extension TraceSimulator.Config {
     /// Cumulative distance (m) along a polyline at each vertex (ENU at the first vertex).

@@ -1,4 +1,5 @@
 import Foundation
+import GeoAnchorKit
 
 /// Runs ``GeoRegistration`` on simulated streams and measures it against the simulator's truth:
 /// the figures of the issue-12 targets, used by the tests, the report and the benchmark.

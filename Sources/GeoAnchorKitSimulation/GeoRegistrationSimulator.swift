@@ -1,4 +1,5 @@
 import Foundation
+import GeoAnchorKit
 
 /// Simulated AR tracking and compass streams for a ``TraceSimulator`` walk, with ground truth:
 /// what ``GeoRegistration`` is fed in the tests, the report and `geobench simulate --tracking`.

@@ -1,4 +1,5 @@
 import Foundation
+import GeoAnchorKit
 
 /// A deterministic simulator of a strapdown magnetometer + accelerometer with known hard iron,
 /// soft iron and noise — ground truth for testing calibrations and headings.

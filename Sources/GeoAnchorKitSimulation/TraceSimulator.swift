@@ -1,4 +1,5 @@
 import Foundation
+import GeoAnchorKit
 
 /// A seeded, deterministic simulator of pedestrian tours with ground truth: what a phone
 /// reports (noisy GNSS fixes with an imperfect accuracy estimate, raw magnetometer,

@@ -1,4 +1,5 @@
 import Foundation
+import GeoAnchorKit
 
 extension TraceSimulator {
     /// A tour that mixes walking with a ride: walk to a stop, ride a tram or bus, walk on — the

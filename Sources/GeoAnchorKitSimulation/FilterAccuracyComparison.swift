@@ -1,4 +1,5 @@
 import Foundation
+import GeoAnchorKit
 
 /// Raw, filtered and smoothed accuracy of one trace against a reference track — the
 /// measurement behind the filter's acceptance tests and `geobench report`.

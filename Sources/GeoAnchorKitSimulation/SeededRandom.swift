@@ -1,4 +1,5 @@
 import Foundation
+import GeoAnchorKit
 
 /// xoshiro256** (Blackman & Vigna 2018, https://prng.di.unimi.it/), seeded through SplitMix64:
 /// a small, fast generator whose output depends only on the seed — on every platform and Swift
