@@ -10,6 +10,18 @@ public struct Float4x4: Sendable, Hashable {
     public init(_ c0: SIMD4<Float>, _ c1: SIMD4<Float>, _ c2: SIMD4<Float>, _ c3: SIMD4<Float>) {
         self.c0 = c0; self.c1 = c1; self.c2 = c2; self.c3 = c3
     }
+
+    /// The four columns, in the shape `simd_float4x4(columns:)` takes: on Apple platforms
+    /// `simd_float4x4(columns: transform.columns)` is the ARKit / RealityKit matrix.
+    @inlinable
+    public var columns: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>) { (c0, c1, c2, c3) }
+
+    /// The matrix from columns (e.g. a `simd_float4x4`'s `columns`).
+    @inlinable
+    public init(columns: (SIMD4<Float>, SIMD4<Float>, SIMD4<Float>, SIMD4<Float>)) {
+        self.init(columns.0, columns.1, columns.2, columns.3)
+    }
+
     /// The identity transform.
     public static let identity = Float4x4(SIMD4(1, 0, 0, 0), SIMD4(0, 1, 0, 0), SIMD4(0, 0, 1, 0), SIMD4(0, 0, 0, 1))
     /// The translation column's x, y, z (meters).

@@ -26,3 +26,15 @@ struct AnchorExpectedErrorTests {
         #expect(b.ellipsoidal > a.ellipsoidal + 3, "\(a.ellipsoidal) → \(b.ellipsoidal)")
     }
 }
+
+/// `Float4x4.columns` has the shape `simd_float4x4(columns:)` takes, and round-trips
+/// (reference: the columns given; exact).
+@Suite("Anchoring: Float4x4 columns")
+struct Float4x4ColumnsTests {
+    @Test func columnsRoundTrip() {
+        let m = Float4x4(SIMD4(1, 2, 3, 0), SIMD4(4, 5, 6, 0), SIMD4(7, 8, 9, 0), SIMD4(10, 11, 12, 1))
+        let c = m.columns
+        #expect(c.0 == m.c0 && c.1 == m.c1 && c.2 == m.c2 && c.3 == m.c3)
+        #expect(Float4x4(columns: c) == m && m.translation == SIMD3(10, 11, 12))
+    }
+}
