@@ -48,10 +48,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser", condition: .when(traits: ["CommandLineTool"])),
             ]
         ),
+        // Test support shared by the test targets (third-party data lookup, PROJ gie reader, a
+        // simulated walk): package access only, never a product.
+        .target(name: "GeoAnchorKitTestSupport", dependencies: ["GeoAnchorKit"], path: "Tests/TestSupport"),
+        // One test target per module: the core's tests link neither PROJ nor GEOS.
         .testTarget(
             name: "GeoAnchorKitTests",
-            dependencies: ["GeoAnchorKit", "GeoAnchorKitPROJ", "GeoAnchorKitGEOS", "GeoAnchorKitSimulation"],
+            dependencies: ["GeoAnchorKit", "GeoAnchorKitSimulation", "GeoAnchorKitTestSupport"],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "GeoAnchorKitPROJTests", dependencies: ["GeoAnchorKit", "GeoAnchorKitPROJ", "CProj", "GeoAnchorKitTestSupport"]),
+        .testTarget(name: "GeoAnchorKitGEOSTests",
+                    dependencies: ["GeoAnchorKit", "GeoAnchorKitGEOS", "GeoAnchorKitPROJ", "GeoAnchorKitSimulation", "GeoAnchorKitTestSupport"]),
+        .testTarget(name: "geobenchTests", dependencies: ["GeoAnchorKit", "GeoAnchorKitSimulation", "GeoAnchorKitTestSupport"]),
     ]
 )

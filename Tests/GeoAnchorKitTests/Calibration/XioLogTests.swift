@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 @Suite("Magnetometer calibration — x-io Fusion log")
 struct XioLogTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 @testable import GeoAnchorKitSimulation
 
 /// The default (adaptive, interacting multiple model) position filter on every kind of motion.

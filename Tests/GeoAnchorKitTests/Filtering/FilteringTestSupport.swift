@@ -1,4 +1,5 @@
 import Foundation
+import GeoAnchorKitTestSupport
 import Testing
 import GeoAnchorKit
 

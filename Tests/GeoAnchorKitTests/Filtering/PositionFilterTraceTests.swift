@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 @testable import GeoAnchorKitSimulation
 
 @Suite("Position filter on traces")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// Satellite states and positioning on the Pixel 5 drive (GSDC 2021 MTV-1, first 40 %), against
 /// independent references: CODE MGEX final orbits/clocks (SP3) and the NovAtel SPAN ground truth.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// Readers on the real files in ../shared/data/gnss_raw (provenance in SOURCES.md) and on
 /// truncated / corrupted variants, which must give `FILE:LINE: message` errors, never a trap.

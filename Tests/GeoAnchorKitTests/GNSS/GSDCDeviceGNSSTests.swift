@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// GSDC 2022 `device_gnss.csv` (gnss_lib_py's fixture, 2021-04-29 22:35, Pixel): our WLS on
 /// Google's own satellite states and corrections (used as given) against Google's baseline

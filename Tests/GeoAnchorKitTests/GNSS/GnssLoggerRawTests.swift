@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// GnssLogger `Raw` records: Google's two 2016 static demo logs (gps-measurement-tools, with
 /// their GPS nav files). Reference: Google's ProcessGnssMeasScript.m names the site as about

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// Native ECEF/ENU against third-party reference values: EPSG/IOGP Guidance Note 7-2 (as
 /// carried in PROJ's builtins.gie), PROJ's own `cart` tests (more_builtins.gie) and pyproj

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// One row of NOAA's official WMM test-value files (the WMM2025 high-precision file and the
 /// WMM2020 file share the column layout): date, height (km above the ellipsoid), geodetic

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 @testable import GeoAnchorKitSimulation
 
 /// Issue 15: each mechanism against the hostile inputs that trapped, hung or produced garbage

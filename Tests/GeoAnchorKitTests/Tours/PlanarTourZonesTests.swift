@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// The pure-Swift zone evaluator (core only, no GEOS). References: constructed geometry (signed
 /// distances worked out by hand, 1e-6 m: the tour frame differs from the construction frame by a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 @Suite("Tours: session quality on simulated walks")
 struct TourSessionTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// Every GPX and NMEA fixture in ../shared/data either parses or fails with a
 /// `FILE:LINE: message` error; gpsd's decoded output agrees with ours.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// What a GPX trace is, as gpxpy and GPSBabel users expect: the track points; waypoints apart.
 @Suite("GPX trace semantics")

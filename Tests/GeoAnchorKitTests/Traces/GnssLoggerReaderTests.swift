@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// Android GnssLogger logs from gnss_lib_py's and Google's test data (../shared/data/gnss_traces).
 @Suite("GnssLogger reader", .enabled(if: SharedData.shouldRun))

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// Decoded fixes vs gpsd's expected output (`.chk`) for its NMEA regression logs.
 ///

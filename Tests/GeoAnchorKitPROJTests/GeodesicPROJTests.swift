@@ -2,6 +2,7 @@ import CProj
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// Reference: PROJ's own copy of Karney's C geodesic library (`geod_init`/`geod_inverse`/
 /// `geod_direct` from geodesic.h), called at run time in the same process.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// Files other tools wrote: Python csv (LF, CRLF, BOM+CRLF), GnssLogger logs, gpxpy GPX.
 extension GeobenchInterfaceTests {

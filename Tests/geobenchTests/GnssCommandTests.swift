@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// `geobench gnss` interface (issue 19): CSV columns, JSON keys, exit status 2 with
 /// `FILE:LINE: message`. Numbers are tested in the library suites.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 import GeoAnchorKitGEOS
 
 @Suite("GEOS: tour zones")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 import GeoAnchorKitGEOS
 
 /// The core's ``PlanarTourZones`` against GEOS (`TourZones`, prepared `covers` + boundary

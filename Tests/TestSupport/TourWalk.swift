@@ -1,21 +1,21 @@
 import Foundation
-@testable import GeoAnchorKit
+import GeoAnchorKit
 
 /// A seeded simulated tour walk for the tour tests (used until the traces helper's simulator is
 /// available): a walker follows a polyline at constant speed, pauses at chosen vertices, and a
 /// GNSS receiver reports 1 Hz fixes with Gauss–Markov noise per axis (σ, correlation time τ;
 /// τ = 0 is white noise).
-struct TourWalk {
-    struct Sample { var time: Double; var truth: PlanarPoint; var fix: Fix }
-    let frame: LocalTangentFrame
-    var samples: [Sample] = []
+package struct TourWalk {
+    package struct Sample { package var time: Double; package var truth: PlanarPoint; package var fix: Fix }
+    package let frame: LocalTangentFrame
+    package var samples: [Sample] = []
 
     /// - Parameters:
     ///   - path: vertices in `frame` (meters).
     ///   - pauses: vertex index → seconds standing there.
     ///   - detour: optional (start along-path distance, lateral offset m, duration s): the walker
     ///     steps sideways by `offset` for `duration` seconds, then comes back.
-    init(frame: LocalTangentFrame, path: [PlanarPoint], speed: Double = 1.3, pauses: [Int: Double],
+    package init(frame: LocalTangentFrame, path: [PlanarPoint], speed: Double = 1.3, pauses: [Int: Double],
          sigma: Double, tau: Double, seed: UInt64, startTime: Double = 1_700_000_000) {
         self.frame = frame
         var rng = SplitMix64(seed: seed)

@@ -3,26 +3,26 @@ import Foundation
 /// A minimal reader of PROJ's `.gie` test files (the format of `geodesy/proj_gie/*.gie` in the
 /// shared data): enough to take the `accept`/`expect` pairs, tolerances and directions of one
 /// `operation` section. Reference values stay in the third-party file; tests never copy them.
-struct GieSection {
+package struct GieSection {
     /// One test point.
-    struct Case {
+    package struct Case {
         /// 1-based line of the `accept` command in the file.
-        var line: Int
-        var inverse: Bool
+        package var line: Int
+        package var inverse: Bool
         /// Tolerance in meters (gie's default unit), as in force for this case.
-        var tolerance: Double
-        var accept: [Double]
+        package var tolerance: Double
+        package var accept: [Double]
         /// nil for `expect failure`.
-        var expect: [Double]?
+        package var expect: [Double]?
     }
 
-    var operation: String
-    var line: Int
-    var cases: [Case]
+    package var operation: String
+    package var line: Int
+    package var cases: [Case]
 
     /// The section whose `operation` line (continuations joined, whitespace collapsed) equals
     /// `operation`, starting the search at or after `fromLine` (1-based).
-    static func find(_ operation: String, in text: String, fromLine: Int = 1) -> GieSection? {
+    package static func find(_ operation: String, in text: String, fromLine: Int = 1) -> GieSection? {
         let lines = text.components(separatedBy: "\n")
         let wanted = collapse(operation)
         var i = max(0, fromLine - 1)

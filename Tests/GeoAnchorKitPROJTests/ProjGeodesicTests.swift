@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoAnchorKit
+import GeoAnchorKitTestSupport
 import GeoAnchorKitPROJ
 
 /// PROJ's bundled geodesic routines (the reference path for native geodesics) against

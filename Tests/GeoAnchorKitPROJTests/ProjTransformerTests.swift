@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoAnchorKit
+import GeoAnchorKitTestSupport
 @testable import GeoAnchorKitPROJ
 
 /// The PROJ owners: CRS transforms checked against EPSG Guidance Note 7-2 and PROJ test values

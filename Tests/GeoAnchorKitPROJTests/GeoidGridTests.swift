@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 import GeoAnchorKitPROJ
 
 /// Native GTX geoid grids: EGM96 15′ against PROJ's `vgridshift` at run time, synthetic grids

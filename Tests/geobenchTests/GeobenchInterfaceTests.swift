@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoAnchorKit
+import GeoAnchorKitTestSupport
 @testable import GeoAnchorKitSimulation
 
 /// Runs the built `geobench` executable (built by `swift test` next to the test bundle) and
