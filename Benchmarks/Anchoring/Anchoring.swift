@@ -26,8 +26,8 @@ let benchmarks: @Sendable () -> Void = {
                       orientation: AnchorOrientation(yaw: Double($0.id % 360)))
         }
         var field = try AnchorField(anchors: anchors, convention: .arkitGravityAndHeading,
-                                    session: DevicePose(position: device))
-        try field.update(pose: DevicePose(position: device, heading: 3), devicePositionInSession: SIMD3(1, 0, -2),
+                                    session: DevicePose.exact(position: device))
+        try field.update(pose: DevicePose.exact(position: device, heading: 3), devicePositionInSession: SIMD3(1, 0, -2),
                          nominalHeading: 0)
         field.snapToEstimate()
         var out = [Float4x4](repeating: .identity, count: anchors.count)

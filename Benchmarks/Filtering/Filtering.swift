@@ -40,7 +40,7 @@ func syntheticFixes(count: Int, rate: Double) -> [Fix] {
     let frame = try! LocalTangentFrame(origin: GeodeticCoordinate(latitude: 48.8566, longitude: 2.3522, ellipsoidalHeight: 0))
     return syntheticMeasurements(count: count, rate: rate).map { m in
         let g = frame.geodetic(east: m.east, north: m.north, up: 0)
-        return Fix(time: m.time, latitude: g.latitude, longitude: g.longitude, height: m.height,
+        return Fix(time: m.time, latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: m.height,
                    horizontalAccuracy: 4.5, verticalAccuracy: 4)
     }
 }

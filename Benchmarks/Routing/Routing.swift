@@ -16,7 +16,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("Held–Karp, 16 free stops + fixed start, open path") { benchmark in
-        let m = RoutingCosts(coordinates: stops(17, seed: 1, sizeDegrees: 0.03)).distances
+        let m = try RoutingCosts(coordinates: stops(17, seed: 1, sizeDegrees: 0.03)).distances
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(try PathSolver.solve(cost: m, start: 0, end: .free))
@@ -29,7 +29,7 @@ let benchmarks: @Sendable () -> Void = {
             RouteStop(id: "s\(i)", coordinate: p, dwell: 300, timeWindow: i % 4 == 1 ? 0...20_000 : nil)
         }
         let problem = RouteProblem(stops: route, end: .returnToStart)
-        let costs = RoutingCosts(coordinates: problem.nodeCoordinates)
+        let costs = try RoutingCosts(coordinates: problem.nodeCoordinates)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(try RoutePlanner.plan(problem, costs: costs))
@@ -40,13 +40,13 @@ let benchmarks: @Sendable () -> Void = {
         let pts = stops(200, seed: 3, sizeDegrees: 0.036)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(RoutingCosts(coordinates: pts))
+            blackHole(try! RoutingCosts(coordinates: pts))   // one datum by construction: cannot throw
         }
     }
 
     Benchmark("ILS, 200-stop open path, 1.8 s budget (wall clock is the budget; see the report for lengths)",
               configuration: .init(metrics: [.wallClock], maxDuration: .seconds(10), maxIterations: 3)) { benchmark in
-        let m = RoutingCosts(coordinates: stops(200, seed: 4, sizeDegrees: 0.036)).distances
+        let m = try RoutingCosts(coordinates: stops(200, seed: 4, sizeDegrees: 0.036)).distances
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(try PathSolver.solve(cost: m, start: 0, end: .free, options: SolverOptions(timeLimit: 1.8, seed: 1)))
@@ -54,7 +54,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("ILS, 200-stop open path, 2000 iterations") { benchmark in
-        let m = RoutingCosts(coordinates: stops(200, seed: 4, sizeDegrees: 0.036)).distances
+        let m = try RoutingCosts(coordinates: stops(200, seed: 4, sizeDegrees: 0.036)).distances
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             blackHole(try PathSolver.solve(cost: m, start: 0, end: .free, options: SolverOptions(timeLimit: 100, seed: 1, maxIterations: 2000)))
