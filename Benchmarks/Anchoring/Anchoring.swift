@@ -42,7 +42,7 @@ let benchmarks: @Sendable () -> Void = {
     // iteration feeds a whole simulated Závist walk (≈ 22k tracking samples at 10 Hz, ≈ 2.1k
     // fixes, ≈ 4.4k compass readings); updates/s = (tracking + fixes) × iterations / wall time.
     Benchmark("GeoRegistration: Závist walk, 10 Hz tracking + 1 Hz fixes + 2 Hz compass (≈ 28k updates)") { benchmark in
-        var config = TraceSimulator.Config.zavistTour
+        var config = TraceSimulator.Configuration.zavistTour
         config.sensors.duration = 0
         let sim = TraceSimulator(config: config, seed: 1).run()
         let streams = GeoRegistrationSimulator(seed: 1).run(truth: sim.truth)

@@ -18,7 +18,7 @@ public struct FilterAccuracyComparison: Sendable {
     /// filter and smoother are the path-aided ones (``PathConstraint``).
     public static func evaluate(fixes: [Fix], reference: ReferenceTrack,
                                 configuration: PositionFilter.Configuration, path: PathConstraint? = nil,
-                                options: TrackAccuracy.Options = TrackAccuracy.Options()) -> FilterAccuracyComparison {
+                                options: TrackAccuracy.Configuration = TrackAccuracy.Configuration()) -> FilterAccuracyComparison {
         let track = PositionFilter.track(fixes, configuration: configuration, smooth: true, path: path)
         func inputs(_ es: [FilteredFix]) -> [Fix] { zip(es, track.inputIndices).map { $0.fix(replacing: fixes[$1]) } }
         return FilterAccuracyComparison(
@@ -34,7 +34,7 @@ public struct FilterAccuracyComparison: Sendable {
     public static func loadPair(trace: URL, reference: URL) throws -> (fixes: [Fix], reference: ReferenceTrack) {
         let fixes = try TraceReader.load(url: trace).fixes
         let day = ((fixes.first?.time ?? 0) / 86_400).rounded(.down) * 86_400
-        let ref = try TraceReader.load(url: reference, options: TraceReadOptions(skipInvalid: true, defaultDate: day)).fixes
+        let ref = try TraceReader.load(url: reference, options: TraceReadConfiguration(skipInvalid: true, defaultDate: day)).fixes
         return (fixes, ReferenceTrack(ref))
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 import GeoAnchorKit
 
-extension TraceSimulator.Config {
+extension TraceSimulator.Configuration {
     /// A tour for this simulated scenario: one stop per ``TraceSimulator/Stop`` (id = its name,
     /// at its waypoint) with trigger radius `radius`, the waypoints as the path, and — when
     /// `decoyOffset` is given — a decoy stop `decoyOffset` meters to the left of the midpoint of

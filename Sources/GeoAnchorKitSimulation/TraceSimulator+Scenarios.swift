@@ -1,7 +1,7 @@
 import Foundation
 import GeoAnchorKit
 
-extension TraceSimulator.Config {
+extension TraceSimulator.Configuration {
     /// Cumulative distance (m) along a polyline at each vertex (ENU at the first vertex).
     public static func pathDistances(_ waypoints: [GeodeticCoordinate]) -> [Double] {
         guard let first = waypoints.first,
@@ -23,7 +23,7 @@ extension TraceSimulator.Config {
     /// acropolis; a stretch under forest canopy degrades GNSS like an urban canyon. The
     /// waypoints are an illustrative route, not surveyed archaeological positions. Geoid
     /// separation 45.6 m (approximately EGM96 there).
-    public static var zavistTour: TraceSimulator.Config {
+    public static var zavistTour: TraceSimulator.Configuration {
         let w: [(Double, Double)] = [
             (49.95660, 14.38680), (49.95780, 14.38800), (49.96000, 14.38950), (49.96200, 14.39050),
             (49.96370, 14.39180), (49.96450, 14.39400), (49.96320, 14.39620), (49.96120, 14.39580),
@@ -31,7 +31,7 @@ extension TraceSimulator.Config {
         ]
         let wp = w.map { GeodeticCoordinate(latitude: $0.0, longitude: $0.1) }
         let d = pathDistances(wp)
-        var c = TraceSimulator.Config(
+        var c = TraceSimulator.Configuration(
             name: "zavist-tour", waypoints: wp,
             stops: [.init(name: "Main gate", waypointIndex: 1, dwell: 90),
                     .init(name: "Acropolis", waypointIndex: 4, dwell: 150),
@@ -53,7 +53,7 @@ extension TraceSimulator.Config {
     /// Estates Theatre, Havelská, Bethlehem Chapel, Karlova, Old Town Bridge Tower): ≈ 1.9 km
     /// with many turns and narrow streets (urban canyons) between open squares, five stops.
     /// Flat terrain (≈ 190 m MSL); geoid separation 45.5 m.
-    public static var cityWalk: TraceSimulator.Config {
+    public static var cityWalk: TraceSimulator.Configuration {
         let w: [(Double, Double)] = [
             (50.08700, 14.42068), (50.08705, 14.42120), (50.08760, 14.42200), (50.08740, 14.42290),
             (50.08720, 14.42480), (50.08710, 14.42750), (50.08630, 14.42700), (50.08600, 14.42370),
@@ -62,7 +62,7 @@ extension TraceSimulator.Config {
         ]
         let wp = w.map { GeodeticCoordinate(latitude: $0.0, longitude: $0.1) }
         let d = pathDistances(wp)
-        var c = TraceSimulator.Config(
+        var c = TraceSimulator.Configuration(
             name: "city-walk", waypoints: wp,
             stops: [.init(name: "Astronomical clock", waypointIndex: 0, dwell: 60),
                     .init(name: "Powder Tower", waypointIndex: 5, dwell: 60),
@@ -80,7 +80,7 @@ extension TraceSimulator.Config {
     }
 
     /// The named presets (`zavist-tour`, `city-walk`).
-    public static var scenarios: [String: TraceSimulator.Config] {
+    public static var scenarios: [String: TraceSimulator.Configuration] {
         ["zavist-tour": zavistTour, "city-walk": cityWalk]
     }
 

@@ -6,7 +6,7 @@ import GeoAnchorKit
 /// accelerometer and gyroscope) and what really happened.
 ///
 /// **Motion.** The walker follows a polyline of waypoints at a walking speed that varies
-/// slowly (first-order Gauss–Markov, mean ``Config/walkingSpeed``), slows down at sharp turns
+/// slowly (first-order Gauss–Markov, mean ``Configuration/walkingSpeed``), slows down at sharp turns
 /// and dwells at points of interest. Heights come from a smooth synthetic terrain
 /// (``Terrain``) above mean sea level; ellipsoidal heights add the scenario's geoid separation.
 /// The device is held flat in front of the walker, its top (device +y) towards the heading,
@@ -32,7 +32,7 @@ public struct TraceSimulator: Sendable {
     /// A point of interest where the walker stops.
     public struct Stop: Sendable, Hashable, Codable {
         public var name: String
-        /// Index into ``Config/waypoints`` where the stop happens.
+        /// Index into ``Configuration/waypoints`` where the stop happens.
         public var waypointIndex: Int
         /// Mean dwell time, seconds (actual: ±30 %).
         public var dwell: Double
@@ -124,7 +124,7 @@ public struct TraceSimulator: Sendable {
     }
 
     /// A scenario.
-    public struct Config: Sendable, Hashable, Codable {
+    public struct Configuration: Sendable, Hashable, Codable {
         public var name: String
         /// Path vertices (latitude/longitude degrees; heights ignored — terrain decides).
         public var waypoints: [GeodeticCoordinate]
@@ -178,11 +178,11 @@ public struct TraceSimulator: Sendable {
         public func hash(into h: inout Hasher) { h.combine(truth); h.combine(raw) }
     }
 
-    public let config: Config
+    public let config: Configuration
     public let seed: UInt64
 
     /// - Precondition: at least two waypoints (a programmer error otherwise).
-    public init(config: Config, seed: UInt64) {
+    public init(config: Configuration, seed: UInt64) {
         precondition(config.waypoints.count >= 2, "a tour needs at least two waypoints")
         self.config = config
         self.seed = seed

@@ -98,8 +98,8 @@ struct AccuracyCommand: ParsableCommand {
     /// Reads trace and truth; a file without a date takes the other's first UTC day.
     static func loadPair(trace: String, truth: String, skipInvalid: Bool, date: Double?,
                          provider: GnssLoggerProvider = .gps) throws -> ([Fix], [Fix]) {
-        let opts = TraceReadOptions(skipInvalid: skipInvalid, defaultDate: date, provider: provider)
-        func attempt(_ path: String, _ o: TraceReadOptions) throws -> [Fix]? {
+        let opts = TraceReadConfiguration(skipInvalid: skipInvalid, defaultDate: date, provider: provider)
+        func attempt(_ path: String, _ o: TraceReadConfiguration) throws -> [Fix]? {
             do {
                 let (t, s) = try TraceIO.load(path, options: o)
                 TraceIO.reportSkipped(s, source: path)

@@ -68,7 +68,7 @@ struct AlignCommand: ParsableCommand {
             let samples = try Self.readTracking(tracking)
             let readings = try compass.map(Self.readCompass) ?? []
             let trace: Trace
-            do { (trace, _) = try TraceIO.load(fixes, options: TraceReadOptions()) } catch let e as TraceFormatError {
+            do { (trace, _) = try TraceIO.load(fixes, options: TraceReadConfiguration()) } catch let e as TraceFormatError {
                 throw TraceIO.inputError(e)
             }
             let fixList = trace.fixes
@@ -97,7 +97,7 @@ struct AlignCommand: ParsableCommand {
             try writer.finish()
             if let plot, let truth {
                 let t: Trace
-                do { (t, _) = try TraceIO.load(truth, options: TraceReadOptions()) } catch let e as TraceFormatError { throw TraceIO.inputError(e) }
+                do { (t, _) = try TraceIO.load(truth, options: TraceReadConfiguration()) } catch let e as TraceFormatError { throw TraceIO.inputError(e) }
                 let compared = GeoRegistrationPlot.compare(outputs: kept, truth: t.fixes, fixes: fixList, compass: readings)
                 let svg = GeoRegistrationPlot.svg(compared, title: "geobench align: \(tracking) vs \(truth)")
                 try OutputFile.write(svg, to: plot)

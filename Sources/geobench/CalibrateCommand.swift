@@ -75,7 +75,7 @@ struct CalibrateCommand: ParsableCommand {
                 }
                 if let tc { _ = try table.double(row, tc, "time") }
             }
-            let options = MagnetometerCalibrator.Options(saturationLimit: saturationLimit, expectedFieldStrength: expectedField)
+            let options = MagnetometerCalibrator.Configuration(saturationLimit: saturationLimit, expectedFieldStrength: expectedField)
             let cal: MagnetometerCalibration
             do {
                 cal = try x.withUnsafeBufferPointer { px in

@@ -46,7 +46,7 @@ struct ConvertCommand: ParsableCommand {
         try withInputErrors {
             let inFmt = try TraceIO.format(of: input, option: "--input")
             let outFmt = try TraceIO.format(of: output, option: "--output")
-            var opts = TraceReadOptions(skipInvalid: skipInvalid, provider: provider)
+            var opts = TraceReadConfiguration(skipInvalid: skipInvalid, provider: provider)
             if let date { opts.defaultDate = try TraceIO.parseDate(date) }
             guard FileManager.default.isReadableFile(atPath: input) else {
                 throw InputError(file: input, line: nil, message: "cannot read file")

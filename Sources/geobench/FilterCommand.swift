@@ -114,7 +114,7 @@ struct FilterCommand: ParsableCommand {
             guard FileManager.default.isReadableFile(atPath: input) else {
                 throw InputError(file: input, line: nil, message: "cannot read file")
             }
-            var opts = TraceReadOptions(skipInvalid: skipInvalid, provider: provider)
+            var opts = TraceReadConfiguration(skipInvalid: skipInvalid, provider: provider)
             if let date { opts.defaultDate = try TraceIO.parseDate(date) }
 
             var constraint: PathConstraint? = nil

@@ -56,9 +56,9 @@ struct SimulateCommand: ParsableCommand {
 
     func run() throws {
         try withInputErrors {
-            guard var config = TraceSimulator.Config.scenarios[scenario] else {
+            guard var config = TraceSimulator.Configuration.scenarios[scenario] else {
                 throw InputError(file: "--scenario", line: nil,
-                    message: "unknown scenario '\(scenario)' (known: \(TraceSimulator.Config.scenarios.keys.sorted().joined(separator: ", ")))")
+                    message: "unknown scenario '\(scenario)' (known: \(TraceSimulator.Configuration.scenarios.keys.sorted().joined(separator: ", ")))")
             }
             if let d = sensorDuration {
                 guard d >= 0, d.isFinite else { throw InputError(file: "--sensor-duration", line: nil, message: "\(d) must be ≥ 0") }

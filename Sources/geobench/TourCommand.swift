@@ -137,7 +137,7 @@ enum TourReplay {
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
         do {
-            try TraceReader.read(url: traceURL, options: TraceReadOptions(provider: provider), onFix: { fix in
+            try TraceReader.read(url: traceURL, options: TraceReadConfiguration(provider: provider), onFix: { fix in
                 do {
                     events += try session.process(fix, filter: &filter, zones: zones, summary: &summary)
                 } catch let e as GeoAnchorError {

@@ -4,5 +4,5 @@ import GeoAnchorKit
 
 FuzzSupport.main { d in
     let fc = try GeoJSONFeatureCollection.decode(d, source: "f.geojson")
-    _ = try GeoJSONTrace.fixes(from: fc, source: "f.geojson", options: TraceReadOptions(), onFix: { _ in })
+    _ = try GeoJSONTrace.fixes(from: fc, source: "f.geojson", options: TraceReadConfiguration(), onFix: { _ in })
 }

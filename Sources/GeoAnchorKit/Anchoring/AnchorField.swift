@@ -1,7 +1,7 @@
 import Foundation
 
 /// Bounded-rate drift correction: how fast a changed pose estimate may move the placed anchors.
-public struct DriftCorrectionOptions: Sendable, Hashable {
+public struct DriftCorrectionConfiguration: Sendable, Hashable {
     /// Maximum translation rate of the correction, meters per second (> 0; `.infinity` jumps).
     public var maxTranslationRate: Double
     /// Maximum rotation rate of the heading correction, degrees per second (> 0; `.infinity` jumps).
@@ -23,7 +23,7 @@ public struct DriftCorrectionOptions: Sendable, Hashable {
 /// to the Earth by the latest pose estimate: the device's geodetic position and true heading, and
 /// its position in the session frame from AR tracking. When the estimate changes (a new GNSS fix,
 /// a better heading), the correction is not applied in one jump but approached at the bounded
-/// rates of ``DriftCorrectionOptions`` by ``advance(by:)``.
+/// rates of ``DriftCorrectionConfiguration`` by ``advance(by:)``.
 ///
 /// Re-centring: Float spacing at distance r is `r.ulp`; the output origin is moved to the device
 /// whenever the device is ``recentreDistance`` (the smallest power of two whose Float ulp exceeds
@@ -37,7 +37,7 @@ public struct AnchorField: Sendable {
     /// Anchors that could not be resolved (index, error); their transforms are all-NaN.
     public private(set) var failures: [GeoAnchorError.BatchFailure]
     public let convention: ARFrameConvention
-    public var drift: DriftCorrectionOptions
+    public var drift: DriftCorrectionConfiguration
     public let environment: AnchorEnvironment
 
     /// The tangent frame of the session origin: the frame's axes.
@@ -74,7 +74,7 @@ public struct AnchorField: Sendable {
     /// - Throws: errors of the session pose; per-anchor errors are collected in ``failures``.
     public init(anchors: [GeoAnchor], environment: AnchorEnvironment = AnchorEnvironment(),
                 convention: ARFrameConvention, session: DevicePose,
-                drift: DriftCorrectionOptions = DriftCorrectionOptions()) throws(GeoAnchorError) {
+                drift: DriftCorrectionConfiguration = DriftCorrectionConfiguration()) throws(GeoAnchorError) {
         try session.validate()
         let origin = try environment.ellipsoidal(session.position)
         let frame = try LocalTangentFrame(origin: origin, ellipsoid: environment.ellipsoid)
@@ -269,7 +269,7 @@ extension AnchorField {
     /// uncertainties, its tracked session position, and the heading correction `frameHeading −`
     /// the convention's nominal session heading (the ``ARFrameConvention/arkitGravity(sessionHeading:)``
     /// value, 0 for north-aligned frames). The estimate is already smoothed; the field's own
-    /// ``DriftCorrectionOptions`` still bound the rates.
+    /// ``DriftCorrectionConfiguration`` still bound the rates.
     public mutating func update(registration e: GeoRegistrationEstimate) throws(GeoAnchorError) {
         let nominal: Double
         if case .arkitGravity(let h) = convention { nominal = h } else { nominal = 0 }

@@ -43,10 +43,10 @@ public struct AnchorPlacement: Sendable, Hashable {
 public struct AnchorPlacer: Sendable {
     public var environment: AnchorEnvironment
     public var convention: ARFrameConvention
-    public var options: PlacementOptions
+    public var options: PlacementConfiguration
 
     public init(environment: AnchorEnvironment = AnchorEnvironment(), convention: ARFrameConvention = .enu,
-                options: PlacementOptions = PlacementOptions()) {
+                options: PlacementConfiguration = PlacementConfiguration()) {
         self.environment = environment; self.convention = convention; self.options = options
     }
 

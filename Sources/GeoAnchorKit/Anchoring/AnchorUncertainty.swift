@@ -59,7 +59,7 @@ public struct AnchorUncertainty: Sendable, Hashable {
 
 /// Why an anchor is or is not shown.
 public struct AnchorVisibility: Sendable, Hashable {
-    /// Within ``PlacementOptions/maxRange``.
+    /// Within ``PlacementConfiguration/maxRange``.
     public var inRange: Bool
     /// The straight line from the device to the top of the anchor (its point raised by the
     /// bounding radius) stays above the smooth Earth through the lower of the device's floor and
@@ -110,7 +110,7 @@ public struct AnchorVisibility: Sendable, Hashable {
 }
 
 /// Options of placement: culling, field of view and loading priority.
-public struct PlacementOptions: Sendable, Hashable {
+public struct PlacementConfiguration: Sendable, Hashable {
     /// Anchors farther than this slant distance (meters) are culled. Default 10 km.
     public var maxRange: Double
     /// Full horizontal field of view in degrees about the device heading (default 60°, a phone

@@ -8,11 +8,11 @@ import Foundation
 /// an estimate from all samples equals the batch fit of the same samples to rounding.
 /// Residual RMS, sphere coverage and flat-face saturation are evaluated on a bounded uniform
 /// random subset of the samples (reservoir sampling, deterministic seed, `reservoirCapacity`
-/// samples). With ``MagnetometerCalibrator/Options/saturationLimit`` set, clipped samples are
+/// samples). With ``MagnetometerCalibrator/Configuration/saturationLimit`` set, clipped samples are
 /// rejected as they arrive; without it, clipping found in the reservoir is reported (graded)
 /// but those samples remain in the fit.
 public struct IncrementalMagnetometerCalibrator: Sendable {
-    public let options: MagnetometerCalibrator.Options
+    public let options: MagnetometerCalibrator.Configuration
     private var accumulator: EllipsoidFitAccumulator?
     private var reservoir: [SIMD3<Double>] = []
     private let capacity: Int
@@ -24,7 +24,7 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
     ///   - options: as for the batch fit.
     ///   - reservoirCapacity: samples kept for quality figures (≥ 64).
     ///   - seed: seed of the reservoir's random choice (fixed default → reproducible).
-    public init(options: MagnetometerCalibrator.Options = .init(), reservoirCapacity: Int = 1024,
+    public init(options: MagnetometerCalibrator.Configuration = .init(), reservoirCapacity: Int = 1024,
                 seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {
         self.options = options
         self.capacity = Swift.max(64, reservoirCapacity)
@@ -33,7 +33,7 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
 
     /// Samples accepted into the fit.
     public var sampleCount: Int { accumulator?.count ?? 0 }
-    /// Samples rejected as clipped (only with a ``MagnetometerCalibrator/Options/saturationLimit``).
+    /// Samples rejected as clipped (only with a ``MagnetometerCalibrator/Configuration/saturationLimit``).
     public var rejectedCount: Int { rejected }
 
     /// Adds one raw sample (µT).

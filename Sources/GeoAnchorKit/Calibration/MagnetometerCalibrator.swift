@@ -3,8 +3,8 @@ import Foundation
 /// Batch magnetometer calibration: hard iron + full symmetric soft iron from an ellipsoid fit.
 ///
 /// Steps: reject non-finite input (typed error naming the sample); detect clipped samples
-/// (``Options/saturationLimit`` or flat faces at a per-axis extreme) and leave them out; refuse
-/// fewer than ``Options/minimumSamples`` samples or a rotation about a single axis (the samples
+/// (``Configuration/saturationLimit`` or flat faces at a per-axis extreme) and leave them out; refuse
+/// fewer than ``Configuration/minimumSamples`` samples or a rotation about a single axis (the samples
 /// then lie on a circle and no ellipsoid is determined); fit the ellipsoid (trace-constrained
 /// general quadric + ellipsoid check, see `EllipsoidFitAccumulator`); when the motion does not
 /// determine an ellipsoid (not definite, or axes more than 2:1 apart) fit a sphere instead —
@@ -18,7 +18,7 @@ import Foundation
 ///   RMS error 0.145° (bound tested: 0.5°) — Tests/GeoAnchorKitTests/Calibration.
 public enum MagnetometerCalibrator {
     /// Fit options.
-    public struct Options: Sendable, Hashable {
+    public struct Configuration: Sendable, Hashable {
         /// Fewer samples are refused (an ellipsoid has 9 parameters). Default 12.
         public var minimumSamples: Int
         /// Absolute sensor range (raw units): samples with any |component| ≥ this are clipped
@@ -40,7 +40,7 @@ public enum MagnetometerCalibrator {
     /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` naming the first non-finite sample;
     ///   ``GeoAnchorError/outOfRange(name:value:range:)`` for too few samples, single-axis
     ///   rotation, or data that no ellipsoid fits.
-    public static func fit(_ samples: [SIMD3<Double>], options: Options = Options()) throws(GeoAnchorError) -> MagnetometerCalibration {
+    public static func fit(_ samples: [SIMD3<Double>], options: Configuration = Configuration()) throws(GeoAnchorError) -> MagnetometerCalibration {
         let n = samples.count
         var x = [Double](repeating: 0, count: n), y = x, z = x
         for i in 0..<n { x[i] = samples[i].x; y[i] = samples[i].y; z[i] = samples[i].z }
@@ -56,7 +56,7 @@ public enum MagnetometerCalibrator {
     /// Fits a calibration to samples given as three component buffers of equal length.
     /// - Precondition: equal counts (programmer error otherwise).
     public static func fit(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, z: UnsafeBufferPointer<Double>,
-                           options: Options = Options()) throws(GeoAnchorError) -> MagnetometerCalibration {
+                           options: Configuration = Configuration()) throws(GeoAnchorError) -> MagnetometerCalibration {
         let n = x.count
         precondition(y.count == n && z.count == n, "component buffers differ in count")
         var mean = SIMD3<Double>(repeating: 0)
@@ -173,7 +173,7 @@ struct QualityEvaluator {
     var residualRMS: Double { count > 0 ? (sumSquares / Double(count)).squareRoot() : .nan }
 
     /// - Parameter fitSamples: samples in the fit (graded for count; the evaluated samples may be a subset).
-    func result(spreadRatio: Double, saturated: Int, fitSamples: Int, options: MagnetometerCalibrator.Options) -> MagnetometerCalibration {
+    func result(spreadRatio: Double, saturated: Int, fitSamples: Int, options: MagnetometerCalibrator.Configuration) -> MagnetometerCalibration {
         var issues: [(CalibrationIssue, CalibrationQuality)] = []
         func flag(_ i: CalibrationIssue, _ q: CalibrationQuality) { issues.append((i, q)) }
         let cov = coverage, rms = residualRMS, rel = rms / fieldStrength

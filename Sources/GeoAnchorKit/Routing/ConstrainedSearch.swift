@@ -12,12 +12,12 @@ import Foundation
 /// re-insert greedily; Schrimpf et al. 2000) within the time limit, keeping non-worse routes.
 struct ConstrainedSearch {
     let p: PathInstance
-    let options: SolverOptions
+    let options: SolverConfiguration
     private let n: Int
     private let neighbours: [[Int]]
     private let order: [Int]   // mandatory-first insertion order
 
-    init(_ p: PathInstance, options: SolverOptions) {
+    init(_ p: PathInstance, options: SolverConfiguration) {
         self.p = p
         self.options = options
         n = p.count

@@ -42,13 +42,13 @@ final class IteratedLocalSearch {
     /// Range of positions changed since the last accept/reject (for cheap restores).
     private var touchedLo = Int.max, touchedHi = 0
     private let eps: Double
-    private let options: SolverOptions
+    private let options: SolverConfiguration
     private var rng: SplitMix64
     private let start: Int, endNode: Int, dummy: Int?, roundTrip: Bool
     private let originalCount: Int
 
     @_optimize(speed)
-    init(cost matrix: CostMatrix, start: Int, end: PathEnd, options: SolverOptions) {
+    init(cost matrix: CostMatrix, start: Int, end: PathEnd, options: SolverConfiguration) {
         originalCount = matrix.count
         let free: Bool
         if case .free = end { free = true } else { free = false }

@@ -57,7 +57,7 @@ struct PathInstance: Sendable {
     }
 
     /// Dispatches to the exact or the heuristic solver.
-    func solve(options: SolverOptions) throws(RoutingError) -> PathSolution {
+    func solve(options: SolverConfiguration) throws(RoutingError) -> PathSolution {
         if freeNodes.count <= options.exactLimit {
             guard let s = HeldKarp.solve(self) else { throw diagnoseInfeasibility() }
             return s

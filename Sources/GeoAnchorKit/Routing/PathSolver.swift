@@ -19,7 +19,7 @@ public enum RoutingSolverKind: String, Sendable, Hashable, Codable {
 }
 
 /// Options shared by the solvers.
-public struct SolverOptions: Sendable, Hashable {
+public struct SolverConfiguration: Sendable, Hashable {
     /// Wall-clock budget for the heuristic, seconds (the exact solver ignores it; it needs
     /// ≤ 20 ms for 16 free stops in release builds). Default 1 s.
     public var timeLimit: Double
@@ -57,7 +57,7 @@ public struct PathSolution: Sendable, Hashable {
 
 /// Orders nodes of a cost matrix into a shortest path or tour (a travelling-salesman solver).
 ///
-/// Up to ``SolverOptions/exactLimit`` free nodes the answer is optimal (Held–Karp). Beyond,
+/// Up to ``SolverConfiguration/exactLimit`` free nodes the answer is optimal (Held–Karp). Beyond,
 /// an iterated local search (nearest-neighbour construction; 2-opt, Or-opt and or-3opt segment
 /// exchange with neighbour lists and don't-look bits; double-bridge kicks) runs within the
 /// time limit. Asymmetric matrices are handled exactly by every move.
@@ -79,7 +79,7 @@ public enum PathSolver {
     ///   every route; ``RoutingError/unreachableStops(_:)`` (node indices as text) when a node
     ///   cannot be entered or left at finite cost.
     public static func solve(cost: CostMatrix, start: Int, end: PathEnd = .roundTrip,
-                             options: SolverOptions = SolverOptions()) throws(RoutingError) -> PathSolution {
+                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> PathSolution {
         let n = cost.count
         guard n > 0 else { throw .noStops }
         guard n <= maximumNodes else { throw .tooManyStops(count: n, limit: maximumNodes) }

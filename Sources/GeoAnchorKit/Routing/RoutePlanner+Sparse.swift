@@ -13,7 +13,7 @@ extension RoutePlanner {
     /// `options.timeLimit` seconds from the call. Needs a plain tour (no windows, priorities,
     /// precedences or budget) — ``RouteProblem/isPlainTour``.
     static func planSparse(_ problem: RouteProblem, walking: WalkingModel, distance: DistanceFunction,
-                           options: SolverOptions) throws(RoutingError) -> RoutePlan {
+                           options: SolverConfiguration) throws(RoutingError) -> RoutePlan {
         let deadline = ContinuousClock().now + .milliseconds(Int64(Swift.min(Swift.max(0, options.timeLimit), 1e6) * 1000))
         let coords = problem.nodeCoordinates
         let n = coords.count

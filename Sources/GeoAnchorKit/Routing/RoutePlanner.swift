@@ -21,13 +21,13 @@ public struct RoutePlan: Sendable, Hashable {
 ///
 /// Up to 16 free stops (besides a fixed start and end) the order is optimal (Held–Karp, with
 /// precedence, time windows and prize-collecting handled exactly); larger problems use
-/// iterated local search within ``SolverOptions/timeLimit``.
+/// iterated local search within ``SolverConfiguration/timeLimit``.
 public enum RoutePlanner {
     /// Plans over direct legs between the stops: geodesic distance, Tobler walking time from
     /// the stops' height differences.
     public static func plan(_ problem: RouteProblem, walking: WalkingModel = .tobler,
                             distance: DistanceFunction = RoutingDistance.geodesic,
-                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
+                            options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
         for s in problem.stops {
             do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, reason: error.description) }
@@ -52,7 +52,7 @@ public enum RoutePlanner {
     /// reported as ``RoutingError/unreachableStops(_:)``.
     public static func plan(_ problem: RouteProblem, network: PathNetwork, maxSnapDistance: Double = 100,
                             walking: WalkingModel = .tobler,
-                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
+                            options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
         // Before any n × n matrix is built.
         guard problem.nodeCoordinates.count <= PathSolver.maximumNodes else {
@@ -69,7 +69,7 @@ public enum RoutePlanner {
 
     /// Plans over user-supplied costs (node order: see ``RouteProblem``).
     public static func plan(_ problem: RouteProblem, costs: RoutingCosts,
-                            options: SolverOptions = SolverOptions()) throws(RoutingError) -> RoutePlan {
+                            options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {
         let (instance, startNode, _) = try problem.instance(costs: costs)
         let solution: PathSolution
         do { solution = try instance.solve(options: options) } catch {

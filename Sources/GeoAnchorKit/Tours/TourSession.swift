@@ -18,7 +18,7 @@ import Foundation
 /// A mutating value type; its ``state`` is Codable for pause/resume.
 public struct TourSession: Sendable {
     public let tour: Tour
-    public let parameters: Parameters
+    public let parameters: Configuration
     /// The local frame all planar geometry is expressed in (origin: mean of the stops, height 0).
     public let frame: LocalTangentFrame
     /// Stop centres in ``frame``.
@@ -50,7 +50,7 @@ public struct TourSession: Sendable {
     ///   - resuming: a ``state`` saved earlier; fences whose ids are no longer in the tour are ignored.
     /// - Throws: ``TourError`` for an invalid tour (including an invalid zone polygon, see
     ///   ``PlanarTourZones/init(tour:frame:)``) or parameters.
-    public init(tour: Tour, parameters: Parameters = Parameters(), resuming: TourState? = nil) throws(TourError) {
+    public init(tour: Tour, parameters: Configuration = Configuration(), resuming: TourState? = nil) throws(TourError) {
         try tour.validate()
         try parameters.validate()
         self.tour = tour
@@ -131,7 +131,7 @@ public struct TourSession: Sendable {
     ///
     /// - Parameters:
     ///   - fix: the position; `time` must not go backwards; `horizontalAccuracy` (68 %, m) sets σ
-    ///     (``Parameters/defaultHorizontalAccuracy`` when nil); `heading` is kept for the arrow.
+    ///     (``Configuration/defaultHorizontalAccuracy`` when nil); `heading` is kept for the arrow.
     ///   - zones: signed distances to the tour's zones; nil (the default) uses the session's own
     ///     pure-Swift ``zoneEvaluator`` (``PlanarTourZones``); pass GeoAnchorKitGEOS's `TourZones`
     ///     to evaluate them with GEOS instead (same events).

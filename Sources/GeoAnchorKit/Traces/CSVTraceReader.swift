@@ -26,7 +26,7 @@ import Foundation
 /// Empty optional fields are nil. Invalid values (unparsable numbers, NaN, latitude outside
 /// [−90, 90], longitude outside [−180, 180], negative accuracies or speeds, impossible dates)
 /// are ``TraceFormatError``s naming the column, value and line, or skipped and counted with
-/// ``TraceReadOptions/skipInvalid``.
+/// ``TraceReadConfiguration/skipInvalid``.
 public enum CSVTraceReader {
     /// The recognized layouts.
     public enum Layout: String, Sendable, Hashable {
@@ -53,7 +53,7 @@ public enum CSVTraceReader {
     /// Reads all rows, calling `onFix` / `onSensor` as they are decoded. Records are tokenized
     /// by ``CSVRecordReader`` (CRLF/LF/CR line ends, BOM, RFC 4180 quoting); errors name the
     /// line where the record starts.
-    public static func read(_ reader: ByteLineReader, options: TraceReadOptions = TraceReadOptions(),
+    public static func read(_ reader: ByteLineReader, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
                             onSensor: (SensorSample) throws -> Void = { _ in }) throws -> TraceReadSummary {
         var summary = TraceReadSummary()

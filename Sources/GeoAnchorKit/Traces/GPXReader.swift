@@ -28,7 +28,7 @@ import FoundationXML
 /// ``TraceReadSummary/ignoredRecords``.
 public enum GPXReader {
     /// Reads only the waypoints (`wpt`) of a GPX file, in document order.
-    public static func waypoints(url: URL, options: TraceReadOptions = TraceReadOptions()) throws -> [GPXWaypoint] {
+    public static func waypoints(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws -> [GPXWaypoint] {
         var out: [GPXWaypoint] = []
         _ = try read(url: url, options: options, onFix: { _ in }, onWaypoint: { out.append($0) })
         return out
@@ -40,7 +40,7 @@ public enum GPXReader {
     ///   - onUntimedPoint: called for points without `<time>` (fix with `time = 0`), e.g. route
     ///     points; when nil they are counted as ignored records.
     ///   - onWaypoint: called for every waypoint (`wpt`); waypoints never reach `onFix`.
-    public static func read(url: URL, options: TraceReadOptions = TraceReadOptions(),
+    public static func read(url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
                             onUntimedPoint: ((Fix) throws -> Void)? = nil,
                             onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
@@ -53,7 +53,7 @@ public enum GPXReader {
     }
 
     /// Reads GPX from bytes in memory.
-    public static func read(data: Data, source: String, options: TraceReadOptions = TraceReadOptions(),
+    public static func read(data: Data, source: String, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
                             onUntimedPoint: ((Fix) throws -> Void)? = nil,
                             onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
@@ -62,7 +62,7 @@ public enum GPXReader {
                         onWaypoint: onWaypoint)
     }
 
-    static func read(stream: InputStream, source: String, options: TraceReadOptions,
+    static func read(stream: InputStream, source: String, options: TraceReadConfiguration,
                      onFix: (Fix) throws -> Void, onUntimedPoint: ((Fix) throws -> Void)?,
                      onWaypoint: ((GPXWaypoint) throws -> Void)?) throws -> TraceReadSummary {
         // XMLParser.parse() runs to completion and its delegate methods cannot throw: the
@@ -112,7 +112,7 @@ public enum GPXReader {
 
     private final class Delegate: NSObject, XMLParserDelegate {
         let source: String
-        let options: TraceReadOptions
+        let options: TraceReadConfiguration
         let onFix: (Fix) throws -> Void
         let onUntimed: ((Fix) throws -> Void)?
         let onWaypoint: ((GPXWaypoint) throws -> Void)?
@@ -137,7 +137,7 @@ public enum GPXReader {
         var text = ""
         var collecting = false
 
-        init(source: String, options: TraceReadOptions, onFix: @escaping (Fix) throws -> Void,
+        init(source: String, options: TraceReadConfiguration, onFix: @escaping (Fix) throws -> Void,
              onUntimed: ((Fix) throws -> Void)?, onWaypoint: ((GPXWaypoint) throws -> Void)?) {
             self.source = source; self.options = options; self.onFix = onFix; self.onUntimed = onUntimed
             self.onWaypoint = onWaypoint

@@ -37,7 +37,7 @@ public enum GeoJSONTrace {
 
     /// Extracts fixes from a FeatureCollection (see the type's documentation).
     public static func fixes(from fc: GeoJSONFeatureCollection, source: String,
-                             options: TraceReadOptions = TraceReadOptions(),
+                             options: TraceReadConfiguration = TraceReadConfiguration(),
                              onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
         var summary = TraceReadSummary()
         for (i, feat) in fc.features.enumerated() {

@@ -40,7 +40,7 @@ public enum GnssLoggerProvider: String, Sendable, Hashable, CaseIterable {
 ///   radius (`horizontalAccuracy`); `VerticalAccuracyMeters` the 68 % vertical half-interval;
 ///   `SpeedMps`/`BearingDegrees` speed (m/s) and course (degrees from true north);
 ///   `UnixTimeMillis` the UTC time. Empty fields are nil. Only the providers selected by
-///   ``TraceReadOptions/provider`` are delivered; the others are counted in
+///   ``TraceReadConfiguration/provider`` are delivered; the others are counted in
 ///   ``TraceReadSummary/otherProviderFixes``.
 /// - `Accel|Gyro|Mag,utcTimeMillis,elapsedRealtimeNanos,X,Y,Z` → ``SensorSample``s of kind
 ///   `.accelerometer` (m/s²), `.gyroscope` (rad/s), `.magnetometer` (µT, Android-calibrated).
@@ -59,7 +59,7 @@ public enum GnssLoggerProvider: String, Sendable, Hashable, CaseIterable {
 /// (numbers in the strict syntax of ``ByteParsing/decimal(_:)``, latitude in [−90, 90], longitude
 /// in [−180, 180], accuracies and speeds ≥ 0, field count equal to the header's): a bad record is a
 /// ``TraceFormatError`` naming the file, line and value, or skipped and counted with
-/// ``TraceReadOptions/skipInvalid``. Lines whose fields are all empty (a lone `,`, as in the GSDC
+/// ``TraceReadConfiguration/skipInvalid``. Lines whose fields are all empty (a lone `,`, as in the GSDC
 /// 2021 sample) count as blank.
 public enum GnssLoggerReader {
     /// Where a log's position fixes come from.
@@ -101,7 +101,7 @@ public enum GnssLoggerReader {
     }
 
     /// Reads a log. `fixSource` nil: decided from the file (``fixSource(of:)``).
-    public static func read(url: URL, fixSource: FixSource? = nil, options: TraceReadOptions = TraceReadOptions(),
+    public static func read(url: URL, fixSource: FixSource? = nil, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
                             onSensor: (SensorSample) throws -> Void = { _ in }) throws -> TraceReadSummary {
         let src = fixSource ?? Self.fixSource(of: url) ?? .fixRecords
@@ -109,7 +109,7 @@ public enum GnssLoggerReader {
     }
 
     /// Reads a log from a line reader (a file, stdin or bytes in memory).
-    public static func read(_ reader: ByteLineReader, fixSource: FixSource, options: TraceReadOptions = TraceReadOptions(),
+    public static func read(_ reader: ByteLineReader, fixSource: FixSource, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
                             onSensor: (SensorSample) throws -> Void = { _ in }) throws -> TraceReadSummary {
         let state = ReadState(source: reader.source, fixSource: fixSource, options: options)
@@ -123,7 +123,7 @@ public enum GnssLoggerReader {
     final class ReadState {
         let source: String
         let fixSource: FixSource
-        let options: TraceReadOptions
+        let options: TraceReadConfiguration
         var summary = TraceReadSummary()
         var nmea: NMEAParser
         var nmeaOut: [Fix] = []
@@ -134,7 +134,7 @@ public enum GnssLoggerReader {
         var bounds: [Int] = []
         var anyRecord = false
 
-        init(source: String, fixSource: FixSource, options: TraceReadOptions) {
+        init(source: String, fixSource: FixSource, options: TraceReadConfiguration) {
             self.source = source; self.fixSource = fixSource; self.options = options
             nmea = NMEAParser(source: source, options: options)
             bounds.reserveCapacity(80)

@@ -32,11 +32,11 @@ import Foundation
 /// without a checksum after sentences with one (a truncated line); so are unparsable numbers,
 /// latitude > 90° or minutes ≥ 60, longitude > 180°, hemisphere letters other than N/S/E/W,
 /// impossible times and dates, and text that is not a sentence. Each error names the value and
-/// the line; with ``TraceReadOptions/skipInvalid`` the line is skipped and counted.
+/// the line; with ``TraceReadConfiguration/skipInvalid`` the line is skipped and counted.
 public struct NMEAParser: Sendable {
     /// Name used in error messages.
     public let source: String
-    public var options: TraceReadOptions
+    public var options: TraceReadConfiguration
     /// Counts so far.
     public private(set) var summary = TraceReadSummary()
 
@@ -80,13 +80,13 @@ public struct NMEAParser: Sendable {
     /// At most this many epochs are held back waiting for a date (bounded memory).
     public static let maximumUndatedEpochs = 100_000
 
-    public init(source: String, options: TraceReadOptions = TraceReadOptions()) {
+    public init(source: String, options: TraceReadConfiguration = TraceReadConfiguration()) {
         self.source = source
         self.options = options
     }
 
     /// Decodes one line. Completed fixes are appended to `out` (usually zero or one).
-    /// - Throws: ``TraceFormatError`` for an invalid line unless ``TraceReadOptions/skipInvalid``.
+    /// - Throws: ``TraceFormatError`` for an invalid line unless ``TraceReadConfiguration/skipInvalid``.
     public mutating func parse(line b: UnsafeBufferPointer<UInt8>, lineNumber: Int, into out: inout [Fix]) throws(TraceFormatError) {
         summary.lines += 1
         if let msg = parseLine(b, lineNumber, &out) {
@@ -107,7 +107,7 @@ public struct NMEAParser: Sendable {
 
     /// Ends the input: emits the last epoch and any epochs still waiting for a date.
     /// - Throws: ``TraceFormatError`` with `isMissingDate` when fixes never got a date (no
-    ///   RMC/ZDA/wrapper time and no ``TraceReadOptions/defaultDate``), also with `skipInvalid`.
+    ///   RMC/ZDA/wrapper time and no ``TraceReadConfiguration/defaultDate``), also with `skipInvalid`.
     public mutating func finish(into out: inout [Fix]) throws(TraceFormatError) {
         flush(&out)
         if !undated.isEmpty {

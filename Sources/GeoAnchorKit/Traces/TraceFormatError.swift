@@ -10,7 +10,7 @@ public struct TraceFormatError: Error, Sendable, Hashable, CustomStringConvertib
     /// What is wrong, naming the value.
     public var message: String
     /// True when the only problem is that an NMEA file never states a date (callers may retry
-    /// with ``TraceReadOptions/defaultDate``).
+    /// with ``TraceReadConfiguration/defaultDate``).
     public var isMissingDate: Bool
 
     public init(source: String, line: Int?, message: String, isMissingDate: Bool = false) {
@@ -24,7 +24,7 @@ public struct TraceFormatError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 /// Options shared by the trace readers.
-public struct TraceReadOptions: Sendable, Hashable {
+public struct TraceReadConfiguration: Sendable, Hashable {
     /// When true, an invalid line (bad checksum, unparsable value, out-of-range coordinate) is
     /// skipped and counted in ``TraceReadSummary/skippedLines`` instead of ending the read with a
     /// ``TraceFormatError``. Structural errors (unreadable or empty file, missing CSV columns,
@@ -57,7 +57,7 @@ public struct TraceReadSummary: Sendable, Hashable {
     public var sensorSamples = 0
     /// Records understood but not producing a fix (no-fix epochs, unsupported NMEA sentence types).
     public var ignoredRecords = 0
-    /// GnssLogger: valid `Fix` records of providers not selected by ``TraceReadOptions/provider``.
+    /// GnssLogger: valid `Fix` records of providers not selected by ``TraceReadConfiguration/provider``.
     public var otherProviderFixes = 0
     /// GnssLogger: `Raw` GNSS measurement records (checked and counted, not turned into fixes).
     public var rawMeasurements = 0
@@ -65,7 +65,7 @@ public struct TraceReadSummary: Sendable, Hashable {
     public var segments = 0
     /// GPX: waypoints (`wpt`) read; they are points of interest, never fixes of the trace.
     public var waypoints = 0
-    /// Invalid lines skipped (only with ``TraceReadOptions/skipInvalid``).
+    /// Invalid lines skipped (only with ``TraceReadConfiguration/skipInvalid``).
     public var skippedLines = 0
     /// The first few skip reasons, for diagnostics (at most 10).
     public var firstSkipped: [TraceFormatError] = []

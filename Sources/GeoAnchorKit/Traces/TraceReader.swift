@@ -31,7 +31,7 @@ public enum TraceReader {
     /// - Throws: ``TraceFormatError`` (`FILE:LINE: message`) for unreadable or invalid input;
     ///   whatever the callbacks throw.
     @discardableResult
-    public static func read(url: URL, format: TraceFormat? = nil, options: TraceReadOptions = TraceReadOptions(),
+    public static func read(url: URL, format: TraceFormat? = nil, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
                             onSensor: (SensorSample) throws -> Void = { _ in }) throws -> TraceReadSummary {
         guard let fmt = format ?? TraceFormat(pathExtension: url.pathExtension) else {
@@ -55,7 +55,7 @@ public enum TraceReader {
     }
 
     /// Reads a whole file into a ``Trace`` (fixes and sensor samples).
-    public static func load(url: URL, format: TraceFormat? = nil, options: TraceReadOptions = TraceReadOptions()) throws -> Trace {
+    public static func load(url: URL, format: TraceFormat? = nil, options: TraceReadConfiguration = TraceReadConfiguration()) throws -> Trace {
         var t = Trace(name: url.lastPathComponent)
         try read(url: url, format: format, options: options, onFix: { t.fixes.append($0) }, onSensor: { t.sensors.append($0) })
         return t
@@ -65,7 +65,7 @@ public enum TraceReader {
 /// Streaming NMEA file reading on top of ``NMEAParser``.
 public enum NMEAReader {
     /// Reads every line, calling `onFix` for each completed fix.
-    public static func read(_ reader: ByteLineReader, options: TraceReadOptions = TraceReadOptions(),
+    public static func read(_ reader: ByteLineReader, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
         var parser = NMEAParser(source: reader.source, options: options)
         var out: [Fix] = []
@@ -86,7 +86,7 @@ public enum NMEAReader {
     }
 
     /// Decodes NMEA text in memory (tests, small inputs).
-    public static func fixes(from text: String, source: String = "<nmea>", options: TraceReadOptions = TraceReadOptions()) throws -> [Fix] {
+    public static func fixes(from text: String, source: String = "<nmea>", options: TraceReadConfiguration = TraceReadConfiguration()) throws -> [Fix] {
         var all: [Fix] = []
         _ = try read(ByteLineReader(data: Data(text.utf8), source: source), options: options) { all.append($0) }
         return all

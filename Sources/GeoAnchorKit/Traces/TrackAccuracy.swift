@@ -73,7 +73,7 @@ public struct EpochError: Sendable, Hashable, Codable {
 /// Accuracy of a trace against a reference track.
 public struct TrackAccuracy: Sendable, Hashable {
     /// How trace fixes are matched with the reference.
-    public struct Options: Sendable, Hashable {
+    public struct Configuration: Sendable, Hashable {
         /// Seconds added to every trace time before matching (e.g. a known receiver latency).
         public var timeOffset: Double
         /// The reference is interpolated linearly between two samples at most this far apart
@@ -168,7 +168,7 @@ public struct ReferenceTrack: Sendable {
 extension TrackAccuracy {
     /// Evaluates `trace` against `reference`.
     ///
-    /// For each trace fix at time t (+ ``Options/timeOffset``) the reference is interpolated
+    /// For each trace fix at time t (+ ``Configuration/timeOffset``) the reference is interpolated
     /// (see ``ReferenceTrack/sample(at:maximumGap:)``), and the error vector is the trace
     /// position in the ``LocalTangentFrame`` at the reference point: horizontal error
     /// √(e² + n²), vertical error Δh (ellipsoidal), along/cross-track the projection on the
@@ -178,7 +178,7 @@ extension TrackAccuracy {
     ///   the only approximation is linear interpolation of latitude/longitude/height between
     ///   reference samples (for 10 Hz references at driving speed the chord–arc difference is
     ///   below 1 µm).
-    public static func evaluate(trace: [Fix], reference: ReferenceTrack, options: Options = Options(),
+    public static func evaluate(trace: [Fix], reference: ReferenceTrack, options: Configuration = Configuration(),
                                 geoid: (@Sendable (Double, Double) -> Double?)? = nil) -> TrackAccuracy {
         var epochs: [EpochError] = []
         epochs.reserveCapacity(trace.count)

@@ -20,7 +20,7 @@ enum GeoRegistrationReport: ReportSection {
         var results: [(label: String, compass: Bool, m: Metrics)] = []
         lines.append("  walk              gnss     compass  heading≥100m  first50 fused/compass  pos fused/raw (ratio)  |err|≤2σ  still anchor@50m  jumps")
         for (name, seed) in TracesReport.scenarios {
-            guard let base = TraceSimulator.Config.scenarios[name] else { continue }
+            guard let base = TraceSimulator.Configuration.scenarios[name] else { continue }
             for phone in [false, true] {
                 var config = base
                 // Unchanged otherwise (sensors included), so 'shipped' is exactly traces/<name>.raw.csv.

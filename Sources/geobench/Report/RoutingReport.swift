@@ -133,7 +133,7 @@ enum RoutingReport: ReportSection {
                 t0 = clockNow.now
                 let costs = try RoutingCosts(coordinates: pts)
                 let ours = try PathSolver.solve(cost: costs.distances, start: 0, end: .free,
-                                                options: SolverOptions(timeLimit: 1.5, seed: 1))
+                                                options: SolverConfiguration(timeLimit: 1.5, seed: 1))
                 let t = seconds(clockNow.now - t0)
                 let theirs = costs.distances.length(of: order)
                 out.append(String(format: "    seed %d: ours %.0f m in %.2f s (matrix + search) vs OR-Tools %.0f m in 5 s: %+.2f %%",
@@ -157,7 +157,7 @@ enum RoutingReport: ReportSection {
                     let inst = try TSPLIBInstance.parse(text, source: name)
                     t0 = clockNow.now
                     let s = try PathSolver.solve(cost: inst.costMatrix(), start: 0, end: .roundTrip,
-                                                 options: SolverOptions(timeLimit: 0.5, seed: 1))
+                                                 options: SolverConfiguration(timeLimit: 0.5, seed: 1))
                     let t = seconds(clockNow.now - t0)
                     let len = inst.tourLength(s.order)
                     out.append(String(format: "    %@ %6d vs optimum %6d: gap %.3f %%, %.3f s (%@)", name.padding(toLength: 10, withPad: " ", startingAt: 0) as NSString, len, opt,

@@ -66,7 +66,7 @@ enum ToursReport: ReportSection {
         var lines = ["  simulated walks, 5 m GNSS error, filtered positions, 20 m radii, decoys 40 m off the path, seeds 1–10:"]
         for (name, canyons, pathAided) in [("zavist-tour", false, false), ("city-walk", false, false),
                                            ("zavist-tour", false, true), ("city-walk", false, true), ("city-walk", true, true), ("city-walk", true, false)] {
-            guard var config = TraceSimulator.Config.scenarios[name] else { continue }
+            guard var config = TraceSimulator.Configuration.scenarios[name] else { continue }
             config.gnss.biasSigma = 4; config.gnss.whiteSigma = 3; config.sensors.duration = 0; config.sensors.mainStreamDuration = 0
             if name == "city-walk" && !canyons { config.gnss.canyonFactor = 1; config.gnss.canyonPull = 0 }
             let label = name + (canyons ? " with its narrow streets (×3, 4 m pull)" : "") + (pathAided ? ", path-aided" : "")
@@ -96,7 +96,7 @@ enum ToursReport: ReportSection {
                                 a.last ?? .nan, a.filter { $0 <= 10 }.count, a.count, decoyEnters, decoys, far))
         }
         // Off-route: the walker leaves the path for an 80 m detour in the middle of leg 2.
-        if var config = TraceSimulator.Config.scenarios["zavist-tour"] {
+        if var config = TraceSimulator.Configuration.scenarios["zavist-tour"] {
             config.sensors.duration = 0; config.sensors.mainStreamDuration = 0
             let tour = try config.tour(radius: 20)
             let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: config.waypoints[0].latitude, longitude: config.waypoints[0].longitude, ellipsoidalHeight: 0))

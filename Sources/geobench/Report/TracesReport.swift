@@ -31,7 +31,7 @@ enum TracesReport: ReportSection {
                                 r.alongTrack.p50, r.alongTrack.p95, r.crossTrack.p50, r.crossTrack.p95,
                                 100 * Double(covered) / Double(max(r.epochs.count, 1))))
             // Determinism: regenerate and compare with the committed files.
-            guard let config = TraceSimulator.Config.scenarios[name] else { continue }
+            guard let config = TraceSimulator.Configuration.scenarios[name] else { continue }
             let sim = TraceSimulator(config: config, seed: seed).run()
             let same = sim.raw.count == raw.fixes.count && sim.truth.count == truth.fixes.count &&
                 zip(sim.raw, raw.fixes).allSatisfy(close) && zip(sim.truth, truth.fixes).allSatisfy(close)
@@ -70,7 +70,7 @@ enum TracesReport: ReportSection {
         for _ in 0..<reps { big.append(nmea) }
         let t0 = Date()
         var n = 0
-        _ = try NMEAReader.read(ByteLineReader(data: big, source: "mem"), options: TraceReadOptions(skipInvalid: true)) { _ in n += 1 }
+        _ = try NMEAReader.read(ByteLineReader(data: big, source: "mem"), options: TraceReadConfiguration(skipInvalid: true)) { _ in n += 1 }
         let dt = Date().timeIntervalSince(t0)
         let realSentences = big.reduce(0) { $0 + ($1 == 36 ? 1 : 0) }
         lines.append(String(format: "  NMEA reader: %d sentences in %.3f s = %.0f sentences/s (%d fixes)", realSentences, dt, Double(realSentences) / dt, n))
@@ -94,7 +94,7 @@ enum TracesReport: ReportSection {
                 let p = try TraceReader.load(url: d.appendingPathComponent(phone)).fixes
                 guard let t = p.first?.time else { continue }
                 let s = try TraceReader.load(url: d.appendingPathComponent(span),
-                                             options: TraceReadOptions(skipInvalid: true, defaultDate: (t / 86_400).rounded(.down) * 86_400)).fixes
+                                             options: TraceReadConfiguration(skipInvalid: true, defaultDate: (t / 86_400).rounded(.down) * 86_400)).fixes
                 let r = TrackAccuracy.evaluate(trace: p, reference: ReferenceTrack(s))
                 lines.append(String(format: "    %@ %@: %d epochs, horizontal p50 %.2f p95 %.2f max %.2f, vertical p50 %.2f, GSDC score %.2f m",
                                     drive as NSString, phone as NSString, r.matched, r.horizontal.p50, r.horizontal.p95, r.horizontal.max,
@@ -153,7 +153,7 @@ enum TracesReport: ReportSection {
             var s = TraceReadSummary()
             for p in [GnssLoggerProvider.gps, .fused, .network] {
                 var n = 0
-                s = try TraceReader.read(url: log, options: TraceReadOptions(provider: p), onFix: { _ in n += 1 })
+                s = try TraceReader.read(url: log, options: TraceReadConfiguration(provider: p), onFix: { _ in n += 1 })
                 parts.append("\(p.rawValue) \(n)")
             }
             lines.append("  GnssLogger pixel6.txt (gnss_lib_py): fixes per provider \(parts.joined(separator: ", ")); "

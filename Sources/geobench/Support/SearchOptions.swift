@@ -13,10 +13,10 @@ struct SearchOptions: ParsableArguments {
     var iterations: Int?
 
     /// The solver options, after checking the time limit.
-    func solverOptions() throws -> SolverOptions {
+    func solverOptions() throws -> SolverConfiguration {
         guard timeLimit.isFinite, timeLimit >= 0 else {
             throw InputError(file: "--time-limit", line: nil, message: "expected seconds ≥ 0, got \(timeLimit)")
         }
-        return SolverOptions(timeLimit: timeLimit, seed: seed, maxIterations: iterations)
+        return SolverConfiguration(timeLimit: timeLimit, seed: seed, maxIterations: iterations)
     }
 }

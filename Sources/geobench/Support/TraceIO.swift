@@ -38,7 +38,7 @@ enum TraceIO {
 
     /// Loads a whole trace; a file without a date and no `defaultDate` is reported as a typed
     /// error whose `isMissingDate` is true.
-    static func load(_ path: String, options: TraceReadOptions) throws -> (Trace, TraceReadSummary) {
+    static func load(_ path: String, options: TraceReadConfiguration) throws -> (Trace, TraceReadSummary) {
         let url = URL(fileURLWithPath: path)
         let fmt = try format(of: path, option: path)
         guard FileManager.default.isReadableFile(atPath: path) else {

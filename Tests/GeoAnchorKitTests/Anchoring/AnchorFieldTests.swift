@@ -53,7 +53,7 @@ struct AnchorFieldTests {
                            altitude: .ellipsoidal(Self.device.height))]
         let start = DevicePose.exact(position: Self.device, heading: 0)
         var field = try AnchorField(anchors: a, convention: .enu, session: start,
-                                    drift: DriftCorrectionOptions(maxTranslationRate: 0.5, maxRotationRate: 5, snapDistance: 50))
+                                    drift: DriftCorrectionConfiguration(maxTranslationRate: 0.5, maxRotationRate: 5, snapDistance: 50))
         let p0 = field.reposed()[0].c3
         let frame = try LocalTangentFrame(origin: Self.device)
         let g = frame.geodetic(east: 3, north: 0, up: 0)

@@ -14,7 +14,7 @@ struct GeoRegistrationTests {
     /// (σ ≈ 9°, bias, 20–60° disturbance episodes).
     static func walk(_ name: String, seed: UInt64, compass: Bool,
                      configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration()) -> GeoRegistrationEvaluation {
-        var config = TraceSimulator.Config.scenarios[name]!
+        var config = TraceSimulator.Configuration.scenarios[name]!
         config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss)
         config.sensors.duration = 0
         let out = TraceSimulator(config: config, seed: seed).run()

@@ -77,7 +77,7 @@ struct AdaptiveFilterTests {
         }
         var adaptive = 0.0, walking = 0.0
         for seed in [1, 2, 3] as [UInt64] {
-            for scenario in [TraceSimulator.Config.zavistTour, .cityWalk] {
+            for scenario in [TraceSimulator.Configuration.zavistTour, .cityWalk] {
                 let out = TraceSimulator(config: scenario, seed: seed).run()
                 let ref = ReferenceTrack(out.truth)
                 let a = FilterAccuracyComparison.evaluate(fixes: out.raw, reference: ref, configuration: .adaptive)
@@ -102,7 +102,7 @@ struct AdaptiveFilterTests {
             Issue.record("shared data missing: \(url.path)")
             return
         }
-        let fixes = try TraceReader.load(url: url, options: TraceReadOptions(skipInvalid: true)).fixes
+        let fixes = try TraceReader.load(url: url, options: TraceReadConfiguration(skipInvalid: true)).fixes
         let t = PositionFilter.track(fixes, smooth: true)
         #expect(fixes.count > 400 && t.filtered.count == fixes.count)
         let frame = try #require(t.frame)

@@ -78,7 +78,7 @@ struct PositionFilterTraceTests {
     @Test("path-aided: a walker who strays from the drawn path")
     func pathAidedWander() throws {
         var filteredP95: [Double] = [], smoothedP95: [Double] = []
-        for (config, seed) in [(TraceSimulator.Config.zavistTour, 1), (.zavistTour, 2), (.cityWalk, 1), (.cityWalk, 2)] as [(TraceSimulator.Config, UInt64)] {
+        for (config, seed) in [(TraceSimulator.Configuration.zavistTour, 1), (.zavistTour, 2), (.cityWalk, 1), (.cityWalk, 2)] as [(TraceSimulator.Configuration, UInt64)] {
             var cfg = config
             cfg.lateralWander = 1
             let out = TraceSimulator(config: cfg, seed: seed).run()

@@ -67,7 +67,7 @@ struct HostileInputTests {
                 + props + #"},"geometry":{"type":"Point","coordinates":[14.42,50.08]}}]}"#
             #expect(throws: TraceFormatError.self, "\(props)") {
                 let fc = try GeoJSONFeatureCollection.decode(Data(text.utf8), source: "t.geojson")
-                _ = try GeoJSONTrace.fixes(from: fc, source: "t.geojson", options: TraceReadOptions(), onFix: { _ in })
+                _ = try GeoJSONTrace.fixes(from: fc, source: "t.geojson", options: TraceReadConfiguration(), onFix: { _ in })
             }
         }
     }
@@ -153,7 +153,7 @@ struct HostileInputTests {
         var lats = (0..<3_000).map { 50 + Double($0) * 2e-5 }
         for i in stride(from: lats.count - 1, to: 1, by: -1) { lats.swapAt(i, 1 + rng.below(i)) } // keep the first
         let stops = lats.enumerated().map { RouteStop(id: "s\($0.offset)", coordinate: GeodeticCoordinate(latitude: $0.element, longitude: 14, altitude: 0)) }
-        let plan = try RoutePlanner.plan(RouteProblem(stops: stops), options: SolverOptions(timeLimit: 1))
+        let plan = try RoutePlanner.plan(RouteProblem(stops: stops), options: SolverConfiguration(timeLimit: 1))
         let byLatitude = stops.sorted { $0.coordinate.latitude < $1.coordinate.latitude }.map(\.id)
         #expect(plan.order == byLatitude)
         // Length: (3000 − 1) × 2e-5° of latitude ≈ 6.67 km; geodesic sum to 1e-6 relative.
@@ -190,7 +190,7 @@ struct HostileInputTests {
     /// Before: `--sensor-duration 30` changed every raw fix of the same seed (sensor noise and
     /// GNSS noise shared one stream). Compared exactly (same seed → bit-identical fixes).
     @Test func simulatedFixesDoNotDependOnSensorDuration() throws {
-        var config = try #require(TraceSimulator.Config.scenarios["city-walk"])
+        var config = try #require(TraceSimulator.Configuration.scenarios["city-walk"])
         config.sensors.duration = 30
         let short = TraceSimulator(config: config, seed: 7).run()
         config.sensors.duration = nil

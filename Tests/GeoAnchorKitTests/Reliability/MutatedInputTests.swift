@@ -62,7 +62,7 @@ struct MutatedInputTests {
             case "tour": _ = try TourSession(tour: try Tour(geoJSON: data, source: "m.geojson"))
             case "geojson":
                 let fc = try GeoJSONFeatureCollection.decode(data, source: "m.geojson")
-                _ = try GeoJSONTrace.fixes(from: fc, source: "m.geojson", options: TraceReadOptions(), onFix: { _ in })
+                _ = try GeoJSONTrace.fixes(from: fc, source: "m.geojson", options: TraceReadConfiguration(), onFix: { _ in })
             case "tsplib", "tsplib-explicit":
                 let i = try TSPLIBInstance.parse(String(decoding: data, as: UTF8.self), source: "m.tsp")
                 _ = i.tourLength(Array(0..<i.dimension))

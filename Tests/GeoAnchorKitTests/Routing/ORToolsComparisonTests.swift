@@ -34,7 +34,7 @@ struct ORToolsComparisonTests {
             let points = zip(inst.latitudes, inst.longitudes).map { GeodeticCoordinate(latitude: $0, longitude: $1) }
             let costs = try RoutingCosts(coordinates: points)
             let ours = try PathSolver.solve(cost: costs.distances, start: 0, end: .free,
-                                            options: SolverOptions(timeLimit: 120, seed: 1, maxIterations: 1000))
+                                            options: SolverConfiguration(timeLimit: 120, seed: 1, maxIterations: 1000))
             #expect(Set(ours.order).count == points.count && ours.order.first == 0)
             #expect(Set(inst.ortools_order).count == points.count && inst.ortools_order.first == 0)
             let theirs = costs.distances.length(of: inst.ortools_order)

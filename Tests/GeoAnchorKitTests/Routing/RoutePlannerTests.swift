@@ -135,7 +135,7 @@ struct RoutePlannerTests {
         }
         let prec = [StopPrecedence(before: "s20", after: "s3"), StopPrecedence(before: "s3", after: "s11")]
         let plan = try RoutePlanner.plan(RouteProblem(stops: stops, precedences: prec),
-                                        options: SolverOptions(timeLimit: 60, seed: 1, maxIterations: 30))
+                                        options: SolverConfiguration(timeLimit: 60, seed: 1, maxIterations: 30))
         #expect(plan.solver == .iteratedLocalSearch && plan.order.count == 30)
         let pos = Dictionary(uniqueKeysWithValues: plan.order.enumerated().map { ($1, $0) })
         #expect(pos["s20"]! < pos["s3"]! && pos["s3"]! < pos["s11"]!)

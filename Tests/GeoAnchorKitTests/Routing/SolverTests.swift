@@ -36,7 +36,7 @@ struct SolverTests {
                     let p = PathInstance(cost: matrix, start: 0, end: end)
                     let brute = try #require(BruteForce.solve(p))
                     let ils = IteratedLocalSearch(cost: matrix, start: 0, end: end,
-                                                  options: SolverOptions(timeLimit: 10, seed: seed, maxIterations: 300)).run()
+                                                  options: SolverConfiguration(timeLimit: 10, seed: seed, maxIterations: 300)).run()
                     #expect(Set(ils.order).count == 9)
                     #expect(abs(BruteForce.simulate(p, ils.order)! - ils.cost) <= 1e-9 * ils.cost)
                     #expect(ils.cost <= brute.cost * (1 + 1e-9), "seed \(seed) end \(end): \(ils.cost) vs \(brute.cost)")
@@ -48,7 +48,7 @@ struct SolverTests {
     /// Same seed and iteration cap → the same tour (determinism), on a 60-node instance.
     @Test func deterministicPerSeed() throws {
         let m = BruteForce.euclidean(60, seed: 9)
-        let o = SolverOptions(timeLimit: 100, seed: 42, maxIterations: 200)
+        let o = SolverConfiguration(timeLimit: 100, seed: 42, maxIterations: 200)
         let a = try PathSolver.solve(cost: m, start: 0, end: .roundTrip, options: o)
         let b = try PathSolver.solve(cost: m, start: 0, end: .roundTrip, options: o)
         #expect(a.order == b.order)
@@ -85,7 +85,7 @@ struct SolverTests {
             var rng = SplitMix64(seed: seed)
             let p = randomConstrained(n: 6, rng: &rng)
             guard let brute = BruteForce.solve(p) else { continue }
-            guard let h = ConstrainedSearch(p, options: SolverOptions(timeLimit: 10, seed: 1, maxIterations: 60)).run() else {
+            guard let h = ConstrainedSearch(p, options: SolverConfiguration(timeLimit: 10, seed: 1, maxIterations: 60)).run() else {
                 Issue.record("seed \(seed): heuristic found no feasible route, brute force did"); continue
             }
             #expect(BruteForce.simulate(p, h.order) != nil, "seed \(seed): infeasible route")

@@ -54,7 +54,7 @@ struct TSPLIBTests {
         let inst = try Self.instance(name)
         let opt = try Self.optimum(name)
         let s = try PathSolver.solve(cost: inst.costMatrix(), start: 0, end: .roundTrip,
-                                     options: SolverOptions(timeLimit: 120, seed: 1, maxIterations: iterations))
+                                     options: SolverConfiguration(timeLimit: 120, seed: 1, maxIterations: iterations))
         let length = inst.tourLength(s.order)
         #expect(Set(s.order).count == inst.dimension)
         let gap = Double(length - opt) / Double(opt)

@@ -50,7 +50,7 @@ struct FenceStateTests {
     /// Reference: the state machine's specification, timeline worked by hand. Parameters:
     /// enter ≥ 0.7 held 2 s, exit ≤ 0.2 held 4 s, dwell after 20 s.
     @Test func timeline() {
-        let p = GeofenceParameters(enterProbability: 0.7, exitProbability: 0.2, exitMargin: 5,
+        let p = GeofenceConfiguration(enterProbability: 0.7, exitProbability: 0.2, exitMargin: 5,
                                    enterConfirmation: 2, exitConfirmation: 4, minimumDwell: 20)
         var s = FenceState()
         // (time, enterP, stayP, expected transition)
@@ -75,9 +75,9 @@ struct FenceStateTests {
     }
 
     @Test func parameterValidation() {
-        #expect(throws: TourError.self) { try GeofenceParameters(enterProbability: 0.3, exitProbability: 0.4).validate() }
-        #expect(throws: TourError.self) { try GeofenceParameters(exitMargin: -1).validate() }
-        #expect(throws: Never.self) { try GeofenceParameters().validate() }
+        #expect(throws: TourError.self) { try GeofenceConfiguration(enterProbability: 0.3, exitProbability: 0.4).validate() }
+        #expect(throws: TourError.self) { try GeofenceConfiguration(exitMargin: -1).validate() }
+        #expect(throws: Never.self) { try GeofenceConfiguration().validate() }
     }
 }
 

@@ -37,7 +37,7 @@ struct TourSessionTests {
     }
 
     /// The quality criteria, replaying raw fixes with 5 m per-axis GPS noise through
-    /// 20 m fences (defaults of ``GeofenceParameters``). Reference: the simulation's ground truth.
+    /// 20 m fences (defaults of ``GeofenceConfiguration``). Reference: the simulation's ground truth.
     /// White noise (6 seeds): every stop entered exactly once, exited at most once (no
     /// flapping), enter within 10 s of the true crossing (first time the true distance ≤ 20 m),
     /// no stop entered whose true distance never came within radius + 15 m (3 decoys 36–45 m
@@ -194,7 +194,7 @@ struct TourSessionTests {
                 let d = p.distance(to: session.stopPoints[i])
                 let e = PositionUncertainty.probabilityInsideCircle(distance: d, radius: 20, sigma: sigma)
                 let st = states[i].isInside ? PositionUncertainty.probabilityInsideCircle(distance: d, radius: 25, sigma: sigma) : e
-                let tr = states[i].update(time: s.time, enter: e, stay: st, parameters: GeofenceParameters())
+                let tr = states[i].update(time: s.time, enter: e, stay: st, parameters: GeofenceConfiguration())
                 if !tr.isEmpty { refIDs.append(stops[i].id); reference += tr.contains(.enter) ? 1 : 0; reference += tr.contains(.exit) ? 1 : 0; reference += tr.contains(.dwell) ? 1 : 0 }
             }
             #expect(Set(ev.map(\.id)) == Set(refIDs))

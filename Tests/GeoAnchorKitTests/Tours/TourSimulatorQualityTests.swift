@@ -12,7 +12,7 @@ import Testing
 @Suite("Tours: quality on the TraceSimulator scenarios")
 struct TourSimulatorQualityTests {
     @Test(arguments: ["zavist-tour", "city-walk"]) func criteria(scenario: String) throws {
-        var config = try #require(TraceSimulator.Config.scenarios[scenario])
+        var config = try #require(TraceSimulator.Configuration.scenarios[scenario])
         config.gnss.biasSigma = 4
         config.gnss.whiteSigma = 3
         config.sensors.duration = 0
@@ -68,7 +68,7 @@ struct TourSimulatorQualityTests {
     /// 20 s of the true crossing. Measured (report, seeds 1–10): path-aided 47/50 within 10 s, max
     /// 18 s, no decoy; the plain filter 44/50, max 82 s, one decoy entered.
     @Test func narrowStreetsPathAided() throws {
-        var config = try #require(TraceSimulator.Config.scenarios["city-walk"])
+        var config = try #require(TraceSimulator.Configuration.scenarios["city-walk"])
         config.gnss.biasSigma = 4
         config.gnss.whiteSigma = 3
         config.sensors.duration = 0; config.sensors.mainStreamDuration = 0

@@ -81,7 +81,7 @@ struct ByteOrderMarkTests {
         var x: UInt8 = 0
         for c in gga.dropFirst().dropLast().utf8 { x ^= c }
         let nmea = "\u{FEFF}" + gga + String(format: "%02X", x) + "\r\n"
-        let f = try NMEAReader.fixes(from: nmea, options: TraceReadOptions(defaultDate: 1_778_889_600))
+        let f = try NMEAReader.fixes(from: nmea, options: TraceReadConfiguration(defaultDate: 1_778_889_600))
         #expect(f.count == 1 && f[0].height == 380.5)
         let log = "\u{FEFF}# Fix,Provider,LatitudeDegrees,LongitudeDegrees,AltitudeMeters,SpeedMps,AccuracyMeters,BearingDegrees,UnixTimeMillis\r\nFix,GPS,49.96,14.39,420,0,3,,1000\r\n"
         var g: [Fix] = []

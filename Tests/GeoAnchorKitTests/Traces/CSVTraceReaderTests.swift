@@ -5,7 +5,7 @@ import GeoAnchorKitTestSupport
 
 @Suite("CSV trace reader")
 struct CSVTraceReaderTests {
-    func read(_ text: String, options: TraceReadOptions = TraceReadOptions()) throws -> (Trace, TraceReadSummary) {
+    func read(_ text: String, options: TraceReadConfiguration = TraceReadConfiguration()) throws -> (Trace, TraceReadSummary) {
         var t = Trace()
         let s = try CSVTraceReader.read(ByteLineReader(data: Data(text.utf8), source: "t.csv"), options: options,
                                         onFix: { t.fixes.append($0) }, onSensor: { t.sensors.append($0) })
@@ -45,7 +45,7 @@ struct CSVTraceReaderTests {
         } catch let e as TraceFormatError {
             #expect(e.line == 3 && e.message.contains(expected), "\(e)")
         }
-        let (t, s) = try read(text, options: TraceReadOptions(skipInvalid: true))
+        let (t, s) = try read(text, options: TraceReadConfiguration(skipInvalid: true))
         #expect(t.fixes.count == 1 && s.skippedLines == 1)
     }
 

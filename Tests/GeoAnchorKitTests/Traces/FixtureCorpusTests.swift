@@ -65,7 +65,7 @@ struct FixtureCorpusTests {
         for (rel, _) in Self.expectedFailures where rel != "gpx/georust_gpx_fixtures/badcharacter.xml" {
             var n = 0
             let s = try TraceReader.read(url: SharedData.url(rel), format: rel.hasPrefix("gpx") ? .gpx : .nmea,
-                                         options: TraceReadOptions(skipInvalid: true, defaultDate: 0), onFix: { _ in n += 1 })
+                                         options: TraceReadConfiguration(skipInvalid: true, defaultDate: 0), onFix: { _ in n += 1 })
             #expect(s.skippedLines >= 1, "\(rel)")
             #expect(n + s.ignoredRecords + s.skippedLines >= 2, "\(rel)")
         }

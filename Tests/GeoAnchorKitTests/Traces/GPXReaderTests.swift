@@ -5,7 +5,7 @@ import GeoAnchorKitTestSupport
 
 @Suite("GPX reader")
 struct GPXReaderTests {
-    func read(_ text: String, options: TraceReadOptions = TraceReadOptions()) throws -> [Fix] {
+    func read(_ text: String, options: TraceReadConfiguration = TraceReadConfiguration()) throws -> [Fix] {
         var out: [Fix] = []
         _ = try GPXReader.read(data: Data(text.utf8), source: "t.gpx", options: options, onFix: { out.append($0) })
         return out
@@ -79,7 +79,7 @@ struct GPXReaderTests {
         <trkpt lat="95" lon="1"><time>2020-01-01T00:00:00Z</time></trkpt>
         <trkpt lat="45" lon="1"><time>2020-01-01T00:00:01Z</time></trkpt>
         </trkseg></trk></gpx>
-        """#.utf8), source: "t.gpx", options: TraceReadOptions(skipInvalid: true), onFix: { out.append($0) })
+        """#.utf8), source: "t.gpx", options: TraceReadConfiguration(skipInvalid: true), onFix: { out.append($0) })
         #expect(out.count == 1 && s.skippedLines == 1 && s.firstSkipped.first?.line == 2)
     }
 }

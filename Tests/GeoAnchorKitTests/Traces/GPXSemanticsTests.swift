@@ -52,7 +52,7 @@ struct GPXSemanticsTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("gak-\(UUID().uuidString).\(format.rawValue)")
         try out.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        let back = try TraceReader.load(url: url, format: format, options: TraceReadOptions(defaultDate: 1_778_889_600)).fixes
+        let back = try TraceReader.load(url: url, format: format, options: TraceReadConfiguration(defaultDate: 1_778_889_600)).fixes
         #expect(back.count == 3)
         #expect(back.map { $0.height != nil } == [false, true, false], "\(format)")
         if format == .csv { #expect(String(decoding: out, as: UTF8.self).hasPrefix("time,latitude,longitude,altitude,")) }

@@ -9,7 +9,7 @@ struct GnssLoggerReaderTests {
     static let pixel6 = "gnss_traces/gnss_lib_py_samples/android/measurements/pixel6.txt"
     static let pixel4 = "gnss_traces/gnss_lib_py_samples/google_decimeter_2021/Pixel4_GnssLog.txt"
 
-    func read(_ path: String, _ options: TraceReadOptions = TraceReadOptions()) throws -> (Trace, TraceReadSummary) {
+    func read(_ path: String, _ options: TraceReadConfiguration = TraceReadConfiguration()) throws -> (Trace, TraceReadSummary) {
         var t = Trace()
         let s = try TraceReader.read(url: SharedData.url(path), options: options,
                                      onFix: { t.fixes.append($0) }, onSensor: { t.sensors.append($0) })
@@ -28,7 +28,7 @@ struct GnssLoggerReaderTests {
     /// `Double(String)` of the fields exactly; AltitudeMeters is ellipsoidal (Android Location).
     @Test func pixel6Providers() throws {
         for (provider, name, count) in [(GnssLoggerProvider.gps, "GPS", 94), (.fused, "FLP", 95), (.network, "NLP", 54)] {
-            let (t, s) = try read(Self.pixel6, TraceReadOptions(provider: provider))
+            let (t, s) = try read(Self.pixel6, TraceReadConfiguration(provider: provider))
             let lines = try fixLines(Self.pixel6, provider: name)
             #expect(t.fixes.count == count && lines.count == count)
             #expect(s.otherProviderFixes == 243 - count)
@@ -41,7 +41,7 @@ struct GnssLoggerReaderTests {
                 #expect(f.verticalAccuracy == (l[12].isEmpty ? nil : Double(l[12])))
             }
         }
-        #expect(try read(Self.pixel6, TraceReadOptions(provider: .all)).0.fixes.count == 243)
+        #expect(try read(Self.pixel6, TraceReadConfiguration(provider: .all)).0.fixes.count == 243)
     }
 
     /// Reference: pixel6.txt has 10 UncalAccel, 10 UncalGyro, 10 UncalMag lines (grep); the first
@@ -65,13 +65,13 @@ struct GnssLoggerReaderTests {
     @Test func pixel4MalformedFix() throws {
         for p in GnssLoggerProvider.allCases {
             do {
-                _ = try read(Self.pixel4, TraceReadOptions(provider: p))
+                _ = try read(Self.pixel4, TraceReadConfiguration(provider: p))
                 Issue.record("malformed Fix accepted with provider \(p)")
             } catch let e as TraceFormatError {
                 #expect(e.line == 88 && e.source.hasSuffix("Pixel4_GnssLog.txt") && e.message.contains("-29co.199999"))
             }
         }
-        let (t, s) = try read(Self.pixel4, TraceReadOptions(skipInvalid: true))
+        let (t, s) = try read(Self.pixel4, TraceReadConfiguration(skipInvalid: true))
         #expect(s.skippedLines == 1 && t.fixes.count == 2)
         #expect(t.fixes.map(\.height) == [-32.830566, -32.829407])
         #expect(t.samples(of: .accelerometer).count == 22 && t.samples(of: .gyroscope).count == 22 && t.samples(of: .magnetometer).count == 7)

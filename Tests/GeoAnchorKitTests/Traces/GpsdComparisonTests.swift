@@ -56,7 +56,7 @@ struct GpsdComparisonTests {
         let chk = try SharedData.text(base + ".chk")
         let expected = Self.tpvs(chk)
         var ours: [Double: Fix] = [:]
-        _ = try TraceReader.read(url: SharedData.url(base), format: .nmea, options: TraceReadOptions(skipInvalid: true)) {
+        _ = try TraceReader.read(url: SharedData.url(base), format: .nmea, options: TraceReadConfiguration(skipInvalid: true)) {
             ours[$0.time] = $0
         }
         var matched = 0, unmatched: [Double] = [], maxDeg = 0.0, maxAlt = 0.0, rollovers = Set<Int>()

@@ -131,7 +131,7 @@ struct NMEAParserTests {
         var skipped = TraceReadSummary()
         var n = 0
         skipped = try NMEAReader.read(ByteLineReader(data: Data(text.utf8), source: "bad.nmea"),
-                                      options: TraceReadOptions(skipInvalid: true)) { _ in n += 1 }
+                                      options: TraceReadConfiguration(skipInvalid: true)) { _ in n += 1 }
         #expect(skipped.skippedLines == 1)
         #expect(n == 1)
     }
@@ -143,7 +143,7 @@ struct NMEAParserTests {
             try NMEAReader.fixes(from: "$GPGGA,220134.00,3725.0,N,12205.0,W,1,14,1.0,2.70,M,-32.64,M,,")
         }
         let withDefault = try NMEAReader.fixes(from: "$GPGGA,220134.00,3725.0,N,12205.0,W,1,14,1.0,2.70,M,-32.64,M,,",
-                                               options: TraceReadOptions(defaultDate: 86_400 * 10))
+                                               options: TraceReadConfiguration(defaultDate: 86_400 * 10))
         #expect(withDefault.map(\.time) == [86_400 * 10 + 79_294])
     }
 
@@ -154,7 +154,7 @@ struct NMEAParserTests {
         #expect(ok.count > 0)
         let none = try SharedData.text("nmea/gnss_lib_py_fixtures/nmea_no_checksum.nmea")
         #expect(try NMEAReader.fixes(from: none).count == ok.count)
-        #expect(throws: TraceFormatError.self) { try NMEAReader.fixes(from: none, options: TraceReadOptions(requireChecksum: true)) }
+        #expect(throws: TraceFormatError.self) { try NMEAReader.fixes(from: none, options: TraceReadConfiguration(requireChecksum: true)) }
         do {
             _ = try NMEAReader.fixes(from: try SharedData.text("nmea/gnss_lib_py_fixtures/nmea_w_wrong_checksum.nmea"))
             Issue.record("wrong checksums accepted")

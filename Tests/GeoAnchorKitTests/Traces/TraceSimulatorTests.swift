@@ -26,7 +26,7 @@ struct TraceSimulatorTests {
 
     /// Same seed → identical output; another seed → different output.
     @Test func deterministic() {
-        let small = TraceSimulator.Config.cityWalk
+        let small = TraceSimulator.Configuration.cityWalk
         let a = TraceSimulator(config: small, seed: 7).run()
         let b = TraceSimulator(config: small, seed: 7).run()
         let c = TraceSimulator(config: small, seed: 8).run()
@@ -70,7 +70,7 @@ struct TraceSimulatorTests {
     /// integrates to the change of heading within 3° over 60 s (noise 0.004 rad/s at 10 Hz).
     @Test func sensors() {
         let out = Self.zavist
-        let c = TraceSimulator.Config.zavistTour.sensors
+        let c = TraceSimulator.Configuration.zavistTour.sensors
         let mags = out.sensors.filter { $0.kind == .magnetometer }
         #expect(mags.count == 1800)
         // Inverse of the soft-iron matrix (3×3, by cofactors).

@@ -57,7 +57,7 @@ struct TrackAccuracyTests {
         let trace = try TraceReader.load(url: SharedData.url(dir + phone))
         let day = (trace.fixes[0].time / 86_400).rounded(.down) * 86_400
         let truth = try TraceReader.load(url: SharedData.url(dir + span),
-                                         options: TraceReadOptions(skipInvalid: true, defaultDate: day))
+                                         options: TraceReadConfiguration(skipInvalid: true, defaultDate: day))
         return TrackAccuracy.evaluate(trace: trace.fixes, reference: ReferenceTrack(truth.fixes))
     }
 

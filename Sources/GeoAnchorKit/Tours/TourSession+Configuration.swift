@@ -2,9 +2,9 @@ import Foundation
 
 extension TourSession {
     /// Everything tunable about a running tour. Defaults suit walking with phone GPS.
-    public struct Parameters: Sendable, Hashable, Codable {
+    public struct Configuration: Sendable, Hashable, Codable {
         /// Stop and zone hysteresis.
-        public var geofence: GeofenceParameters
+        public var geofence: GeofenceConfiguration
         /// `off_route` when P(distance from path > this) ≥ ``corridor``'s enter probability, meters (> 0). Default 30 m.
         public var offRouteDistance: Double
         /// `on_route` again when P(distance from path > this) ≤ ``corridor``'s exit probability,
@@ -12,7 +12,7 @@ extension TourSession {
         public var onRouteDistance: Double
         /// Probabilities and confirmation times of the corridor (its `exitMargin` and
         /// `minimumDwell` are not used). Default: 0.7 / 0.3, 5 s to go off route, 3 s back.
-        public var corridor: GeofenceParameters
+        public var corridor: GeofenceConfiguration
         /// Walking speed for ETAs, m/s (> 0). Default 1.3 m/s (a leisurely sightseeing pace;
         /// the `Routing` walk estimate can supply a better one).
         public var walkingSpeed: Double
@@ -21,9 +21,9 @@ extension TourSession {
         /// Lower bound of σ (m): receivers overstate precision. Default 0.5 m.
         public var minimumSigma: Double
 
-        public init(geofence: GeofenceParameters = GeofenceParameters(), offRouteDistance: Double = 30,
+        public init(geofence: GeofenceConfiguration = GeofenceConfiguration(), offRouteDistance: Double = 30,
                     onRouteDistance: Double = 20,
-                    corridor: GeofenceParameters = GeofenceParameters(enterProbability: 0.7, exitProbability: 0.3, exitMargin: 0,
+                    corridor: GeofenceConfiguration = GeofenceConfiguration(enterProbability: 0.7, exitProbability: 0.3, exitMargin: 0,
                                                                       enterConfirmation: 5, exitConfirmation: 3, minimumDwell: 0),
                     walkingSpeed: Double = 1.3, defaultHorizontalAccuracy: Double = 10, minimumSigma: Double = 0.5) {
             self.geofence = geofence; self.offRouteDistance = offRouteDistance; self.onRouteDistance = onRouteDistance

@@ -16,7 +16,7 @@ import Foundation
 /// 1 s late); with Gauss–Markov noise (τ = 15 s / 30 s) 8 resp. 6 of 606 were (a persistent 5 m
 /// bias moves the apparent crossing by several seconds at walking speed); no decoy was entered
 /// and no fence flapped. 0.7 / 2 s gave 33–53 of 606 beyond 10 s.
-public struct GeofenceParameters: Sendable, Hashable, Codable {
+public struct GeofenceConfiguration: Sendable, Hashable, Codable {
     /// Enter when P(inside) ≥ this, in (0, 1]. Default 0.5 (more likely inside than not).
     public var enterProbability: Double
     /// Exit when P(inside the fence grown by ``exitMargin``) ≤ this, in [0, ``enterProbability``). Default 0.2.
@@ -83,11 +83,11 @@ public struct FenceState: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - time: seconds since 1970, non-decreasing.
     ///   - enter: P(inside the fence); read only while outside, and only compared with
-    ///     ``GeofenceParameters/enterProbability`` (so an upper bound below it is as good as the value).
+    ///     ``GeofenceConfiguration/enterProbability`` (so an upper bound below it is as good as the value).
     ///   - stay: P(inside the fence grown by the exit margin); read only while inside, and only
-    ///     compared with ``GeofenceParameters/exitProbability``.
+    ///     compared with ``GeofenceConfiguration/exitProbability``.
     @inlinable
-    public mutating func update(time: Double, enter: Double, stay: Double, parameters p: GeofenceParameters) -> Transition {
+    public mutating func update(time: Double, enter: Double, stay: Double, parameters p: GeofenceConfiguration) -> Transition {
         var out: Transition = []
         if !isInside {
             if enter >= p.enterProbability {
