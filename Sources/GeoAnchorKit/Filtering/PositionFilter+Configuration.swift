@@ -115,7 +115,9 @@ extension PositionFilter {
         /// quarter to a half of them. ``adaptive`` uses 0.8.
         public var biasShare: Double?
 
-        /// Builds a configuration; every parameter defaults to the walking profile's value.
+        /// Builds a configuration. The defaults are a plain constant-velocity filter (q 0.3 m²/s³,
+        /// no bias state, one mode), not one of the tuned presets: use ``adaptive`` (the
+        /// library's default), ``walking``, ``cycling`` or ``driving`` for those.
         public init(accelerationSpectralDensity: Double = 0.3,
                     verticalAccelerationSpectralDensity: Double = 0.05,
                     horizontalSigmaPerAccuracy: Double = 1 / CircularError.radius68PerSigma,

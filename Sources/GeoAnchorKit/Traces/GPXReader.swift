@@ -257,11 +257,9 @@ public enum GPXReader {
             let value = Self.trimmed(text)
             text = ""
             if value.isEmpty || pointInvalid != nil { return }
-            let line = parser.lineNumber
             func num() -> Double? {
                 guard let v = Self.number(value) else {
                     pointInvalid = "<\(elementName)> '\(value.prefix(40))' is not a finite number"
-                    _ = line
                     return nil
                 }
                 return v

@@ -148,8 +148,7 @@ public struct NMEAParser: Sendable {
                 }
                 wrapped = ms
                 n = k
-            } else if let name = gnssLoggerRecord(line, s, n) {
-                _ = name
+            } else if gnssLoggerRecord(line, s, n) != nil {
                 summary.ignoredRecords += 1
                 return nil
             } else {
