@@ -59,7 +59,7 @@ final class OutputFile {
             var template = Array(((dir.isEmpty ? "." : dir) + "/." + base + ".XXXXXX").utf8CString)
             let d = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard d >= 0 else { throw Self.error(path, "cannot create a temporary file next to it") }
-            let temp = String(cString: template)
+            let temp = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             fd = d; ownsDescriptor = true; atomic = (temp, target, mode)
         }
         buffer.reserveCapacity(1 << 16)
