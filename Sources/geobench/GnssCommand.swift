@@ -163,33 +163,16 @@ struct GnssCommand: ParsableCommand {
         throw InputError(file: path, line: 1, message: "not a RINEX 3/4 observation file (first line: '\(first.prefix(80))')")
     }
 
+    /// Writes the solutions through geobench's one trace-output path (checked, atomic for regular
+    /// files); a CSV gets `residual_rms` (m, 3 decimals; empty when unknown) as an extra column.
     static func write(fixes: [Fix], residualRMS: [Double?], to path: String, format: TraceFormat) throws {
-        var data = Data()
-        let w = TraceWriter(format: format) { data.append($0) }
-        for f in fixes { try Self.typed { () throws(TraceFormatError) in try w.write(f) } }
-        try w.finish()
-        if format == .csv {
-            // The trace columns plus residual_rms: one more field at the end of every line.
-            var out = Data()
-            out.reserveCapacity(data.count + 8 * (fixes.count + 1))
-            var row = 0
-            var start = data.startIndex
-            for i in data.indices where data[i] == 10 {
-                out.append(data[start..<i])
-                if row == 0 { out.append(contentsOf: Array(",residual_rms".utf8)) }
-                else if row - 1 < residualRMS.count, let v = residualRMS[row - 1], v.isFinite {
-                    out.append(contentsOf: Array(("," + String(format: "%.3f", v)).utf8))
-                } else { out.append(44) }
-                out.append(10)
-                row += 1
-                start = i + 1
+        try TraceOutput.write(to: path, format: format) { w in
+            w.extraCSVColumns = ["residual_rms"]
+            for (k, f) in fixes.enumerated() {
+                let r = k < residualRMS.count ? residualRMS[k] : nil
+                try w.write(f, extra: [r.map { $0.isFinite ? String(format: "%.3f", $0) : "" } ?? ""])
             }
-            data = out
         }
-        // Checked output (atomic for regular files, through symlinks, in place for devices).
-        let out = try OutputFile(path: path)
-        try out.write(data)
-        try out.commit()
     }
 
     /// Runs a reader, turning its typed error into `FILE:LINE: message` (exit 2).

@@ -65,7 +65,7 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
 
     /// Whether zone `i` covers `point` (inside or on its boundary).
     public func contains(zone i: Int, _ point: PlanarPoint) -> Bool {
-        grids[i].crossingCountToEast(of: point) % 2 == 1 || grids[i].distance(to: point) == 0
+        signedDistance(zone: i, at: point) >= 0
     }
 
     /// Signed distance (m) from `point` to zone `i`'s boundary: positive inside, negative outside.

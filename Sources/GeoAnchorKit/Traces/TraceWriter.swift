@@ -76,10 +76,8 @@ public final class TraceWriter {
         try write(f)
     }
 
-    /// The extra cells of the current row (`,value` per extra column) before its newline.
-    private func appendExtraCells(into out: inout [UInt8]) {
-        guard !extraCSVColumns.isEmpty else { return }
-        if out.last == 10 { out.removeLast() }
+    /// The extra cells of the current row (`,value` per extra column), then its newline.
+    private func endCSVRow(into out: inout [UInt8]) {
         for i in extraCSVColumns.indices {
             out.append(44)
             if i < pendingExtra.count { out.append(contentsOf: pendingExtra[i].utf8) }
@@ -212,15 +210,16 @@ public final class TraceWriter {
         }
         if csvVertical == nil {
             Self.csvRow(f, height: h, into: &csvPending)
-            appendExtraCells(into: &csvPending)
+            endCSVRow(into: &csvPending)
             if csvPending.count >= 1 << 20 { commitCSVHeader(.ellipsoid) }
         } else {
             Self.csvRow(f, height: h, into: &buffer)
-            appendExtraCells(into: &buffer)
+            endCSVRow(into: &buffer)
         }
     }
 
-    /// One CSV row in the column order of ``csvHeader(_:)``, empty cells for absent values.
+    /// One CSV row in the column order of ``csvHeader(_:)``, empty cells for absent values,
+    /// without its line end (``endCSVRow(into:)`` adds the extra cells and the newline).
     static func csvRow(_ f: Fix, height h: Double?, into out: inout [UInt8]) {
         func num(_ v: Double?) { if let v { out.append(contentsOf: v.description.utf8) }; out.append(44) }
         out.append(contentsOf: timeString(f.time).utf8); out.append(44)
@@ -230,7 +229,6 @@ public final class TraceWriter {
         out.append(44)
         num(f.hdop); num(f.vdop); num(f.pdop)
         if let q = f.quality { out.append(contentsOf: String(q.rawValue).utf8) }
-        out.append(10)
     }
 
     /// Fixes the CSV height column and writes the header and the rows held back so far.
