@@ -17,8 +17,9 @@ extension Tour {
     public init(plan: RoutePlan, problem: RouteProblem, radius: Double = 20, radii: [String: Double] = [:],
                 zones: [TourZone] = []) throws(TourError) {
         var stops: [TourStop] = []
+        let byID = Dictionary(problem.stops.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for id in plan.order {
-            guard let s = problem.stops.first(where: { $0.id == id }) else {
+            guard let s = byID[id] else {
                 throw .invalidFeature(index: stops.count, id: id, reason: "stop \"\(id)\" of the plan is not in the problem")
             }
             let c = s.coordinate
