@@ -19,7 +19,7 @@ let benchmarks: @Sendable () -> Void = {
         let m = try RoutingCosts(coordinates: stops(17, seed: 1, sizeDegrees: 0.03)).distances
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try PathSolver.solve(cost: m, start: 0, end: .free))
+            blackHole(try VisitOrderSolver.solve(cost: m, start: 0, end: .free))
         }
     }
 
@@ -49,7 +49,7 @@ let benchmarks: @Sendable () -> Void = {
         let m = try RoutingCosts(coordinates: stops(200, seed: 4, sizeDegrees: 0.036)).distances
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try PathSolver.solve(cost: m, start: 0, end: .free, options: SolverConfiguration(timeLimit: 1.8, seed: 1)))
+            blackHole(try VisitOrderSolver.solve(cost: m, start: 0, end: .free, options: SolverConfiguration(timeLimit: 1.8, seed: 1)))
         }
     }
 
@@ -57,7 +57,7 @@ let benchmarks: @Sendable () -> Void = {
         let m = try RoutingCosts(coordinates: stops(200, seed: 4, sizeDegrees: 0.036)).distances
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(try PathSolver.solve(cost: m, start: 0, end: .free, options: SolverConfiguration(timeLimit: 100, seed: 1, maxIterations: 2000)))
+            blackHole(try VisitOrderSolver.solve(cost: m, start: 0, end: .free, options: SolverConfiguration(timeLimit: 100, seed: 1, maxIterations: 2000)))
         }
     }
 }

@@ -40,9 +40,9 @@ struct TSPLIBCommand: ParsableCommand {
             let clock = ContinuousClock()
             let t0 = clock.now
             let matrix = instance.costMatrix()
-            let solution: PathSolution
+            let solution: VisitOrder
             do {
-                solution = try PathSolver.solve(cost: matrix, start: 0, end: .roundTrip,
+                solution = try VisitOrderSolver.solve(cost: matrix, start: 0, end: .roundTrip,
                                                 options: solverOptions)
             } catch let error as RoutingError { throw InputError(file: file, line: nil, message: error.description) }
             let elapsed = clock.now - t0

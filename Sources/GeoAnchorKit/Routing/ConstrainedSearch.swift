@@ -11,13 +11,13 @@ import Foundation
 /// nodes to their neighbours' positions, then ruin-and-recreate (remove a few nearby nodes,
 /// re-insert greedily; Schrimpf et al. 2000) within the time limit, keeping non-worse routes.
 struct ConstrainedSearch {
-    let p: PathInstance
+    let p: VisitOrderInstance
     let options: SolverConfiguration
     private let n: Int
     private let neighbours: [[Int]]
     private let order: [Int]   // mandatory-first insertion order
 
-    init(_ p: PathInstance, options: SolverConfiguration) {
+    init(_ p: VisitOrderInstance, options: SolverConfiguration) {
         self.p = p
         self.options = options
         n = p.count
@@ -149,7 +149,7 @@ struct ConstrainedSearch {
         }
     }
 
-    func run() -> PathSolution? {
+    func run() -> VisitOrder? {
         var rng = SplitMix64(seed: options.seed)
         var position = [Int](repeating: -1, count: n)
         var mid: [Int] = []
@@ -181,6 +181,6 @@ struct ConstrainedSearch {
         guard bestScore.violation <= 1e-9 else { return nil }
         var route = [p.start] + best
         if let e = p.fixedEnd { route.append(e) }
-        return PathSolution(order: route, cost: bestScore.cost, solver: .iteratedLocalSearch, iterations: iterations)
+        return VisitOrder(order: route, cost: bestScore.cost, solver: .iteratedLocalSearch, iterations: iterations)
     }
 }

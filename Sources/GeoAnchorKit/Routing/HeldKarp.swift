@@ -14,7 +14,7 @@ import Foundation
 ///   budget (most prize, then least cost) is chosen among all that contain the mandatory nodes.
 enum HeldKarp {
     /// The optimal solution, or nil when no order satisfies the constraints.
-    static func solve(_ p: PathInstance) -> PathSolution? {
+    static func solve(_ p: VisitOrderInstance) -> VisitOrder? {
         let free = p.freeNodes
         let k = free.count
         precondition(k <= 20, "Held–Karp on \(k) free nodes")
@@ -63,7 +63,7 @@ enum HeldKarp {
             if let b = p.budget, total > b { return nil }
             var order = [start]
             if let e = fixedEnd { order.append(e) }
-            return PathSolution(order: order, cost: total, solver: .exact, iterations: 0)
+            return VisitOrder(order: order, cost: total, solver: .exact, iterations: 0)
         }
 
         let states = (1 << k) * k
@@ -142,7 +142,7 @@ enum HeldKarp {
            bestMask < 0 || (bestPrize <= 1e-9 && total < bestTotal) {
             var order = [start]
             if let e = fixedEnd { order.append(e) }
-            return PathSolution(order: order, cost: total, solver: .exact, iterations: 0)
+            return VisitOrder(order: order, cost: total, solver: .exact, iterations: 0)
         }
         guard bestMask >= 0 else { return nil }
 
@@ -156,6 +156,6 @@ enum HeldKarp {
         }
         var order = [start] + seq.reversed()
         if let e = fixedEnd { order.append(e) }
-        return PathSolution(order: order, cost: bestTotal, solver: .exact, iterations: 0)
+        return VisitOrder(order: order, cost: bestTotal, solver: .exact, iterations: 0)
     }
 }

@@ -48,7 +48,7 @@ final class IteratedLocalSearch {
     private let originalCount: Int
 
     @_optimize(speed)
-    init(cost matrix: CostMatrix, start: Int, end: PathEnd, options: SolverConfiguration) {
+    init(cost matrix: CostMatrix, start: Int, end: VisitOrderEnd, options: SolverConfiguration) {
         originalCount = matrix.count
         let free: Bool
         if case .free = end { free = true } else { free = false }
@@ -447,7 +447,7 @@ final class IteratedLocalSearch {
 
     // MARK: Driver
 
-    @_optimize(speed) func run() -> PathSolution {
+    @_optimize(speed) func run() -> VisitOrder {
         if m >= 2 {
             for p in 1..<m { push(t[p]) }
             localSearch()
@@ -519,6 +519,6 @@ final class IteratedLocalSearch {
         // Exact cost of the returned path on the caller's matrix (no accumulated rounding).
         var exact = 0.0
         for q in 1...m where !(q == m && t[q] == Int32(dummy ?? -1)) { exact += d(t[q - 1], t[q]) }
-        return PathSolution(order: order, cost: exact, solver: .iteratedLocalSearch, iterations: iterations)
+        return VisitOrder(order: order, cost: exact, solver: .iteratedLocalSearch, iterations: iterations)
     }
 }

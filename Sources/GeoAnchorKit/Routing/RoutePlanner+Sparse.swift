@@ -29,7 +29,7 @@ extension RoutePlanner {
         case .stop(let id): guard let i = index[id] else { throw .unknownStopID(id) }; startNode = i
         case .location: startNode = problem.stops.count
         }
-        let end: PathEnd
+        let end: VisitOrderEnd
         switch problem.end {
         case .free: end = .free
         case .returnToStart: end = .roundTrip

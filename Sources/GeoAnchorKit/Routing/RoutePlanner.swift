@@ -36,7 +36,7 @@ public enum RoutePlanner {
         if nodes > sparseThreshold, problem.isPlainTour {
             return try planSparse(problem, walking: walking, distance: distance, options: options)
         }
-        guard nodes <= PathSolver.maximumNodes else { throw .tooManyStops(count: nodes, limit: PathSolver.maximumNodes) }
+        guard nodes <= VisitOrderSolver.maximumNodes else { throw .tooManyStops(count: nodes, limit: VisitOrderSolver.maximumNodes) }
         let coordinates = problem.nodeCoordinates
         let costs = try RoutingCosts(coordinates: coordinates, distance: distance, walking: walking)
         var result = try plan(problem, costs: costs, options: options)
@@ -55,8 +55,8 @@ public enum RoutePlanner {
                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
         // Before any n × n matrix is built.
-        guard problem.nodeCoordinates.count <= PathSolver.maximumNodes else {
-            throw .tooManyStops(count: problem.nodeCoordinates.count, limit: PathSolver.maximumNodes)
+        guard problem.nodeCoordinates.count <= VisitOrderSolver.maximumNodes else {
+            throw .tooManyStops(count: problem.nodeCoordinates.count, limit: VisitOrderSolver.maximumNodes)
         }
         let coordinates = problem.nodeCoordinates
         let costs = try network.costs(between: coordinates, maxSnapDistance: maxSnapDistance, walking: walking)
@@ -71,7 +71,7 @@ public enum RoutePlanner {
     public static func plan(_ problem: RouteProblem, costs: RoutingCosts,
                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {
         let (instance, startNode, _) = try problem.instance(costs: costs)
-        let solution: PathSolution
+        let solution: VisitOrder
         do { solution = try instance.solve(options: options) } catch {
             if case .noStops = error { throw error }
             throw relabel(error, problem)

@@ -109,7 +109,7 @@ public struct RouteProblem: Sendable, Hashable {
     var isTimed: Bool { objective == .duration || timeBudget != nil || stops.contains { $0.timeWindow != nil } }
 
     /// Checks ids and values and builds the solver instance over `costs`.
-    func instance(costs: RoutingCosts) throws(RoutingError) -> (PathInstance, startNode: Int, endNode: Int?) {
+    func instance(costs: RoutingCosts) throws(RoutingError) -> (VisitOrderInstance, startNode: Int, endNode: Int?) {
         guard !stops.isEmpty else { throw .noStops }
         var index: [String: Int] = [:]
         for (i, s) in stops.enumerated() {
@@ -139,7 +139,7 @@ public struct RouteProblem: Sendable, Hashable {
             startNode = i
         case .location: startNode = stops.count
         }
-        let end: PathEnd
+        let end: VisitOrderEnd
         var endNode: Int? = nil
         switch self.end {
         case .free: end = .free
@@ -150,7 +150,7 @@ public struct RouteProblem: Sendable, Hashable {
         case .location: endNode = n - 1; end = .node(n - 1)
         }
         let timed = isTimed
-        var p = PathInstance(cost: timed ? costs.durations : costs.distances, start: startNode, end: end)
+        var p = VisitOrderInstance(cost: timed ? costs.durations : costs.distances, start: startNode, end: end)
         p.timed = timed
         for (i, s) in stops.enumerated() {
             p.service[i] = s.dwell

@@ -29,7 +29,7 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyStopsForExactSolver(count: Int, limit: Int)
     /// A malformed input file (TSPLIB, path network); `line` is 1-based when known.
     case malformedInput(source: String, line: Int?, reason: String)
-    /// More nodes than the solvers handle within their memory bound: ``PathSolver/maximumNodes``
+    /// More nodes than the solvers handle within their memory bound: ``VisitOrderSolver/maximumNodes``
     /// with full matrices, ``RoutePlanner/maximumSparseNodes`` for plain tours.
     case tooManyStops(count: Int, limit: Int)
     /// Heights to be compared (climbs) are above different datums — e.g. a start with

@@ -20,7 +20,7 @@ enum SparseTourSolver {
     /// (closed tour back to the start) or `.node(e)` (e last).
     /// - Returns: the order (start first; the end node last when fixed) and the number of
     ///   improving moves.
-    static func order(coordinates: [GeodeticCoordinate], start: Int, end: PathEnd,
+    static func order(coordinates: [GeodeticCoordinate], start: Int, end: VisitOrderEnd,
                       cost: (Int, Int) -> Double, deadline: ContinuousClock.Instant) throws(RoutingError) -> (order: [Int], moves: Int) {
         let n = coordinates.count
         let clock = ContinuousClock()

@@ -25,8 +25,8 @@ public struct TSPLIBInstance: Sendable, Hashable {
     /// Explicit weights, row-major `dimension × dimension` (EXPLICIT only).
     public var weights: [Int]?
 
-    /// Largest `DIMENSION` accepted (the solvers' limit, ``PathSolver/maximumNodes``).
-    public static let maximumDimension = PathSolver.maximumNodes
+    /// Largest `DIMENSION` accepted (the solvers' limit, ``VisitOrderSolver/maximumNodes``).
+    public static let maximumDimension = VisitOrderSolver.maximumNodes
     /// Largest |coordinate| accepted: distances stay exact integers and tour lengths cannot overflow.
     public static let maximumCoordinate = 1e9
     /// Largest explicit weight accepted (2⁴⁰ ≈ 1.1e12): a tour of ``maximumDimension`` edges

@@ -110,10 +110,10 @@ enum RoutingReport: ReportSection {
         }
         let m = try RoutingCosts(coordinates: city).distances
         var tHK = Double.infinity
-        var hk = try PathSolver.solve(cost: m, start: 0, end: .free)
+        var hk = try VisitOrderSolver.solve(cost: m, start: 0, end: .free)
         for _ in 0..<5 {
             t0 = clockNow.now
-            hk = try PathSolver.solve(cost: m, start: 0, end: .free)
+            hk = try VisitOrderSolver.solve(cost: m, start: 0, end: .free)
             tHK = min(tHK, seconds(clockNow.now - t0))
         }
         out.append(String(format: "  Exact solver (Held–Karp): 16 free stops + fixed start, open path: %.1f ms (best of 5), %.0f m, %@",
@@ -132,7 +132,7 @@ enum RoutingReport: ReportSection {
                 let pts = zip(lat, lon).map { GeodeticCoordinate(latitude: $0, longitude: $1) }
                 t0 = clockNow.now
                 let costs = try RoutingCosts(coordinates: pts)
-                let ours = try PathSolver.solve(cost: costs.distances, start: 0, end: .free,
+                let ours = try VisitOrderSolver.solve(cost: costs.distances, start: 0, end: .free,
                                                 options: SolverConfiguration(timeLimit: 1.5, seed: 1))
                 let t = seconds(clockNow.now - t0)
                 let theirs = costs.distances.length(of: order)
@@ -156,7 +156,7 @@ enum RoutingReport: ReportSection {
                           let opt = optimum[name] else { continue }
                     let inst = try TSPLIBInstance.parse(text, source: name)
                     t0 = clockNow.now
-                    let s = try PathSolver.solve(cost: inst.costMatrix(), start: 0, end: .roundTrip,
+                    let s = try VisitOrderSolver.solve(cost: inst.costMatrix(), start: 0, end: .roundTrip,
                                                  options: SolverConfiguration(timeLimit: 0.5, seed: 1))
                     let t = seconds(clockNow.now - t0)
                     let len = inst.tourLength(s.order)

@@ -136,11 +136,11 @@ struct HostileInputTests {
 
     /// Beyond the matrix limit a constrained problem is refused before any n × n allocation.
     @Test func constrainedRouteStopCountIsBoundedBeforeTheMatrix() {
-        var stops = (0...PathSolver.maximumNodes).map {
+        var stops = (0...VisitOrderSolver.maximumNodes).map {
             RouteStop(id: "s\($0)", coordinate: GeodeticCoordinate(latitude: 50 + Double($0) * 1e-5, longitude: 14, altitude: 0))
         }
         stops[3].timeWindow = 0...3600
-        #expect(throws: RoutingError.tooManyStops(count: stops.count, limit: PathSolver.maximumNodes)) {
+        #expect(throws: RoutingError.tooManyStops(count: stops.count, limit: VisitOrderSolver.maximumNodes)) {
             _ = try RoutePlanner.plan(RouteProblem(stops: stops))
         }
     }

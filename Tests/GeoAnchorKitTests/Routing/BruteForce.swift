@@ -5,7 +5,7 @@ import Foundation
 /// stops, every subset) of a small instance and simulates it directly.
 enum BruteForce {
     /// Best (most prize, then least objective) feasible order of `p`, or nil if none.
-    static func solve(_ p: PathInstance) -> (order: [Int], cost: Double, prize: Double)? {
+    static func solve(_ p: VisitOrderInstance) -> (order: [Int], cost: Double, prize: Double)? {
         let free = p.freeNodes
         var best: (order: [Int], cost: Double, prize: Double)? = nil
         let subsets = 1 << free.count
@@ -26,7 +26,7 @@ enum BruteForce {
     }
 
     /// Objective of `order`, or nil when a window, a precedence or the budget is violated.
-    static func simulate(_ p: PathInstance, _ order: [Int]) -> Double? {
+    static func simulate(_ p: VisitOrderInstance, _ order: [Int]) -> Double? {
         if p.successors.contains(where: { !$0.isEmpty }) {
             var position = [Int](repeating: -1, count: p.count)
             for (k, x) in order.enumerated() { position[x] = k }

@@ -33,7 +33,7 @@ struct ORToolsComparisonTests {
         for inst in f.instances {
             let points = zip(inst.latitudes, inst.longitudes).map { GeodeticCoordinate(latitude: $0, longitude: $1) }
             let costs = try RoutingCosts(coordinates: points)
-            let ours = try PathSolver.solve(cost: costs.distances, start: 0, end: .free,
+            let ours = try VisitOrderSolver.solve(cost: costs.distances, start: 0, end: .free,
                                             options: SolverConfiguration(timeLimit: 120, seed: 1, maxIterations: 1000))
             #expect(Set(ours.order).count == points.count && ours.order.first == 0)
             #expect(Set(inst.ortools_order).count == points.count && inst.ortools_order.first == 0)

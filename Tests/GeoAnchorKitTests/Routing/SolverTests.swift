@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Routing solvers vs brute force")
 struct SolverTests {
-    static let ends: [PathEnd] = [.free, .roundTrip, .node(1)]
+    static let ends: [VisitOrderEnd] = [.free, .roundTrip, .node(1)]
 
     /// Reference: brute force over all permutations. Held–Karp must match to 1e-9 relative
     /// on random Euclidean and random asymmetric instances of 2–8 nodes, for every end mode.
@@ -14,7 +14,7 @@ struct SolverTests {
             for matrix in [BruteForce.euclidean(n, seed: seed), BruteForce.asymmetric(n, seed: seed + 100)] {
                 for end in Self.ends {
                     if case .node = end, n < 2 { continue }
-                    let p = PathInstance(cost: matrix, start: 0, end: end)
+                    let p = VisitOrderInstance(cost: matrix, start: 0, end: end)
                     let exact = try #require(HeldKarp.solve(p))
                     let brute = try #require(BruteForce.solve(p))
                     #expect(abs(exact.cost - brute.cost) <= 1e-9 * max(1, brute.cost), "n=\(n) seed=\(seed) end=\(end)")
@@ -33,7 +33,7 @@ struct SolverTests {
         for seed in UInt64(1)...4 {
             for matrix in [BruteForce.euclidean(9, seed: seed), BruteForce.tobler(9, seed: seed + 50)] {
                 for end in Self.ends {
-                    let p = PathInstance(cost: matrix, start: 0, end: end)
+                    let p = VisitOrderInstance(cost: matrix, start: 0, end: end)
                     let brute = try #require(BruteForce.solve(p))
                     let ils = IteratedLocalSearch(cost: matrix, start: 0, end: end,
                                                   options: SolverConfiguration(timeLimit: 10, seed: seed, maxIterations: 300)).run()
@@ -49,8 +49,8 @@ struct SolverTests {
     @Test func deterministicPerSeed() throws {
         let m = BruteForce.euclidean(60, seed: 9)
         let o = SolverConfiguration(timeLimit: 100, seed: 42, maxIterations: 200)
-        let a = try PathSolver.solve(cost: m, start: 0, end: .roundTrip, options: o)
-        let b = try PathSolver.solve(cost: m, start: 0, end: .roundTrip, options: o)
+        let a = try VisitOrderSolver.solve(cost: m, start: 0, end: .roundTrip, options: o)
+        let b = try VisitOrderSolver.solve(cost: m, start: 0, end: .roundTrip, options: o)
         #expect(a.order == b.order)
         #expect(a.solver == .iteratedLocalSearch)
     }
@@ -95,9 +95,9 @@ struct SolverTests {
         }
     }
 
-    func randomConstrained(n: Int, rng: inout SplitMix64) -> PathInstance {
+    func randomConstrained(n: Int, rng: inout SplitMix64) -> VisitOrderInstance {
         let m = BruteForce.asymmetric(n, seed: rng.next())
-        var p = PathInstance(cost: m, start: 0, end: [PathEnd.free, .roundTrip, .node(n - 1)][rng.below(3)])
+        var p = VisitOrderInstance(cost: m, start: 0, end: [VisitOrderEnd.free, .roundTrip, .node(n - 1)][rng.below(3)])
         p.timed = true
         for i in 1..<n {
             p.service[i] = Double(rng.below(20))

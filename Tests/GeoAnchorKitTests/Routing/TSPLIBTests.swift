@@ -39,7 +39,7 @@ struct TSPLIBTests {
     @Test(arguments: ["burma14", "ulysses16", "gr17"])
     func smallInstancesAreSolvedOptimally(name: String) throws {
         let inst = try Self.instance(name)
-        let s = try PathSolver.solve(cost: inst.costMatrix(), start: 0, end: .roundTrip)
+        let s = try VisitOrderSolver.solve(cost: inst.costMatrix(), start: 0, end: .roundTrip)
         #expect(s.solver == .exact)
         #expect(inst.tourLength(s.order) == (try Self.optimum(name)))
     }
@@ -53,7 +53,7 @@ struct TSPLIBTests {
     func geoInstancesWithinGap(name: String, iterations: Int) throws {
         let inst = try Self.instance(name)
         let opt = try Self.optimum(name)
-        let s = try PathSolver.solve(cost: inst.costMatrix(), start: 0, end: .roundTrip,
+        let s = try VisitOrderSolver.solve(cost: inst.costMatrix(), start: 0, end: .roundTrip,
                                      options: SolverConfiguration(timeLimit: 120, seed: 1, maxIterations: iterations))
         let length = inst.tourLength(s.order)
         #expect(Set(s.order).count == inst.dimension)

@@ -1,12 +1,12 @@
 import Foundation
 
 /// The solvers' internal view of a problem: a cost matrix over nodes plus optional side
-/// constraints. Built by ``PathSolver`` (plain) and ``RoutePlanner`` (with stops' constraints).
-struct PathInstance: Sendable {
+/// constraints. Built by ``VisitOrderSolver`` (plain) and ``RoutePlanner`` (with stops' constraints).
+struct VisitOrderInstance: Sendable {
     /// The objective between ordered node pairs (meters or seconds).
     var cost: CostMatrix
     var start: Int
-    var end: PathEnd
+    var end: VisitOrderEnd
     /// When true the objective is time: service (dwell) times are added and windows apply.
     var timed = false
     /// Seconds spent at each node (only when `timed`).
@@ -26,7 +26,7 @@ struct PathInstance: Sendable {
 
     var count: Int { cost.count }
 
-    init(cost: CostMatrix, start: Int, end: PathEnd) {
+    init(cost: CostMatrix, start: Int, end: VisitOrderEnd) {
         let n = cost.count
         self.cost = cost
         self.start = start
@@ -57,7 +57,7 @@ struct PathInstance: Sendable {
     }
 
     /// Dispatches to the exact or the heuristic solver.
-    func solve(options: SolverConfiguration) throws(RoutingError) -> PathSolution {
+    func solve(options: SolverConfiguration) throws(RoutingError) -> VisitOrder {
         if freeNodes.count <= options.exactLimit {
             guard let s = HeldKarp.solve(self) else { throw diagnoseInfeasibility() }
             return s

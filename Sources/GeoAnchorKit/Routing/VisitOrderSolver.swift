@@ -1,8 +1,8 @@
 import Foundation
 
-/// How a path ends.
-public enum PathEnd: Sendable, Hashable {
-    /// Anywhere: the path ends at whichever node is cheapest (an open path).
+/// How a visiting order ends.
+public enum VisitOrderEnd: Sendable, Hashable {
+    /// Anywhere: the order ends at whichever node is cheapest (an open order).
     case free
     /// At this node index (it is visited last).
     case node(Int)
@@ -40,12 +40,13 @@ public struct SolverConfiguration: Sendable, Hashable {
     }
 }
 
-/// A solved path: the visiting order and its cost.
-public struct PathSolution: Sendable, Hashable {
+/// A solved visiting order and its cost. ("Path" in this library means a walkable line: see
+/// ``PathNetwork`` and ``WalkLeg/path``.)
+public struct VisitOrder: Sendable, Hashable {
     /// Node indices in visiting order, starting with the start. A fixed end is the last entry;
     /// a round trip does not repeat the start at the end (its closing leg is in ``cost``).
     public var order: [Int]
-    /// Total cost of the path (including the closing leg of a round trip).
+    /// Total cost of the order (including the closing leg of a round trip).
     public var cost: Double
     /// Which solver produced it.
     public var solver: RoutingSolverKind
@@ -55,7 +56,8 @@ public struct PathSolution: Sendable, Hashable {
     public var iterations: Int
 }
 
-/// Orders nodes of a cost matrix into a shortest path or tour (a travelling-salesman solver).
+/// Orders nodes of a cost matrix into a cheapest open order or round trip (a travelling-salesman
+/// solver).
 ///
 /// Up to ``SolverConfiguration/exactLimit`` free nodes the answer is optimal (Held–Karp). Beyond,
 /// an iterated local search (nearest-neighbour construction; 2-opt, Or-opt and or-3opt segment
@@ -64,7 +66,7 @@ public struct PathSolution: Sendable, Hashable {
 ///
 /// *Accuracy*: on the ten TSPLIB GEO instances the heuristic's gap to the published optimum is
 /// ≤ 1 % within 2 s (see the `tsplib` report and tests for the measured figures).
-public enum PathSolver {
+public enum VisitOrderSolver {
     /// Most nodes a problem may have (start, stops and end): the planner keeps four full n × n
     /// matrices (distance, time, ascent, descent; 8 bytes per entry) and the solver a copy,
     /// ≈ 0.3 GB at this size.
@@ -74,12 +76,12 @@ public enum PathSolver {
     /// - Parameters:
     ///   - cost: the objective between every ordered pair of nodes; finite, ≥ 0.
     ///   - start: index of the first node.
-    ///   - end: how the path ends.
+    ///   - end: how the order ends.
     /// - Throws: ``RoutingError/invalidCostMatrix(_:)`` for bad indices or infinite entries on
     ///   every route; ``RoutingError/unreachableStops(_:)`` (node indices as text) when a node
     ///   cannot be entered or left at finite cost.
-    public static func solve(cost: CostMatrix, start: Int, end: PathEnd = .roundTrip,
-                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> PathSolution {
+    public static func solve(cost: CostMatrix, start: Int, end: VisitOrderEnd = .roundTrip,
+                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> VisitOrder {
         let n = cost.count
         guard n > 0 else { throw .noStops }
         guard n <= maximumNodes else { throw .tooManyStops(count: n, limit: maximumNodes) }
@@ -87,7 +89,7 @@ public enum PathSolver {
         if case .node(let e) = end, !(0..<n).contains(e) {
             throw .invalidCostMatrix("end index \(e) outside 0..<\(n)")
         }
-        let instance = PathInstance(cost: cost, start: start, end: end)
+        let instance = VisitOrderInstance(cost: cost, start: start, end: end)
         return try instance.solve(options: options)
     }
 }
