@@ -113,7 +113,7 @@ public struct DevicePose: Sendable, Hashable {
         guard heading.isFinite else { throw .nonFinite(name: "heading", value: heading) }
         for (n, v) in [("horizontalAccuracy", horizontalAccuracy), ("verticalAccuracy", verticalAccuracy),
                        ("headingAccuracy", headingAccuracy)] {
-            guard v.isFinite, v >= 0 else { throw .outOfRange(name: n, value: v, range: "[0, ∞)") }
+            guard v.isFinite, v >= 0 else { throw .outOfRange(name: n, value: v, allowed: .atLeast(0)) }
         }
         guard heightAboveFloor.isFinite else { throw .nonFinite(name: "heightAboveFloor", value: heightAboveFloor) }
     }

@@ -100,7 +100,7 @@ public struct GeoAnchor: Sendable, Hashable, Identifiable {
 
     /// Checks every numeric field.
     /// - Throws: ``GeoAnchorError/invalidLatitude(_:)``, ``GeoAnchorError/invalidLongitude(_:)``,
-    ///   ``GeoAnchorError/nonFinite(name:value:)``, ``GeoAnchorError/outOfRange(name:value:range:)``.
+    ///   ``GeoAnchorError/nonFinite(name:value:)``, ``GeoAnchorError/outOfRange(name:value:allowed:)``.
     public func validate() throws(GeoAnchorError) {
         guard latitude.isFinite, Swift.abs(latitude) <= 90 else { throw .invalidLatitude(latitude) }
         guard longitude.isFinite else { throw .invalidLongitude(longitude) }
@@ -108,10 +108,10 @@ public struct GeoAnchor: Sendable, Hashable, Identifiable {
         for (name, v) in [("yaw", orientation.yaw), ("pitch", orientation.pitch), ("roll", orientation.roll)] {
             guard v.isFinite else { throw .nonFinite(name: name, value: v) }
         }
-        guard scale.isFinite, scale > 0 else { throw .outOfRange(name: "scale", value: scale, range: "(0, ∞)") }
+        guard scale.isFinite, scale > 0 else { throw .outOfRange(name: "scale", value: scale, allowed: .greaterThan(0)) }
         for (name, v) in [("boundingRadius", boundingRadius), ("horizontalAccuracy", horizontalAccuracy),
                           ("verticalAccuracy", verticalAccuracy)] {
-            guard v.isFinite, v >= 0 else { throw .outOfRange(name: name, value: v, range: "[0, ∞)") }
+            guard v.isFinite, v >= 0 else { throw .outOfRange(name: name, value: v, allowed: .atLeast(0)) }
         }
     }
 }

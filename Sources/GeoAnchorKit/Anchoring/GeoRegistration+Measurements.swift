@@ -206,7 +206,7 @@ extension GeoRegistration {
         guard r.time.isFinite else { throw .nonFinite(name: "compass time", value: r.time) }
         guard r.heading.isFinite else { throw .nonFinite(name: "compass heading", value: r.heading) }
         guard r.headingAccuracy.isFinite, r.headingAccuracy > 0 else {
-            throw .outOfRange(name: "compass heading accuracy", value: r.headingAccuracy, range: "(0, ∞) degrees")
+            throw .outOfRange(name: "compass heading accuracy", value: r.headingAccuracy, allowed: .greaterThan(0, unit: "degrees"))
         }
         guard let s = lastSample, reference != nil else { summary.compassGated += 1; return }
         propagate(to: r.time)
@@ -259,7 +259,7 @@ extension GeoRegistration {
     public mutating func update(compassCorrection o: LandmarkHeadingOffset, time: Double) throws(GeoAnchorError) {
         guard o.offset.isFinite else { throw .nonFinite(name: "landmark offset", value: o.offset) }
         guard o.standardError.isFinite, o.standardError > 0 else {
-            throw .outOfRange(name: "landmark offset standard error", value: o.standardError, range: "(0, ∞) degrees")
+            throw .outOfRange(name: "landmark offset standard error", value: o.standardError, allowed: .greaterThan(0, unit: "degrees"))
         }
         guard reference != nil else { return }
         propagate(to: time)
@@ -280,7 +280,7 @@ extension GeoRegistration {
                                 pointingAccuracy: Double = 1, time: Double) throws(GeoAnchorError) {
         try landmark.validate()
         guard pointingAccuracy.isFinite, pointingAccuracy > 0 else {
-            throw .outOfRange(name: "pointing accuracy", value: pointingAccuracy, range: "(0, ∞) degrees")
+            throw .outOfRange(name: "pointing accuracy", value: pointingAccuracy, allowed: .greaterThan(0, unit: "degrees"))
         }
         guard let ref = reference, let s = lastSample, headingKnown else { return }
         propagate(to: time)
@@ -305,7 +305,7 @@ extension GeoRegistration {
         guard g.time.isFinite else { throw .nonFinite(name: "geo pose time", value: g.time) }
         try g.position.validate()
         guard g.horizontalAccuracy.isFinite, g.horizontalAccuracy > 0 else {
-            throw .outOfRange(name: "geo pose horizontal accuracy", value: g.horizontalAccuracy, range: "(0, ∞) m")
+            throw .outOfRange(name: "geo pose horizontal accuracy", value: g.horizontalAccuracy, allowed: .greaterThan(0, unit: "m"))
         }
         guard lastSample != nil else { summary.externalPosesGated += 1; return }
         if reference == nil {

@@ -107,7 +107,7 @@ public struct GeoRegistration: Sendable {
 
     /// Feeds one AR tracking sample (time order).
     /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` for a NaN/∞ field,
-    ///   ``GeoAnchorError/outOfRange(name:value:range:)`` for time going backwards.
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` for time going backwards.
     public mutating func update(tracking t: ARTrackingSample) throws(GeoAnchorError) {
         for (name, v) in [("time", t.time), ("x", t.position.x), ("y", t.position.y), ("z", t.position.z), ("yaw", t.yaw)]
             where !v.isFinite { throw .nonFinite(name: "tracking \(name)", value: v) }
@@ -120,7 +120,7 @@ public struct GeoRegistration: Sendable {
             return
         }
         guard t.time >= last.time else {
-            throw .outOfRange(name: "tracking time", value: t.time, range: "≥ \(last.time) (time order)")
+            throw .outOfRange(name: "tracking time (must not go backwards)", value: t.time, allowed: .atLeast(last.time, unit: "s"))
         }
         let dt = t.time - last.time
         var d = SIMD2(q.x, q.y) - lastHorizontal

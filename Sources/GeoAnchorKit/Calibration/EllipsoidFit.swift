@@ -111,17 +111,17 @@ struct EllipsoidFitAccumulator: Sendable, Hashable {
     /// Solves for offset (raw units), soft-iron W (det 1) and field strength (raw units): the
     /// ellipsoid when the samples determine one (positive definite, axis ratio ≤ 2), else the
     /// sphere — hard iron only, W = I — from the same normal equations.
-    /// - Throws: ``GeoAnchorError/outOfRange(name:value:range:)`` when there are fewer than
+    /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` when there are fewer than
     ///   `minimumSamples` samples, when the motion was a rotation about one axis, or when not
     ///   even a sphere fits.
     func solve(minimumSamples: Int) throws(GeoAnchorError) -> Solution {
         guard count >= minimumSamples else {
-            throw .outOfRange(name: "magnetometer samples", value: Double(count), range: "≥ \(minimumSamples) for an ellipsoid fit")
+            throw .outOfRange(name: "magnetometer samples", value: Double(count), allowed: .atLeast(Double(minimumSamples)))
         }
         let spread = spreadRatio
         guard spread >= Self.minimumSpreadRatio else {
-            throw .outOfRange(name: "rotation spread ratio √(λmin/λmax)", value: spread,
-                              range: "≥ \(Self.minimumSpreadRatio): the samples lie on a circle (rotation about one axis); rotate the device about more than one axis")
+            throw .outOfRange(name: "rotation spread ratio √(λmin/λmax) (below the limit the samples lie on a circle: rotate the device about more than one axis)", value: spread,
+                              allowed: .atLeast(Self.minimumSpreadRatio))
         }
         var full = [Double](repeating: 0, count: 100)
         for i in 0..<10 { for j in 0..<10 { full[i * 10 + j] = s(i, j) } }
@@ -130,7 +130,7 @@ struct EllipsoidFitAccumulator: Sendable, Hashable {
             if axes[2] <= Self.maximumSoftIronRatio * axes[0] { return e }
         }
         if let sphere = sphere(full) { return sphere }
-        throw .outOfRange(name: "sphere fit radius²", value: .nan, range: "> 0 (the samples do not lie on a sphere or ellipsoid)")
+        throw .outOfRange(name: "sphere fit radius² (the samples lie on neither a sphere nor an ellipsoid)", value: .nan, allowed: .greaterThan(0))
     }
 
     /// The trace-constrained quadric, if it is a real ellipsoid.

@@ -69,7 +69,7 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
     /// - Throws: as ``MagnetometerCalibrator/fit(_:options:)`` (too few samples, single-axis rotation, no ellipsoid).
     public func estimate() throws(GeoAnchorError) -> MagnetometerCalibration {
         guard let accumulator else {
-            throw .outOfRange(name: "magnetometer samples", value: 0, range: "≥ \(options.minimumSamples) for an ellipsoid fit")
+            throw .outOfRange(name: "magnetometer samples", value: 0, allowed: .atLeast(Double(options.minimumSamples)))
         }
         let solution = try accumulator.solve(minimumSamples: options.minimumSamples)
         var quality = QualityEvaluator(solution: solution)

@@ -72,7 +72,7 @@ public struct LandmarkHeadingOffset: Sendable, Hashable {
     /// - Parameters:
     ///   - sightings: at least one.
     ///   - outlierThreshold: normalized residual beyond which a sighting is an outlier (3σ).
-    /// - Throws: ``GeoAnchorError/outOfRange(name:value:range:)`` for no sightings, negative or
+    /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` for no sightings, negative or
     ///   non-finite accuracies, or a device at (< 1 mm from) the landmark; range errors for
     ///   invalid coordinates.
     ///
@@ -81,13 +81,13 @@ public struct LandmarkHeadingOffset: Sendable, Hashable {
     ///   East-North-Up frame (what a level device pointed at the landmark measures) to < 1e-5°,
     ///   checked in the tests.
     public static func estimate(_ sightings: [LandmarkSighting], outlierThreshold: Double = 3) throws(GeoAnchorError) -> LandmarkHeadingOffset {
-        guard !sightings.isEmpty else { throw .outOfRange(name: "landmark sightings", value: 0, range: "≥ 1") }
+        guard !sightings.isEmpty else { throw .outOfRange(name: "landmark sightings", value: 0, allowed: .atLeast(1)) }
         let n = sightings.count
         var r = [Double](repeating: 0, count: n), sigma = r, az = r, dist = r
         for (i, s) in sightings.enumerated() {
             for (name, v) in [("horizontalAccuracy", s.horizontalAccuracy), ("headingAccuracy", s.headingAccuracy),
                               ("landmarkAccuracy", s.landmarkAccuracy)] where !(v >= 0 && v.isFinite) {
-                throw .outOfRange(name: "sighting #\(i) \(name)", value: v, range: "finite, ≥ 0")
+                throw .outOfRange(name: "sighting #\(i) \(name)", value: v, allowed: .atLeast(0))
             }
             guard s.observedHeading.isFinite else { throw .nonFinite(name: "sighting #\(i) observedHeading", value: s.observedHeading) }
             try s.devicePosition.validate()
@@ -98,7 +98,7 @@ public struct LandmarkHeadingOffset: Sendable, Hashable {
                                            latitude2: s.landmark.latitude, longitude2: s.landmark.longitude)
             let d = g.distance
             guard d >= 1e-3 else {
-                throw .outOfRange(name: "sighting #\(i) distance to landmark (m)", value: d, range: "≥ 0.001: the device is at the landmark")
+                throw .outOfRange(name: "sighting #\(i) distance to the landmark (the device is at the landmark)", value: d, allowed: .atLeast(0.001, unit: "m"))
             }
             az[i] = g.initialBearing
             dist[i] = d

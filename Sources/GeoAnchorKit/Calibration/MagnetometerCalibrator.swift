@@ -38,7 +38,7 @@ public enum MagnetometerCalibrator {
 
     /// Fits a calibration to raw magnetometer samples (any consistent unit; µT expected).
     /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` naming the first non-finite sample;
-    ///   ``GeoAnchorError/outOfRange(name:value:range:)`` for too few samples, single-axis
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` for too few samples, single-axis
     ///   rotation, or data that no ellipsoid fits.
     public static func fit(_ samples: [SIMD3<Double>], options: Configuration = Configuration()) throws(GeoAnchorError) -> MagnetometerCalibration {
         let n = samples.count
@@ -69,7 +69,7 @@ public enum MagnetometerCalibrator {
             mean += v
         }
         guard n >= options.minimumSamples else {
-            throw .outOfRange(name: "magnetometer samples", value: Double(n), range: "≥ \(options.minimumSamples) for an ellipsoid fit")
+            throw .outOfRange(name: "magnetometer samples", value: Double(n), allowed: .atLeast(Double(options.minimumSamples)))
         }
         mean /= Double(n)
         let clipped = Saturation.detect(x: x, y: y, z: z, limit: options.saturationLimit)

@@ -43,16 +43,16 @@ public struct PathConstraint: Sendable, Hashable {
 
     /// Creates a constraint.
     ///
-    /// - Throws: ``GeoAnchorError/outOfRange(name:value:range:)`` for an empty set of lines, a
+    /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` for an empty set of lines, a
     ///   line with fewer than two vertices, or a non-positive σ or corridor;
     ///   ``GeoAnchorError/invalidLatitude(_:)`` / ``GeoAnchorError/invalidLongitude(_:)`` for a bad
     ///   vertex.
     public init(lines: [[GeodeticCoordinate]], crossTrackSigma: Double = 1.5,
                 corridorSigmas: Double = 2, corridorWidth: Double = 3) throws(GeoAnchorError) {
-        guard !lines.isEmpty else { throw .outOfRange(name: "path lines", value: 0, range: "≥ 1 line") }
+        guard !lines.isEmpty else { throw .outOfRange(name: "path lines", value: 0, allowed: .atLeast(1)) }
         for (i, l) in lines.enumerated() {
             guard l.count >= 2 else {
-                throw .outOfRange(name: "vertices of path line \(i)", value: Double(l.count), range: "≥ 2")
+                throw .outOfRange(name: "vertices of path line \(i)", value: Double(l.count), allowed: .atLeast(2))
             }
             for v in l {
                 guard v.latitude.isFinite, abs(v.latitude) <= 90 else { throw .invalidLatitude(v.latitude) }
@@ -60,13 +60,13 @@ public struct PathConstraint: Sendable, Hashable {
             }
         }
         guard crossTrackSigma > 0, crossTrackSigma.isFinite else {
-            throw .outOfRange(name: "crossTrackSigma", value: crossTrackSigma, range: "> 0 m")
+            throw .outOfRange(name: "crossTrackSigma", value: crossTrackSigma, allowed: .greaterThan(0, unit: "m"))
         }
         guard corridorSigmas > 0, corridorSigmas.isFinite else {
-            throw .outOfRange(name: "corridorSigmas", value: corridorSigmas, range: "> 0")
+            throw .outOfRange(name: "corridorSigmas", value: corridorSigmas, allowed: .greaterThan(0))
         }
         guard corridorWidth >= 0, corridorWidth.isFinite else {
-            throw .outOfRange(name: "corridorWidth", value: corridorWidth, range: "≥ 0 m")
+            throw .outOfRange(name: "corridorWidth", value: corridorWidth, allowed: .atLeast(0, unit: "m"))
         }
         self.lines = lines
         self.crossTrackSigma = crossTrackSigma
@@ -154,7 +154,7 @@ extension PathConstraint {
     /// property is `"path"` (the tour files' convention) or, when none is marked, every
     /// LineString/MultiLineString feature.
     ///
-    /// - Throws: ``GeoAnchorError/outOfRange(name:value:range:)`` when the collection holds no
+    /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` when the collection holds no
     ///   line, and the errors of ``init(lines:crossTrackSigma:corridorSigmas:corridorWidth:)``.
     public init(geoJSON collection: GeoJSONFeatureCollection, crossTrackSigma: Double = 1.5,
                 corridorSigmas: Double = 2, corridorWidth: Double = 3) throws(GeoAnchorError) {
@@ -174,7 +174,7 @@ extension PathConstraint {
         }
         var found = marked.flatMap { lines(of: $0.geometry) }
         if found.isEmpty { found = collection.features.flatMap { lines(of: $0.geometry) } }
-        guard !found.isEmpty else { throw .outOfRange(name: "LineString features", value: 0, range: "≥ 1") }
+        guard !found.isEmpty else { throw .outOfRange(name: "LineString features", value: 0, allowed: .atLeast(1)) }
         try self.init(lines: found, crossTrackSigma: crossTrackSigma, corridorSigmas: corridorSigmas,
                       corridorWidth: corridorWidth)
     }

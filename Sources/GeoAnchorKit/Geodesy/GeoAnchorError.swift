@@ -8,8 +8,9 @@ public enum GeoAnchorError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidLongitude(Double)
     /// A named quantity that must be finite was NaN or infinite (e.g. `height`, `x`).
     case nonFinite(name: String, value: Double)
-    /// A value outside its documented range (e.g. a negative distance where one is not allowed).
-    case outOfRange(name: String, value: Double, range: String)
+    /// A value outside its documented range (e.g. a negative distance where one is not allowed);
+    /// `allowed` carries the bounds as numbers.
+    case outOfRange(name: String, value: Double, allowed: ValueRange)
     /// Ellipsoid parameters that do not describe an ellipsoid.
     case invalidEllipsoid(semiMajorAxis: Double, flattening: Double)
     /// The operation needs a height in another vertical reference (e.g. MSL given, ellipsoidal needed

@@ -114,9 +114,9 @@ public struct GeodesicLine: Sendable, Hashable {
 
     /// `count` points evenly spaced by distance from the start to ``distance`` (both ends
     /// included), on the ellipsoid (height 0).
-    /// - Throws: ``GeoAnchorError/outOfRange(name:value:range:)`` when `count < 2`.
+    /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` when `count < 2`.
     public func points(count: Int) throws(GeoAnchorError) -> [GeodeticCoordinate] {
-        guard count >= 2 else { throw .outOfRange(name: "count", value: Double(count), range: "[2, ∞)") }
+        guard count >= 2 else { throw .outOfRange(name: "count", value: Double(count), allowed: .atLeast(2)) }
         var out = [GeodeticCoordinate]()
         out.reserveCapacity(count)
         let step = distance / Double(count - 1)
@@ -129,16 +129,16 @@ public struct GeodesicLine: Sendable, Hashable {
 
     /// Points every `spacing` meters from the start, plus the end point at ``distance``
     /// (the last interval may be shorter), on the ellipsoid (height 0).
-    /// - Throws: ``GeoAnchorError/outOfRange(name:value:range:)`` when `spacing` is not a
+    /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` when `spacing` is not a
     ///   positive finite number or would give more than 10,000,000 points.
     public func waypoints(spacing: Double) throws(GeoAnchorError) -> [GeodeticCoordinate] {
         guard spacing.isFinite, spacing > 0 else {
-            throw .outOfRange(name: "spacing", value: spacing, range: "(0, ∞) meters")
+            throw .outOfRange(name: "spacing", value: spacing, allowed: .greaterThan(0, unit: "m"))
         }
         let total = Swift.abs(distance)
         let intervals = (total / spacing).rounded(.up)
         guard intervals <= 10_000_000 else {
-            throw .outOfRange(name: "spacing", value: spacing, range: "≥ distance/10,000,000")
+            throw .outOfRange(name: "spacing", value: spacing, allowed: .atLeast(total / 10_000_000, unit: "m"))
         }
         let n = Swift.max(1, Int(intervals))
         let sign: Double = distance < 0 ? -1 : 1

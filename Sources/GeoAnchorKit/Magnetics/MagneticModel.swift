@@ -142,14 +142,14 @@ public struct MagneticModel: Sendable, Hashable {
     ///
     /// - Parameters: arrays indexed by `n(n+1)/2 + m` for 0 ≤ m ≤ n ≤ `maxDegree` (index 0,
     ///   the monopole, is ignored).
-    /// - Throws: ``GeoAnchorError/outOfRange(name:value:range:)`` for a wrong array length.
+    /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` for a wrong array length.
     public init(name: String, releaseDate: String = "", epoch: Double, maxDegree: Int,
                 g: [Double], h: [Double], gDot: [Double], hDot: [Double],
                 source: String = "<coefficients>") throws(GeoAnchorError) {
-        guard maxDegree >= 1 else { throw .outOfRange(name: "maxDegree", value: Double(maxDegree), range: "≥ 1") }
+        guard maxDegree >= 1 else { throw .outOfRange(name: "maxDegree", value: Double(maxDegree), allowed: .atLeast(1)) }
         let count = Self.coefficientCount(maxDegree: maxDegree)
         for (label, a) in [("g", g), ("h", h), ("gDot", gDot), ("hDot", hDot)] where a.count != count {
-            throw .outOfRange(name: "\(label).count", value: Double(a.count), range: "\(count) for degree \(maxDegree)")
+            throw .outOfRange(name: "\(label).count for degree \(maxDegree)", value: Double(a.count), allowed: .exactly(Double(count)))
         }
         guard epoch.isFinite else { throw .nonFinite(name: "epoch", value: epoch) }
         self.name = name

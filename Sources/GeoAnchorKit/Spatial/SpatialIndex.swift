@@ -145,7 +145,7 @@ public struct SpatialIndex: Sendable {
     /// - Parameters: latitude, longitude in degrees; `k` ≥ 0.
     /// - Throws: range errors for the query coordinate or a negative `k`.
     public func nearest(latitude: Double, longitude: Double, k: Int) throws(GeoAnchorError) -> [Neighbor] {
-        guard k >= 0 else { throw .outOfRange(name: "k", value: Double(k), range: "[0, ∞)") }
+        guard k >= 0 else { throw .outOfRange(name: "k", value: Double(k), allowed: .atLeast(0)) }
         let qe = try Self.entry(id: 0, latitude: latitude, longitude: longitude, ellipsoid)
         if k == 0 { return [] }
         let q = SIMD3(qe.x, qe.y, qe.z)
@@ -190,10 +190,10 @@ public struct SpatialIndex: Sendable {
     }
 
     /// Every point within `radius` meters (geodesic) of a position, nearest first (ties by id).
-    /// - Throws: range errors for the query coordinate; ``GeoAnchorError/outOfRange(name:value:range:)``
+    /// - Throws: range errors for the query coordinate; ``GeoAnchorError/outOfRange(name:value:allowed:)``
     ///   for a negative or non-finite radius.
     public func within(radius: Double, latitude: Double, longitude: Double) throws(GeoAnchorError) -> [Neighbor] {
-        guard radius.isFinite, radius >= 0 else { throw .outOfRange(name: "radius", value: radius, range: "[0, ∞)") }
+        guard radius.isFinite, radius >= 0 else { throw .outOfRange(name: "radius", value: radius, allowed: .atLeast(0)) }
         let qe = try Self.entry(id: 0, latitude: latitude, longitude: longitude, ellipsoid)
         let q = SIMD3(qe.x, qe.y, qe.z)
         let r2 = radius * radius

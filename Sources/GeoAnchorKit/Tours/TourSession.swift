@@ -138,15 +138,15 @@ public struct TourSession: Sendable {
     /// - Returns: the events this position completed, stops first (tour order), then zones, then the path.
     /// - Throws: ``GeoAnchorError`` for invalid fixes; what `zones` throws.
     public mutating func update(_ fix: Fix, zones: (any TourZoneEvaluator)? = nil) throws -> [TourEvent] {
-        guard fix.time.isFinite else { throw GeoAnchorError.nonFinite(name: "time", value: fix.time) }
+        guard fix.time.isFinite else { throw GeoAnchorError.nonFinite(name: "time (must not go backwards)", value: fix.time) }
         if let last = shared.lastPosition, fix.time < last.time {
-            throw GeoAnchorError.outOfRange(name: "time", value: fix.time, range: "[\(last.time), ∞) (times must not go backwards)")
+            throw GeoAnchorError.outOfRange(name: "time (must not go backwards)", value: fix.time, allowed: .atLeast(last.time, unit: "s"))
         }
         guard fix.latitude.isFinite, Swift.abs(fix.latitude) <= 90 else { throw GeoAnchorError.invalidLatitude(fix.latitude) }
         guard fix.longitude.isFinite else { throw GeoAnchorError.invalidLongitude(fix.longitude) }
         let accuracy = fix.horizontalAccuracy ?? parameters.defaultHorizontalAccuracy
         guard accuracy.isFinite, accuracy >= 0 else {
-            throw GeoAnchorError.outOfRange(name: "horizontalAccuracy", value: accuracy, range: "[0, ∞)")
+            throw GeoAnchorError.outOfRange(name: "horizontalAccuracy", value: accuracy, allowed: .atLeast(0))
         }
         let sigma = Swift.max(parameters.minimumSigma, PositionUncertainty.sigma(horizontalAccuracy: accuracy))
         let p = planarPoint(latitude: fix.latitude, longitude: fix.longitude)

@@ -133,7 +133,7 @@ struct MagnetometerCalibrationTests {
         var sim = MagnetometerSimulator(field: zavistField, hardIron: SIMD3(10, 20, 30), softIron: .identity, noise: 0.5, seed: 9)
         // Too few samples.
         let few = sim.sphereCoveringStream(count: 8).map(\.magnetometer)
-        #expect(throws: GeoAnchorError.outOfRange(name: "magnetometer samples", value: 8, range: "≥ 12 for an ellipsoid fit")) {
+        #expect(throws: GeoAnchorError.outOfRange(name: "magnetometer samples", value: 8, allowed: .atLeast(12))) {
             try MagnetometerCalibrator.fit(few)
         }
         // Rotation about one axis only (device spun flat on a table): samples on a circle.
@@ -144,8 +144,10 @@ struct MagnetometerCalibrationTests {
             _ = try MagnetometerCalibrator.fit(flat)
             Issue.record("fitted a single-axis rotation")
         } catch {
-            guard case .outOfRange(let name, let v, _) = error else { Issue.record("wrong error \(error)"); return }
+            guard case .outOfRange(let name, let v, let allowed) = error else { Issue.record("wrong error \(error)"); return }
             #expect(name.contains("rotation spread") && v < 0.1)
+            // The bound is a number a caller can read, not prose.
+            #expect(allowed == .atLeast(0.1) && !allowed.contains(v))
         }
         // Non-finite input names the sample.
         var bad = sim.sphereCoveringStream(count: 50).map(\.magnetometer)

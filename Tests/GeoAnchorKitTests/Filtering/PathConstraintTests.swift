@@ -22,8 +22,8 @@ struct PathConstraintTests {
     @Test("invalid paths are typed errors naming the value")
     func invalid() throws {
         let a = GeodeticCoordinate(latitude: 50, longitude: 14), b = GeodeticCoordinate(latitude: 50.001, longitude: 14)
-        #expect(throws: GeoAnchorError.outOfRange(name: "path lines", value: 0, range: "≥ 1 line")) { try PathConstraint(lines: []) }
-        #expect(throws: GeoAnchorError.outOfRange(name: "vertices of path line 1", value: 1, range: "≥ 2")) {
+        #expect(throws: GeoAnchorError.outOfRange(name: "path lines", value: 0, allowed: .atLeast(1))) { try PathConstraint(lines: []) }
+        #expect(throws: GeoAnchorError.outOfRange(name: "vertices of path line 1", value: 1, allowed: .atLeast(2))) {
             try PathConstraint(lines: [[a, b], [a]])
         }
         #expect(throws: GeoAnchorError.invalidLatitude(.infinity)) {
@@ -35,11 +35,11 @@ struct PathConstraintTests {
         #expect(throws: GeoAnchorError.self) {
             try PathConstraint(lines: [[a, GeodeticCoordinate(latitude: 50, longitude: .nan)]])
         }
-        #expect(throws: GeoAnchorError.outOfRange(name: "crossTrackSigma", value: 0, range: "> 0 m")) {
+        #expect(throws: GeoAnchorError.outOfRange(name: "crossTrackSigma", value: 0, allowed: .greaterThan(0, unit: "m"))) {
             try PathConstraint(lines: [[a, b]], crossTrackSigma: 0)
         }
         let empty = GeoJSONFeatureCollection(features: [GeoJSONFeature(geometry: .point(GeoJSONPosition(longitude: 14, latitude: 50)))])
-        #expect(throws: GeoAnchorError.outOfRange(name: "LineString features", value: 0, range: "≥ 1")) {
+        #expect(throws: GeoAnchorError.outOfRange(name: "LineString features", value: 0, allowed: .atLeast(1))) {
             try PathConstraint(geoJSON: empty)
         }
     }

@@ -231,7 +231,7 @@ struct GeodesicEdgeTests {
         }
         let w = try line.waypoints(spacing: 1_000_000)
         #expect(w.count == Int((line.distance / 1_000_000).rounded(.up)) + 1)
-        #expect(throws: GeoAnchorError.outOfRange(name: "count", value: 1, range: "[2, ∞)")) { try line.points(count: 1) }
+        #expect(throws: GeoAnchorError.outOfRange(name: "count", value: 1, allowed: .atLeast(2))) { try line.points(count: 1) }
         #expect(throws: GeoAnchorError.self) { try line.waypoints(spacing: 0) }
         #expect(throws: GeoAnchorError.self) { try line.waypoints(spacing: .nan) }
         // Across the antimeridian the longitudes stay normalized and continuous.

@@ -94,7 +94,7 @@ struct SpatialIndexTests {
     @Test func badInputIsTyped() throws {
         let index = try SpatialIndex(points: [(1, 0, 0)])
         #expect(throws: GeoAnchorError.invalidLatitude(91)) { try index.nearest(latitude: 91, longitude: 0, k: 1) }
-        #expect(throws: GeoAnchorError.outOfRange(name: "radius", value: -1, range: "[0, ∞)")) {
+        #expect(throws: GeoAnchorError.outOfRange(name: "radius", value: -1, allowed: .atLeast(0))) {
             try index.within(radius: -1, latitude: 0, longitude: 0)
         }
         #expect(throws: GeoAnchorError.batchFailures([.init(index: 1, error: .invalidLongitude(.infinity))])) {

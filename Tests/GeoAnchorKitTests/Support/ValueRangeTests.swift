@@ -1,0 +1,38 @@
+import Testing
+@testable import GeoAnchorKit
+
+@Suite struct ValueRangeTests {
+    @Test func containsHonoursOpenAndClosedEnds() {
+        #expect(ValueRange.atLeast(0).contains(0))
+        #expect(!ValueRange.greaterThan(0).contains(0))
+        #expect(ValueRange.greaterThan(0).contains(.leastNonzeroMagnitude))
+        #expect(ValueRange.closed(-90, 90).contains(90) && !ValueRange.closed(-90, 90).contains(90.000001))
+        #expect(ValueRange(lower: .unbounded, upper: .exclusive(1)).contains(-1e300))
+        #expect(!ValueRange(lower: .unbounded, upper: .exclusive(1)).contains(1))
+        #expect(!ValueRange.atLeast(0).contains(.nan))
+        #expect(ValueRange.exactly(12).contains(12) && !ValueRange.exactly(12).contains(13))
+    }
+
+    @Test func descriptionIsIntervalNotation() {
+        #expect(ValueRange.atLeast(0, unit: "m").description == "[0, ∞) m")
+        #expect(ValueRange.greaterThan(0).description == "(0, ∞)")
+        #expect(ValueRange(lower: .exclusive(0), upper: .inclusive(0.5)).description == "(0, 0.5]")
+        #expect(ValueRange.exactly(12).description == "= 12")
+        #expect(ValueRange(lower: .unbounded, upper: .exclusive(1)).description == "(-∞, 1)")
+    }
+
+    @Test func errorsCarryTheBoundAsNumbers() throws {
+        // A path needs a positive cross-track σ: the bound comes back typed.
+        let p = [GeodeticCoordinate(latitude: 50, longitude: 14, ellipsoidalHeight: 0),
+                 GeodeticCoordinate(latitude: 50.001, longitude: 14, ellipsoidalHeight: 0)]
+        do {
+            _ = try PathConstraint(lines: [p], crossTrackSigma: -2)
+            Issue.record("accepted a negative σ")
+        } catch {
+            guard case .outOfRange(let name, let value, let allowed) = error else { Issue.record("\(error)"); return }
+            #expect(name == "crossTrackSigma" && value == -2)
+            #expect(allowed.lower == .exclusive(0) && allowed.upper == .unbounded && allowed.unit == "m")
+            #expect(error.description == "crossTrackSigma -2.0 is outside (0, ∞) m")
+        }
+    }
+}
