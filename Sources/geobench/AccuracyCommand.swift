@@ -72,9 +72,7 @@ struct AccuracyCommand: ParsableCommand {
             var undulation: (@Sendable (Double, Double) -> Double?)? = nil
             if let geoid {
                 let grid: GeoidGrid
-                do throws(GeoAnchorError) { grid = try GeoidGrid(path: geoid) } catch {
-                    throw InputError(file: geoid, line: nil, message: error.description)
-                }
+                grid = try located(geoid) { try GeoidGrid(path: geoid) }
                 undulation = { lat, lon in try? grid.undulation(latitude: lat, longitude: lon) }
             }
             let reference = ReferenceTrack(truthFixes, geoid: undulation)
@@ -104,9 +102,8 @@ struct AccuracyCommand: ParsableCommand {
                 let (t, s) = try TraceIO.load(path, options: o)
                 TraceIO.reportSkipped(s, source: path)
                 return t.fixes
-            } catch let e as TraceFormatError {
-                if e.isMissingDate && o.defaultDate == nil { return nil }
-                throw TraceIO.inputError(e)
+            } catch let e as TraceFormatError where e.isMissingDate && o.defaultDate == nil {
+                return nil
             }
         }
         func dayOf(_ f: [Fix], _ path: String) throws -> Double {

@@ -68,9 +68,7 @@ struct AlignCommand: ParsableCommand {
             let samples = try Self.readTracking(tracking)
             let readings = try compass.map(Self.readCompass) ?? []
             let trace: Trace
-            do { (trace, _) = try TraceIO.load(fixes, options: TraceReadConfiguration()) } catch let e as TraceFormatError {
-                throw TraceIO.inputError(e)
-            }
+            (trace, _) = try TraceIO.load(fixes, options: TraceReadConfiguration())
             let fixList = trace.fixes
             for i in fixList.indices.dropFirst() where fixList[i].time < fixList[i - 1].time {
                 throw InputError(file: fixes, line: nil, message: "fix #\(i + 1) time \(fixList[i].time) goes backwards (previous fix \(fixList[i - 1].time))")
@@ -81,7 +79,8 @@ struct AlignCommand: ParsableCommand {
             if plot != nil && truth == nil { throw InputError(file: "--plot", line: nil, message: "--plot needs --truth") }
             var fi = 0, ci = 0, rows = 0
             var kept: [(time: Double, estimate: GeoRegistrationEstimate)] = []
-            do {
+            // Not committed on error: OutputFile leaves no partial file.
+            try located(fixes) {
                 for s in samples {
                     try reg.update(tracking: s.sample, fixes: fixList, fixCursor: &fi, compass: readings, compassCursor: &ci)
                     guard let e = reg.estimate else { continue }
@@ -90,14 +89,11 @@ struct AlignCommand: ParsableCommand {
                     rows += 1
                     if plot != nil { kept.append((s.sample.time, e)) }
                 }
-            } catch let e as GeoAnchorError {
-                // Not committed: OutputFile leaves no partial file (stdout has what was written).
-                throw InputError(file: fixes, line: nil, message: "\(e)")
             }
             try writer.finish()
             if let plot, let truth {
                 let t: Trace
-                do { (t, _) = try TraceIO.load(truth, options: TraceReadConfiguration()) } catch let e as TraceFormatError { throw TraceIO.inputError(e) }
+                (t, _) = try TraceIO.load(truth, options: TraceReadConfiguration())
                 let compared = GeoRegistrationPlot.compare(outputs: kept, truth: t.fixes, fixes: fixList, compass: readings)
                 let svg = GeoRegistrationPlot.svg(compared, title: "geobench align: \(tracking) vs \(truth)")
                 try OutputFile.write(svg, to: plot)

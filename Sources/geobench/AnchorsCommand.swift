@@ -120,12 +120,7 @@ struct AnchorsCommand: ParsableCommand {
                                              verticalReference: deviceReference == .msl ? .meanSeaLevel : .ellipsoid),
                 horizontalAccuracy: positionAccuracy, verticalAccuracy: verticalAccuracy, heading: heading, headingAccuracy: headingAccuracy,
                 heightAboveFloor: heightAboveFloor)
-            let results: [Result<AnchorPlacement, GeoAnchorError>]
-            do {
-                results = try placer.place(parsed.anchors.map(\.anchor), from: pose)
-            } catch {
-                throw InputError(file: "--device", line: nil, message: "\(error)")
-            }
+            let results = try located("--device") { try placer.place(parsed.anchors.map(\.anchor), from: pose) }
             var errors = parsed.errors
             var placed: [AnchorPlacement] = []
             for (row, r) in zip(parsed.anchors, results) {
@@ -205,7 +200,7 @@ enum AnchorRows {
                                      message: "altitude_reference '\(ref)' is not 'ellipsoid' or 'msl'")
                 }
                 let a = GeoAnchor(id: id, latitude: lat, longitude: lon, altitude: altitude, orientation: AnchorOrientation(yaw: yaw))
-                do { try a.validate() } catch { throw InputError(file: table.source, line: row.line, message: "anchor '\(id)': \(error)") }
+                try located(table.source, line: row.line, context: "anchor '\(id)'") { try a.validate() }
                 anchors.append((row.line, a))
             } catch let e as InputError {
                 errors.append((row.line, id, e.message))

@@ -28,10 +28,7 @@ struct CRSCommand: ParsableCommand {
 
     func run() throws {
         try withInputErrors {
-            let t: ProjTransformer
-            do { t = try ProjTransformer(from: from, to: to) } catch {
-                throw InputError(file: "--from/--to", line: nil, message: "\(error)")
-            }
+            let t = try located("--from/--to") { try ProjTransformer(from: from, to: to) }
             let table = try CSVTable.read(path: files.input)
             let xc = try table.column("x"), yc = try table.column("y")
             let zc = table.optionalColumn("z")

@@ -77,14 +77,12 @@ struct CalibrateCommand: ParsableCommand {
             }
             let options = MagnetometerCalibrator.Configuration(saturationLimit: saturationLimit, expectedFieldStrength: expectedField)
             let cal: MagnetometerCalibration
-            do {
-                cal = try x.withUnsafeBufferPointer { px in
+            cal = try located(table.source, context: "cannot calibrate") {
+                try x.withUnsafeBufferPointer { px in
                     try y.withUnsafeBufferPointer { py in
                         try z.withUnsafeBufferPointer { pz in try MagnetometerCalibrator.fit(x: px, y: py, z: pz, options: options) }
                     }
                 }
-            } catch let e as GeoAnchorError {
-                throw InputError(file: table.source, line: nil, message: "cannot calibrate: \(e.description)")
             }
             if json {
                 print(Self.json(cal))

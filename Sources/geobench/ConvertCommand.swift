@@ -72,8 +72,9 @@ struct ConvertCommand: ParsableCommand {
                 // A writer's objection names the input file and the fix.
                 let onFix: (Fix) throws -> Void = { f in
                     fixNo += 1
-                    do { try writer.write(f) } catch let e as TraceFormatError {
-                        throw InputError(file: input, line: nil, message: "fix #\(fixNo) cannot be written as \(outFmt.rawValue): \(e.message)")
+                    do { try writer.write(f) } catch let error as TraceFormatError {
+                        // The writer's error names the output; the fix is the input's.
+                        throw InputError(file: input, line: nil, message: "fix #\(fixNo) cannot be written as \(outFmt.rawValue): \(error.message)")
                     }
                 }
                 let onSensor: (SensorSample) throws -> Void = { smp in
@@ -114,8 +115,6 @@ struct ConvertCommand: ParsableCommand {
                 }
                 if s.waypoints > 0 { msg += waypoints != nil ? ", \(s.waypoints) waypoint(s) → \(waypoints!)" : ", \(s.waypoints) waypoint(s) not part of the trace (use --waypoints FILE)" }
                 Stderr.print(msg)
-            } catch let e as TraceFormatError {
-                throw TraceIO.inputError(e)
             }
         }
     }

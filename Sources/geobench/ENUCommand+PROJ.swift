@@ -8,10 +8,7 @@ extension ENUCommand {
     func runPROJ(origin: (Double, Double, Double), inverse: Bool, _ a: [Double], _ b: [Double], _ c: [Double],
                  _ o1: inout [Double], _ o2: inout [Double], _ o3: inout [Double]) throws {
         let o = GeodeticCoordinate(latitude: origin.0, longitude: origin.1, ellipsoidalHeight: origin.2)
-        let t: ProjTransformer
-        do { t = try ProjTransformer.localTangentFrame(origin: o) } catch {
-            throw InputError(file: "--origin", line: nil, message: "\(error)")
-        }
+        let t = try located("--origin") { try ProjTransformer.localTangentFrame(origin: o) }
         // PROJ's pipeline order is x = longitude, y = latitude; the CSV is latitude,longitude.
         var x = inverse ? a : b, y = inverse ? b : a, z = c
         let failures = x.withUnsafeMutableBufferPointer { bx in

@@ -28,11 +28,8 @@ struct ENUCommand: ParsableCommand {
     func run() throws {
         try withInputErrors {
             let (lat, lon, h) = try parseTriple(origin, name: "origin")
-            let frame: LocalTangentFrame
-            do {
-                frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: lat, longitude: lon, ellipsoidalHeight: h))
-            } catch let e as GeoAnchorError {
-                throw InputError(file: "--origin", line: nil, message: e.description)
+            let frame = try located("--origin") {
+                try LocalTangentFrame(origin: GeodeticCoordinate(latitude: lat, longitude: lon, ellipsoidalHeight: h))
             }
             let table = try CSVTable.read(path: files.input)
             let inNames = inverse ? ["east", "north", "up"] : ["latitude", "longitude", "height"]

@@ -123,12 +123,8 @@ struct FilterCommand: ParsableCommand {
                     throw InputError(file: "--path-sigma", line: nil, message: "\(pathSigma) must be a positive number of meters")
                 }
                 let collection: GeoJSONFeatureCollection
-                do { collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: path)) } catch let e as TraceFormatError {
-                    throw TraceIO.inputError(e)
-                }
-                do { constraint = try PathConstraint(geoJSON: collection, crossTrackSigma: pathSigma) } catch {
-                    throw InputError(file: path, line: nil, message: "not a usable path: \(error)")
-                }
+                collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: path))
+                constraint = try located(path, context: "not a usable path") { try PathConstraint(geoJSON: collection, crossTrackSigma: pathSigma) }
             }
 
             var fixesRead = 0, fixesWritten = 0

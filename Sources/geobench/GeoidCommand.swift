@@ -26,10 +26,7 @@ struct GeoidCommand: ParsableCommand {
 
     func run() throws {
         try withInputErrors {
-            let model: GeoidGrid
-            do { model = try GeoidGrid(path: grid) } catch {
-                throw InputError(file: grid, line: nil, message: "\(error)")
-            }
+            let model = try located(grid) { try GeoidGrid(path: grid) }
             let table = try CSVTable.read(path: files.input)
             let latCol = try table.column("latitude"), lonCol = try table.column("longitude")
             var values = [Double]()
@@ -38,12 +35,9 @@ struct GeoidCommand: ParsableCommand {
             for row in table.rows {
                 let lat = try table.double(row, latCol, "latitude")
                 let lon = try table.double(row, lonCol, "longitude")
-                do {
-                    values.append(try model.undulation(latitude: lat, longitude: lon,
-                                                       interpolation: bicubic ? .bicubic : .bilinear))
-                } catch {
-                    throw InputError(file: table.source, line: row.line, message: "\(error)")
-                }
+                values.append(try located(table.source, line: row.line) {
+                    try model.undulation(latitude: lat, longitude: lon, interpolation: bicubic ? .bicubic : .bilinear)
+                })
             }
             let w = try CSVWriter(path: files.output, header: ["undulation"])
             for v in values { try w.write([v]) }

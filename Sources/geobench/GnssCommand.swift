@@ -175,12 +175,10 @@ struct GnssCommand: ParsableCommand {
         }
     }
 
-    /// Runs a reader, turning its typed error into `FILE:LINE: message` (exit 2).
+    /// Runs a reader with typed throws from an untyped context (its `TraceFormatError` names
+    /// file and line; `withInputErrors` prints it).
     static func typed<T>(_ body: () throws(TraceFormatError) -> T) throws -> T {
-        switch Result<T, TraceFormatError>(catching: body) {
-        case .success(let v): return v
-        case .failure(let e): throw TraceIO.inputError(e)
-        }
+        try body()
     }
 
     static func jsonText(input: String, output: String, mode: GNSSProcessingMode, stats s: GNSSRunStatistics,

@@ -26,10 +26,7 @@ struct MagneticCommand: ParsableCommand {
 
     func run() throws {
         try withInputErrors {
-            let wmm: MagneticModel
-            do { wmm = try MagneticModel.load(path: model) } catch {
-                throw InputError(file: model ?? "WMM.COF", line: nil, message: "\(error)")
-            }
+            let wmm = try located(model ?? "WMM.COF") { try MagneticModel.load(path: model) }
             let table = try CSVTable.read(path: files.input)
             let names = ["latitude", "longitude", "height", "date"]
             let cols = try names.map { try table.column($0) }

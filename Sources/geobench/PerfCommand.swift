@@ -53,10 +53,7 @@ struct PerfCommand: ParsableCommand {
             if let g = try Self.geodesicInverse(count: points, repeats: `repeat`) {
                 results.append(("geodesic_inverse", g))
             }
-            let model: GeoidGrid
-            do { model = try GeoidGrid(path: grid) } catch {
-                throw InputError(file: grid, line: nil, message: "\(error)")
-            }
+            let model = try located(grid) { try GeoidGrid(path: grid) }
             results.append(("geoid", try PerfPoints.geoid(model, count: points, repeats: `repeat`)))
             if json {
                 let body = results.map { key, r in
@@ -194,10 +191,7 @@ enum PerfPoints {
                 nativeFailures = grid.undulations(latitude: a, longitude: b, undulation: o).count
             } } }
         }
-        let proj: ProjTransformer
-        do { proj = try ProjTransformer.verticalGridShift(gridPath: grid.path, degrees: false) } catch {
-            throw InputError(file: grid.path, line: nil, message: "\(error)")
-        }
+        let proj = try located(grid.path) { try ProjTransformer.verticalGridShift(gridPath: grid.path, degrees: false) }
         let latRad = lat.map { $0 * Angle.radiansPerDegree }, lonRad = lon.map { $0 * Angle.radiansPerDegree }
         var px = lonRad, py = latRad, pz = [Double](repeating: 0, count: n)
         var failures = 0, tProj = Double.infinity

@@ -104,19 +104,12 @@ struct RouteCommand: ParsableCommand {
             do {
                 if let paths {
                     let collection: GeoJSONFeatureCollection
-                    do { collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths)) } catch let error as TraceFormatError {
-                        throw InputError(file: error.source, line: error.line, message: error.message)
-                    }
-                    let network: PathNetwork
-                    do { network = try PathNetwork(geoJSON: collection, source: paths) } catch let error as RoutingError {
-                        throw InputError(file: paths, line: nil, message: error.description)
-                    }
-                    plan = try RoutePlanner.plan(problem, network: network, maxSnapDistance: maxSnap, options: options)
+                    collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
+                    let network = try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
+                    plan = try located(table.source) { try RoutePlanner.plan(problem, network: network, maxSnapDistance: maxSnap, options: options) }
                 } else {
-                    plan = try RoutePlanner.plan(problem, options: options)
+                    plan = try located(table.source) { try RoutePlanner.plan(problem, options: options) }
                 }
-            } catch let error as RoutingError {
-                throw InputError(file: table.source, line: nil, message: error.description)
             }
             let e = plan.estimate
             // Extreme but finite inputs (dwell_s 1e308, altitudes 1e300) can overflow the totals:

@@ -80,7 +80,7 @@ struct SimulateCommand: ParsableCommand {
                     try o.write(try config.geoJSON.encoded(pretty: true) + Data("\n".utf8))
                     try o.commit()
                 }
-            } catch let e as TraceFormatError { throw TraceIO.inputError(e) }
+            }
             if tracking != nil || compass != nil {
                 let streams = GeoRegistrationSimulator(seed: seed).run(truth: out.truth)
                 if let tracking { try AlignCommand.write(tracking: streams.tracking, to: tracking) }

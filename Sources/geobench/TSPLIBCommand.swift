@@ -33,18 +33,14 @@ struct TSPLIBCommand: ParsableCommand {
                 throw InputError(file: file, line: nil, message: "cannot read file")
             }
             let instance: TSPLIBInstance
-            do { instance = try TSPLIBInstance.parse(text, source: file) } catch let error as RoutingError {
-                if case .malformedInput(let s, let l, let r) = error { throw InputError(file: s, line: l, message: r) }
-                throw InputError(file: file, line: nil, message: error.description)
-            }
+            instance = try located(file) { try TSPLIBInstance.parse(text, source: file) }
             let clock = ContinuousClock()
             let t0 = clock.now
             let matrix = instance.costMatrix()
             let solution: VisitOrder
-            do {
-                solution = try VisitOrderSolver.solve(cost: matrix, start: 0, end: .roundTrip,
-                                                options: solverOptions)
-            } catch let error as RoutingError { throw InputError(file: file, line: nil, message: error.description) }
+            solution = try located(file) {
+                try VisitOrderSolver.solve(cost: matrix, start: 0, end: .roundTrip, options: solverOptions)
+            }
             let elapsed = clock.now - t0
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             let length = instance.tourLength(solution.order)

@@ -114,39 +114,24 @@ enum TourReplay {
     /// Loads both files, replays, returns the events. Input problems become `InputError`s.
     static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false,
                     zones engine: ZoneEngine = .native, provider: GnssLoggerProvider = .gps) throws -> Result {
-        let tour: Tour
-        do { tour = try Tour(contentsOf: tourURL) } catch {
-            throw InputError(file: tourURL.path, line: nil, message: error.description)
-        }
-        var session: TourSession
-        do { session = try TourSession(tour: tour) } catch {
-            throw InputError(file: tourURL.path, line: nil, message: error.description)
-        }
+        let tour = try located(tourURL.path) { try Tour(contentsOf: tourURL) }
+        var session = try located(tourURL.path) { try TourSession(tour: tour) }
         // nil: the session's own pure-Swift evaluator (validated when the session was made).
         var zones: TourZones?
         if engine == .geos {
-            do { zones = try TourZones(session: session) } catch {
-                throw InputError(file: tourURL.path, line: nil, message: error.description)
-            }
+            zones = try located(tourURL.path) { try TourZones(session: session) }
         }
-        let path: PathConstraint?
-        do { path = pathAided ? try tour.pathConstraint() : nil } catch {
-            throw InputError(file: tourURL.path, line: nil, message: "path not usable as a filter constraint: \(error)")
+        let path = try located(tourURL.path, context: "path not usable as a filter constraint") {
+            pathAided ? try tour.pathConstraint() : nil
         }
         var filter: PositionFilter? = filtered ? PositionFilter(configuration: .walking, path: path) : nil
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
-        do {
-            try TraceReader.read(url: traceURL, options: TraceReadConfiguration(provider: provider), onFix: { fix in
-                do {
-                    events += try session.process(fix, filter: &filter, zones: zones, summary: &summary)
-                } catch let e as GeoAnchorError {
-                    throw InputError(file: traceURL.path, line: nil, message: "fix #\(summary.fixes) (time \(fix.time)): \(e.description)")
-                }
-            })
-        } catch let e as TraceFormatError {
-            throw InputError(file: e.source, line: e.line, message: e.message)
-        }
+        try TraceReader.read(url: traceURL, options: TraceReadConfiguration(provider: provider), onFix: { fix in
+            events += try located(traceURL.path, context: "fix #\(summary.fixes + 1) (time \(fix.time))") {
+                try session.process(fix, filter: &filter, zones: zones, summary: &summary)
+            }
+        })
         return Result(tour: tour, events: events, summary: summary, filtered: filtered,
                       finalGuidance: session.guidance(), state: session.state)
     }

@@ -204,6 +204,22 @@ struct GeobenchInterfaceTests {
         #expect(try geobench(["route", "--stops", dup]).status == 2)
     }
 
+    /// One conversion for every library error: errors that name their place (a malformed TSPLIB
+    /// line, a GeoJSON file) print as `FILE:LINE: message`; errors about a value are placed at the
+    /// file or option they came from, with the typed range bound in interval notation.
+    @Test func libraryErrorsPrintWithTheirPlace() throws {
+        let tsp = try temporaryFile("bad.tsp", "NAME: bad\nTYPE: TSP\nDIMENSION: 2\nEDGE_WEIGHT_TYPE: EUC_2D\nNODE_COORD_SECTION\n1 0 0\n2 x 1\nEOF\n")
+        let t = try geobench(["tsplib", tsp])
+        #expect(t.status == 2 && t.stderr.hasPrefix("\(tsp):7: "), "\(t.stderr)")
+        let trace = try temporaryFile("walk.csv", "time,latitude,longitude\n2026-11-21T12:00:00Z,49.96,14.39\n2026-11-21T12:00:01Z,49.96001,14.39\n")
+        let oneVertex = try temporaryFile("points.geojson", #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{},"geometry":{"type":"Point","coordinates":[14.39,49.96]}}]}"#)
+        let f = try geobench(["filter", "--input", trace, "--output", trace + ".out.csv", "--path", oneVertex])
+        #expect(f.status == 2 && f.stderr.hasPrefix("\(oneVertex): not a usable path: "), "\(f.stderr)")
+        #expect(f.stderr.contains("LineString features 0.0 is outside [1, ∞)"), "typed bound printed as an interval: \(f.stderr)")
+        let origin = try geobench(["enu", "--origin", "95,14,0"], stdin: "latitude,longitude,height\n50,14,0\n")
+        #expect(origin.status == 2 && origin.stderr.hasPrefix("--origin: "), "\(origin.stderr)")
+    }
+
     /// Reference: TSPLIB burma14 published optimum 3323 (solutions file), exact.
     @Test(.enabled(if: SharedData.shouldRun)) func tsplibJSONKeys() throws {
         let r = try geobench(["tsplib", SharedData.url("tsplib/instances/burma14.tsp").path, "--json"])

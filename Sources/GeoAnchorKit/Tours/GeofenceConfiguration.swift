@@ -38,17 +38,17 @@ public struct GeofenceConfiguration: Sendable, Hashable, Codable {
     }
 
     /// Checks the documented ranges.
-    /// - Throws: ``TourError/invalidParameter(name:value:range:)``.
+    /// - Throws: ``TourError/invalidParameter(name:value:allowed:)``.
     public func validate() throws(TourError) {
         guard enterProbability > 0, enterProbability <= 1 else {
-            throw .invalidParameter(name: "enterProbability", value: enterProbability, range: "(0, 1]")
+            throw .invalidParameter(name: "enterProbability", value: enterProbability, allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(1)))
         }
         guard exitProbability >= 0, exitProbability < enterProbability else {
-            throw .invalidParameter(name: "exitProbability", value: exitProbability, range: "[0, enterProbability)")
+            throw .invalidParameter(name: "exitProbability", value: exitProbability, allowed: ValueRange(lower: .inclusive(0), upper: .exclusive(enterProbability)))
         }
         for (n, v) in [("exitMargin", exitMargin), ("enterConfirmation", enterConfirmation),
                        ("exitConfirmation", exitConfirmation), ("minimumDwell", minimumDwell)] {
-            guard v.isFinite, v >= 0 else { throw .invalidParameter(name: n, value: v, range: "[0, ∞)") }
+            guard v.isFinite, v >= 0 else { throw .invalidParameter(name: n, value: v, allowed: .atLeast(0)) }
         }
     }
 }

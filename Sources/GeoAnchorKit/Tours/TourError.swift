@@ -12,7 +12,7 @@ public enum TourError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No stops at all (a tour needs at least one).
     case noStops
     /// A numeric parameter outside its documented range (e.g. a hysteresis probability ≥ 1).
-    case invalidParameter(name: String, value: Double, range: String)
+    case invalidParameter(name: String, value: Double, allowed: ValueRange)
 
     public var description: String {
         switch self {

@@ -31,19 +31,19 @@ extension TourSession {
             self.defaultHorizontalAccuracy = defaultHorizontalAccuracy; self.minimumSigma = minimumSigma
         }
 
-        /// - Throws: ``TourError/invalidParameter(name:value:range:)``.
+        /// - Throws: ``TourError/invalidParameter(name:value:allowed:)``.
         public func validate() throws(TourError) {
             try geofence.validate()
             try corridor.validate()
             guard offRouteDistance.isFinite, offRouteDistance > 0 else {
-                throw .invalidParameter(name: "offRouteDistance", value: offRouteDistance, range: "(0, ∞)")
+                throw .invalidParameter(name: "offRouteDistance", value: offRouteDistance, allowed: .greaterThan(0))
             }
             guard onRouteDistance > 0, onRouteDistance <= offRouteDistance else {
-                throw .invalidParameter(name: "onRouteDistance", value: onRouteDistance, range: "(0, offRouteDistance]")
+                throw .invalidParameter(name: "onRouteDistance", value: onRouteDistance, allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(offRouteDistance), unit: "m"))
             }
             for (n, v) in [("walkingSpeed", walkingSpeed), ("defaultHorizontalAccuracy", defaultHorizontalAccuracy),
                            ("minimumSigma", minimumSigma)] {
-                guard v.isFinite, v > 0 else { throw .invalidParameter(name: n, value: v, range: "(0, ∞)") }
+                guard v.isFinite, v > 0 else { throw .invalidParameter(name: n, value: v, allowed: .greaterThan(0)) }
             }
         }
     }

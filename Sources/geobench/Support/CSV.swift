@@ -20,9 +20,7 @@ struct CSVTable {
         if path == nil || path == "-" {
             lines = ByteLineReader(standardInputChunkSize: 1 << 16)
         } else {
-            do { lines = try ByteLineReader(url: URL(fileURLWithPath: path!)) } catch {
-                throw InputError(file: path!, line: nil, message: "cannot read file")
-            }
+            lines = try ByteLineReader(url: URL(fileURLWithPath: path!))
         }
         return try read(lines)
     }
@@ -52,8 +50,6 @@ struct CSVTable {
                     rows.append((line, fields))
                 }
             }
-        } catch let e as TraceFormatError {
-            throw InputError(file: e.source, line: e.line, message: e.message)
         }
         guard let header else {
             throw InputError(file: source, line: nil, message: "empty input: a header row is required")

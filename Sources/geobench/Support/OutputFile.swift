@@ -160,10 +160,8 @@ enum TraceOutput {
     static func write(to path: String, format: TraceFormat, _ body: (TraceWriter) throws -> Void) throws {
         let out = try OutputFile(path: path)
         let writer = TraceWriter(format: format, name: path) { try out.write($0) }
-        do {
-            try body(writer)
-            try writer.finish()
-        } catch let e as TraceFormatError { throw TraceIO.inputError(e) }
+        try body(writer)
+        try writer.finish()
         try out.commit()
     }
 }

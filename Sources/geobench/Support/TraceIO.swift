@@ -25,10 +25,6 @@ enum TraceIO {
         }
     }
 
-    static func inputError(_ e: TraceFormatError) -> InputError {
-        InputError(file: e.source, line: e.line, message: e.message)
-    }
-
     /// Reports skipped lines (only happens with --skip-invalid).
     static func reportSkipped(_ s: TraceReadSummary, source: String) {
         guard s.skippedLines > 0 else { return }
