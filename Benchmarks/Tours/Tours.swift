@@ -47,7 +47,7 @@ let benchmarks: @Sendable () -> Void = {
                 for i in fixes.indices { fixes[i].time += 10_000 }
             }
             defer { k += 1 }
-            return try session.update(fixes[k])
+            return try session.update(fixes[k]).events
         }
     }
     for (label, side) in [("3 km × 3 km (1 fence per 900 m², overlapping)", 3000.0), ("10 km × 10 km", 10_000.0)] {

@@ -102,11 +102,13 @@ enum TourReplay {
         var filtered: Bool
         var finalGuidance: TourGuidance?
         var state: TourState
+        var lastRefusal: InputRefusal? = nil
 
         var summaryLine: String {
             let counts = TourEventKind.allCases.map { k in "\(k.rawValue) \(events.filter { $0.kind == k }.count)" }.joined(separator: ", ")
             return "\(summary.fixes) fixes, \(summary.positions) \(filtered ? "filtered" : "raw") positions"
                 + (filtered ? " (\(summary.refusedByFilter) refused by the filter)" : "")
+                + (summary.refusedBySession > 0 ? " (\(summary.refusedBySession) refused by the session, last: \(lastRefusal.map { "\($0)" } ?? "?"))" : "")
                 + "; \(events.count) events: \(counts)"
         }
     }
@@ -133,7 +135,7 @@ enum TourReplay {
             }
         })
         return Result(tour: tour, events: events, summary: summary, filtered: filtered,
-                      finalGuidance: session.guidance(), state: session.state)
+                      finalGuidance: session.guidance(), state: session.state, lastRefusal: session.lastRefusal)
     }
 
     /// ISO 8601 UTC: `2024-05-01T10:00:03Z`, with milliseconds when the time has a fraction.

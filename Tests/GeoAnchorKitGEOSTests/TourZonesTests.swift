@@ -63,7 +63,7 @@ struct TourZonesTests {
         let zones = try TourZones(session: session)
         let walk = TourWalk(frame: sc.sim, path: [PlanarPoint(x: -50, y: 0), PlanarPoint(x: 450, y: 0)], pauses: [:], sigma: 5, tau: 0, seed: 21)
         var events: [TourEvent] = []
-        for s in walk.samples { events += try session.update(s.fix, zones: zones) }
+        for s in walk.samples { events += try session.update(s.fix, zones: zones).events }
         // 150 s inside at 1.3 m/s: a dwell event (20 s minimum) between enter and exit.
         #expect(events.filter { $0.feature == .zone }.map(\.kind) == [.enter, .dwell, .exit])
         let z = events.filter { $0.feature == .zone && $0.kind != .dwell }

@@ -113,9 +113,9 @@ public struct HeadingFilter: Sendable {
         /// No compass reading yet: there is no heading to propagate (the rate is not used;
         /// counted in ``Statistics/waitingForCompass``).
         case waitingForCompass
-        /// Time going backwards (`lag` seconds behind the filter), or a non-finite time or rate:
-        /// refused, the state is unchanged (counted in ``Statistics/invalid``).
-        case invalid(reason: String)
+        /// Time going backwards, or a non-finite time or rate: refused, the state is unchanged
+        /// (counted in ``Statistics/invalid``; see ``InputRefusal``).
+        case refused(InputRefusal)
     }
 
     /// What a compass update did.
@@ -126,11 +126,11 @@ public struct HeadingFilter: Sendable {
         case gated(mahalanobisSquared: Double, disturbed: Bool)
         /// First reading, or re-initialization after a rejection streak.
         case initialized
-        /// Invalid values (NaN, negative accuracy); unchanged.
-        case invalid
-        /// Older than the filter's time by more than ``Configuration/maximumCompassLatency``
-        /// seconds (`lag`); unchanged. Feed samples in time order (or raise the latency).
-        case tooOld(lag: Double)
+        /// Refused, the state is unchanged (see ``InputRefusal``): invalid values (NaN, negative
+        /// accuracy; counted in ``Statistics/invalid``), or — reason `.tooOld` — older than the
+        /// filter's time by more than ``Configuration/maximumCompassLatency`` seconds (counted in
+        /// ``Statistics/compassTooOld``; feed samples in time order or raise the latency).
+        case refused(InputRefusal)
     }
 
     /// Counts of what the filter did.
@@ -155,6 +155,16 @@ public struct HeadingFilter: Sendable {
     public var expectedField: ExpectedField?
     /// Counters.
     public private(set) var statistics = Statistics()
+    /// The last gyro step or compass reading the filter refused (see ``InputRefusal``); nil until one is.
+    public private(set) var lastRefusal: InputRefusal?
+    /// Called with every refused gyro step or compass reading; nil by default.
+    public var onRefusal: InputRefusalHandler?
+
+    mutating func refuse(_ r: InputRefusal) -> InputRefusal {
+        lastRefusal = r
+        onRefusal?(r)
+        return r
+    }
 
     var kf = KalmanFilter2(x: .zero, P: .zero)
     var time = -Double.infinity
@@ -190,12 +200,14 @@ public struct HeadingFilter: Sendable {
     public mutating func predict(to time: Double, headingRate: Double?) -> PredictOutcome {
         guard time.isFinite, headingRate.map({ $0.isFinite }) ?? true else {
             statistics.invalid += 1
-            return .invalid(reason: "non-finite time \(time) or heading rate \(headingRate.map { "\($0)" } ?? "nil")")
+            let e: GeoAnchorError = time.isFinite ? .nonFinite(name: "heading rate", value: headingRate ?? .nan) : .nonFinite(name: "time", value: time)
+            return .refused(refuse(InputRefusal(reason: .invalidValue, time: time, error: e)))
         }
         guard initialized else { statistics.waitingForCompass += 1; return .waitingForCompass }
         guard time >= self.time else {
             statistics.invalid += 1
-            return .invalid(reason: "time \(time) is \(self.time - time) s before the filter's time \(self.time)")
+            return .refused(refuse(InputRefusal(reason: .outOfOrder, time: time,
+                error: .outOfRange(name: "gyro time (must not go backwards)", value: time, allowed: .atLeast(self.time, unit: "s")))))
         }
         let dt = time - self.time
         let c = configuration
@@ -204,7 +216,8 @@ public struct HeadingFilter: Sendable {
             let q = SIMD4(arw * dt + bi * dt * dt * dt / 3, -bi * dt * dt / 2, -bi * dt * dt / 2, bi * dt)
             guard kf.predict(transition: SIMD4(1, -dt, 0, 1), noise: q) else {
                 statistics.invalid += 1
-                return .invalid(reason: "covariance not positive definite")
+                return .refused(refuse(InputRefusal(reason: .invalidValue, time: time,
+                    error: .outOfRange(name: "step (s) for a positive-definite covariance", value: dt, allowed: .atLeast(0, unit: "s")))))
             }
             kf.x[0] = Angle.normalizeHeading(kf.x[0] + w * dt)
             rotation += w * dt
@@ -212,7 +225,8 @@ public struct HeadingFilter: Sendable {
             let u = c.unaidedHeadingNoise * c.unaidedHeadingNoise
             guard kf.predict(transition: SIMD4(1, 0, 0, 1), noise: SIMD4(u * dt, 0, 0, c.biasInstability * c.biasInstability * dt)) else {
                 statistics.invalid += 1
-                return .invalid(reason: "covariance not positive definite")
+                return .refused(refuse(InputRefusal(reason: .invalidValue, time: time,
+                    error: .outOfRange(name: "step (s) for a positive-definite covariance", value: dt, allowed: .atLeast(0, unit: "s")))))
             }
         }
         self.time = time
@@ -245,7 +259,10 @@ public struct HeadingFilter: Sendable {
                                 fieldMagnitude: Double? = nil, fieldInclination: Double? = nil) -> CompassOutcome {
         guard heading.isFinite, time.isFinite, accuracy.map({ $0 > 0 && $0.isFinite }) ?? true else {
             statistics.invalid += 1
-            return .invalid
+            let e: GeoAnchorError = !heading.isFinite ? .nonFinite(name: "heading", value: heading)
+                : !time.isFinite ? .nonFinite(name: "time", value: time)
+                : .outOfRange(name: "compass accuracy", value: accuracy ?? .nan, allowed: .greaterThan(0, unit: "degrees"))
+            return .refused(refuse(InputRefusal(reason: .invalidValue, time: time, error: e)))
         }
         var sigma = accuracy.map { $0 / CircularError.halfWidth68PerSigma } ?? configuration.defaultCompassSigma
         var disturbed = false
@@ -281,13 +298,19 @@ public struct HeadingFilter: Sendable {
             lag = self.time - time
             guard lag <= configuration.maximumCompassLatency, let r = history.rotation(at: time) else {
                 statistics.compassTooOld += 1
-                return .tooOld(lag: lag)
+                return .refused(refuse(InputRefusal(reason: .tooOld, time: time,
+                    error: .outOfRange(name: "compass time (lagging the gyro)", value: time,
+                                       allowed: .atLeast(self.time - configuration.maximumCompassLatency, unit: "s")))))
             }
             rotated = rotation - r
             let arw = configuration.gyroNoiseDensity
             sigma = (sigma * sigma + arw * arw * lag).squareRoot()
         } else if time > self.time {
-            guard case .predicted = predict(to: time, headingRate: nil) else { statistics.invalid += 1; return .invalid }
+            let p = predict(to: time, headingRate: nil)
+            guard case .predicted = p else {
+                if case .refused(let r) = p { return .refused(r) }
+                return .refused(refuse(InputRefusal(reason: .invalidValue, time: time)))
+            }
         }
         // Heading at the reading's time: now − measured rotation since + bias × lag.
         let predicted = kf.x[0] - rotated + kf.x[1] * lag
@@ -308,7 +331,8 @@ public struct HeadingFilter: Sendable {
             return .gated(mahalanobisSquared: o.mahalanobisSquared, disturbed: disturbed)
         case .invalidInput, .notPositiveDefinite:
             statistics.invalid += 1
-            return .invalid
+            return .refused(refuse(InputRefusal(reason: .invalidValue, time: time,
+                error: .outOfRange(name: "compass σ (degrees)", value: sigma, allowed: .greaterThan(0, unit: "degrees")))))
         }
     }
 }

@@ -61,6 +61,11 @@ public struct PositionFilter: Sendable {
     }
     /// The constraint (nil: none).
     public let path: PathConstraint?
+    /// The last fix or measurement the filter refused, with the reason (see ``InputRefusal``);
+    /// nil until one is. Each refusal is also counted in ``statistics``.
+    public private(set) var lastRefusal: InputRefusal?
+    /// Called with every refused fix or measurement (see ``InputRefusal``); nil by default.
+    public var onRefusal: InputRefusalHandler?
 
     /// Everything but the horizontal state: counters, times, streaks, the height channel.
     var core: StepCore
@@ -106,7 +111,8 @@ public struct PositionFilter: Sendable {
     /// Processes one fix and returns the filtered fix at its time.
     ///
     /// - Returns: nil when the fix was refused without producing an estimate (invalid values,
-    ///   time going backwards, an exact duplicate); the reason is counted in ``statistics``.
+    ///   time going backwards, an exact duplicate): the reason is counted in ``statistics``, kept
+    ///   in ``lastRefusal`` and passed to ``onRefusal`` (the policy of ``InputRefusal``).
     ///   A fix rejected by the gate still yields the filter's prediction, with
     ///   ``FilteredFix/status`` `.gated`.
     public mutating func process(_ fix: Fix) -> FilteredFix? {
@@ -118,16 +124,20 @@ public struct PositionFilter: Sendable {
     /// Converts a fix into a local measurement (creating the frame on the first valid fix);
     /// nil (counted as invalid) when its values cannot be used.
     public mutating func measurement(from fix: Fix) -> LocalMeasurement? {
-        guard fix.time.isFinite, fix.latitude.isFinite, abs(fix.latitude) <= 90, fix.longitude.isFinite,
-              !(fix.horizontalAccuracy.map { !($0 >= 0) || !$0.isFinite } ?? false) else {
+        if let e = Self.invalidValue(in: fix) {
             core.statistics.invalid += 1
+            refuse(InputRefusal(reason: .invalidValue, time: fix.time, error: e))
             return nil
         }
         if frame == nil {
             frame = try? LocalTangentFrame(origin: GeodeticCoordinate(latitude: fix.latitude, longitude: fix.longitude,
                                                                       ellipsoidalHeight: 0))
         }
-        guard let frame else { core.statistics.invalid += 1; return nil }
+        guard let frame else {
+            core.statistics.invalid += 1
+            refuse(InputRefusal(reason: .invalidValue, time: fix.time, error: .invalidLatitude(fix.latitude)))
+            return nil
+        }
         if joint != nil, joint!.localPath == nil, let path { joint!.localPath = path.local(in: frame) }
         let p = frame.enu(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: 0)
         let c = configuration
@@ -146,6 +156,22 @@ public struct PositionFilter: Sendable {
             if let course = fix.course, course >= 0, course.isFinite { m.course = course }
         }
         return m
+    }
+
+    /// The first value of `fix` the filter cannot use, nil when all are usable.
+    static func invalidValue(in fix: Fix) -> GeoAnchorError? {
+        if !fix.time.isFinite { return .nonFinite(name: "time", value: fix.time) }
+        if !(fix.latitude.isFinite && abs(fix.latitude) <= 90) { return .invalidLatitude(fix.latitude) }
+        if !fix.longitude.isFinite { return .invalidLongitude(fix.longitude) }
+        if let a = fix.horizontalAccuracy, !(a >= 0 && a.isFinite) {
+            return .outOfRange(name: "horizontalAccuracy", value: a, allowed: .atLeast(0, unit: "m"))
+        }
+        return nil
+    }
+
+    mutating func refuse(_ r: InputRefusal) {
+        lastRefusal = r
+        onRefusal?(r)
     }
 
     /// Per-axis horizontal σ (m) of a fix under `configuration`: from `horizontalAccuracy`, else
@@ -213,9 +239,10 @@ public struct PositionFilter: Sendable {
     /// Processes one measurement in the local frame: predicts to its time, gates and applies it.
     ///
     /// - Returns: the estimate at the measurement's time, or nil when the measurement was
-    ///   refused without an estimate (non-finite values, time going backwards, exact duplicate).
+    ///   refused without an estimate (non-finite values, time going backwards, exact duplicate;
+    ///   counted, kept in ``lastRefusal``, passed to ``onRefusal``).
     public mutating func step(_ m: LocalMeasurement) -> LocalPositionEstimate? {
-        guard let info = advance(m) else { return nil }
+        guard let info = advance(m) else { refuse(core.refusal(of: m)); return nil }
         return estimate(time: m.time, status: info.status, d2: info.mahalanobisSquared)
     }
 
@@ -266,6 +293,22 @@ struct StepCore: Sendable {
         gate1 = c.gate1
         gate2 = c.gate2
         statistics.gateThreshold = gate2
+    }
+
+    /// Why ``advance(_:_:)`` refused `m` (the same tests, in the same order).
+    func refusal(of m: LocalMeasurement) -> InputRefusal {
+        if !m.time.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "time", value: m.time)) }
+        if !m.east.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "east", value: m.east)) }
+        if !m.north.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "north", value: m.north)) }
+        if !(m.horizontalSigma > 0 && m.horizontalSigma.isFinite) {
+            return InputRefusal(reason: .invalidValue, time: m.time,
+                                error: .outOfRange(name: "horizontalSigma", value: m.horizontalSigma, allowed: .greaterThan(0, unit: "m")))
+        }
+        if m.time < lastTime {
+            return InputRefusal(reason: .outOfOrder, time: m.time,
+                                error: .outOfRange(name: "time (must not go backwards)", value: m.time, allowed: .atLeast(lastTime, unit: "s")))
+        }
+        return InputRefusal(reason: .duplicate, time: m.time)
     }
 
     mutating func advance<H: HorizontalModel>(_ h: inout H, _ m: LocalMeasurement) -> PositionFilter.StepInfo? {

@@ -13,6 +13,9 @@ public enum TourError: Error, Sendable, Hashable, CustomStringConvertible {
     case noStops
     /// A numeric parameter outside its documented range (e.g. a hysteresis probability ≥ 1).
     case invalidParameter(name: String, value: Double, allowed: ValueRange)
+    /// A ``TourZoneEvaluator`` passed to ``TourSession/update(_:zones:)`` failed (e.g. a GEOS
+    /// error); `reason` is its description.
+    case zoneEvaluationFailed(reason: String)
 
     public var description: String {
         switch self {
@@ -22,6 +25,7 @@ public enum TourError: Error, Sendable, Hashable, CustomStringConvertible {
         case .duplicateID(let id, let a, let b): return "id \"\(id)\" is used by feature #\(a) and feature #\(b)"
         case .noStops: return "the tour has no stops (Point features with \"kind\": \"stop\")"
         case .invalidParameter(let n, let v, let r): return "\(n) = \(v) is outside \(r)"
+        case .zoneEvaluationFailed(let r): return "zone evaluation failed: \(r)"
         }
     }
 }

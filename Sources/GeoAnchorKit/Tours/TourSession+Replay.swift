@@ -10,6 +10,8 @@ extension TourSession {
         /// Fixes the ``PositionFilter`` refused (invalid values, time going backwards,
         /// duplicates; counted by reason in the filter's statistics), which produce no position.
         public var refusedByFilter = 0
+        /// Positions the session refused (see ``TourSession/update(_:zones:)``), which produce no events.
+        public var refusedBySession = 0
         public init() {}
     }
 
@@ -20,7 +22,7 @@ extension TourSession {
     /// counted in `summary`.
     /// `zones`: as in ``update(_:zones:)`` (nil: the session's own pure-Swift evaluator).
     public mutating func process(_ fix: Fix, filter: inout PositionFilter?, zones: (any TourZoneEvaluator)? = nil,
-                                 summary: inout ReplaySummary) throws -> [TourEvent] {
+                                 summary: inout ReplaySummary) throws(TourError) -> [TourEvent] {
         summary.fixes += 1
         var position = fix
         if filter != nil {
@@ -30,6 +32,8 @@ extension TourSession {
             position.headingAccuracy = fix.headingAccuracy
         }
         summary.positions += 1
-        return try update(position, zones: zones)
+        let u = try update(position, zones: zones)
+        if u.refusal != nil { summary.refusedBySession += 1 }
+        return u.events
     }
 }

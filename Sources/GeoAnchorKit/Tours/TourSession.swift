@@ -42,6 +42,38 @@ public struct TourSession: Sendable {
     private var zoneDistances: [Double]
     private var shared = TourState()
 
+    /// What one ``update(_:zones:)`` did.
+    public struct Update: Sendable, Hashable {
+        /// The events this position completed: stops first (tour order), then zones, then the
+        /// path. Empty when the fix was refused.
+        public var events: [TourEvent]
+        /// Why the fix was refused (the session's state is unchanged); nil when it was used.
+        public var refusal: InputRefusal?
+
+        public init(events: [TourEvent], refusal: InputRefusal? = nil) {
+            self.events = events
+            self.refusal = refusal
+        }
+    }
+
+    /// Counts of what ``update(_:zones:)`` did with its fixes.
+    public struct Statistics: Sendable, Hashable, Codable {
+        /// Fixes used.
+        public var updates = 0
+        /// Fixes refused for a value that cannot be used (NaN, latitude outside ±90°, negative accuracy).
+        public var invalid = 0
+        /// Fixes refused because their time went backwards.
+        public var outOfOrder = 0
+        public init() {}
+    }
+
+    /// What the session has done with its fixes.
+    public private(set) var statistics = Statistics()
+    /// The last fix the session refused (see ``InputRefusal``); nil until one is.
+    public private(set) var lastRefusal: InputRefusal?
+    /// Called with every refused fix; nil by default.
+    public var onRefusal: InputRefusalHandler?
+
     /// Farthest a stop may be from the tour's centre (median of the stops), meters.
     public static let maximumStopDistance = 100_000.0
 
@@ -135,21 +167,34 @@ public struct TourSession: Sendable {
     ///   - zones: signed distances to the tour's zones; nil (the default) uses the session's own
     ///     pure-Swift ``zoneEvaluator`` (``PlanarTourZones``); pass GeoAnchorKitGEOS's `TourZones`
     ///     to evaluate them with GEOS instead (same events).
-    /// - Returns: the events this position completed, stops first (tour order), then zones, then the path.
-    /// - Throws: ``GeoAnchorError`` for invalid fixes; what `zones` throws.
-    public mutating func update(_ fix: Fix, zones: (any TourZoneEvaluator)? = nil) throws -> [TourEvent] {
-        guard fix.time.isFinite else { throw GeoAnchorError.nonFinite(name: "time (must not go backwards)", value: fix.time) }
-        if let last = shared.lastPosition, fix.time < last.time {
-            throw GeoAnchorError.outOfRange(name: "time (must not go backwards)", value: fix.time, allowed: .atLeast(last.time, unit: "s"))
+    /// - Returns: the events this position completed, stops first (tour order), then zones, then
+    ///   the path; or, for a fix that cannot be used (non-finite values, latitude outside ±90°,
+    ///   negative accuracy, time going backwards), no events and the ``Update/refusal`` — the
+    ///   session is unchanged, the refusal counted in ``statistics``, kept in ``lastRefusal`` and
+    ///   passed to ``onRefusal`` (the policy of ``InputRefusal``).
+    /// - Throws: ``TourError/zoneEvaluationFailed(reason:)`` when `zones` throws (the session is
+    ///   then unchanged).
+    public mutating func update(_ fix: Fix, zones: (any TourZoneEvaluator)? = nil) throws(TourError) -> Update {
+        if let r = refusal(of: fix) {
+            if r.reason == .outOfOrder { statistics.outOfOrder += 1 } else { statistics.invalid += 1 }
+            lastRefusal = r
+            onRefusal?(r)
+            return Update(events: [], refusal: r)
         }
-        guard fix.latitude.isFinite, Swift.abs(fix.latitude) <= 90 else { throw GeoAnchorError.invalidLatitude(fix.latitude) }
-        guard fix.longitude.isFinite else { throw GeoAnchorError.invalidLongitude(fix.longitude) }
         let accuracy = fix.horizontalAccuracy ?? parameters.defaultHorizontalAccuracy
-        guard accuracy.isFinite, accuracy >= 0 else {
-            throw GeoAnchorError.outOfRange(name: "horizontalAccuracy", value: accuracy, allowed: .atLeast(0))
-        }
         let sigma = Swift.max(parameters.minimumSigma, PositionUncertainty.sigma(horizontalAccuracy: accuracy))
         let p = planarPoint(latitude: fix.latitude, longitude: fix.longitude)
+        // Zones first: an evaluator that fails leaves the session unchanged.
+        if !tour.zones.isEmpty {
+            if let zones {
+                do { try zones.signedDistances(at: p, into: &zoneDistances) } catch {
+                    throw .zoneEvaluationFailed(reason: "\(error)")
+                }
+            } else {
+                zoneEvaluator.signedDistances(at: p, into: &zoneDistances)
+            }
+        }
+        statistics.updates += 1
         let t = fix.time
         var events: [TourEvent] = []
         let g = parameters.geofence
@@ -206,9 +251,6 @@ public struct TourSession: Sendable {
 
         // 2. Zones: half-plane probability from the signed distance to the boundary.
         if !tour.zones.isEmpty {
-            if let zones { try zones.signedDistances(at: p, into: &zoneDistances) } else {
-                zoneEvaluator.signedDistances(at: p, into: &zoneDistances)
-            }
             for i in tour.zones.indices {
                 let sd = zoneDistances[i]
                 let enterP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: sd, sigma: sigma)
@@ -236,7 +278,24 @@ public struct TourSession: Sendable {
         }
         shared.lastPosition = TourState.LastPosition(time: t, latitude: fix.latitude, longitude: fix.longitude, sigma: sigma,
                                                      heading: fix.heading, distanceFromPath: distanceFromPath)
-        return events
+        return Update(events: events)
+    }
+
+    /// Why ``update(_:zones:)`` cannot use `fix`; nil when it can.
+    func refusal(of fix: Fix) -> InputRefusal? {
+        func invalid(_ e: GeoAnchorError) -> InputRefusal { InputRefusal(reason: .invalidValue, time: fix.time, error: e) }
+        guard fix.time.isFinite else { return invalid(.nonFinite(name: "time", value: fix.time)) }
+        if let last = shared.lastPosition, fix.time < last.time {
+            return InputRefusal(reason: .outOfOrder, time: fix.time,
+                                error: .outOfRange(name: "time (must not go backwards)", value: fix.time, allowed: .atLeast(last.time, unit: "s")))
+        }
+        guard fix.latitude.isFinite, Swift.abs(fix.latitude) <= 90 else { return invalid(.invalidLatitude(fix.latitude)) }
+        guard fix.longitude.isFinite else { return invalid(.invalidLongitude(fix.longitude)) }
+        let accuracy = fix.horizontalAccuracy ?? parameters.defaultHorizontalAccuracy
+        guard accuracy.isFinite, accuracy >= 0 else {
+            return invalid(.outOfRange(name: "horizontalAccuracy", value: accuracy, allowed: .atLeast(0, unit: "m")))
+        }
+        return nil
     }
 
     /// Whether stop `i` is currently entered.

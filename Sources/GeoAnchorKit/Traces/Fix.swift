@@ -125,7 +125,10 @@ public struct Fix: Sendable, Hashable, Codable {
     /// CoreLocation's conventions are honoured: `altitude` is above mean sea level and
     /// `ellipsoidalAltitude` above the WGS84 ellipsoid (their difference is the geoid separation
     /// kept in ``geoidSeparation``); a negative `verticalAccuracy` means both altitudes are
-    /// invalid; negative `horizontalAccuracy`, `course` or `speed` mean "invalid" and become nil.
+    /// invalid; negative `course` or `speed` mean "invalid" and become nil. A negative
+    /// `horizontalAccuracy` means the *coordinate* is invalid (CoreLocation): it is kept, so
+    /// ``PositionFilter`` and ``TourSession`` refuse the fix with a reason (``InputRefusal``)
+    /// instead of using an invalid position with a default accuracy.
     /// Pass `ellipsoidalAltitude: nil` before iOS 15 (then only the MSL altitude is known).
     public init(timestamp: Date, latitude: Double, longitude: Double, altitude: Double, ellipsoidalAltitude: Double?,
                 horizontalAccuracy: Double, verticalAccuracy: Double, course: Double = -1, speed: Double = -1) {
@@ -134,7 +137,7 @@ public struct Fix: Sendable, Hashable, Codable {
         self.init(time: timestamp.timeIntervalSince1970, latitude: latitude, longitude: longitude, height: h,
                   verticalReference: heightValid && ellipsoidalAltitude != nil ? .ellipsoid : .meanSeaLevel,
                   geoidSeparation: heightValid ? ellipsoidalAltitude.map { $0 - altitude } : nil,
-                  horizontalAccuracy: horizontalAccuracy >= 0 ? horizontalAccuracy : nil,
+                  horizontalAccuracy: horizontalAccuracy,
                   verticalAccuracy: heightValid ? verticalAccuracy : nil,
                   speed: speed >= 0 ? speed : nil, course: course >= 0 ? course : nil)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoAnchorKitTestSupport
 @testable import GeoAnchorKit
 
 @Suite("Heading filter")
@@ -77,15 +78,25 @@ struct HeadingFilterTests {
     @Test("invalid readings leave the state unchanged")
     func invalid() {
         var f = HeadingFilter()
+        let seen = RefusalLog()
+        f.onRefusal = { seen.append($0) }
         #expect(f.predict(to: 0, headingRate: 1) == .waitingForCompass)
         _ = f.update(heading: 90, accuracy: 5, time: 0)
         let before = f.estimate!
-        #expect(f.update(heading: .nan, accuracy: 5, time: 1) == .invalid)
-        #expect(f.update(heading: 10, accuracy: -1, time: 1) == .invalid)
-        if case .invalid = f.predict(to: .nan, headingRate: 1) {} else { Issue.record("NaN time accepted") }
-        if case .invalid = f.predict(to: -5, headingRate: 1) {} else { Issue.record("time going backwards accepted") }
+        if case .refused(let r) = f.update(heading: .nan, accuracy: 5, time: 1) {
+            #expect(r.reason == .invalidValue && r.error?.description == "heading must be finite, got nan")
+        } else { Issue.record("NaN heading accepted") }
+        #expect(f.update(heading: 10, accuracy: -1, time: 1)
+                == .refused(InputRefusal(reason: .invalidValue, time: 1,
+                                         error: .outOfRange(name: "compass accuracy", value: -1, allowed: .greaterThan(0, unit: "degrees")))))
+        if case .refused(let r) = f.predict(to: .nan, headingRate: 1) { #expect(r.reason == .invalidValue) } else { Issue.record("NaN time accepted") }
+        #expect(f.predict(to: -5, headingRate: 1)
+                == .refused(InputRefusal(reason: .outOfOrder, time: -5,
+                                         error: .outOfRange(name: "gyro time (must not go backwards)", value: -5, allowed: .atLeast(0, unit: "s")))))
         #expect(f.estimate! == before)
         #expect(f.statistics.waitingForCompass == 1 && f.statistics.invalid == 4)
+        #expect(seen.items.map(\.reason) == [.invalidValue, .invalidValue, .invalidValue, .outOfOrder])
+        #expect(f.lastRefusal?.reason == .outOfOrder)
     }
 
     /// Phones deliver gyro samples ahead of the compass: here the compass timestamps lag the gyro
@@ -130,7 +141,10 @@ struct HeadingFilterTests {
         var f = HeadingFilter()
         _ = f.update(heading: 0, accuracy: 5, time: 0)
         _ = f.predict(to: 5, headingRate: 0)
-        #expect(f.update(heading: 0, accuracy: 5, time: 3) == .tooOld(lag: 2))
+        #expect(f.update(heading: 0, accuracy: 5, time: 3)
+                == .refused(InputRefusal(reason: .tooOld, time: 3,
+                                         error: .outOfRange(name: "compass time (lagging the gyro)", value: 3,
+                                                            allowed: .atLeast(5 - f.configuration.maximumCompassLatency, unit: "s")))))
     }
 
     /// A raw gyroscope z rate (rad/s, counter-clockwise) is the same as −z in °/s clockwise.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GeoAnchorKitTestSupport
 @testable import GeoAnchorKit
 
 @Suite("Position filter")
@@ -84,7 +85,15 @@ struct PositionFilterTests {
         var back = last; back.time -= 5; bad.append(back)
         bad.append(last) // exact duplicate
         var nanTime = last; nanTime.time = .nan; bad.append(nanTime)
+        let seen = RefusalLog()
+        f.onRefusal = { seen.append($0) }
         for b in bad { #expect(f.process(b) == nil) }
+        // Each refusal says why and names the value (the InputRefusal policy).
+        #expect(seen.items.map(\.reason) == [.invalidValue, .invalidValue, .invalidValue, .outOfOrder, .duplicate, .invalidValue])
+        #expect(seen.items[1].error == .outOfRange(name: "horizontalAccuracy", value: -1, allowed: .atLeast(0, unit: "m")))
+        #expect(seen.items[2].error == .invalidLatitude(91))
+        #expect(seen.items[3].error == .outOfRange(name: "time (must not go backwards)", value: back.time, allowed: .atLeast(last.time, unit: "s")))
+        #expect(f.lastRefusal?.reason == .invalidValue && f.lastRefusal?.time.isNaN == true)
         let after = f.localEstimate!
         #expect(after.east == before.east && after.north == before.north && after.velocityEast == before.velocityEast
                 && after.velocityNorth == before.velocityNorth && after.horizontalSigma == before.horizontalSigma

@@ -102,7 +102,7 @@ struct PlanarTourZonesTests {
         var session = try TourSession(tour: t)
         let walk = TourWalk(frame: f, path: [PlanarPoint(x: -50, y: 0), PlanarPoint(x: 450, y: 0)], pauses: [:], sigma: 3, tau: 0, seed: 5)
         var events: [TourEvent] = []
-        for s in walk.samples { events += try session.update(s.fix, zones: nil) }
+        for s in walk.samples { events += try session.update(s.fix, zones: nil).events }
         #expect(events.filter { $0.feature == .zone }.map(\.kind) == [.enter, .dwell, .exit])
     }
 }

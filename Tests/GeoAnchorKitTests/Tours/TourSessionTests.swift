@@ -53,7 +53,7 @@ struct TourSessionTests {
             let walk = TourWalk(frame: sc.frame, path: sc.path, pauses: pauses, sigma: 5, tau: tau, seed: seed)
             var session = try TourSession(tour: sc.tour)
             var events: [TourEvent] = []
-            for s in walk.samples { events += try session.update(s.fix) }
+            for s in walk.samples { events += try session.update(s.fix).events }
             for (i, stop) in sc.tour.stops.enumerated() {
                 let center = sc.centers[i]
                 let minTrue = walk.samples.map { $0.truth.distance(to: center) }.min()!
@@ -96,7 +96,7 @@ struct TourSessionTests {
         let walk = TourWalk(frame: sc.frame, path: path, pauses: [:], sigma: 5, tau: 15, seed: 9)
         var session = try TourSession(tour: sc.tour)
         var events: [TourEvent] = []
-        for s in walk.samples { events += try session.update(s.fix) }
+        for s in walk.samples { events += try session.update(s.fix).events }
         let route = events.filter { $0.feature == .path }
         #expect(route.map(\.kind) == [.offRoute, .onRoute], "\(route)")
         // True times beyond 30 m / back within 20 m of the tour path.
@@ -116,17 +116,17 @@ struct TourSessionTests {
         let walk = TourWalk(frame: sc.frame, path: sc.path, pauses: [1: 40, 2: 40], sigma: 5, tau: 15, seed: 3)
         var full = try TourSession(tour: sc.tour)
         var expected: [TourEvent] = []
-        for s in walk.samples { expected += try full.update(s.fix) }
+        for s in walk.samples { expected += try full.update(s.fix).events }
         var first = try TourSession(tour: sc.tour)
         var got: [TourEvent] = []
         // Split inside stop 2's visit (while a fence is inside / pending).
         let split = walk.samples.firstIndex { $0.truth.distance(to: sc.path[1]) < 1 }! + 10
-        for s in walk.samples[..<split] { got += try first.update(s.fix) }
+        for s in walk.samples[..<split] { got += try first.update(s.fix).events }
         let data = try JSONEncoder().encode(first.state)
         let restored = try JSONDecoder().decode(TourState.self, from: data)
         #expect(!restored.stops.isEmpty)
         var second = try TourSession(tour: sc.tour, resuming: restored)
-        for s in walk.samples[split...] { got += try second.update(s.fix) }
+        for s in walk.samples[split...] { got += try second.update(s.fix).events }
         #expect(got == expected)
         #expect(second.state == full.state)
     }
@@ -154,14 +154,26 @@ struct TourSessionTests {
         #expect(g.progressAlongPath! < 1e-6 && !g.isOffRoute)
     }
 
-    /// Bad fixes are typed errors naming the value; nothing is dropped silently.
+    /// Bad fixes are refused with a reason naming the value (outcome, statistics, lastRefusal and
+    /// the handler: the InputRefusal policy); the session is unchanged and goes on.
     @Test func badFixes() throws {
         let sc = try Scenario()
         var session = try TourSession(tour: sc.tour)
-        #expect(throws: GeoAnchorError.invalidLatitude(91)) { try session.update(Fix(time: 0, latitude: 91, longitude: 0)) }
-        _ = try session.update(Fix(time: 10, latitude: 49.9577, longitude: 14.3953))
-        #expect(throws: GeoAnchorError.self) { try session.update(Fix(time: 5, latitude: 49.9577, longitude: 14.3953)) }
-        #expect(throws: GeoAnchorError.self) { try session.update(Fix(time: 11, latitude: 49.9577, longitude: 14.3953, horizontalAccuracy: -.infinity)) }
+        let seen = RefusalLog()
+        session.onRefusal = { seen.append($0) }
+        let lat = try session.update(Fix(time: 0, latitude: 91, longitude: 0))
+        #expect(lat.events.isEmpty && lat.refusal == InputRefusal(reason: .invalidValue, time: 0, error: .invalidLatitude(91)))
+        #expect(session.state.lastPosition == nil, "a refused fix leaves the session unchanged")
+        #expect(try session.update(Fix(time: 10, latitude: 49.9577, longitude: 14.3953)).refusal == nil)
+        let back = try session.update(Fix(time: 5, latitude: 49.9577, longitude: 14.3953))
+        #expect(back.refusal == InputRefusal(reason: .outOfOrder, time: 5,
+                                             error: .outOfRange(name: "time (must not go backwards)", value: 5, allowed: .atLeast(10, unit: "s"))))
+        let acc = try session.update(Fix(time: 11, latitude: 49.9577, longitude: 14.3953, horizontalAccuracy: -.infinity))
+        #expect(acc.refusal?.reason == .invalidValue)
+        #expect(session.statistics == { var s = TourSession.Statistics(); s.updates = 1; s.invalid = 2; s.outOfOrder = 1; return s }())
+        #expect(session.lastRefusal == acc.refusal)
+        #expect(seen.items.map(\.reason) == [.invalidValue, .outOfOrder, .invalidValue])
+        #expect(try session.update(Fix(time: 12, latitude: 49.9577, longitude: 14.3953)).refusal == nil, "the stream goes on")
     }
 
     /// Many fences: 2,000 random 20 m circles in a 3 km square (the 10,000-fence speed target is
@@ -185,7 +197,7 @@ struct TourSessionTests {
         var states = [FenceState](repeating: FenceState(), count: stops.count)
         var got = 0, reference = 0
         for s in walk.samples.prefix(900) {
-            let ev = try session.update(s.fix)
+            let ev = try session.update(s.fix).events
             got += ev.count
             let p = session.planarPoint(latitude: s.fix.latitude, longitude: s.fix.longitude)
             let sigma = PositionUncertainty.sigma(horizontalAccuracy: s.fix.horizontalAccuracy!)

@@ -24,11 +24,14 @@ struct FixCoreLocationTests {
         #expect(old.altitude == 200 && old.ellipsoidalHeight == nil && old.verticalReference == .meanSeaLevel)
         #expect(old.coordinate.verticalReference == .meanSeaLevel)
 
-        // CoreLocation's −1 "invalid" values become nil.
+        // CoreLocation's −1 "invalid" values become nil; a negative horizontal accuracy marks the
+        // coordinate itself invalid, so it is kept and the filter refuses the fix with the reason.
         let invalid = Fix(timestamp: t, latitude: 50, longitude: 14, altitude: 0, ellipsoidalAltitude: 0,
                           horizontalAccuracy: -1, verticalAccuracy: -1, course: -1, speed: -1)
-        #expect(invalid.horizontalAccuracy == nil && invalid.height == nil && invalid.verticalAccuracy == nil
+        #expect(invalid.horizontalAccuracy == -1 && invalid.height == nil && invalid.verticalAccuracy == nil
                 && invalid.course == nil && invalid.speed == nil)
+        var filter = PositionFilter()
+        #expect(filter.process(invalid) == nil && filter.lastRefusal?.reason == .invalidValue)
     }
 
     /// The labelled initializers say which datum: `altitude:` is MSL, `ellipsoidalHeight:` the ellipsoid.

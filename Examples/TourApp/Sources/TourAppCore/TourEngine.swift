@@ -24,6 +24,8 @@ public struct TourUpdate: Sendable {
     public var placements: [String: Result<AnchorPlacement, GeoAnchorError>]
     /// The filtered position fed to the tour (nil when the filter refused the fix).
     public var position: FilteredFix?
+    /// Why the fix was refused (by the position filter or the tour session), nil when it was used.
+    public var refusal: InputRefusal? = nil
 }
 
 /// The app's location brain, isolated in an actor: plans the tour, filters position and heading,
@@ -84,9 +86,14 @@ public actor TourEngine {
     /// A location update (built from a `CLLocation` with ``Fix/init(timestamp:latitude:longitude:altitude:ellipsoidalAltitude:horizontalAccuracy:verticalAccuracy:course:speed:)``).
     public func locationUpdate(_ fix: Fix) throws -> TourUpdate {
         guard let filtered = positionFilter.process(fix) else {
-            return TourUpdate(events: [], guidance: session.guidance(), placements: [:], position: nil)
+            return TourUpdate(events: [], guidance: session.guidance(), placements: [:], position: nil,
+                              refusal: positionFilter.lastRefusal)
         }
-        let events = try session.update(filtered.fix)
+        let update = try session.update(filtered.fix)
+        if let r = update.refusal {
+            return TourUpdate(events: [], guidance: session.guidance(), placements: [:], position: filtered, refusal: r)
+        }
+        let events = update.events
         var placements: [String: Result<AnchorPlacement, GeoAnchorError>] = [:]
         if let heading = headingFilter.estimate {
             let pose = DevicePose(position: filtered.fix.coordinate, horizontalAccuracy: filtered.horizontalAccuracy,

@@ -48,6 +48,23 @@ struct TourAppTests {
         #expect(model.placedModels == Self.pois.count)
     }
 
+    /// A fix the app cannot use (CoreLocation's invalid-accuracy marker −1, a time going backwards)
+    /// comes back with the reason, not as a silent no-op.
+    @Test func refusedFixesSayWhy() async throws {
+        let start = CoordinateSample(latitude: 50.0880, longitude: 14.4235)
+        let engine = try TourEngine(pois: Self.pois, start: start, triggerRadius: 20)
+        let t = Date(timeIntervalSince1970: 1_750_000_000)
+        let good = try await engine.locationUpdate(Fix(timestamp: t, latitude: 50.0880, longitude: 14.4235, altitude: 200,
+                                                       ellipsoidalAltitude: 244.6, horizontalAccuracy: 4, verticalAccuracy: 3))
+        #expect(good.refusal == nil && good.position != nil)
+        let invalid = try await engine.locationUpdate(Fix(timestamp: t.addingTimeInterval(1), latitude: 50.0880, longitude: 14.4235,
+                                                          altitude: 200, ellipsoidalAltitude: 244.6, horizontalAccuracy: -1, verticalAccuracy: 3))
+        #expect(invalid.position == nil && invalid.refusal?.reason == .invalidValue, "\(String(describing: invalid.refusal))")
+        let back = try await engine.locationUpdate(Fix(timestamp: t.addingTimeInterval(-5), latitude: 50.0880, longitude: 14.4235,
+                                                       altitude: 200, ellipsoidalAltitude: 244.6, horizontalAccuracy: 4, verticalAccuracy: 3))
+        #expect(back.refusal?.reason == .outOfOrder, "\(String(describing: back.refusal))")
+    }
+
     /// MSL heights through the bundled geoid: a model whose base is 195 m MSL, seen from a device
     /// whose CoreLocation fix says 200 m MSL / 244.6 m ellipsoidal, sits 195 + N − 244.6 m above
     /// it (N: the bundled EGM96 excerpt at the model; reference: GeoidGrid bilinear, itself equal
