@@ -28,9 +28,11 @@ import FoundationXML
 /// ``TraceReadSummary/ignoredRecords``.
 public enum GPXReader {
     /// Reads only the waypoints (`wpt`) of a GPX file, in document order.
-    public static func waypoints(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws -> [GPXWaypoint] {
+    public static func waypoints(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [GPXWaypoint] {
         var out: [GPXWaypoint] = []
-        _ = try read(url: url, options: options, onFix: { _ in }, onWaypoint: { out.append($0) })
+        _ = try TraceReader.typedReaderError(source: url.path) {
+            try read(url: url, options: options, onFix: { _ in }, onWaypoint: { out.append($0) })
+        }
         return out
     }
 

@@ -29,7 +29,8 @@ public enum TraceReader {
     /// file order.
     /// - Parameter format: nil to infer from the extension.
     /// - Throws: ``TraceFormatError`` (`FILE:LINE: message`) for unreadable or invalid input;
-    ///   whatever the callbacks throw.
+    ///   whatever the callbacks throw (so this entry point cannot name one error type; the
+    ///   callback-free ``load(url:format:options:)`` throws `TraceFormatError` only).
     @discardableResult
     public static func read(url: URL, format: TraceFormat? = nil, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
@@ -55,10 +56,22 @@ public enum TraceReader {
     }
 
     /// Reads a whole file into a ``Trace`` (fixes and sensor samples).
-    public static func load(url: URL, format: TraceFormat? = nil, options: TraceReadConfiguration = TraceReadConfiguration()) throws -> Trace {
+    /// - Throws: ``TraceFormatError`` (`FILE:LINE: message`) for unreadable or invalid input.
+    public static func load(url: URL, format: TraceFormat? = nil,
+                            options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> Trace {
         var t = Trace(name: url.lastPathComponent)
-        try read(url: url, format: format, options: options, onFix: { t.fixes.append($0) }, onSensor: { t.sensors.append($0) })
+        _ = try typedReaderError(source: url.path) {
+            try read(url: url, format: format, options: options, onFix: { t.fixes.append($0) }, onSensor: { t.sensors.append($0) })
+        }
         return t
+    }
+
+    /// Runs a reader whose callbacks do not throw: its only error is a ``TraceFormatError``.
+    static func typedReaderError<T>(source: String, _ body: () throws -> T) throws(TraceFormatError) -> T {
+        do { return try body() } catch let e as TraceFormatError { throw e } catch {
+            // Not reached (the readers throw TraceFormatError, the callbacks nothing); kept typed.
+            throw TraceFormatError(source: source, line: nil, message: "\(error)")
+        }
     }
 }
 
@@ -86,9 +99,12 @@ public enum NMEAReader {
     }
 
     /// Decodes NMEA text in memory (tests, small inputs).
-    public static func fixes(from text: String, source: String = "<nmea>", options: TraceReadConfiguration = TraceReadConfiguration()) throws -> [Fix] {
+    public static func fixes(from text: String, source: String = "<nmea>",
+                             options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [Fix] {
         var all: [Fix] = []
-        _ = try read(ByteLineReader(data: Data(text.utf8), source: source), options: options) { all.append($0) }
+        _ = try TraceReader.typedReaderError(source: source) {
+            try read(ByteLineReader(data: Data(text.utf8), source: source), options: options) { all.append($0) }
+        }
         return all
     }
 }

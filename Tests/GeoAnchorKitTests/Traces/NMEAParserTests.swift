@@ -123,7 +123,7 @@ struct NMEAParserTests {
         do {
             _ = try NMEAReader.fixes(from: text, source: "bad.nmea")
             Issue.record("accepted: \(text)")
-        } catch let e as TraceFormatError {
+        } catch let e {
             #expect(e.line == 2)
             #expect(e.description.hasPrefix("bad.nmea:2: "))
             #expect(e.message.contains(expected), "\(e)")
