@@ -3,7 +3,8 @@ import Testing
 
 /// Every ```swift block of README.md and of the DocC catalogue must be compiled: its lines must
 /// appear, in order and contiguous (after trimming whitespace at both ends of each line), in
-/// `DocumentationExamples.swift`, where each example runs inside a test. A block preceded by the
+/// `DocumentationExamples.swift`, where each example runs inside a test, and its brackets must
+/// balance (so a block cannot be a truncated piece of a test). A block preceded by the
 /// HTML comment `<!-- not-compiled: package manifest -->` (a Package.swift fragment, which is not
 /// Swift that a test can hold) is exempt.
 @Suite("Documentation examples are compiled")
@@ -85,6 +86,13 @@ struct DocumentationExamplesCheckTests {
             for block in Self.swiftBlocks(in: text) where !block.exempt {
                 checked += 1
                 let first = block.lines.first { !$0.isEmpty } ?? "(empty block)"
+                // A block must stand on its own: a truncated one (e.g. an `if` without its `}`)
+                // would still match the start of a longer test body.
+                let text = block.lines.joined(separator: "\n")
+                for (open, close) in [("(", ")"), ("[", "]"), ("{", "}")] {
+                    let balance = text.filter { String($0) == open }.count - text.filter { String($0) == close }.count
+                    #expect(balance == 0, "\(name):\(block.firstLineNumber): the ```swift block starting with “\(block.lines.first ?? "")” has unbalanced \(open)\(close)")
+                }
                 let found = Self.contains(examples, contiguous: block.lines)
                 #expect(found,
                         "\(name):\(block.firstLineNumber): the ```swift block starting with “\(first)” is not in DocumentationExamples.swift verbatim (copy it there into a test, or mark a package manifest with \(Self.exemptMarker))")
