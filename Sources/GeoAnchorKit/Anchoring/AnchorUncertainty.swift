@@ -32,7 +32,8 @@ public struct AnchorUncertainty: Sendable, Hashable {
 
     /// Computes the model above.
     /// - Parameters:
-    ///   - horizontalDistance, slantDistance: meters from the device.
+    ///   - horizontalDistance: horizontal distance from the device, meters.
+    ///   - slantDistance: straight-line distance from the device, meters.
     ///   - positionSigma: combined horizontal accuracy, meters (68 % radius, e.g. the root-sum-square
     ///     of the device's and the anchor's horizontal accuracies).
     ///   - verticalSigma: combined vertical accuracy, meters (68 % half-width).

@@ -12,7 +12,7 @@ public enum AnchorAltitude: Sendable, Hashable {
     case meanSeaLevel(Double)
     /// Meters above the terrain surface of a ``TerrainModel`` (e.g. an ``ESRIASCIIGrid`` DEM).
     case aboveTerrain(Double)
-    /// Meters above the floor the device stands on (``DevicePose/floorEllipsoidalHeight``);
+    /// Meters above the floor the device stands on (``DevicePose/heightAboveFloor`` below the device);
     /// moves with the device's height estimate, e.g. for an indoor exhibit.
     case aboveFloor(Double)
 

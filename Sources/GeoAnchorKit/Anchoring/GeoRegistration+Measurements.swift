@@ -276,6 +276,7 @@ extension GeoRegistration {
     ///   - landmark: the landmark's position (heights do not matter).
     ///   - landmarkAccuracy: its 68 % horizontal radius, meters.
     ///   - pointingAccuracy: 1σ of the aiming, degrees (> 0).
+    ///   - time: UTC seconds of the sighting.
     public mutating func update(sighting landmark: GeodeticCoordinate, landmarkAccuracy: Double = 0,
                                 pointingAccuracy: Double = 1, time: Double) throws(GeoAnchorError) {
         try landmark.validate()

@@ -83,6 +83,7 @@ public struct GeoRegistration: Sendable {
     ///   - convention: the axes of the tracking samples. For ``ARFrameConvention/arkitGravity(sessionHeading:)``
     ///     the heading is ignored (it is what this estimates); use ``GeoRegistrationConfiguration/frameHeadingSigma``
     ///     to state a frame that is already north-aligned.
+    ///   - configuration: the filter's noise model, gates and output rates.
     public init(convention: ARFrameConvention = .arkitGravity(sessionHeading: 0),
                 configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration()) {
         self.convention = convention

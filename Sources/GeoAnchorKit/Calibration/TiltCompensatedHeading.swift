@@ -28,10 +28,10 @@ public enum TiltCompensation {
     /// except where heading itself is undefined.
     ///
     /// - Parameters:
-    ///   - magnetometer: calibrated field (``MagnetometerCalibration/calibrate(_:)``), µT.
-    ///   - accelerometer: specific force at rest, any unit (pointing *up*: a phone lying face
-    ///     up reads +z; negate CoreMotion's `gravity`, which points down).
-    ///   - forward: the body axis whose heading is wanted (default +y, the top edge of a phone).
+    ///   - m: the magnetometer's calibrated field (``MagnetometerCalibration/calibrate(_:)``), µT.
+    ///   - a: the accelerometer's specific force at rest, any unit (pointing *up*: a phone lying
+    ///     face up reads +z; negate CoreMotion's `gravity`, which points down).
+    ///   - f: forward, the body axis whose heading is wanted (default +y, the top edge of a phone).
     ///   - declination: degrees east (``MagneticField/declination``); gives ``CompassHeading/trueHeading``.
     ///   - declinationUncertainty: 1σ degrees (``MagneticField/declinationUncertainty``).
     ///   - magnetometerNoise: 1σ per axis after calibration, µT (e.g. the calibration's

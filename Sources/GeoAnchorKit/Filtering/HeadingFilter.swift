@@ -248,8 +248,9 @@ public struct HeadingFilter: Sendable {
     ///   - heading: degrees clockwise from **true** north (apply declination first).
     ///   - accuracy: 68 % half-interval, degrees (> 0); nil → ``Configuration/defaultCompassSigma``.
     ///   - time: UTC seconds of the reading.
-    ///   - fieldMagnitude, fieldInclination: the measured field's total intensity (unit of
-    ///     ``ExpectedField/totalIntensity``) and inclination (°), for disturbance detection.
+    ///   - fieldMagnitude: the measured field's total intensity (unit of
+    ///     ``ExpectedField/totalIntensity``), for disturbance detection.
+    ///   - fieldInclination: the measured field's inclination (°), for disturbance detection.
     ///
     /// A reading up to ``Configuration/maximumCompassLatency`` seconds older than the filter's time
     /// (the gyro ran ahead) is applied to the heading at its own time: the measurement is

@@ -10,7 +10,7 @@ import Foundation
 ///
 /// - ``predict(transition:noise:)`` propagates with any transition `F` (so a variable `dt` is just
 ///   a different `F` and `Q` per call): `x ← F x`, `P ← F P Fᵀ + Q`.
-/// - ``update(measurement:observation:noise:gate:)`` (scalar) and
+/// - ``update(measurement:observation:noise:gate:)-(Double,_,_,_)`` (scalar) and
 ///   ``update(measurement:observation:noise:gate:)-(MV,_,_,_)`` (vector) apply a linear
 ///   measurement `z = H x + v`, `v ~ N(0, R)`; the `innovation:` variants take a precomputed
 ///   innovation for linearized or circular measurements (an EKF step, a wrapped angle).
@@ -64,8 +64,8 @@ public struct KalmanFilter<Vector: SIMD, Matrix: SIMD>: Hashable
     /// Propagates the state: `x ← F x`, `P ← F P Fᵀ + Q`.
     ///
     /// - Parameters:
-    ///   - transition: `F`, n×n row-major (built for this step's `dt`).
-    ///   - noise: `Q`, n×n row-major, symmetric positive semi-definite.
+    ///   - F: the transition, n×n row-major (built for this step's `dt`).
+    ///   - Q: the process noise, n×n row-major, symmetric positive semi-definite.
     /// - Returns: false (and leaves the state unchanged) when the result is not finite.
     @inlinable
     @discardableResult

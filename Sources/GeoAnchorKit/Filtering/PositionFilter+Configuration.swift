@@ -191,7 +191,7 @@ extension PositionFilter {
         }
 
         /// The default: a motion model chosen by the data, no profile needed. An interacting
-        /// multiple model (``MotionMode``, ``ModeMixture``) of four modes; each axis carries
+        /// multiple model (``MotionMode``, an internal `ModeMixture`) of four modes; each axis carries
         /// (p, v, b) with the Gauss–Markov bias b (τ 90 s, σ_b ≤ 2 m):
         ///
         /// | mode | q (m²/s³) | a fix is read as | mean duration | other |

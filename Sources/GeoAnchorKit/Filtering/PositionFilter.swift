@@ -13,7 +13,7 @@ import Foundation
 /// a `horizontalAccuracy` describes a circle, and speed/course enter with an isotropic σ (the
 /// larger of the along- and cross-track σ, a conservative choice). A ``PathConstraint`` couples
 /// the axes; the filter then runs one joint state with the configuration's
-/// ``Configuration/pathMode``. Both are internal ``HorizontalModel``s. The frame is a
+/// ``Configuration/pathMode``. Both are internal `HorizontalModel`s. The frame is a
 /// ``LocalTangentFrame`` at the first fix (ellipsoid surface); its east/north are exact.
 ///
 /// **Measurements.** Per-axis σ from `horizontalAccuracy` (68 % radius → σ, see
@@ -38,7 +38,7 @@ import Foundation
 /// pseudo-measurement, which stops the random walk of a parked estimate.
 ///
 /// - Accuracy: the per-step Kalman algebra matches FilterPy to 1e-9 (test suite). Measured with
-///   ``FilterAccuracyComparison`` (test suite and `geobench report`), RMSE / p95 change against
+///   `FilterAccuracyComparison` (GeoAnchorKitSimulation; test suite and `geobench report`), RMSE / p95 change against
 ///   the raw fixes, adaptive default: simulated `traces/zavist-tour` −44 % / −31 %, `city-walk`
 ///   −25 % / −22 % (walking preset −44 % / −31 %, −23 % / −25 %); a simulated walk → tram ride →
 ///   walk −13 … −28 % / −16 … −19 % (walking preset +160 … +380 %); GSDC 2020 chipset drives

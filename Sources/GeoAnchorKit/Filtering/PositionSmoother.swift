@@ -44,7 +44,7 @@ extension PositionFilter {
     /// (``Configuration/smootherConfiguration``); ``PositionTrack/filtered`` and the statistics
     /// are always the causal filter's.
     ///
-    /// - Complexity: O(n) time; O(n) memory for what the backward pass needs (``SmoothingRecorder``).
+    /// - Complexity: O(n) time; O(n) memory for what the backward pass needs (an internal `SmoothingRecorder`).
     /// - Accuracy: the backward step matches FilterPy's `rts_smoother` to 1e-9 (test suite). On
     ///   the simulated `traces/` (walking preset) the smoothed RMSE / p95 are 52 % / 31 %
     ///   (zavist-tour) and 44.6 % / 47 % (city-walk) below the raw fixes'; on the GSDC 2020

@@ -16,7 +16,7 @@ public enum Angle {
 
     /// `(sin x, cos x)` of an angle in degrees with exact values at multiples of 90°.
     ///
-    /// - Parameter degrees: any finite angle in degrees (NaN/∞ give NaN).
+    /// - Parameter x: any finite angle in degrees (NaN/∞ give NaN).
     /// - Accuracy: ≤ 1 ulp beyond `sin`/`cos` of the reduced radian argument; exact at
     ///   multiples of 90°. The reduction `remainder(x, 90)` is exact in IEEE arithmetic.
     @inlinable

@@ -17,8 +17,9 @@ extension Ellipsoid {
     /// Converts a geodetic coordinate to ECEF.
     ///
     /// - Parameters:
-    ///   - latitude: degrees, [−90, 90]; - longitude: degrees; - ellipsoidalHeight: meters above
-    ///     this ellipsoid.
+    ///   - latitude: degrees, [−90, 90].
+    ///   - longitude: degrees.
+    ///   - h: ellipsoidal height, meters above this ellipsoid.
     /// - Returns: ECEF in meters. No validation: NaN in gives NaN out (see ``ecef(from:)``).
     @inlinable
     public func ecef(latitude: Double, longitude: Double, ellipsoidalHeight h: Double) -> ECEFCoordinate {

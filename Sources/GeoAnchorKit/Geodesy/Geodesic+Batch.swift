@@ -6,10 +6,14 @@ extension Geodesic {
     /// Solves many inverse problems: distance and both azimuths for each pair of points.
     ///
     /// - Parameters:
-    ///   - latitude1, longitude1, latitude2, longitude2: degrees, all the same count.
+    ///   - latitude1: first points' latitudes, degrees (all buffers the same count).
+    ///   - longitude1: first points' longitudes, degrees.
+    ///   - latitude2: second points' latitudes, degrees.
+    ///   - longitude2: second points' longitudes, degrees.
     ///   - distance: output, meters.
-    ///   - azimuth1, azimuth2: outputs, degrees clockwise from north in [−180, 180] (as
-    ///     ``inverse(latitude1:longitude1:latitude2:longitude2:)``).
+    ///   - azimuth1: output, azimuth at the first point, degrees clockwise from north in
+    ///     [−180, 180] (as ``inverse(latitude1:longitude1:latitude2:longitude2:)``).
+    ///   - azimuth2: output, azimuth at the second point, same convention.
     /// - Returns: the indices whose input was invalid (latitude outside [−90, 90] or not finite,
     ///   longitude not finite); their outputs are NaN. Empty when every pair was solved.
     /// - Precondition: all buffers have the same count (a programmer error otherwise).

@@ -209,6 +209,7 @@ extension Geodesic {
 
     /// Solves the direct problem from a validated coordinate (its height is ignored).
     /// - Parameters:
+    ///   - p1: the start point.
     ///   - azimuth: degrees clockwise from north, any finite value.
     ///   - distance: meters, finite (negative goes backwards).
     /// - Throws: ``GeoAnchorError/invalidLatitude(_:)``, ``GeoAnchorError/invalidLongitude(_:)``,

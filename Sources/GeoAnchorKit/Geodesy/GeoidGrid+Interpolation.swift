@@ -141,7 +141,8 @@ extension GeoidGrid {
     /// The geoid undulation *N* (geoid height above the ellipsoid) at a point, meters.
     ///
     /// - Parameters:
-    ///   - latitude: degrees, [−90, 90]; - longitude: degrees (any finite value; wrapped).
+    ///   - latitude: degrees, [−90, 90].
+    ///   - longitude: degrees (any finite value; wrapped).
     ///   - interpolation: ``GeoidInterpolation/bilinear`` (default; equals PROJ's `vgridshift`)
     ///     or ``GeoidInterpolation/bicubic``.
     /// - Throws: ``GeoAnchorError/invalidLatitude(_:)`` / ``GeoAnchorError/invalidLongitude(_:)``

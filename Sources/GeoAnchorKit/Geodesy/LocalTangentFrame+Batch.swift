@@ -8,8 +8,12 @@ extension LocalTangentFrame {
     /// Converts many geodetic points to ENU.
     ///
     /// - Parameters:
-    ///   - latitude, longitude: degrees; `ellipsoidalHeight`: meters. All the same count.
-    ///   - east, north, up: caller-provided output buffers of the same count (meters).
+    ///   - latitude: degrees (all buffers the same count).
+    ///   - longitude: degrees.
+    ///   - ellipsoidalHeight: meters.
+    ///   - east: caller-provided output buffer of the same count (meters).
+    ///   - north: output buffer, meters.
+    ///   - up: output buffer, meters.
     /// - Returns: the indices whose input was invalid (latitude outside [−90, 90] or non-finite
     ///   values); their outputs are NaN. Empty when every point converted.
     /// - Precondition: all buffers have the same count (a programmer error otherwise).

@@ -2,7 +2,7 @@ import Foundation
 
 extension RoutePlanner {
     /// Above this many nodes (stops + start/end locations) an unconstrained tour over direct legs
-    /// is ordered by ``SparseTourSolver`` (memory linear in the stops; the time limit covers the
+    /// is ordered by the sparse solver (an internal `SparseTourSolver`: memory linear in the stops; the time limit covers the
     /// whole run) instead of the full-matrix solvers, whose n²/2 geodesics alone take ≈ 1 s here.
     public static let sparseThreshold = 700
     /// Most nodes a sparse plan accepts (≈ 150 MB at this size).

@@ -77,6 +77,7 @@ public enum VisitOrderSolver {
     ///   - cost: the objective between every ordered pair of nodes; finite, ≥ 0.
     ///   - start: index of the first node.
     ///   - end: how the order ends.
+    ///   - options: time limit, seed, iteration cap and the exact solver's size limit.
     /// - Throws: ``RoutingError/invalidCostMatrix(_:)`` for bad indices or infinite entries on
     ///   every route; ``RoutingError/unreachableStops(_:)`` (node indices as text) when a node
     ///   cannot be entered or left at finite cost.

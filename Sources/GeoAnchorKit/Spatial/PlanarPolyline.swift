@@ -61,6 +61,7 @@ public struct PlanarPolyline: Sendable, Hashable, Codable {
     /// the other leg of an out-and-back on GPS noise. Ties go to the lower segment index.
     ///
     /// - Parameters:
+    ///   - p: the point to project, in the polyline's plane (meters).
     ///   - previousAlong: the last known progress (m), or nil for the plain closest point.
     ///   - tieTolerance: meters (≥ 0). Default 5 m.
     ///   - index: a ``SegmentGrid`` built from this polyline alone (`SegmentGrid(lines: [self])`):

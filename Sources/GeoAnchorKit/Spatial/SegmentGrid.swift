@@ -31,6 +31,7 @@ public struct SegmentGrid: Sendable {
 
     /// Indexes the segments of `lines`.
     /// - Parameters:
+    ///   - lines: the polylines whose segments are indexed (meters, one plane).
     ///   - minimumCellSize: meters (> 0).
     ///   - maximumCells: upper bound on the number of cells (≥ 1).
     /// - Precondition: every coordinate finite and the total number of segments below 2³¹

@@ -6,7 +6,7 @@ import Foundation
 /// ``RoutingError``, ``GeoAnchorError``) with the file and line.
 ///
 /// `Int(x)` on a `Double` traps for NaN, ±∞ and |x| ≥ 2⁶³; every conversion of a value that
-/// came from input goes through ``Int/init(checking:_:in:rounding:)`` instead.
+/// came from input goes through `Int(checking:_:in:rounding:)` instead.
 public struct IntegerConversionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What the value is (e.g. `satellites`, `grid column`), as it appears in messages.
     public let name: String

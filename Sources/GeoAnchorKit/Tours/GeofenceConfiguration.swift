@@ -86,6 +86,7 @@ public struct FenceState: Sendable, Hashable, Codable {
     ///     ``GeofenceConfiguration/enterProbability`` (so an upper bound below it is as good as the value).
     ///   - stay: P(inside the fence grown by the exit margin); read only while inside, and only
     ///     compared with ``GeofenceConfiguration/exitProbability``.
+    ///   - p: the fence's thresholds, confirmation times and minimum dwell.
     @inlinable
     public mutating func update(time: Double, enter: Double, stay: Double, parameters p: GeofenceConfiguration) -> Transition {
         var out: Transition = []

@@ -35,8 +35,8 @@ public enum PositionUncertainty {
     /// m from the estimate, for per-axis standard deviation `sigma` (m).
     ///
     /// - Parameters:
-    ///   - distance: ≥ 0, meters from the estimate to the circle's centre.
-    ///   - radius: ≥ 0, meters.
+    ///   - d: distance, ≥ 0, meters from the estimate to the circle's centre.
+    ///   - R: radius, ≥ 0, meters.
     ///   - sigma: > 0, meters (use ``sigma(horizontalAccuracy:)``). σ = 0 gives the bare point test.
     public static func probabilityInsideCircle(distance d: Double, radius R: Double, sigma: Double) -> Double {
         guard sigma > 0 else { return d <= R ? 1 : 0 }

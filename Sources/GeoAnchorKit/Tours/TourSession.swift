@@ -12,7 +12,7 @@ import Foundation
 ///    brute-force replay in the tests), and the ``FenceState`` hysteresis;
 /// 2. zones (the session's own ``PlanarTourZones``, or another ``TourZoneEvaluator`` such as
 ///    GeoAnchorKitGEOS's `TourZones`): P(inside) = Φ(signed distance / σ);
-/// 3. path: projection (``PlanarPolyline/project(_:previousAlong:tieTolerance:)``) and the
+/// 3. path: projection (``PlanarPolyline/project(_:previousAlong:tieTolerance:index:)``) and the
 ///    off-route corridor, itself a hysteresis state.
 ///
 /// A mutating value type; its ``state`` is Codable for pause/resume.
@@ -79,6 +79,8 @@ public struct TourSession: Sendable {
 
     /// Starts (or resumes) a tour.
     /// - Parameters:
+    ///   - tour: the stops, zones and path.
+    ///   - parameters: fence hysteresis, off-route corridor and defaults.
     ///   - resuming: a ``state`` saved earlier; fences whose ids are no longer in the tour are ignored.
     /// - Throws: ``TourError`` for an invalid tour (including an invalid zone polygon, see
     ///   ``PlanarTourZones/init(tour:frame:)``) or parameters.

@@ -79,7 +79,7 @@ public struct CSVNumberError: Error, Sendable, Hashable, CustomStringConvertible
 /// (``ByteLineReader/maximumLineLength``); a quoted field still open at the end of the file is an
 /// error naming the line where it opened.
 ///
-/// Numbers inside fields are not interpreted here; ``CSVFields/number(_:)`` and
+/// Numbers inside fields are not interpreted here; ``CSVFields/number(_:)-method`` and
 /// ``ByteParsing/decimal(_:)`` apply the strict syntax (decimal digits, one optional `.`, an
 /// optional exponent, an optional leading `+` or `-`; no hex, no `nan`/`inf`, no NUL or other
 /// control bytes, no thousands separators).

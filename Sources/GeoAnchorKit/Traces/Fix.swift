@@ -56,10 +56,24 @@ public struct Fix: Sendable, Hashable, Codable {
     /// A fix whose height datum is given explicitly (readers that learn it from the file).
     ///
     /// - Parameters:
+    ///   - time: UTC seconds since 1970-01-01.
+    ///   - latitude: WGS84 degrees.
+    ///   - longitude: WGS84 degrees.
     ///   - height: meters above the datum `verticalReference` names, nil when unknown.
     ///   - verticalReference: required: a height is never assumed to be ellipsoidal or MSL.
     ///   - geoidSeparation: geoid height N above the ellipsoid (m) when the source states it
     ///     (NMEA GGA field 11), so `ellipsoidal = MSL + N`.
+    ///   - horizontalAccuracy: 68 % horizontal radius, meters.
+    ///   - verticalAccuracy: 68 % vertical half-width, meters.
+    ///   - speed: meters per second.
+    ///   - course: direction of travel, degrees clockwise from true north.
+    ///   - heading: direction the device faces, degrees clockwise from true north.
+    ///   - headingAccuracy: 68 % half-width, degrees.
+    ///   - quality: NMEA GGA fix quality.
+    ///   - satellites: satellites used.
+    ///   - hdop: horizontal dilution of precision.
+    ///   - vdop: vertical dilution of precision.
+    ///   - pdop: position dilution of precision.
     public init(time: Double, latitude: Double, longitude: Double, height: Double?,
                 verticalReference: VerticalReference, geoidSeparation: Double? = nil,
                 horizontalAccuracy: Double? = nil, verticalAccuracy: Double? = nil,

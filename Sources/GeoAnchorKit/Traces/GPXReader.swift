@@ -38,6 +38,8 @@ public enum GPXReader {
 
     /// Reads a GPX file.
     /// - Parameters:
+    ///   - url: the file.
+    ///   - options: invalid-record handling (``TraceReadConfiguration/skipInvalid``).
     ///   - onFix: called for every timed point in document order.
     ///   - onUntimedPoint: called for points without `<time>` (fix with `time = 0`), e.g. route
     ///     points; when nil they are counted as ignored records.

@@ -27,7 +27,12 @@ public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
 public enum TraceReader {
     /// Reads `url`, calling `onFix` for every fix and `onSensor` for every sensor sample, in
     /// file order.
-    /// - Parameter format: nil to infer from the extension.
+    /// - Parameters:
+    ///   - url: the file.
+    ///   - format: nil to infer from the extension.
+    ///   - options: invalid-record handling, NMEA checksums and date, GnssLogger provider.
+    ///   - onFix: called for every fix, in file order.
+    ///   - onSensor: called for every sensor sample, in file order.
     /// - Throws: ``TraceFormatError`` (`FILE:LINE: message`) for unreadable or invalid input;
     ///   whatever the callbacks throw (so this entry point cannot name one error type; the
     ///   callback-free ``load(url:format:options:)`` throws `TraceFormatError` only).

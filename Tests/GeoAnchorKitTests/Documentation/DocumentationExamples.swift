@@ -1,0 +1,624 @@
+import Foundation
+import Testing
+@testable import GeoAnchorKit
+import GeoAnchorKitSimulation
+import GeoAnchorKitTestSupport
+
+/// The ```swift examples of README.md and of the DocC articles, each verbatim inside a test
+/// (DocumentationExamplesCheckTests fails when a documented block is not found here). Code
+/// before a block sets up what the prose assumes (a visitor's fixes, a file's URL); code after
+/// it checks the results against an independent reference named in the comment.
+@Suite("Documentation examples")
+struct DocumentationExamples {
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Horizontal RMSE of `fixes` against `truth` (TrackAccuracy: interpolated reference, ENU).
+    static func rmse(_ fixes: [Fix], truth: [Fix]) -> Double {
+        TrackAccuracy.evaluate(trace: fixes, reference: ReferenceTrack(truth)).horizontal.rmse
+    }
+
+    /// A straight walk north along 14.0° E at 1.3 m/s, one fix a second, 3 m accuracy.
+    static func walkNorth(from lat0: Double, to lat1: Double, longitude: Double = 14.0, start: Double = 1_780_000_000) -> [Fix] {
+        let line = try! Geodesic.wgs84.inverse(from: GeodeticCoordinate(latitude: lat0, longitude: longitude),
+                                               to: GeodeticCoordinate(latitude: lat1, longitude: longitude))
+        let n = Int(line.distance / 1.3)
+        return (0...n).map { i in
+            let p = Geodesic.wgs84.destination(latitude: lat0, longitude: longitude, azimuth: 0, distance: 1.3 * Double(i))
+            return Fix(time: start + Double(i), latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: 300,
+                       horizontalAccuracy: 3, speed: 1.3, course: 0)
+        }
+    }
+
+    static func length(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
+
+    // MARK: - README.md, Capabilities
+
+    /// Reference: Vincenty (1975), the Flinders Peak → Buninyong line on GRS80 as published by
+    /// Geoscience Australia: 54,972.271 m, azimuth 306°52′05.37″, reverse azimuth 127°10′25.07″
+    /// (so the forward azimuth at Buninyong is 307°10′25.07″). Tolerances: the published
+    /// rounding (1 mm, 0.005″ ≈ 1.4e-6°). ENU round trip: the input vector to 1 µm.
+    @Test func readmeGeodesy() throws {
+        // Vincenty's (1975) Flinders Peak → Buninyong line, on GRS80: 54,972.271 m.
+        let flindersPeak = GeodeticCoordinate(latitude: -(37 + 57 / 60.0 + 3.72030 / 3600), longitude: 144 + 25 / 60.0 + 29.52440 / 3600)
+        let buninyong = GeodeticCoordinate(latitude: -(37 + 39 / 60.0 + 10.15610 / 3600), longitude: 143 + 55 / 60.0 + 35.38390 / 3600)
+        let line = try Geodesic(ellipsoid: .grs80).inverse(from: flindersPeak, to: buninyong)
+        print(line.distance, line.initialBearing, line.finalBearing)   // m; degrees clockwise from north
+
+        let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: 49.9617, longitude: 14.3950, ellipsoidalHeight: 392))
+        let gate = try frame.geodetic(from: ENUVector(east: 120, north: -35, up: 2))   // ENU → WGS84
+        let v = try frame.enu(from: gate)                                               // and back
+
+        #expect(abs(line.distance - 54_972.271) <= 0.0005 + 1e-9, "distance \(line.distance)")
+        #expect(abs(line.initialBearing - (306 + 52 / 60.0 + 5.37 / 3600)) <= 1.4e-6, "azimuth \(line.initialBearing)")
+        #expect(abs(line.finalBearing - (307 + 10 / 60.0 + 25.07 / 3600)) <= 1.4e-6, "azimuth \(line.finalBearing)")
+        #expect(abs(v.east - 120) < 1e-6 && abs(v.north + 35) < 1e-6 && abs(v.up - 2) < 1e-6, "\(v)")
+    }
+
+    /// Reference: the sentences themselves, decoded by hand: 53°21.6802′ N = 53.361336667°,
+    /// 6°30.3372′ W = −6.505620°, 2011-05-28 09:27:50 UTC = 1,306,574,870 s, MSL 61.7 m with
+    /// N = 55.2 m (ellipsoidal 116.9 m). Tolerances: 1e-9° and 1e-9 m (exact decimal input).
+    /// The CSV written is read back by CSVTraceReader: same position to 1e-8° (the CSV has 9
+    /// decimals).
+    @Test func readmeTraces() throws {
+        let nmea = """
+        $GPGGA,092750.000,5321.6802,N,00630.3372,W,1,8,1.03,61.7,M,55.2,M,,*76
+        $GPRMC,092750.000,A,5321.6802,N,00630.3372,W,0.02,31.66,280511,,,A*43
+        """
+        let fixes = try NMEAReader.fixes(from: nmea)        // one fix per epoch (GGA + RMC merged)
+        let fix = fixes[0]
+        print(fix.time, fix.latitude, fix.longitude, fix.altitude ?? .nan, fix.ellipsoidalHeight ?? .nan)
+
+        var csv = Data()
+        let writer = TraceWriter(format: .csv) { csv.append($0) }   // or TraceWriter(url:format:) for a file
+        for f in fixes { try writer.write(f) }
+        try writer.finish()
+
+        #expect(fixes.count == 1)
+        #expect(fix.time == 1_306_574_870)
+        #expect(abs(fix.latitude - (53 + 21.6802 / 60)) < 1e-9 && abs(fix.longitude + (6 + 30.3372 / 60)) < 1e-9)
+        #expect(abs((fix.altitude ?? .nan) - 61.7) < 1e-9 && abs((fix.ellipsoidalHeight ?? .nan) - 116.9) < 1e-9)
+        var back: [Fix] = []
+        _ = try CSVTraceReader.read(ByteLineReader(data: csv, source: "written.csv")) { back.append($0) }
+        #expect(back.count == 1 && abs(back[0].latitude - fix.latitude) < 1e-8 && back[0].time == fix.time)
+    }
+
+    /// Reference: the simulator's truth for the shipped city walk (`traces/city-walk`, seed 2).
+    /// README: adaptive filter RMSE 0.755 × raw, smoother 0.654 × raw on this trace; the test
+    /// allows 0.80 / 0.70 (≈ 6 % margin, the same trace in memory).
+    @Test func readmeFiltering() throws {
+        let walk = TraceSimulator(config: .cityWalk, seed: 2).run()
+        let fixes = walk.raw
+
+        var filter = PositionFilter()                          // adaptive: stationary / walking / vehicle
+        var filtered: [FilteredFix] = []
+        for fix in fixes {                                     // time, latitude, longitude, 68 % accuracy, …
+            if let estimate = filter.process(fix) { filtered.append(estimate) }   // nil: refused, counted
+        }
+        print(filter.statistics.gated, filter.statistics.modelFits, filter.motionProbabilities.mostProbable)
+        let smoothed = PositionFilter.track(fixes, smooth: true).smoothed ?? []   // + RTS backward pass
+
+        let raw = Self.rmse(fixes, truth: walk.truth)
+        #expect(Self.rmse(filtered.map(\.fix), truth: walk.truth) <= 0.80 * raw)
+        #expect(Self.rmse(smoothed.map(\.fix), truth: walk.truth) <= 0.70 * raw)
+    }
+
+    /// Reference: the NovAtel SPAN ground truth of the GSDC 2021 Pixel 5 drive (part 1, 794
+    /// epochs). README: filter with nav + SP3 GSDC score 2.58 m; the test allows 2.85 m (the
+    /// margin of GNSSPositioningTests), every epoch solved.
+    @Test(.enabled(if: SharedData.shouldRun)) func readmeRawGNSS() throws {
+        let dir = "gnss_raw/gsdc2021_mtv1_pixel5_part1/"
+        let observationsURL = SharedData.url(dir + "Pixel5_GnssLog_part1.21o")
+        let navigationURL = SharedData.url(dir + "hour1180.21n")
+        let sp3URL = SharedData.url("gnss_raw/orbits_2021_118/COD0MGXFIN_20211180000_01D_05M_ORB.SP3")
+        let truthURL = SharedData.url(dir + "ground_truth_part1.csv")
+
+        let observations = try RinexObservationFile.read(contentsOf: observationsURL)   // RINEX 3.0x/4.0x
+        let navigation = try RinexNavigationFile.read(contentsOf: navigationURL)
+        let orbits = try PreciseOrbit.read(contentsOf: sp3URL)                           // optional SP3
+        let processor = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: navigation, precise: orbits))
+        let run = processor.run(observations.epochs, mode: .filter)   // .wls | .filter | .smooth
+        let truth = try GNSSReferenceTrack.read(contentsOf: truthURL)
+        let accuracy = GNSSAccuracySummary(fixes: run.fixes, reference: truth)
+        print(accuracy.p50, accuracy.p95, accuracy.score, run.statistics.epochsSolved)   // m, m, m, epochs
+
+        #expect(run.statistics.epochsSolved == 794)
+        #expect(accuracy.score <= 2.85, "p50 \(accuracy.p50) p95 \(accuracy.p95)")
+    }
+
+    /// References: NOAA's wmm-calculator 1.4.4 with WMM2025 at 49.1252° N, 12.255° W, 0 km,
+    /// 2027.2 gives D = −2.699395584° (Tests/…/Fixtures/Magnetics/wmm_calculator_2025.csv);
+    /// tolerance 1e-6° (WMMTests holds the whole fixture to that order). Calibration: noise-free
+    /// samples on a 48 µT sphere around a known offset (12, −25, 40) µT; the fit must return
+    /// that offset and radius to 1e-6 µT.
+    @Test func readmeCompass() throws {
+        let magneticHeading = 100.0
+        let known = SIMD3<Double>(12, -25, 40)
+        let rawSamples: [SIMD3<Double>] = (0..<200).map { i in   // Fibonacci sphere directions
+            let z = 1 - 2 * (Double(i) + 0.5) / 200, r = (1 - z * z).squareRoot(), phi = Double(i) * 2.399963229728653
+            return known + 48 * SIMD3(r * cos(phi), r * sin(phi), z)
+        }
+
+        let field = MagneticModel.wmm2025.field(latitude: 49.1252, longitude: -12.255, ellipsoidalHeight: 0, decimalYear: 2027.2)
+        let declination = field.declination                   // degrees east of true north (negative: west)
+        let trueHeading = Angle.normalizeHeading(magneticHeading + declination)
+
+        let calibration = try MagnetometerCalibrator.fit(rawSamples)   // raw µT, the phone turned every way
+        print(calibration.quality, calibration.offset, calibration.fieldStrength, calibration.coverage)
+        let corrected = calibration.calibrate(rawSamples[0])           // W · (raw − offset), µT
+
+        #expect(abs(declination - -2.699395584) < 1e-6)
+        #expect(abs(trueHeading - (100 - 2.699395584)) < 1e-6)
+        #expect(Self.length(calibration.offset - known) < 1e-6, "\(calibration.offset)")
+        #expect(abs(calibration.fieldStrength - 48) < 1e-6 && abs(Self.length(corrected) - 48) < 1e-6)
+        #expect(calibration.quality == .good)
+    }
+
+    /// Reference: exhaustive enumeration of the 24 visiting orders, each leg's length from
+    /// Geodesic.wgs84 (the planner's default cost): the plan must be the shortest round trip
+    /// (to 1 mm) and its duration must include the 3,600 s of dwell.
+    @Test func readmeRouting() throws {
+        let stops = [
+            RouteStop(id: "castle", coordinate: GeodeticCoordinate(latitude: 50.0906, longitude: 14.4005), dwell: 1800),
+            RouteStop(id: "bridge", coordinate: GeodeticCoordinate(latitude: 50.0865, longitude: 14.4114), dwell: 600),
+            RouteStop(id: "square", coordinate: GeodeticCoordinate(latitude: 50.0875, longitude: 14.4213), dwell: 900),
+            RouteStop(id: "tower", coordinate: GeodeticCoordinate(latitude: 50.0834, longitude: 14.4168), dwell: 300),
+        ]
+        let hotel = GeodeticCoordinate(latitude: 50.0810, longitude: 14.4280)
+        let plan = try RoutePlanner.plan(RouteProblem(stops: stops, start: .location(hotel), end: .returnToStart))
+        print(plan.order, plan.estimate.distance, plan.estimate.duration)   // ids; meters; seconds (walk + dwell)
+        for leg in plan.estimate.legs { print(leg.from, "→", leg.to, leg.distance, leg.walkingTime) }
+
+        func d(_ a: GeodeticCoordinate, _ b: GeodeticCoordinate) -> Double { try! Geodesic.wgs84.distance(from: a, to: b) }
+        func permutations(_ a: [Int]) -> [[Int]] {
+            a.count <= 1 ? [a] : a.indices.flatMap { i in permutations(Array(a[..<i] + a[(i + 1)...])).map { [a[i]] + $0 } }
+        }
+        let best = permutations([0, 1, 2, 3]).map { p in
+            let c = [hotel] + p.map { stops[$0].coordinate } + [hotel]
+            return zip(c, c.dropFirst()).map(d).reduce(0, +)
+        }.min()!
+        #expect(abs(plan.estimate.distance - best) < 1e-3, "\(plan.estimate.distance) vs \(best)")
+        #expect(Set(plan.order) == Set(stops.map(\.id)))
+        #expect(plan.estimate.duration >= 3600 + plan.estimate.walkingTime - 1e-9)
+    }
+
+    /// References: Geodesic.wgs84 (Karney) for distance and azimuth between device and anchor
+    /// (the tangent-plane horizontal distance differs from the geodesic by ≪ 1 mm at 70 m: 1 cm
+    /// and 1e-3° allowed); the ARKit gravityAndHeading axes (x east, y up, z south: Apple's
+    /// ARConfiguration.WorldAlignment documentation) from the placement's own ENU vector.
+    @Test func readmeAnchoring() throws {
+        let device = GeodeticCoordinate(latitude: 50.0875, longitude: 14.4213, ellipsoidalHeight: 240)
+        let pose = DevicePose(position: device, horizontalAccuracy: 4, verticalAccuracy: 3,   // CoreLocation's 68 % values
+                              heading: 30, headingAccuracy: 10)
+        let tower = GeoAnchor(id: "tower", latitude: 50.0880, longitude: 14.4220, altitude: .ellipsoidal(290))
+        let placer = AnchorPlacer(convention: .arkitGravityAndHeading)   // x east, y up, z south
+        let placement = try placer.place([tower], from: pose)[0].get()
+        print(placement.position, placement.distance, placement.bearing)      // AR frame (m); m; degrees
+        print(placement.uncertainty.meters, placement.uncertainty.degrees)    // expected 68 % error
+
+        let g = try Geodesic.wgs84.inverse(from: device, to: GeodeticCoordinate(latitude: 50.0880, longitude: 14.4220))
+        #expect(abs(placement.horizontalDistance - g.distance) < 0.01)
+        #expect(abs(placement.bearing - g.initialBearing) < 1e-3)
+        let e = placement.enu
+        #expect(abs(placement.position.x - e.east) < 1e-9 && abs(placement.position.y - e.up) < 1e-9
+                && abs(placement.position.z + e.north) < 1e-9)
+        #expect(abs(e.up - 50) < 0.01)   // 50 m above the device's ellipsoidal height, less ≈ 0.4 mm of curvature
+        #expect(placement.uncertainty.meters > 4 / 1.5096 && placement.uncertainty.degrees > 0)
+    }
+
+    /// Reference: the inputs. With one fix and one compass reading nothing else weighs in: the
+    /// estimate is the fix's position (to 1 cm) and the compass heading (to 0.01°), and its σ
+    /// no larger than the reading's (15° as a 68 % half-width is σ ≈ 15.1°).
+    @Test func readmeGeoRegistration() throws {
+        var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+        try registration.update(tracking: ARTrackingSample(time: 0, position: SIMD3(0, 0, 0), yaw: 0))
+        try registration.update(fix: Fix(time: 0, latitude: 49.9617, longitude: 14.3950, ellipsoidalHeight: 392,
+                                         horizontalAccuracy: 5))
+        try registration.update(compass: CompassReading(time: 0, heading: 75, headingAccuracy: 15))
+        if let estimate = registration.estimate {
+            print(estimate.position, estimate.heading, estimate.headingSigma)   // WGS84; true heading ± 1σ
+            let pose = estimate.devicePose   // for AnchorPlacer.place(_:registration:) / AnchorField
+            print(pose.heading, pose.headingAccuracy)
+        }
+
+        let e = try #require(registration.estimate)
+        let offset = try Geodesic.wgs84.distance(from: e.position, to: GeodeticCoordinate(latitude: 49.9617, longitude: 14.3950))
+        #expect(offset < 0.01, "\(offset) m")
+        #expect(abs(Angle.difference(from: 75, to: e.heading)) < 0.01, "\(e.heading)")
+        #expect(e.headingSigma > 0 && e.headingSigma <= 15 / 0.9945)
+    }
+
+    /// Reference: the walk passes through both stops' centres (straight north along 14.0° E),
+    /// so each must be entered once, gate before chapel, and both visited at the end.
+    @Test func readmeTours() throws {
+        let fixes = Self.walkNorth(from: 49.9995, to: 50.0015)
+
+        let tour = try Tour(stops: [
+            TourStop(id: "gate", coordinate: GeodeticCoordinate(latitude: 50.0000, longitude: 14.0000), radius: 15),
+            TourStop(id: "chapel", coordinate: GeodeticCoordinate(latitude: 50.0010, longitude: 14.0000), radius: 15),
+        ], path: [GeodeticCoordinate(latitude: 49.9995, longitude: 14.0), GeodeticCoordinate(latitude: 50.0015, longitude: 14.0)])
+        var session = try TourSession(tour: tour)
+        var events: [TourEvent] = []
+        for fix in fixes {                                   // filtered positions, in time order
+            events += try session.update(fix)                // enter / dwell / exit, off_route / on_route
+        }
+        let guidance = session.guidance()                    // next stop, distance, bearing, ETA, progress
+        print(events.map { "\($0.kind) \($0.id)" }, guidance?.visitedStopIDs ?? [])
+
+        let enters = events.filter { $0.kind == .enter && $0.feature == .stop }.map(\.id)
+        #expect(enters == ["gate", "chapel"])
+        #expect(guidance?.visitedStopIDs == ["gate", "chapel"])
+    }
+
+    // MARK: - Placement.md
+
+    /// Reference: the heights given. Both the statue's base and the device are MSL heights
+    /// through the same geoid 45 m apart (EGM96 changes by < 1 mm there), so the statue's base
+    /// is 200 − 191.5 = 8.5 m above the device, less the Earth's curvature over 45 m (0.16 mm):
+    /// 1 cm allowed. Horizontal distance: Geodesic.wgs84 to 1 cm.
+    @Test func placementMSLAnchor() throws {
+        let geoidPath = Self.packageRoot.appendingPathComponent("Examples/TourApp/Sources/TourAppCore/Resources/egm96-prague.gtx").path
+
+        // In an app: Bundle.main.url(forResource: "egm96-prague", withExtension: "gtx")!.path
+        let geoid = try GeoidGrid(path: geoidPath)
+        let placer = AnchorPlacer(environment: AnchorEnvironment(geoid: geoid), convention: .arkitGravityAndHeading)
+        let statue = GeoAnchor(id: "statue", latitude: 50.0865, longitude: 14.4114, altitude: .meanSeaLevel(200),
+                               orientation: AnchorOrientation(yaw: 90))        // faces east
+        let pose = DevicePose(position: GeodeticCoordinate(latitude: 50.0862, longitude: 14.4110, altitude: 191.5),
+                              horizontalAccuracy: 5, verticalAccuracy: 4, heading: 45, headingAccuracy: 12)
+        let result = try placer.place([statue], from: pose)[0]    // one Result per anchor
+        switch result {
+        case .success(let p): print(p.transform, p.uncertainty.meters)   // Float 4×4 (ARKit frame); 68 % error, m
+        case .failure(let error): print(error)                            // this anchor only, e.g. outside the grid
+        }
+
+        let p = try result.get()
+        #expect(abs(p.enu.up - 8.5) < 0.01, "\(p.enu.up)")
+        let g = try Geodesic.wgs84.distance(from: GeodeticCoordinate(latitude: 50.0862, longitude: 14.4110),
+                                            to: GeodeticCoordinate(latitude: 50.0865, longitude: 14.4114))
+        #expect(abs(p.horizontalDistance - g) < 0.01)
+    }
+
+    /// Reference: the conventions as Apple and Google document them — ARKit gravityAndHeading
+    /// and ARCore Earth: x east, y up, z south; ARKit gravity: y up, −z the start heading (here
+    /// east, so east is −z and south is +x). AnchorField's transforms must put the anchor where
+    /// AnchorPlacer does (Float: 1 mm).
+    @Test func placementFramesAndField() throws {
+        let statue = GeoAnchor(id: "statue", latitude: 50.0865, longitude: 14.4114, altitude: .ellipsoidal(245))
+        let sessionStart = DevicePose(position: GeodeticCoordinate(latitude: 50.0862, longitude: 14.4110, ellipsoidalHeight: 237),
+                                      horizontalAccuracy: 5, verticalAccuracy: 4, heading: 90, headingAccuracy: 12)
+
+        let east10 = ENUVector(east: 10, north: 0, up: 1)
+        let arkit = ARFrameConvention.arkitGravityAndHeading.vector(fromENU: east10)           // (10, 1, 0): x east, y up, z south
+        let arcore = ARFrameConvention.arcoreEarth.vector(fromENU: east10)                     // (10, 1, 0): East-Up-South too
+        let gravity = ARFrameConvention.arkitGravity(sessionHeading: 90).vector(fromENU: east10)  // (0, 1, −10): −z faced east
+
+        // Many anchors, every frame: ECEF precomputed once, one rotation + translation each.
+        var field = try AnchorField(anchors: [statue], convention: .arkitGravity(sessionHeading: 90), session: sessionStart)
+        let transforms = field.reposed()                  // Float 4×4 per anchor, session frame
+        field.advance(by: 1.0 / 60)                       // approach a new pose estimate at bounded rates
+
+        #expect(arkit == SIMD3(10, 1, 0) && arcore == SIMD3(10, 1, 0))
+        #expect(abs(gravity.x) < 1e-12 && gravity.y == 1 && abs(gravity.z + 10) < 1e-12, "\(gravity)")
+        let placed = try AnchorPlacer(convention: .arkitGravity(sessionHeading: 90))
+            .place([statue], from: DevicePose.exact(position: sessionStart.position, heading: 90))[0].get()
+        let t = transforms[0]
+        #expect(field.failures.isEmpty && transforms.count == 1)
+        let moved = SIMD3<Double>(t.translation) - placed.position
+        #expect(Self.length(moved) < 1e-3, "\(t) vs \(placed.position)")
+    }
+
+    // MARK: - Filtering.md
+
+    /// Reference: the simulator's truth for the shipped city walk (seed 2). README (Filtering,
+    /// map aiding): path-aided filter −51.5 %, smoother −64.8 % RMSE on `traces/city-walk`
+    /// (walking preset); the test allows 0.55 / 0.40 × raw (≈ 8–14 % margin).
+    @Test func filteringPathAndSmoother() throws {
+        let walk = TraceSimulator(config: .cityWalk, seed: 2).run()
+        let fixes = walk.raw, walkway = TraceSimulator.Configuration.cityWalk.waypoints
+
+        let path = try PathConstraint(lines: [walkway])          // the line the visitor walks (WGS84)
+        var live = PositionFilter(configuration: .walking, path: path)
+        var estimates: [FilteredFix] = []
+        for fix in fixes {
+            if let e = live.process(fix) { estimates.append(e) }  // causal: one fix at a time
+        }
+        print(live.statistics.pathUpdates, live.statistics.pathSkipped)   // constraint applied / released
+        let track = PositionFilter.track(fixes, configuration: .walking, smooth: true, path: path)
+        let best = track.smoothed ?? track.filtered               // RTS-smoothed, offline
+
+        let raw = Self.rmse(fixes, truth: walk.truth)
+        #expect(Self.rmse(estimates.map(\.fix), truth: walk.truth) <= 0.55 * raw)
+        #expect(Self.rmse(best.map(\.fix), truth: walk.truth) <= 0.40 * raw)
+    }
+
+    /// References: WMM2025 through NOAA's wmm-calculator at Závist (49.96° N, 14.39° E, 350 m,
+    /// 2029.6877): D = 5.497581233° (fixture file), 1e-6°; the gyro: −0.1 rad/s (clockwise seen
+    /// from above) for 10 s turns the heading by 57.2958° — the filter starts with zero gyro
+    /// bias, so the prediction is that integral to 1e-6°.
+    @Test func filteringHeading() throws {
+        let magneticHeading = 20.0
+        let gyro = (1...100).map { (time: Double($0) / 10, rateZ: -0.1) }
+
+        let declination = MagneticModel.wmm2025.field(latitude: 49.96, longitude: 14.39, ellipsoidalHeight: 350,
+                                                      decimalYear: 2029.6876712328767).declination   // ° east
+        var heading = HeadingFilter()
+        let first = heading.update(heading: Angle.normalizeHeading(magneticHeading + declination), accuracy: 15, time: 0)
+        for (time, rateZ) in gyro {                                // CoreMotion rotationRate.z, rad/s (counter-clockwise +)
+            if case .invalid(let reason) = heading.predict(to: time, gyroZ: rateZ) { print(reason) }
+        }
+        if let estimate = heading.estimate { print(estimate.heading, estimate.accuracy68) }   // true heading, ° (68 %)
+
+        #expect(first == .initialized)
+        #expect(abs(declination - 5.497581233) < 1e-6)
+        let e = try #require(heading.estimate)
+        #expect(abs(Angle.difference(from: 20 + 5.497581233 + 0.1 * 10 * 180 / .pi, to: e.heading)) < 1e-6, "\(e.heading)")
+    }
+
+    // MARK: - Tours.md
+
+    /// References: each leg's polyline measured independently with Geodesic.wgs84 must have the
+    /// leg's distance (1 mm); the stops sit on an L of streets, so the walk from the entrance to
+    /// "well" goes round the corner: longer than the straight line by the legs of the triangle
+    /// (computed from the coordinates).
+    @Test func toursPlanOnNetwork() throws {
+        let corner = GeodeticCoordinate(latitude: 50.0010, longitude: 14.0000)
+        let streetA = [GeodeticCoordinate(latitude: 50.0000, longitude: 14.0000), corner]
+        let streetB = [corner, GeodeticCoordinate(latitude: 50.0010, longitude: 14.0015)]
+        let entrance = GeodeticCoordinate(latitude: 50.0000, longitude: 14.0000)
+        let stops = [RouteStop(id: "well", coordinate: GeodeticCoordinate(latitude: 50.0010, longitude: 14.0012), dwell: 120),
+                     RouteStop(id: "gate", coordinate: GeodeticCoordinate(latitude: 50.0005, longitude: 14.0000), dwell: 60)]
+
+        let network = try PathNetwork(lineStrings: [streetA, streetB])   // WGS84 polylines (e.g. GeoJSON LineStrings)
+        let problem = RouteProblem(stops: stops, start: .location(entrance))
+        let plan = try RoutePlanner.plan(problem, network: network)      // stops snapped within 100 m
+        for leg in plan.estimate.legs {
+            print(leg.from, leg.to, leg.distance, leg.walkingTime, leg.path.count)   // leg.path: the walked polyline
+        }
+        let tour = try Tour(plan: plan, problem: problem, radius: 15)   // stops in visiting order, path = the legs
+        var session = try TourSession(tour: tour)
+        var filter = PositionFilter(configuration: .walking, path: try tour.pathConstraint())
+
+        #expect(plan.order == ["gate", "well"])
+        for leg in plan.estimate.legs {
+            let measured = zip(leg.path, leg.path.dropFirst()).map { try! Geodesic.wgs84.distance(from: $0, to: $1) }.reduce(0, +)
+            #expect(abs(measured - leg.distance) < 1e-3, "\(leg.from)→\(leg.to): \(measured) vs \(leg.distance)")
+        }
+        let viaCorner = try Geodesic.wgs84.distance(from: stops[1].coordinate, to: corner)
+            + Geodesic.wgs84.distance(from: corner, to: stops[0].coordinate)
+        #expect(abs(plan.estimate.legs[1].distance - viaCorner) < 1e-3)
+        #expect(tour.stops.map(\.id) == plan.order)
+        var events: [TourEvent] = []
+        for fix in Self.walkNorth(from: 50.0000, to: 50.0010) {      // along streetA, through "gate"
+            if let filtered = filter.process(fix) { events += try session.update(filtered.fix) }
+        }
+        #expect(events.filter { $0.kind == .enter }.map(\.id) == ["gate"])
+    }
+
+    /// References: brute force over the 6 orders of a 4-node round trip (the solver's answer
+    /// must be the minimum); a 100 m square zone built in a local frame around its centre: the
+    /// signed distance at the centre is +50 m (inside, 1 cm: planar distortion ≪ 1 mm), and a
+    /// walk through it (100 m inside at 1.3 m/s) must enter it first and exit it last, once each.
+    @Test func toursSolverAndZones() throws {
+        let fixes = Self.walkNorth(from: 49.9990, to: 50.0010)
+        let square = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: 50.0, longitude: 14.0, ellipsoidalHeight: 0))
+        let corners = try [(-50.0, -50.0), (50, -50), (50, 50), (-50, 50)].map {
+            try square.geodetic(from: ENUVector(east: $0.0, north: $0.1, up: 0))
+        }
+        let table: [[Double]] = [[0, 5, 9, 4], [5, 0, 3, 8], [9, 3, 0, 6], [4, 8, 6, 0]]
+
+        let cost = CostMatrix(count: 4) { i, j in table[i][j] }          // any costs: meters, seconds, …
+        let visit = try VisitOrderSolver.solve(cost: cost, start: 0, end: .roundTrip)
+        print(visit.order, visit.cost, visit.isProvenOptimal)          // Held–Karp up to 16 free stops
+
+        let garden = TourZone(id: "garden", rings: [corners + [corners[0]]])   // closed outer ring (+ holes), WGS84
+        let bench = TourStop(id: "bench", coordinate: GeodeticCoordinate(latitude: 50.0, longitude: 14.0), radius: 10)
+        let tour = try Tour(stops: [bench], zones: [garden])
+        var session = try TourSession(tour: tour)
+        var events: [TourEvent] = []
+        for fix in fixes { events += try session.update(fix, zones: nil) }   // nil: the core's PlanarTourZones
+        let zones = try PlanarTourZones(session: session)
+        let depth = zones.signedDistance(zone: 0, at: session.planarPoint(latitude: 50.0, longitude: 14.0))   // m, > 0 inside
+
+        let orders = [[1, 2, 3], [1, 3, 2], [2, 1, 3], [2, 3, 1], [3, 1, 2], [3, 2, 1]]
+        let best = orders.map { o in ([0] + o + [0]).indices.dropLast().map { k in table[([0] + o + [0])[k]][([0] + o + [0])[k + 1]] }.reduce(0, +) }.min()!
+        #expect(visit.cost == best && visit.isProvenOptimal)
+        #expect(abs(depth - 50) < 0.01, "\(depth)")
+        let zoneEvents = events.filter { $0.feature == .zone }.map(\.kind)
+        #expect(zoneEvents.first == .enter && zoneEvents.last == .exit, "\(zoneEvents)")
+        #expect(zoneEvents.filter { $0 == .enter }.count == 1 && zoneEvents.filter { $0 == .exit }.count == 1)
+    }
+
+    // MARK: - Traces.md
+
+    /// References: the texts themselves. GPX <ele> is MSL; the CSV's `ellipsoidal_height` and a
+    /// GnssLogger `Fix` altitude (Android's Location.getAltitude) are WGS84; times from the
+    /// ISO 8601 stamps and the log's UnixTimeMillis (2026-05-01T10:00:03Z = 1,777,629,603 s).
+    /// The bad row's latitude 91.5 must be reported at bad.csv line 2.
+    @Test func tracesReadersInMemory() throws {
+        let gpx = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="docs" xmlns="http://www.topografix.com/GPX/1/1">
+        <trk><trkseg>
+        <trkpt lat="49.9617" lon="14.3950"><ele>392.0</ele><time>2026-05-01T10:00:00Z</time></trkpt>
+        <trkpt lat="49.9618" lon="14.3951"><ele>392.5</ele><time>2026-05-01T10:00:01Z</time></trkpt>
+        </trkseg></trk>
+        </gpx>
+        """
+        var fixes: [Fix] = []
+        let summary = try GPXReader.read(data: Data(gpx.utf8), source: "walk.gpx") { fixes.append($0) }   // <ele>: MSL
+
+        let csv = """
+        time,latitude,longitude,ellipsoidal_height,horizontal_accuracy
+        2026-05-01T10:00:02Z,49.9619,14.3952,437.1,4.5
+        """
+        _ = try CSVTraceReader.read(ByteLineReader(data: Data(csv.utf8), source: "walk.csv")) { fixes.append($0) }
+
+        let log = "Fix,GPS,49.9620,14.3953,437.0,1.3,3.9,45,1777629603000,0.5,8\n"   // Android GnssLogger, altitude WGS84
+        _ = try GnssLoggerReader.read(ByteLineReader(data: Data(log.utf8), source: "gnss_log.txt"), fixSource: .fixRecords) {
+            fixes.append($0)
+        }
+
+        var problem: TraceFormatError?
+        do {
+            let bad = "time,latitude,longitude\n2026-05-01T10:00:04Z,91.5,14.3954\n"
+            _ = try CSVTraceReader.read(ByteLineReader(data: Data(bad.utf8), source: "bad.csv")) { _ in }
+        } catch let error as TraceFormatError {
+            problem = error                    // "bad.csv:2: …": source, line, message
+        }
+
+        #expect(summary.fixes == 2)
+        #expect(fixes.map(\.time) == [1_777_629_600, 1_777_629_601, 1_777_629_602, 1_777_629_603])
+        #expect(fixes.map(\.verticalReference) == [.meanSeaLevel, .meanSeaLevel, .ellipsoid, .ellipsoid])
+        #expect(fixes.map(\.height) == [392.0, 392.5, 437.1, 437.0])
+        #expect(fixes[3].horizontalAccuracy == 3.9 && fixes[3].speed == 1.3 && fixes[3].course == 45)
+        #expect(problem?.source == "bad.csv" && problem?.line == 2, "\(String(describing: problem))")
+    }
+
+    /// Reference: the trace is the truth moved 3 m east at every epoch (built in a local ENU
+    /// frame per fix), so every horizontal error is 3 m: p50, p95 and RMSE to 1 mm (the CSV
+    /// text carries 1e-9°, ≈ 0.1 mm). The GPX written must read back with the same fixes
+    /// (positions to 1e-7°, the writer's precision being finer).
+    @Test func tracesAccuracyAndWriter() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docs-traces-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let truth = Self.walkNorth(from: 49.9617, to: 49.9620, longitude: 14.3950)
+        var text = "time,latitude,longitude,horizontal_accuracy\n"
+        for f in truth {
+            let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: f.latitude, longitude: f.longitude, ellipsoidalHeight: 300))
+            let moved = try frame.geodetic(from: ENUVector(east: 3, north: 0, up: 0))
+            text += String(format: "%.3f,%.10f,%.10f,3\n", f.time, moved.latitude, moved.longitude)
+        }
+        let url = directory.appendingPathComponent("walk.csv")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+
+        let trace = try TraceReader.load(url: url)                      // format from the extension
+        let reference = ReferenceTrack(truth)                           // e.g. a survey-grade track, [Fix]
+        let accuracy = TrackAccuracy.evaluate(trace: trace.fixes, reference: reference)
+        print(accuracy.horizontal.p50, accuracy.horizontal.p95, accuracy.horizontal.rmse, accuracy.gsdcScore)   // m
+
+        let output = directory.appendingPathComponent("walk.gpx")
+        let writer = try TraceWriter(url: output, format: .gpx)        // .csv, .nmea, .gpx, .geojson
+        for fix in trace.fixes { try writer.write(fix) }
+        try writer.finish()
+
+        #expect(accuracy.matched == truth.count)
+        #expect(abs(accuracy.horizontal.p50 - 3) < 1e-3 && abs(accuracy.horizontal.p95 - 3) < 1e-3
+                && abs(accuracy.horizontal.rmse - 3) < 1e-3, "\(accuracy.horizontal)")
+        let back = try TraceReader.load(url: output)
+        #expect(back.fixes.count == trace.fixes.count)
+        #expect(zip(back.fixes, trace.fixes).allSatisfy { abs($0.latitude - $1.latitude) < 1e-7 && abs($0.longitude - $1.longitude) < 1e-7 && $0.time == $1.time })
+    }
+
+    // MARK: - GettingStarted.md
+
+    /// References: Geodesic.wgs84 for the bearing (tangent plane vs geodesic ≪ 0.01° at 200 m);
+    /// the exact inverse returns the gate to 1e-9°.
+    @Test func gettingStartedLocalFrame() throws {
+        let origin = GeodeticCoordinate(latitude: 49.9617, longitude: 14.3950, ellipsoidalHeight: 392)
+        let frame = try LocalTangentFrame(origin: origin)          // WGS84, rotation precomputed
+
+        let gate = GeodeticCoordinate(latitude: 49.9630, longitude: 14.3972, ellipsoidalHeight: 395)
+        let v = try frame.enu(from: gate)   // meters east, north, up (up includes Earth curvature)
+        print(v.east, v.north, v.up, v.bearing)
+
+        let back = try frame.geodetic(from: v)   // exact inverse (closed form, no iteration)
+
+        let g = try Geodesic.wgs84.inverse(from: origin, to: gate)
+        #expect(abs(Angle.difference(from: g.initialBearing, to: v.bearing)) < 0.01)
+        #expect(abs(back.latitude - gate.latitude) < 1e-9 && abs(back.longitude - gate.longitude) < 1e-9
+                && abs(back.height - 395) < 1e-6)
+    }
+
+    /// Reference: traces/zavist-tour.truth.csv (the simulator's truth). The article states
+    /// −55 % (filter) and −65 % (smoother) RMSE with the path; the test allows 0.50 / 0.40 × raw.
+    @Test func gettingStartedPathFilter() throws {
+        let tourURL = Self.packageRoot.appendingPathComponent("traces/zavist-tour.geojson")
+        let traceURL = Self.packageRoot.appendingPathComponent("traces/zavist-tour.raw.csv")
+        let truth = try TraceReader.load(url: Self.packageRoot.appendingPathComponent("traces/zavist-tour.truth.csv")).fixes
+        let fix = try TraceReader.load(url: traceURL).fixes[0]
+
+        let tourFile = try GeoJSONFeatureCollection.read(contentsOf: tourURL)   // traces/zavist-tour.geojson
+        let path = try PathConstraint(geoJSON: tourFile)          // the "kind": "path" LineString
+
+        // Live: one fix at a time.
+        var filter = PositionFilter(configuration: .walking, path: path)
+        if let estimate = filter.process(fix) {
+            print(estimate.latitude, estimate.longitude, estimate.horizontalAccuracy) // 68 % radius, m
+        }
+
+        // Offline: a recorded trace, filtered and RTS-smoothed.
+        let trace = try TraceReader.load(url: traceURL)           // traces/zavist-tour.raw.csv
+        let track = PositionFilter.track(trace.fixes, configuration: .walking, smooth: true, path: path)
+        let best = track.smoothed ?? track.filtered
+
+        let raw = Self.rmse(trace.fixes, truth: truth)
+        #expect(Self.rmse(track.filtered.map(\.fix), truth: truth) <= 0.50 * raw)
+        #expect(Self.rmse(best.map(\.fix), truth: truth) <= 0.40 * raw)
+        #expect(filter.statistics.fixes == 1)
+    }
+
+    /// Reference: the Závist walk is a walker with stops (no vehicle): the share of time the
+    /// model gives to stationary + walking must be ≥ 90 %, every fix counted.
+    @Test func gettingStartedAdaptive() throws {
+        let fixes = try TraceReader.load(url: Self.packageRoot.appendingPathComponent("traces/zavist-tour.raw.csv")).fixes
+
+        var filter = PositionFilter()                       // adaptive
+        for fix in fixes {
+            guard let estimate = filter.process(fix) else { continue }   // refused: counted in statistics
+            let motion = estimate.local.motion              // P(stationary), P(walking), P(vehicle)
+            print(estimate.latitude, estimate.longitude, motion.mostProbable)
+        }
+        if !filter.statistics.modelFits {
+            print("the fixes' stated accuracies do not match their errors:", filter.statistics.meanMahalanobisSquared)
+        }
+        print(filter.statistics.motionShare as Any)         // share of time in each kind of motion
+
+        #expect(filter.statistics.fixes == fixes.count)
+        let share = try #require(filter.statistics.motionShare)
+        #expect(share.stationary + share.walking >= 0.9, "\(share)")
+    }
+
+    // MARK: - GeoRegistrationArticle.md
+
+    /// Reference: the session started at the fix's position facing true north (compass 0°), so
+    /// nothing needs correcting: the field's anchor must sit where AnchorPlacer puts it from
+    /// the exact session pose (1 cm), and the estimate's heading must be the compass's (0.01°).
+    @Test func geoRegistrationArticle() throws {
+        let start = GeodeticCoordinate(latitude: 49.9617, longitude: 14.3950, ellipsoidalHeight: 392)
+        let anchors = [GeoAnchor(id: "gate", latitude: 49.9620, longitude: 14.3955, altitude: .ellipsoidal(395))]
+        let sessionStart = DevicePose(position: start, horizontalAccuracy: 5, verticalAccuracy: 5, heading: 0, headingAccuracy: 15)
+        let t = 1_780_000_000.0, cameraPosition = SIMD3<Double>(0, 0, 0), cameraYaw = 0.0
+        let fix = Fix(time: t, latitude: start.latitude, longitude: start.longitude, ellipsoidalHeight: 392, horizontalAccuracy: 5)
+        let trueHeading = 0.0, accuracy = 15.0, frameInterval = 1.0 / 60
+        let transforms = UnsafeMutableBufferPointer<Float4x4>.allocate(capacity: anchors.count)
+        transforms.initialize(repeating: .identity)
+        defer { transforms.deallocate() }
+
+        var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+        var field = try AnchorField(anchors: anchors, convention: .arkitGravity(sessionHeading: 0),
+                                    session: sessionStart)   // the device pose when the session began
+
+        // Every AR frame (e.g. 60 Hz; 10 Hz is enough):
+        try registration.update(tracking: ARTrackingSample(time: t, position: cameraPosition, yaw: cameraYaw))
+        // Whenever CoreLocation delivers:
+        try registration.update(fix: fix)
+        try registration.update(compass: CompassReading(time: t, heading: trueHeading, headingAccuracy: accuracy))
+
+        if let estimate = registration.estimate {
+            try field.update(registration: estimate)      // heading correction + position
+            field.advance(by: frameInterval)
+            field.repose(into: transforms)
+        }
+        for event in registration.events { /* e.g. tell the user the scene was re-aligned */ _ = event }
+        registration.removeEvents()
+
+        let e = try #require(registration.estimate)
+        #expect(abs(Angle.difference(from: 0, to: e.heading)) < 0.01)
+        let placed = try AnchorPlacer(convention: .arkitGravity(sessionHeading: 0))
+            .place(anchors, from: DevicePose.exact(position: start))[0].get()
+        #expect(Self.length(SIMD3<Double>(transforms[0].translation) - placed.position) < 0.01,
+                "\(transforms[0].translation) vs \(placed.position)")
+    }
+}
