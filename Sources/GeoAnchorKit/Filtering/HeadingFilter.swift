@@ -52,7 +52,7 @@ public struct HeadingFilter: Sendable {
         public var disturbedSigmaFactor: Double
         /// Seconds a compass reading may lag behind the filter's time (gyro samples run ahead of
         /// the compass on phones): such a reading is applied to the heading it measured, through
-        /// the rotation integrated since then. Older readings are refused (``CompassOutcome/tooOld(lag:)``).
+        /// the rotation integrated since then. Older readings are refused (``CompassOutcome/refused(_:)``, reason `.tooOld`).
         public var maximumCompassLatency: Double
 
         public init(gyroNoiseDensity: Double = 0.1, biasInstability: Double = 0.005, initialBiasSigma: Double = 1,

@@ -1,16 +1,16 @@
 import Foundation
 
-/// The common shape of GeoAnchorKit's public errors: a typed value whose ``description`` is the
+/// The common shape of GeoAnchorKit's public errors: a typed value whose `description` is the
 /// message to show a person (naming the offending value), also returned by `LocalizedError`, so
 /// `error.localizedDescription` reads the same instead of "The operation could not be completed".
 public protocol DescribedError: LocalizedError, CustomStringConvertible, Sendable {
     /// The input place the error is about (a file and line), when it is about one; then
-    /// ``description`` starts with it (`SOURCE:LINE: message`). Nil for errors about values.
+    /// `description` starts with it (`SOURCE:LINE: message`). Nil for errors about values.
     var sourceLocation: InputLocation? { get }
 }
 
 extension DescribedError {
-    /// The same text as ``description``.
+    /// The same text as `description`.
     public var errorDescription: String? { description }
     /// Nil: the error is about a value, not a place in an input.
     public var sourceLocation: InputLocation? { nil }
@@ -33,7 +33,7 @@ public struct InputLocation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// An error about a place in an input (a file, stdin, a named buffer): the source, the 1-based
-/// line when known, and the message; ``description`` is `SOURCE:LINE: message`. Command-line
+/// line when known, and the message; `description` is `SOURCE:LINE: message`. Command-line
 /// tools convert every such error the same way.
 public protocol SourceLocatedError: DescribedError {
     /// File path or a name such as `<stdin>`.

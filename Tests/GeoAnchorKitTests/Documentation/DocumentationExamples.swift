@@ -240,7 +240,7 @@ struct DocumentationExamples {
         var session = try TourSession(tour: tour)
         var events: [TourEvent] = []
         for fix in fixes {                                   // filtered positions, in time order
-            events += try session.update(fix)                // enter / dwell / exit, off_route / on_route
+            events += try session.update(fix).events                // enter / dwell / exit, off_route / on_route
         }
         let guidance = session.guidance()                    // next stop, distance, bearing, ETA, progress
         print(events.map { "\($0.kind) \($0.id)" }, guidance?.visitedStopIDs ?? [])
@@ -345,7 +345,7 @@ struct DocumentationExamples {
         var heading = HeadingFilter()
         let first = heading.update(heading: Angle.normalizeHeading(magneticHeading + declination), accuracy: 15, time: 0)
         for (time, rateZ) in gyro {                                // CoreMotion rotationRate.z, rad/s (counter-clockwise +)
-            if case .invalid(let reason) = heading.predict(to: time, gyroZ: rateZ) { print(reason) }
+            if case .refused(let why) = heading.predict(to: time, gyroZ: rateZ) { print(why) }
         }
         if let estimate = heading.estimate { print(estimate.heading, estimate.accuracy68) }   // true heading, ° (68 %)
 
@@ -390,7 +390,7 @@ struct DocumentationExamples {
         #expect(tour.stops.map(\.id) == plan.order)
         var events: [TourEvent] = []
         for fix in Self.walkNorth(from: 50.0000, to: 50.0010) {      // along streetA, through "gate"
-            if let filtered = filter.process(fix) { events += try session.update(filtered.fix) }
+            if let filtered = filter.process(fix) { events += try session.update(filtered.fix).events }
         }
         #expect(events.filter { $0.kind == .enter }.map(\.id) == ["gate"])
     }
@@ -416,7 +416,7 @@ struct DocumentationExamples {
         let tour = try Tour(stops: [bench], zones: [garden])
         var session = try TourSession(tour: tour)
         var events: [TourEvent] = []
-        for fix in fixes { events += try session.update(fix, zones: nil) }   // nil: the core's PlanarTourZones
+        for fix in fixes { events += try session.update(fix, zones: nil).events }   // nil: the core's PlanarTourZones
         let zones = try PlanarTourZones(session: session)
         let depth = zones.signedDistance(zone: 0, at: session.planarPoint(latitude: 50.0, longitude: 14.0))   // m, > 0 inside
 
