@@ -114,7 +114,7 @@ struct AnchorsCommand: ParsableCommand {
             case .arcore: convention = .arcoreEarth
             }
             let placer = AnchorPlacer(environment: AnchorEnvironment(geoid: geoidModel), convention: convention,
-                                      options: PlacementConfiguration(maxRange: maxRange, horizontalFieldOfView: fov))
+                                      configuration: PlacementConfiguration(maxRange: maxRange, horizontalFieldOfView: fov))
             let pose = DevicePose(
                 position: GeodeticCoordinate(latitude: lat, longitude: lon, height: h,
                                              verticalReference: deviceReference == .msl ? .meanSeaLevel : .ellipsoid),

@@ -111,7 +111,7 @@ struct AnchorPlacerTests {
             let g = frame.geodetic(east: 0, north: d, up: 0)
             let a = GeoAnchor(id: "x", latitude: g.latitude, longitude: g.longitude,
                               altitude: .ellipsoidal(Self.device.height - eye + h), boundingRadius: boundingRadius)
-            let placer = AnchorPlacer(options: PlacementConfiguration(maxRange: 1e9, horizontalFieldOfView: 360))
+            let placer = AnchorPlacer(configuration: PlacementConfiguration(maxRange: 1e9, horizontalFieldOfView: 360))
             return try placer.place([a], from: DevicePose.exact(position: Self.device, heightAboveFloor: eye))[0].get().visibility.aboveHorizon
         }
         let d0 = (2 * r * eye).squareRoot() + (2 * r * 0.5).squareRoot()
@@ -136,7 +136,7 @@ struct AnchorPlacerTests {
         }
         let anchors = [at(0, 100, "ahead100"), at(100, 0, "east"), at(0, 20, "ahead20"), at(0, 20_000, "far"),
                        at(10, 100, "ahead-5.7deg")]
-        let placer = AnchorPlacer(options: PlacementConfiguration(maxRange: 10_000, horizontalFieldOfView: 60))
+        let placer = AnchorPlacer(configuration: PlacementConfiguration(maxRange: 10_000, horizontalFieldOfView: 60))
         let res = try placer.place(anchors, from: DevicePose(position: Self.device, horizontalAccuracy: 3, verticalAccuracy: 0, heading: 0, headingAccuracy: 2))
         let p = try res.map { try $0.get() }
         #expect(p[0].visibility.inFieldOfView && !p[1].visibility.inFieldOfView && p[4].visibility.inFieldOfView)

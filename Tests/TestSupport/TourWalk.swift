@@ -42,7 +42,7 @@ package struct TourWalk {
             if k > 0 { ex = phi * ex + q * rng.normal(); ey = phi * ey + q * rng.normal() }
             let g = frame.geodetic(east: p.x + ex, north: p.y + ey, up: 0)
             let fix = Fix(time: startTime + Double(k), latitude: g.latitude, longitude: g.longitude,
-                          horizontalAccuracy: sigma * PositionUncertainty.rayleigh68)
+                          horizontalAccuracy: sigma * CircularError.radius68PerSigma)
             samples.append(Sample(time: startTime + Double(k), truth: p, fix: fix))
         }
     }

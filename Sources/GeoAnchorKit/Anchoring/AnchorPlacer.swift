@@ -43,11 +43,11 @@ public struct AnchorPlacement: Sendable, Hashable {
 public struct AnchorPlacer: Sendable {
     public var environment: AnchorEnvironment
     public var convention: ARFrameConvention
-    public var options: PlacementConfiguration
+    public var configuration: PlacementConfiguration
 
     public init(environment: AnchorEnvironment = AnchorEnvironment(), convention: ARFrameConvention = .enu,
-                options: PlacementConfiguration = PlacementConfiguration()) {
-        self.environment = environment; self.convention = convention; self.options = options
+                configuration: PlacementConfiguration = PlacementConfiguration()) {
+        self.environment = environment; self.convention = convention; self.configuration = configuration
     }
 
     /// Places every anchor; each result is the placement or that anchor's error (the others are
@@ -93,12 +93,12 @@ public struct AnchorPlacer: Sendable {
                 : (pose.verticalAccuracy * pose.verticalAccuracy + a.verticalAccuracy * a.verticalAccuracy).squareRoot(),
             headingSigma: pose.headingAccuracy)
         let bearing = v.bearing
-        let halfFOV = options.horizontalFieldOfView / 2
+        let halfFOV = configuration.horizontalFieldOfView / 2
         let angularRadius = dh > 0 ? Foundation.asin(Swift.min(1, a.boundingRadius * a.scale / dh)) * Angle.degreesPerRadian : 180
-        let inFOV = options.horizontalFieldOfView >= 360
+        let inFOV = configuration.horizontalFieldOfView >= 360
             || Swift.abs(Angle.difference(from: pose.heading, to: bearing)) <= halfFOV + angularRadius
         let vis = AnchorVisibility(
-            inRange: d <= options.maxRange,
+            inRange: d <= configuration.maxRange,
             aboveHorizon: AnchorVisibility.isAboveHorizon(enu: v, heightAboveFloor: pose.heightAboveFloor,
                                                           anchorHeightAboveDevice: heightAboveDevice,
                                                           topOffset: a.boundingRadius * a.scale, earthRadius: earthRadius),
@@ -115,7 +115,7 @@ public struct AnchorPlacer: Sendable {
             orientation: FloatQuaternion(vector: SIMD4(Float(q.x), Float(q.y), Float(q.z), Float(q.w))),
             distance: d, horizontalDistance: dh, bearing: bearing,
             elevation: Angle.atan2Degrees(v.up, dh), uncertainty: unc, visibility: vis,
-            loadingScore: d + options.errorWeight * unc.meters)
+            loadingScore: d + configuration.errorWeight * unc.meters)
     }
 
     /// Indices of successful placements in loading order: visible first, then in-range, then by

@@ -12,7 +12,7 @@ import Foundation
 /// rejected as they arrive; without it, clipping found in the reservoir is reported (graded)
 /// but those samples remain in the fit.
 public struct IncrementalMagnetometerCalibrator: Sendable {
-    public let options: MagnetometerCalibrator.Configuration
+    public let configuration: MagnetometerCalibrator.Configuration
     private var accumulator: EllipsoidFitAccumulator?
     private var reservoir: [SIMD3<Double>] = []
     private let capacity: Int
@@ -21,12 +21,12 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
     private var rng: SplitMix64
 
     /// - Parameters:
-    ///   - options: as for the batch fit.
+    ///   - configuration: as for the batch fit.
     ///   - reservoirCapacity: samples kept for quality figures (≥ 64).
     ///   - seed: seed of the reservoir's random choice (fixed default → reproducible).
-    public init(options: MagnetometerCalibrator.Configuration = .init(), reservoirCapacity: Int = 1024,
+    public init(configuration: MagnetometerCalibrator.Configuration = .init(), reservoirCapacity: Int = 1024,
                 seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {
-        self.options = options
+        self.configuration = configuration
         self.capacity = Swift.max(64, reservoirCapacity)
         self.rng = SplitMix64(seed: seed)
     }
@@ -42,7 +42,7 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
         for (k, name) in ["x", "y", "z"].enumerated() where !raw[k].isFinite {
             throw .nonFinite(name: "magnetometer sample \(name)", value: raw[k])
         }
-        if let limit = options.saturationLimit,
+        if let limit = configuration.saturationLimit,
            Swift.abs(raw.x) >= limit || Swift.abs(raw.y) >= limit || Swift.abs(raw.z) >= limit {
             rejected += 1
             return
@@ -69,19 +69,19 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
     /// - Throws: as ``MagnetometerCalibrator/fit(_:options:)`` (too few samples, single-axis rotation, no ellipsoid).
     public func estimate() throws(GeoAnchorError) -> MagnetometerCalibration {
         guard let accumulator else {
-            throw .outOfRange(name: "magnetometer samples", value: 0, allowed: .atLeast(Double(options.minimumSamples)))
+            throw .outOfRange(name: "magnetometer samples", value: 0, allowed: .atLeast(Double(configuration.minimumSamples)))
         }
-        let solution = try accumulator.solve(minimumSamples: options.minimumSamples)
+        let solution = try accumulator.solve(minimumSamples: configuration.minimumSamples)
         var quality = QualityEvaluator(solution: solution)
         for s in reservoir { quality.add(s) }
         var clipped = rejected
-        if options.saturationLimit == nil {
+        if configuration.saturationLimit == nil {
             let x = reservoir.map(\.x), y = reservoir.map(\.y), z = reservoir.map(\.z)
             clipped = x.withUnsafeBufferPointer { px in y.withUnsafeBufferPointer { py in z.withUnsafeBufferPointer { pz in
                 Saturation.detect(x: px, y: py, z: pz, limit: nil).count
             } } }
         }
         return quality.result(spreadRatio: accumulator.spreadRatio, saturated: clipped,
-                              fitSamples: accumulator.count, options: options)
+                              fitSamples: accumulator.count, options: configuration)
     }
 }

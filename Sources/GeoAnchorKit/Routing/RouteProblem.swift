@@ -7,16 +7,22 @@ public struct RouteStop: Sendable, Hashable {
     /// Position; the height (any vertical reference, the same for all stops) gives the climbs.
     public var coordinate: GeodeticCoordinate
     /// Seconds spent at the stop, ≥ 0.
-    public var dwell: Double
+    public var dwell: TimeInterval
     /// Opening hours in seconds after the tour starts: the visit may begin at `lowerBound`
     /// (the visitor waits if early) and the visitor must arrive by `upperBound`. nil: always open.
-    public var timeWindow: ClosedRange<Double>?
+    public var timeWindow: ClosedRange<TimeInterval>?
     /// nil: the stop is mandatory. A value > 0: the stop is optional with this priority (prize);
     /// with a ``RouteProblem/timeBudget`` the planner keeps the most priority that fits.
     public var priority: Double?
 
-    public init(id: String, coordinate: GeodeticCoordinate, dwell: Double = 0,
-                timeWindow: ClosedRange<Double>? = nil, priority: Double? = nil) {
+    /// - Parameters:
+    ///   - id: unique id (used in results and constraints).
+    ///   - coordinate: position; its height gives the climbs.
+    ///   - dwell: seconds spent at the stop, ≥ 0.
+    ///   - timeWindow: opening hours, seconds after the tour starts (nil: always open).
+    ///   - priority: nil for a mandatory stop, > 0 for an optional one (its prize).
+    public init(id: String, coordinate: GeodeticCoordinate, dwell: TimeInterval = 0,
+                timeWindow: ClosedRange<TimeInterval>? = nil, priority: Double? = nil) {
         self.id = id
         self.coordinate = coordinate
         self.dwell = dwell

@@ -47,9 +47,11 @@ public struct WalkEstimate: Sendable, Hashable {
     /// Total seconds: walking + waiting + dwell.
     public var duration: Double { walkingTime + waitingTime + dwellTime }
 
-    /// Arrival at each leg's destination as a date, given the tour's start date.
-    public func arrivals(startingAt date: Date) -> [(stop: String, eta: Date)] {
-        legs.map { ($0.to, date.addingTimeInterval($0.arrival)) }
+    /// Arrival at each leg's destination, given the tour's start time — in the library's one
+    /// time convention: seconds since 1970-01-01 UTC, like ``Fix/time`` (from a `Date`, pass
+    /// `date.timeIntervalSince1970`; back with `Date(timeIntervalSince1970:)`).
+    public func arrivals(startingAt start: TimeInterval) -> [(stop: String, eta: TimeInterval)] {
+        legs.map { ($0.to, start + $0.arrival) }
     }
 
     /// The walk through `nodes` (cost-matrix indices, in order); `returnTo` appends a closing leg.

@@ -22,22 +22,13 @@ import Foundation
 ///   (`ncx2.cdf(R²/σ², 2, d²/σ²)`, the same Rice CDF) over R/σ ∈ [0.05, 200], d/σ ∈ [0, 250]
 ///   (fixture Tests/GeoAnchorKitTests/Fixtures/Tours/rice_cdf.csv).
 public enum PositionUncertainty {
-    /// `√(−2 ln(1 − 0.68))`: the 68 % radius of a 2-D isotropic Gaussian in units of σ
-    /// (``CircularError/radius68PerSigma``).
-    public static var rayleigh68: Double { CircularError.radius68PerSigma }
-
-    /// Per-axis standard deviation σ (m) of the isotropic Gaussian whose 68 % radius is
-    /// `horizontalAccuracy` (m) (``CircularError/sigma(horizontalAccuracy:)``).
-    @inlinable
-    public static func sigma(horizontalAccuracy: Double) -> Double { CircularError.sigma(horizontalAccuracy: horizontalAccuracy) }
-
     /// Probability in [0, 1] that the true position lies within `radius` m of a point `distance`
     /// m from the estimate, for per-axis standard deviation `sigma` (m).
     ///
     /// - Parameters:
     ///   - d: distance, ≥ 0, meters from the estimate to the circle's centre.
     ///   - R: radius, ≥ 0, meters.
-    ///   - sigma: > 0, meters (use ``sigma(horizontalAccuracy:)``). σ = 0 gives the bare point test.
+    ///   - sigma: > 0, meters (use ``CircularError/sigma(horizontalAccuracy:)``). σ = 0 gives the bare point test.
     public static func probabilityInsideCircle(distance d: Double, radius R: Double, sigma: Double) -> Double {
         guard sigma > 0 else { return d <= R ? 1 : 0 }
         let cut = 9 * sigma

@@ -18,7 +18,7 @@ import Foundation
 /// A mutating value type; its ``state`` is Codable for pause/resume.
 public struct TourSession: Sendable {
     public let tour: Tour
-    public let parameters: Configuration
+    public let configuration: Configuration
     /// The local frame all planar geometry is expressed in (origin: mean of the stops, height 0).
     public let frame: LocalTangentFrame
     /// Stop centres in ``frame``.
@@ -80,15 +80,15 @@ public struct TourSession: Sendable {
     /// Starts (or resumes) a tour.
     /// - Parameters:
     ///   - tour: the stops, zones and path.
-    ///   - parameters: fence hysteresis, off-route corridor and defaults.
+    ///   - configuration: fence hysteresis, off-route corridor and defaults.
     ///   - resuming: a ``state`` saved earlier; fences whose ids are no longer in the tour are ignored.
     /// - Throws: ``TourError`` for an invalid tour (including an invalid zone polygon, see
-    ///   ``PlanarTourZones/init(tour:frame:)``) or parameters.
-    public init(tour: Tour, parameters: Configuration = Configuration(), resuming: TourState? = nil) throws(TourError) {
+    ///   ``PlanarTourZones/init(tour:frame:)``) or configuration.
+    public init(tour: Tour, configuration: Configuration = Configuration(), resuming: TourState? = nil) throws(TourError) {
         try tour.validate()
-        try parameters.validate()
+        try configuration.validate()
         self.tour = tour
-        self.parameters = parameters
+        self.configuration = configuration
         // Origin: the median latitude and longitude of the stops (longitudes as offsets from the
         // first stop, so a tour across ±180° is centred correctly). A median, unlike the mean,
         // does not move when one stop is far away (a typo'd or antipodal stop), so the other
@@ -183,8 +183,8 @@ public struct TourSession: Sendable {
             onRefusal?(r)
             return Update(events: [], refusal: r)
         }
-        let accuracy = fix.horizontalAccuracy ?? parameters.defaultHorizontalAccuracy
-        let sigma = Swift.max(parameters.minimumSigma, PositionUncertainty.sigma(horizontalAccuracy: accuracy))
+        let accuracy = fix.horizontalAccuracy ?? configuration.defaultHorizontalAccuracy
+        let sigma = Swift.max(configuration.minimumSigma, CircularError.sigma(horizontalAccuracy: accuracy))
         let p = planarPoint(latitude: fix.latitude, longitude: fix.longitude)
         // Zones first: an evaluator that fails leaves the session unchanged.
         if !tour.zones.isEmpty {
@@ -199,7 +199,7 @@ public struct TourSession: Sendable {
         statistics.updates += 1
         let t = fix.time
         var events: [TourEvent] = []
-        let g = parameters.geofence
+        let g = configuration.geofence
 
         // 1. Stops: candidates near p, plus every stop that is inside or pending.
         generation &+= 1
@@ -272,9 +272,9 @@ public struct TourSession: Sendable {
             distanceFromPath = proj.distance
             shared.progressAlongPath = proj.along
             // P(beyond the corridor) for a locally straight corridor edge.
-            let offP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: proj.distance - parameters.offRouteDistance, sigma: sigma)
-            let stillOffP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: proj.distance - parameters.onRouteDistance, sigma: sigma)
-            let tr = shared.route.update(time: t, enter: offP, stay: stillOffP, parameters: parameters.corridor)
+            let offP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: proj.distance - configuration.offRouteDistance, sigma: sigma)
+            let stillOffP = PositionUncertainty.probabilityInsideHalfPlane(signedDistance: proj.distance - configuration.onRouteDistance, sigma: sigma)
+            let tr = shared.route.update(time: t, enter: offP, stay: stillOffP, parameters: configuration.corridor)
             if tr.contains(.enter) { events.append(TourEvent(time: t, kind: .offRoute, id: tour.pathID, feature: .path)) }
             if tr.contains(.exit) { events.append(TourEvent(time: t, kind: .onRoute, id: tour.pathID, feature: .path)) }
         }
@@ -293,7 +293,7 @@ public struct TourSession: Sendable {
         }
         guard fix.latitude.isFinite, Swift.abs(fix.latitude) <= 90 else { return invalid(.invalidLatitude(fix.latitude)) }
         guard fix.longitude.isFinite else { return invalid(.invalidLongitude(fix.longitude)) }
-        let accuracy = fix.horizontalAccuracy ?? parameters.defaultHorizontalAccuracy
+        let accuracy = fix.horizontalAccuracy ?? configuration.defaultHorizontalAccuracy
         guard accuracy.isFinite, accuracy >= 0 else {
             return invalid(.outOfRange(name: "horizontalAccuracy", value: accuracy, allowed: .atLeast(0, unit: "m")))
         }
@@ -333,7 +333,7 @@ public struct TourSession: Sendable {
         if let sp = stopProjections?[next], let s = shared.progressAlongPath, !shared.route.isInside, sp.along >= s {
             remaining = (sp.along - s) + sp.distance
         }
-        g.etaToNextStop = remaining / parameters.walkingSpeed
+        g.etaToNextStop = remaining / configuration.walkingSpeed
         return g
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Everything a running tour remembers, Codable for pause/resume (encode it when the app goes
-/// to the background, pass it to ``TourSession/init(tour:parameters:resuming:)`` later).
+/// to the background, pass it to ``TourSession/init(tour:configuration:resuming:)`` later).
 ///
 /// Fences are keyed by id, so a state stays valid when the tour file gains or reorders stops;
 /// only fences that are not in their initial state (outside, nothing pending) are stored.

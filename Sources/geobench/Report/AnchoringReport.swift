@@ -31,7 +31,7 @@ enum AnchoringReport: ReportSection {
         let env = AnchorEnvironment(geoid: geoid)
         let pose = DevicePose(position: device, horizontalAccuracy: 4, verticalAccuracy: 3, heading: 60, headingAccuracy: 8)
         let placer = AnchorPlacer(environment: env, convention: .arkitGravityAndHeading,
-                                  options: PlacementConfiguration(maxRange: 10_000, horizontalFieldOfView: 60))
+                                  configuration: PlacementConfiguration(maxRange: 10_000, horizontalFieldOfView: 60))
         let results = try placer.place(zavist, from: pose)
         let n0 = try geoid.undulation(latitude: device.latitude, longitude: device.longitude)
         lines.append(String(format: "  device %.5f N %.5f E, %.1f m MSL (EGM96 N = %.3f m), heading 60°, σ_pos 4 m, σ_v 3 m, σ_heading 8°",

@@ -31,7 +31,7 @@ struct PositionUncertaintyTests {
             #expect(abs(PositionUncertainty.probabilityInsideCircle(distance: 0, radius: r, sigma: 1) - (1 - exp(-r * r / 2))) <= 1e-12)
         }
         let acc = 7.5
-        let p = PositionUncertainty.probabilityInsideCircle(distance: 0, radius: acc, sigma: PositionUncertainty.sigma(horizontalAccuracy: acc))
+        let p = PositionUncertainty.probabilityInsideCircle(distance: 0, radius: acc, sigma: CircularError.sigma(horizontalAccuracy: acc))
         #expect(abs(p - 0.68) <= 1e-12)
     }
 

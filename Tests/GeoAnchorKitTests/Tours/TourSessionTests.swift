@@ -200,7 +200,7 @@ struct TourSessionTests {
             let ev = try session.update(s.fix).events
             got += ev.count
             let p = session.planarPoint(latitude: s.fix.latitude, longitude: s.fix.longitude)
-            let sigma = PositionUncertainty.sigma(horizontalAccuracy: s.fix.horizontalAccuracy!)
+            let sigma = CircularError.sigma(horizontalAccuracy: s.fix.horizontalAccuracy!)
             var refIDs: [String] = []
             for i in stops.indices {
                 let d = p.distance(to: session.stopPoints[i])
