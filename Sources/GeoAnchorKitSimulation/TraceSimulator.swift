@@ -156,6 +156,66 @@ public struct TraceSimulator: Sendable {
             self.name = name; self.waypoints = waypoints; self.stops = stops; self.canyons = canyons
             self.terrain = terrain; self.geoidSeparation = geoidSeparation; self.startTime = startTime
         }
+
+        /// Checks every value the simulator relies on; the error names the first bad one.
+        public func validate() throws(GeoAnchorError) {
+            guard waypoints.count >= 2 else {
+                throw .outOfRange(name: "waypoints.count", value: Double(waypoints.count), allowed: .atLeast(2))
+            }
+            for w in waypoints {
+                guard w.latitude.isFinite, Swift.abs(w.latitude) <= 90 else { throw .invalidLatitude(w.latitude) }
+                guard w.longitude.isFinite else { throw .invalidLongitude(w.longitude) }
+            }
+            let lastIndex = Double(waypoints.count - 1)
+            for (i, st) in stops.enumerated() {
+                guard st.waypointIndex >= 0, st.waypointIndex < waypoints.count else {
+                    throw .outOfRange(name: "stops[\(i)].waypointIndex", value: Double(st.waypointIndex), allowed: .closed(0, lastIndex))
+                }
+                try Self.check("stops[\(i)].dwell", st.dwell, .atLeast(0, unit: "s"))
+            }
+            for (i, cy) in canyons.enumerated() {
+                try Self.check("canyons[\(i)].from", cy.from, .atLeast(0, unit: "m"))
+                try Self.check("canyons[\(i)].to", cy.to, .atLeast(cy.from, unit: "m"))
+            }
+            try Self.check("geoidSeparation", geoidSeparation, ValueRange(lower: .unbounded, upper: .unbounded, unit: "m"))
+            try Self.check("startTime", startTime, ValueRange(lower: .unbounded, upper: .unbounded, unit: "s"))
+            try Self.check("walkingSpeed", walkingSpeed, .greaterThan(0, unit: "m/s"))
+            try Self.check("speedVariation", speedVariation, ValueRange(lower: .inclusive(0), upper: .exclusive(1)))
+            try Self.check("lateralWander", lateralWander, .atLeast(0, unit: "m"))
+            try Self.check("lateralWanderTime", lateralWanderTime, .greaterThan(0, unit: "s"))
+            try Self.check("fixInterval", fixInterval, .greaterThan(0, unit: "s"))
+            try Self.check("sensors.rate", sensors.rate, .greaterThan(0, unit: "Hz"))
+            try Self.check("sensors.mainStreamDuration", sensors.mainStreamDuration, .atLeast(0, unit: "s"))
+            if let d = sensors.duration { try Self.check("sensors.duration", d, .atLeast(0, unit: "s")) }
+            for (name, v, n) in [("sensors.hardIron", sensors.hardIron, 3), ("sensors.softIron", sensors.softIron, 9),
+                                 ("sensors.accelerometerBias", sensors.accelerometerBias, 3),
+                                 ("sensors.gyroscopeBias", sensors.gyroscopeBias, 3)] {
+                guard v.count == n else { throw .outOfRange(name: "\(name).count", value: Double(v.count), allowed: .exactly(Double(n))) }
+                for (k, x) in v.enumerated() { guard x.isFinite else { throw .nonFinite(name: "\(name)[\(k)]", value: x) } }
+            }
+            for (name, v) in [("gnss.biasSigma", gnss.biasSigma), ("gnss.whiteSigma", gnss.whiteSigma),
+                              ("gnss.verticalFactor", gnss.verticalFactor), ("gnss.canyonFactor", gnss.canyonFactor),
+                              ("gnss.canyonPull", gnss.canyonPull), ("gnss.reportedLogSigma", gnss.reportedLogSigma),
+                              ("sensors.magnetometerNoise", sensors.magnetometerNoise),
+                              ("sensors.accelerometerNoise", sensors.accelerometerNoise),
+                              ("sensors.gyroscopeNoise", sensors.gyroscopeNoise)] {
+                try Self.check(name, v, .atLeast(0))
+            }
+            for (name, v) in [("gnss.biasTime", gnss.biasTime), ("gnss.meanDropout", gnss.meanDropout)] {
+                try Self.check(name, v, .greaterThan(0, unit: "s"))
+            }
+            for (name, v) in [("gnss.outlierProbability", gnss.outlierProbability),
+                              ("gnss.canyonOutlierProbability", gnss.canyonOutlierProbability),
+                              ("gnss.dropoutProbability", gnss.dropoutProbability),
+                              ("gnss.canyonDropoutProbability", gnss.canyonDropoutProbability)] {
+                try Self.check(name, v, .closed(0, 1))
+            }
+        }
+
+        static func check(_ name: String, _ v: Double, _ allowed: ValueRange) throws(GeoAnchorError) {
+            guard v.isFinite else { throw .nonFinite(name: name, value: v) }
+            guard allowed.contains(v) else { throw .outOfRange(name: name, value: v, allowed: allowed) }
+        }
     }
 
     /// What a run produces.
@@ -180,12 +240,17 @@ public struct TraceSimulator: Sendable {
 
     public let config: Configuration
     public let seed: UInt64
+    /// ENU frame at the first waypoint (height 0).
+    let frame: LocalTangentFrame
 
-    /// - Precondition: at least two waypoints (a programmer error otherwise).
-    public init(config: Configuration, seed: UInt64) {
-        precondition(config.waypoints.count >= 2, "a tour needs at least two waypoints")
+    /// - Throws: ``GeoAnchorError`` naming the first unusable value of `config` (see
+    ///   ``Configuration/validate()``): a configuration decoded from a file cannot crash the simulator.
+    public init(config: Configuration, seed: UInt64) throws(GeoAnchorError) {
+        try config.validate()
         self.config = config
         self.seed = seed
+        frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: config.waypoints[0].latitude,
+                                                                 longitude: config.waypoints[0].longitude, ellipsoidalHeight: 0))
     }
 
     // MARK: - Run
@@ -194,8 +259,6 @@ public struct TraceSimulator: Sendable {
     public func run() -> Output {
         let c = config
         var rng = SeededRandom(seed: seed)
-        let frame = try! LocalTangentFrame(origin: GeodeticCoordinate(latitude: c.waypoints[0].latitude,
-                                                                      longitude: c.waypoints[0].longitude, ellipsoidalHeight: 0))
         // Path in ENU (2-D) and cumulative distances.
         let pts = c.waypoints.map { frame.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0) }
         var cum = [0.0]

@@ -68,7 +68,7 @@ struct SimulateCommand: ParsableCommand {
                 throw InputError(file: "--lateral-wander", line: nil, message: "\(lateralWander) must be ≥ 0 m")
             }
             config.lateralWander = lateralWander
-            let out = TraceSimulator(config: config, seed: seed).run()
+            let out = try TraceSimulator(config: config, seed: seed).run()
             do {
                 try write(out.raw, to: raw, option: "--raw")
                 try write(out.truth, to: truth, option: "--truth")

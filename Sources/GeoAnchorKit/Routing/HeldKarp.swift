@@ -33,12 +33,8 @@ enum HeldKarp {
             if !p.optional[x] { mandatoryMask |= 1 << a }
         }
         // A successor that is the start, or a predecessor that is the fixed end, is impossible.
-        for x in 0..<n {
-            for y in p.successors[x] {
-                if y == start && x != start { return nil }
-                if let e = fixedEnd, x == e { _ = y; return nil }
-            }
-        }
+        for x in 0..<n where x != start && p.successors[x].contains(start) { return nil }
+        if let e = fixedEnd, !p.successors[e].isEmpty { return nil }
 
         let t0 = timed ? p.service[start] : 0
         // Closing cost of a path ending at node x with value v (nil: infeasible).

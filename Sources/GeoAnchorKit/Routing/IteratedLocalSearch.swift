@@ -99,9 +99,18 @@ final class IteratedLocalSearch {
             for b in interior where b != a && b != dummy { cand.append((c[a * n + b] + c[b * n + a], Int32(b))) }
             let kk = min(k, cand.count)
             if kk == 0 { continue }
-            // Partial selection of the kk smallest.
-            cand.sort { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
-            for q in 0..<kk { neighbours[a * k + q] = cand[q].1 }
+            // The kk smallest (by cost, then index), kept sorted by insertion: O(n·k), k ≤ 10,
+            // instead of sorting all n candidates.
+            var best: [(Double, Int32)] = []
+            best.reserveCapacity(kk + 1)
+            for e in cand {
+                if best.count == kk, let w = best.last, !(e.0 < w.0 || (e.0 == w.0 && e.1 < w.1)) { continue }
+                var i = best.count
+                while i > 0, e.0 < best[i - 1].0 || (e.0 == best[i - 1].0 && e.1 < best[i - 1].1) { i -= 1 }
+                best.insert(e, at: i)
+                if best.count > kk { best.removeLast() }
+            }
+            for q in 0..<kk { neighbours[a * k + q] = best[q].1 }
         }
 
         // Nearest-neighbour construction.

@@ -26,7 +26,7 @@ enum GeoRegistrationReport: ReportSection {
                 // Unchanged otherwise (sensors included), so 'shipped' is exactly traces/<name>.raw.csv.
                 if phone { config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss) }
                 context.progress("geo-registration \(name) \(phone ? "phone" : "shipped")")
-                let sim = TraceSimulator(config: config, seed: seed).run()
+                let sim = try TraceSimulator(config: config, seed: seed).run()
                 let streams = GeoRegistrationSimulator(seed: seed).run(truth: sim.truth)
                 for compass in [true, false] {
                     let e = GeoRegistrationEvaluation.run(raw: sim.raw, streams: streams, useCompass: compass)
@@ -43,7 +43,7 @@ enum GeoRegistrationReport: ReportSection {
                 }
             }
         }
-        lines.append(speed())
+        lines.append(try speed())
         lines.append("  plot (like accuracy --plot): geobench simulate --scenario zavist-tour --seed 1 --raw r.csv --truth t.csv --tracking k.csv --compass c.csv")
         lines.append("    && geobench align --tracking k.csv --fixes r.csv --compass c.csv --output a.csv --truth t.csv --plot zavist-align.svg")
         lines += targets(results)
@@ -68,8 +68,8 @@ enum GeoRegistrationReport: ReportSection {
     }
 
     /// Estimator throughput on the Závist walk's streams (best of 3; release build for the figure).
-    static func speed() -> String {
-        let sim = TraceSimulator(config: .zavistTour, seed: 1).run()
+    static func speed() throws -> String {
+        let sim = try TraceSimulator(config: .zavistTour, seed: 1).run()
         let s = GeoRegistrationSimulator(seed: 1).run(truth: sim.truth)
         var best = Double.infinity
         for _ in 0..<3 {

@@ -75,7 +75,7 @@ enum ToursReport: ReportSection {
             var lat: [Double] = []
             for seed in UInt64(1)...10 {
                 context.progress("tours: simulating \(name) seed \(seed)")
-                let out = TraceSimulator(config: config, seed: seed).run()
+                let out = try TraceSimulator(config: config, seed: seed).run()
                 let events = try replay(tour, out.raw, pathAided: pathAided)
                 let session = try TourSession(tour: tour)
                 for (i, stop) in tour.stops.enumerated() {
@@ -109,7 +109,7 @@ enum ToursReport: ReportSection {
             }
             config.waypoints.insert(contentsOf: detour, at: 3)
             for i in config.stops.indices where config.stops[i].waypointIndex >= 3 { config.stops[i].waypointIndex += detour.count }
-            let out = TraceSimulator(config: config, seed: 1).run()
+            let out = try TraceSimulator(config: config, seed: 1).run()
             let poly = PlanarPolyline(config.waypoints.enumerated().filter { !(3..<(3 + detour.count)).contains($0.offset) }.map {
                 PlanarPoint(frame.enu(latitude: $0.element.latitude, longitude: $0.element.longitude, ellipsoidalHeight: 0))
             })

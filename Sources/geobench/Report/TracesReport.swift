@@ -32,7 +32,7 @@ enum TracesReport: ReportSection {
                                 100 * Double(covered) / Double(max(r.epochs.count, 1))))
             // Determinism: regenerate and compare with the committed files.
             guard let config = TraceSimulator.Configuration.scenarios[name] else { continue }
-            let sim = TraceSimulator(config: config, seed: seed).run()
+            let sim = try TraceSimulator(config: config, seed: seed).run()
             let same = sim.raw.count == raw.fixes.count && sim.truth.count == truth.fixes.count &&
                 zip(sim.raw, raw.fixes).allSatisfy(close) && zip(sim.truth, truth.fixes).allSatisfy(close)
             lines.append("      simulate --scenario \(name) --seed \(seed) reproduces the committed files: \(same ? "yes" : "NO")")

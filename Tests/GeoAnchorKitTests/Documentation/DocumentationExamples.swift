@@ -87,7 +87,7 @@ struct DocumentationExamples {
     /// README: adaptive filter RMSE 0.755 × raw, smoother 0.654 × raw on this trace; the test
     /// allows 0.80 / 0.70 (≈ 6 % margin, the same trace in memory).
     @Test func readmeFiltering() throws {
-        let walk = TraceSimulator(config: .cityWalk, seed: 2).run()
+        let walk = try TraceSimulator(config: .cityWalk, seed: 2).run()
         let fixes = walk.raw
 
         var filter = PositionFilter()                          // adaptive: stationary / walking / vehicle
@@ -314,7 +314,7 @@ struct DocumentationExamples {
     /// map aiding): path-aided filter −51.5 %, smoother −64.8 % RMSE on `traces/city-walk`
     /// (walking preset); the test allows 0.55 / 0.40 × raw (≈ 8–14 % margin).
     @Test func filteringPathAndSmoother() throws {
-        let walk = TraceSimulator(config: .cityWalk, seed: 2).run()
+        let walk = try TraceSimulator(config: .cityWalk, seed: 2).run()
         let fixes = walk.raw, walkway = TraceSimulator.Configuration.cityWalk.waypoints
 
         let path = try PathConstraint(lines: [walkway])          // the line the visitor walks (WGS84)

@@ -78,7 +78,7 @@ struct AdaptiveFilterTests {
         var adaptive = 0.0, walking = 0.0
         for seed in [1, 2, 3] as [UInt64] {
             for scenario in [TraceSimulator.Configuration.zavistTour, .cityWalk] {
-                let out = TraceSimulator(config: scenario, seed: seed).run()
+                let out = try TraceSimulator(config: scenario, seed: seed).run()
                 let ref = ReferenceTrack(out.truth)
                 let a = FilterAccuracyComparison.evaluate(fixes: out.raw, reference: ref, configuration: .adaptive)
                 let w = FilterAccuracyComparison.evaluate(fixes: out.raw, reference: ref, configuration: .walking)

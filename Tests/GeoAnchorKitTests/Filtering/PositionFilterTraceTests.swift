@@ -81,7 +81,7 @@ struct PositionFilterTraceTests {
         for (config, seed) in [(TraceSimulator.Configuration.zavistTour, 1), (.zavistTour, 2), (.cityWalk, 1), (.cityWalk, 2)] as [(TraceSimulator.Configuration, UInt64)] {
             var cfg = config
             cfg.lateralWander = 1
-            let out = TraceSimulator(config: cfg, seed: seed).run()
+            let out = try TraceSimulator(config: cfg, seed: seed).run()
             let path = try PathConstraint(geoJSON: cfg.geoJSON)
             let c = FilterAccuracyComparison.evaluate(fixes: out.raw, reference: ReferenceTrack(out.truth), configuration: .walking, path: path)
             let r = c.raw.horizontal

@@ -192,11 +192,11 @@ struct HostileInputTests {
     @Test func simulatedFixesDoNotDependOnSensorDuration() throws {
         var config = try #require(TraceSimulator.Configuration.scenarios["city-walk"])
         config.sensors.duration = 30
-        let short = TraceSimulator(config: config, seed: 7).run()
+        let short = try TraceSimulator(config: config, seed: 7).run()
         config.sensors.duration = nil
-        let long = TraceSimulator(config: config, seed: 7).run()
+        let long = try TraceSimulator(config: config, seed: 7).run()
         config.sensors.duration = 0
-        let none = TraceSimulator(config: config, seed: 7).run()
+        let none = try TraceSimulator(config: config, seed: 7).run()
         #expect(short.raw == long.raw && short.truth == long.truth && none.raw == long.raw)
         #expect(long.sensors.count > short.sensors.count && none.sensors.isEmpty)
     }

@@ -30,7 +30,7 @@ struct TourSimulatorQualityTests {
         var onTime = 0, total = 0
         var latencies: [Double] = []
         for seed in UInt64(1)...4 {
-            let out = TraceSimulator(config: config, seed: seed).run()
+            let out = try TraceSimulator(config: config, seed: seed).run()
             var session = try TourSession(tour: tour)
             var filter: PositionFilter? = PositionFilter(profile: .walking)
             var summary = TourSession.ReplaySummary()
@@ -76,7 +76,7 @@ struct TourSimulatorQualityTests {
         let path = try PathConstraint(lines: [tour.path])
         var latencies: [Double] = []
         for seed in UInt64(1)...4 {
-            let out = TraceSimulator(config: config, seed: seed).run()
+            let out = try TraceSimulator(config: config, seed: seed).run()
             var session = try TourSession(tour: tour)
             var filter: PositionFilter? = PositionFilter(configuration: .walking, path: path)
             var summary = TourSession.ReplaySummary()

@@ -6,7 +6,37 @@ import GeoAnchorKitTestSupport
 
 @Suite("Trace simulator")
 struct TraceSimulatorTests {
-    static let zavist = TraceSimulator(config: .zavistTour, seed: 1).run()
+    static let zavist: TraceSimulator.Output = {
+        do { return try TraceSimulator(config: .zavistTour, seed: 1).run() } catch { preconditionFailure("built-in scenario: \(error)") }
+    }()
+
+    /// A configuration decoded from someone's file cannot crash the simulator: every unusable
+    /// value is a typed error naming it (was a precondition and a `try!`).
+    @Test func invalidConfigurationsAreTypedErrors() throws {
+        var c = TraceSimulator.Configuration.cityWalk
+        c.stops.append(TraceSimulator.Stop(name: "nowhere", waypointIndex: 99, dwell: 10))
+        #expect(throws: GeoAnchorError.outOfRange(name: "stops[\(c.stops.count - 1)].waypointIndex", value: 99,
+                                                  allowed: .closed(0, Double(c.waypoints.count - 1)))) {
+            try TraceSimulator(config: c, seed: 1)
+        }
+        var one = TraceSimulator.Configuration.cityWalk
+        one.waypoints = [one.waypoints[0]]
+        #expect(throws: GeoAnchorError.outOfRange(name: "waypoints.count", value: 1, allowed: .atLeast(2))) { try TraceSimulator(config: one, seed: 1) }
+        var lat = TraceSimulator.Configuration.cityWalk
+        lat.waypoints[1] = GeodeticCoordinate(latitude: 95, longitude: 14, ellipsoidalHeight: 0)
+        #expect(throws: GeoAnchorError.invalidLatitude(95)) { try TraceSimulator(config: lat, seed: 1) }
+        var speed = TraceSimulator.Configuration.cityWalk
+        speed.walkingSpeed = 0
+        #expect(throws: GeoAnchorError.outOfRange(name: "walkingSpeed", value: 0, allowed: .greaterThan(0, unit: "m/s"))) {
+            try TraceSimulator(config: speed, seed: 1)
+        }
+        // Decoded from JSON, as a user's file would be.
+        var json = try JSONEncoder().encode(TraceSimulator.Configuration.cityWalk)
+        json = Data(String(decoding: json, as: UTF8.self).replacingOccurrences(of: "\"fixInterval\":1", with: "\"fixInterval\":-1").utf8)
+        let decoded = try JSONDecoder().decode(TraceSimulator.Configuration.self, from: json)
+        #expect(decoded.fixInterval == -1)
+        #expect(throws: GeoAnchorError.self) { try TraceSimulator(config: decoded, seed: 1) }
+    }
 
     /// xoshiro256** reference: the first outputs for SplitMix64-seeded states, from Vigna's C
     /// code (splitmix64.c, xoshiro256starstar.c) transcribed to Python in
@@ -25,11 +55,11 @@ struct TraceSimulatorTests {
     }
 
     /// Same seed → identical output; another seed → different output.
-    @Test func deterministic() {
+    @Test func deterministic() throws {
         let small = TraceSimulator.Configuration.cityWalk
-        let a = TraceSimulator(config: small, seed: 7).run()
-        let b = TraceSimulator(config: small, seed: 7).run()
-        let c = TraceSimulator(config: small, seed: 8).run()
+        let a = try TraceSimulator(config: small, seed: 7).run()
+        let b = try TraceSimulator(config: small, seed: 7).run()
+        let c = try TraceSimulator(config: small, seed: 8).run()
         #expect(a == b)
         #expect(a.raw != c.raw)
     }
