@@ -261,11 +261,7 @@ public struct TraceSimulator: Sendable {
         var rng = SeededRandom(seed: seed)
         // Path in ENU (2-D) and cumulative distances.
         let pts = c.waypoints.map { frame.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0) }
-        var cum = [0.0]
-        for i in 1..<pts.count {
-            cum.append(cum[i - 1] + ((pts[i].east - pts[i - 1].east) * (pts[i].east - pts[i - 1].east) +
-                                     (pts[i].north - pts[i - 1].north) * (pts[i].north - pts[i - 1].north)).squareRoot())
-        }
+        let cum = PlanarPolyline(pts.map { PlanarPoint(x: $0.east, y: $0.north) }).cumulative
         let total = cum.last!
         var stopAt: [Int: Stop] = [:]
         for s in c.stops where s.waypointIndex >= 0 && s.waypointIndex < pts.count { stopAt[s.waypointIndex] = s }

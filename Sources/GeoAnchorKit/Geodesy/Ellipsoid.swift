@@ -25,8 +25,9 @@ public struct Ellipsoid: Sendable, Hashable, CustomStringConvertible {
     /// Creates an ellipsoid.
     /// - Parameters:
     ///   - semiMajorAxis: equatorial radius *a* in meters; finite and > 0.
-    ///   - flattening: *f*, finite and < 1 (|f| ≤ 0.2 is where the geodesic series are exact to
-    ///     double precision; larger values are accepted but less accurate).
+    ///   - flattening: *f*, finite and < 1. ``Geodesic``'s series are accurate to round-off for
+    ///     |f| ≤ 1/50 (Karney 2013, §9; checked against PROJ at f = 1/50 and f = −1/150 in the test
+    ///     suite); larger |f| is accepted with a growing error.
     ///   - name: label used in descriptions.
     /// - Throws: ``GeoAnchorError/invalidEllipsoid(semiMajorAxis:flattening:)``.
     public init(semiMajorAxis: Double, flattening: Double, name: String = "custom") throws(GeoAnchorError) {
