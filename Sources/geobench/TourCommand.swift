@@ -14,7 +14,7 @@ struct TourCommand: ParsableCommand {
         --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson).
         Zones are evaluated in pure Swift (--zones native, the default: PlanarTourZones) or with \
         GEOS prepared geometries (--zones geos: TourZones); both give the same events.
-        Fixes go through the position filter (PositionFilter, walking profile) unless --raw; \
+        Fixes go through the position filter (PositionFilter, default adaptive configuration) unless --raw; \
         the events come from the filtered position and its accuracy. --path-aided also \
         constrains the filter to the tour's own path (PathConstraint, σ 1.5 m; released outside a \
         corridor of 2 σ of the fix + 3 m, so a detour is still reported as off_route).
@@ -126,7 +126,7 @@ enum TourReplay {
         let path = try located(tourURL.path, context: "path not usable as a filter constraint") {
             pathAided ? try tour.pathConstraint() : nil
         }
-        var filter: PositionFilter? = filtered ? PositionFilter(configuration: .walking, path: path) : nil
+        var filter: PositionFilter? = filtered ? PositionFilter(path: path) : nil
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
         try TraceReader.read(url: traceURL, options: TraceReadConfiguration(provider: provider), onFix: { fix in

@@ -20,6 +20,10 @@ struct JointPathModel: HorizontalModel {
     let tau: Double?
     let biasVariance: Double
     let minimumVariance: Double
+    /// ``PositionFilter/Configuration/biasShare`` (nil: the legacy split), as in `ModeMixture`.
+    let biasShare: Double?
+    /// The bias variance in use: σ_b², or with a share min(σ_b², share × r) of the last fix's r.
+    var currentBiasVariance: Double
     let constraint: PathConstraint
     var localPath: LocalPath?
     var state = KalmanFilter8(x: .zero, P: .zero)
@@ -34,6 +38,8 @@ struct JointPathModel: HorizontalModel {
         observesBias = mode.observesBias && tau != nil
         biasVariance = tau == nil ? 1 : c.biasSigma * c.biasSigma
         minimumVariance = c.minimumHorizontalSigma * c.minimumHorizontalSigma
+        biasShare = (c.pathBiasShare ?? c.biasShare).flatMap { $0 > 0 && $0 < 1 ? $0 : nil }
+        currentBiasVariance = biasVariance
         constraint = path
     }
 
@@ -45,11 +51,22 @@ struct JointPathModel: HorizontalModel {
         return H
     }
 
-    func whiteVariance(_ r: Double) -> Double { observesBias ? max(r - biasVariance, minimumVariance) : r }
+    /// The white-noise variance of a fix of variance `r`: with a share the fix's variance is
+    /// split (bias + white = r, so the model's error is what the fix states); without, the legacy
+    /// split takes σ_b² out and floors the rest.
+    func whiteVariance(_ r: Double) -> Double {
+        guard observesBias else { return r }
+        return biasShare != nil ? r - currentBiasVariance : max(r - biasVariance, minimumVariance)
+    }
+
+    mutating func setBiasVariance(_ r: Double) {
+        if let k = biasShare { currentBiasVariance = min(biasVariance, k * r) }
+    }
 
     mutating func reset(east: Double, north: Double, noise r: Double, velocityVariance: Double) {
         // As the per-axis bias model, with both axes in one state (uncorrelated at the start).
-        let vb = biasVariance
+        setBiasVariance(r)
+        let vb = currentBiasVariance
         var P = SIMD64<Double>()
         for a in 0..<2 {
             P[a * 8 + a] = observesBias ? whiteVariance(r) + vb : r
@@ -68,7 +85,7 @@ struct JointPathModel: HorizontalModel {
             phi = tau.map { exp(-dt / $0) } ?? 1
         }
         self.dt = dt
-        state.predictJointConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: tau == nil ? 0 : biasVariance * (1 - phi * phi))
+        state.predictJointConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: tau == nil ? 0 : currentBiasVariance * (1 - phi * phi))
         prior = state
     }
 
@@ -76,6 +93,7 @@ struct JointPathModel: HorizontalModel {
         let x = state.x
         let b = observesBias
         let y = SIMD2(east - x[0] - (b ? x[4] : 0), north - x[1] - (b ? x[5] : 0))
+        setBiasVariance(r)
         let w = whiteVariance(r)
         pending = (y, w)
         // d² without applying: a gate of −1 rejects every finite innovation after computing it.

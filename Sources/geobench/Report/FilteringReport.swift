@@ -34,6 +34,8 @@ enum FilteringReport: ReportSection {
             let collection = try GeoJSONFeatureCollection.read(contentsOf: dir.appendingPathComponent("\(name).geojson"))
             let path = try PathConstraint(geoJSON: collection)
             lines += row("\(name), path-aided",
+                         FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .adaptive, path: path))
+            lines += row("\(name), path-aided walking",
                          FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .walking, path: path))
         }
         // A walk, a tram/bus ride (≤ 14 m/s) and a walk (TraceSimulator.walkRideWalk, seed 1).

@@ -131,7 +131,7 @@ enum ToursReport: ReportSection {
     /// Filtered replay of raw fixes through a tour (zones, if any, by the session's own evaluator).
     static func replay(_ tour: Tour, _ fixes: [Fix], pathAided: Bool = false) throws -> [TourEvent] {
         var session = try TourSession(tour: tour)
-        var filter: PositionFilter? = PositionFilter(configuration: .walking, path: pathAided ? try tour.pathConstraint() : nil)
+        var filter: PositionFilter? = PositionFilter(path: pathAided ? try tour.pathConstraint() : nil)
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
         for f in fixes { events += try session.process(f, filter: &filter, summary: &summary) }

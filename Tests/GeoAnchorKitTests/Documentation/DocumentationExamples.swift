@@ -318,7 +318,7 @@ struct DocumentationExamples {
         let fixes = walk.raw, walkway = TraceSimulator.Configuration.cityWalk.waypoints
 
         let path = try PathConstraint(lines: [walkway])          // the line the visitor walks (WGS84)
-        var live = PositionFilter(configuration: .walking, path: path)
+        var live = PositionFilter(path: path)
         var estimates: [FilteredFix] = []
         for fix in fixes {
             if let e = live.process(fix) { estimates.append(e) }  // causal: one fix at a time
@@ -377,7 +377,7 @@ struct DocumentationExamples {
         }
         let tour = try Tour(plan: plan, problem: problem, radius: 15)   // stops in visiting order, path = the legs
         var session = try TourSession(tour: tour)
-        var filter = PositionFilter(configuration: .walking, path: try tour.pathConstraint())
+        var filter = PositionFilter(path: try tour.pathConstraint())
 
         #expect(plan.order == ["gate", "well"])
         for leg in plan.estimate.legs {
@@ -543,7 +543,7 @@ struct DocumentationExamples {
         let path = try PathConstraint(geoJSON: tourFile)          // the "kind": "path" LineString
 
         // Live: one fix at a time.
-        var filter = PositionFilter(configuration: .walking, path: path)
+        var filter = PositionFilter(path: path)
         if let estimate = filter.process(fix) {
             print(estimate.latitude, estimate.longitude, estimate.horizontalAccuracy) // 68 % radius, m
         }

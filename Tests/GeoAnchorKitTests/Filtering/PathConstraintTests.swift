@@ -116,7 +116,7 @@ struct PathConstraintTests {
     @Test("bad input never corrupts the joint state")
     func badInput() throws {
         let trace = SyntheticTrace.pedestrian(seed: 5, duration: 60, outlierRate: 0, withSpeed: true)
-        var f = PositionFilter(configuration: .walking, path: try PathConstraint(lines: [Self.truthPath(trace)]))
+        var f = PositionFilter(path: try PathConstraint(lines: [Self.truthPath(trace)]))
         for fix in trace.fixes.prefix(30) { _ = f.process(fix) }
         let before = f.localEstimate!, joint = f.joint
         let last = trace.fixes[29]

@@ -56,7 +56,7 @@ public actor TourEngine {
         tour = try Tour(plan: plan, problem: problem, radius: triggerRadius)
         session = try TourSession(tour: tour)
         // Map aiding: the filter knows the planned walk.
-        positionFilter = PositionFilter(configuration: .walking, path: try tour.pathConstraint())
+        positionFilter = PositionFilter(path: try tour.pathConstraint())
         anchors = pois.map {
             GeoAnchor(id: $0.id, latitude: $0.latitude, longitude: $0.longitude, altitude: .meanSeaLevel($0.altitude))
         }
