@@ -18,6 +18,9 @@ struct ErrorDescriptionTests {
             ByteParsing.TimeParseError(message: "bad time 'x'"),
             GEOSError.invalidInput(reason: "point (nan, 0) is not finite"),
             ProjError.invalidDefinition("EPSG:0", code: 1027, message: "crs not found"),
+            IntegerConversionError(name: "satellites", value: 1e300, range: 0...255),
+            GeoAnchorError.outOfRange(name: "walkingSpeed", value: 0, allowed: .greaterThan(0, unit: "m/s")),
+            TourError.zoneEvaluationFailed(reason: "GEOS: point is not finite"),
         ]
         for e in errors {
             #expect((e as Error).localizedDescription == e.description, "\(type(of: e))")

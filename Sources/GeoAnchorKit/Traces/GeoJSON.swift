@@ -308,10 +308,14 @@ public struct GeoJSONFeatureCollection: Sendable, Hashable, Codable {
     }
 
     /// Encodes as compact JSON (keys sorted for stable output).
-    public func encoded(pretty: Bool = false) throws -> Data {
+    /// - Throws: ``TraceFormatError`` (source `<geojson>`) when a value cannot be written as JSON
+    ///   (a NaN or infinite coordinate or property).
+    public func encoded(pretty: Bool = false) throws(TraceFormatError) -> Data {
         let e = JSONEncoder()
         e.outputFormatting = pretty ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        return try e.encode(self)
+        do { return try e.encode(self) } catch {
+            throw TraceFormatError(source: "<geojson>", line: nil, message: "cannot encode: \(Self.describe(error))")
+        }
     }
 
     private static func describe(_ error: any Error) -> String {

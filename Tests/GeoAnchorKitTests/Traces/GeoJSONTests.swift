@@ -73,6 +73,17 @@ struct GeoJSONTests {
 
     /// Fix ↔ Point feature round trip keeps every field (ellipsoidal height in the position,
     /// MSL altitude in properties) — exact, the JSON encoder writes shortest round-trip decimals.
+    /// A value JSON cannot hold (NaN) is a typed error naming it, not a crash or an untyped throw.
+    @Test func unencodableValueIsATypedError() {
+        let bad = Fix(time: 0, latitude: 49.96, longitude: 14.39, horizontalAccuracy: .nan)
+        do {
+            _ = try GeoJSONTrace.featureCollection([bad]).encoded()
+            Issue.record("NaN encoded")
+        } catch {
+            #expect(error.source == "<geojson>" && error.message.hasPrefix("cannot encode"), "\(error)")
+        }
+    }
+
     @Test func traceRoundTrip() throws {
         let a = Fix(time: 1_589_493_694.1, latitude: 49.96, longitude: 14.39, height: 310.25, verticalReference: .meanSeaLevel,
                     geoidSeparation: 45.5, horizontalAccuracy: 3.5, verticalAccuracy: 5, speed: 1.3, course: 90,
