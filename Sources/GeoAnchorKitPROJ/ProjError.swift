@@ -1,3 +1,4 @@
+import GeoAnchorKit
 /// Errors thrown at the PROJ boundary. Each case carries the offending definition or value and,
 /// where PROJ reported one, its error number (`PROJ_ERR_*` in `proj.h`) and message
 /// (`proj_context_errno_string`), read from the owning context right after the failing call.
@@ -8,9 +9,15 @@ public enum ProjError: Error, Sendable, Hashable, CustomStringConvertible {
     /// syntax error in a PROJ string, a missing grid file.
     /// - Parameters: the definition as given; PROJ's errno; PROJ's message.
     case invalidDefinition(String, code: Int32, message: String)
-    /// A coordinate rejected before PROJ saw it: non-finite, or a latitude outside [−90°, 90°]
-    /// for a geographic source. `name` is the axis (`"x"`, `"latitude"`, …).
-    case invalidCoordinate(name: String, value: Double, reason: String)
+    /// A coordinate rejected before PROJ saw it: a latitude outside [−90°, 90°] (or ±π/2 rad)
+    /// for a geographic source; `allowed` is the range as numbers. `name` is the axis.
+    case invalidCoordinate(name: String, value: Double, allowed: ValueRange)
+    /// A coordinate rejected before PROJ saw it because it is NaN or infinite. `name` is the axis
+    /// (`"x"`, `"latitude"`, …).
+    case nonFiniteCoordinate(name: String, value: Double)
+    /// An origin that is not a valid geodetic coordinate (the ``GeoAnchorError`` says which value),
+    /// or whose height is not ellipsoidal (``GeoAnchorError/verticalReferenceMismatch(expected:got:)``).
+    case invalidOrigin(GeoAnchorError)
     /// PROJ could not transform a coordinate (outside the projection's domain or a grid's
     /// coverage, no convergence). Carries the input coordinate.
     case transformFailed(x: Double, y: Double, z: Double, code: Int32, message: String)
@@ -24,7 +31,11 @@ public enum ProjError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidDefinition(let d, let code, let m):
             return "PROJ cannot use '\(d)': \(m) (PROJ error \(code))"
         case .invalidCoordinate(let n, let v, let r):
-            return "\(n) \(v) \(r)"
+            return "\(n) \(v) is outside \(r)"
+        case .nonFiniteCoordinate(let n, let v):
+            return "\(n) \(v) is not finite"
+        case .invalidOrigin(let e):
+            return "invalid origin: \(e)"
         case .transformFailed(let x, let y, let z, let code, let m):
             return "PROJ cannot transform (\(x), \(y), \(z)): \(m) (PROJ error \(code))"
         case .batchFailures(let fs):

@@ -26,14 +26,14 @@ extension ProjTransformer {
 
     /// PROJ's geodetic ↔ ENU transformation about `origin` (see ``localTangentFramePipeline(origin:ellipsoid:)``);
     /// the reference for ``GeoAnchorKit/LocalTangentFrame``.
-    /// - Throws: ``ProjError/invalidCoordinate(name:value:reason:)`` for an invalid origin or one
-    ///   with an MSL height; PROJ's errors otherwise.
+    /// - Throws: ``ProjError/invalidOrigin(_:)`` for an invalid origin or one with an MSL
+    ///   height; PROJ's errors otherwise.
     public static func localTangentFrame(origin: GeodeticCoordinate, ellipsoid: Ellipsoid = .wgs84) throws(ProjError) -> ProjTransformer {
         do { try origin.validate() } catch {
-            throw .invalidCoordinate(name: "origin", value: .nan, reason: error.description)
+            throw .invalidOrigin(error)
         }
         guard origin.verticalReference == .ellipsoid else {
-            throw .invalidCoordinate(name: "origin height", value: origin.height, reason: "must be ellipsoidal, not MSL")
+            throw .invalidOrigin(.verticalReferenceMismatch(expected: .ellipsoid, got: origin.verticalReference))
         }
         return try ProjTransformer(pipeline: localTangentFramePipeline(origin: origin, ellipsoid: ellipsoid))
     }

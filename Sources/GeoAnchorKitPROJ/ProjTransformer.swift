@@ -145,7 +145,8 @@ public final class ProjTransformer {
     ///     (inverse); for geographic CRSs `x` = longitude, `y` = latitude.
     ///   - z: third axis (ellipsoidal height in meters for 3-D geographic CRSs); 0 by default.
     ///     2-D CRSs pass it through.
-    /// - Throws: ``ProjError/invalidCoordinate(name:value:reason:)`` for non-finite input or a
+    /// - Throws: ``ProjError/nonFiniteCoordinate(name:value:)`` for non-finite input,
+    ///   ``ProjError/invalidCoordinate(name:value:allowed:)`` for a
     ///   latitude outside [−90°, 90°]; ``ProjError/transformFailed(x:y:z:code:message:)`` when
     ///   PROJ fails (its errno and message read right after the call).
     public func transform(x: Double, y: Double, z: Double = 0,
@@ -250,12 +251,13 @@ public final class ProjTransformer {
     /// The typed error for an input PROJ should not see, or nil when the input is acceptable.
     private func rejection(x: Double, y: Double, z: Double, direction: ProjDirection) -> ProjError? {
         let geographic = inputUnits(direction) != .linear
-        if !x.isFinite { return .invalidCoordinate(name: geographic ? "longitude" : "x", value: x, reason: "is not finite") }
-        if !y.isFinite { return .invalidCoordinate(name: geographic ? "latitude" : "y", value: y, reason: "is not finite") }
-        if !z.isFinite { return .invalidCoordinate(name: geographic ? "height" : "z", value: z, reason: "is not finite") }
+        if !x.isFinite { return .nonFiniteCoordinate(name: geographic ? "longitude" : "x", value: x) }
+        if !y.isFinite { return .nonFiniteCoordinate(name: geographic ? "latitude" : "y", value: y) }
+        if !z.isFinite { return .nonFiniteCoordinate(name: geographic ? "height" : "z", value: z) }
         if outOfRangeLatitude(y, direction) {
-            let range = inputUnits(direction) == .degrees ? "[-90, 90] degrees" : "[-π/2, π/2] radians"
-            return .invalidCoordinate(name: "latitude", value: y, reason: "is outside \(range)")
+            let allowed: ValueRange = inputUnits(direction) == .degrees ? .closed(-90, 90, unit: "degrees")
+                                                                         : .closed(-Double.pi / 2, Double.pi / 2, unit: "radians")
+            return .invalidCoordinate(name: "latitude", value: y, allowed: allowed)
         }
         return nil
     }

@@ -127,14 +127,18 @@ struct ProjTransformerTests {
             return d == "+proj=nonsense +ellps=WGS84"
         }
         let t = try ProjTransformer(from: "EPSG:4326", to: "EPSG:3857")
-        #expect(throws: ProjError.invalidCoordinate(name: "latitude", value: 91, reason: "is outside [-90, 90] degrees")) {
+        #expect(throws: ProjError.invalidCoordinate(name: "latitude", value: 91, allowed: .closed(-90, 90, unit: "degrees"))) {
             try t.transform(x: 0, y: 91)
         }
         #expect {
             try t.transform(x: .nan, y: 10)
         } throws: { e in
-            guard case .invalidCoordinate(let n, let v, _) = e as? ProjError else { return false }
+            guard case .nonFiniteCoordinate(let n, let v) = e as? ProjError else { return false }
             return n == "longitude" && v.isNaN
+        }
+        // An MSL origin is refused before PROJ sees it, with the datum named (typed, not prose).
+        #expect(throws: ProjError.invalidOrigin(.verticalReferenceMismatch(expected: .ellipsoid, got: .meanSeaLevel))) {
+            try ProjTransformer.localTangentFrame(origin: GeodeticCoordinate(latitude: 50, longitude: 14, altitude: 200))
         }
         let ortho = try ProjTransformer(pipeline: Self.orthographic)
         #expect(ortho.sourceUnits == .degrees)
@@ -157,7 +161,7 @@ struct ProjTransformerTests {
         let (x0, y0) = (x, y)
         let failures = x.withUnsafeMutableBufferPointer { bx in y.withUnsafeMutableBufferPointer { by in t.transform(x: bx, y: by) } }
         try #require(failures.map(\.index) == [1, 2, 3])
-        if case .invalidCoordinate(let n, _, _) = failures[0].error { #expect(n == "longitude") } else { Issue.record("\(failures[0])") }
+        if case .nonFiniteCoordinate(let n, _) = failures[0].error { #expect(n == "longitude") } else { Issue.record("\(failures[0])") }
         if case .invalidCoordinate(let n, let v, _) = failures[1].error { #expect(n == "latitude" && v == 91) } else { Issue.record("\(failures[1])") }
         if case .transformFailed = failures[2].error {} else { Issue.record("\(failures[2])") }
         for i in [0, 4, 5] {
