@@ -30,7 +30,7 @@ public enum RoutePlanner {
                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
         for s in problem.stops {
-            do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, reason: error.description) }
+            do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, error: error) }
         }
         let nodes = problem.nodeCoordinates.count
         if nodes > sparseThreshold, problem.isPlainTour {

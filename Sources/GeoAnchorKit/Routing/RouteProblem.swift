@@ -121,17 +121,22 @@ public struct RouteProblem: Sendable, Hashable {
         for (i, s) in stops.enumerated() {
             guard index[s.id] == nil else { throw .duplicateStopID(s.id) }
             index[s.id] = i
-            guard s.dwell.isFinite, s.dwell >= 0 else { throw .invalidStop(id: s.id, reason: "dwell \(s.dwell) s is not ≥ 0") }
-            if let w = s.timeWindow, !(w.lowerBound.isFinite && w.lowerBound >= 0 && !w.upperBound.isNaN) {
-                throw .invalidStop(id: s.id, reason: "time window \(w) is not within [0, ∞) s")
+            guard s.dwell.isFinite, s.dwell >= 0 else {
+                throw .invalidStop(id: s.id, error: .outOfRange(name: "dwell", value: s.dwell, allowed: .atLeast(0, unit: "s")))
+            }
+            if let w = s.timeWindow {
+                guard w.lowerBound.isFinite, w.lowerBound >= 0 else {
+                    throw .invalidStop(id: s.id, error: .outOfRange(name: "timeWindow.lowerBound", value: w.lowerBound, allowed: .atLeast(0, unit: "s")))
+                }
+                guard !w.upperBound.isNaN else { throw .invalidStop(id: s.id, error: .nonFinite(name: "timeWindow.upperBound", value: w.upperBound)) }
             }
             if let p = s.priority, !(p.isFinite && p > 0) {
-                throw .invalidStop(id: s.id, reason: "priority \(p) is not a finite number > 0")
+                throw .invalidStop(id: s.id, error: .outOfRange(name: "priority", value: p, allowed: .greaterThan(0)))
             }
-            do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, reason: error.description) }
+            do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, error: error) }
         }
         if let b = timeBudget, !(b.isFinite && b >= 0) {
-            throw .invalidStop(id: "time budget", reason: "\(b) s is not a finite number ≥ 0")
+            throw .invalidStop(id: "time budget", error: .outOfRange(name: "timeBudget", value: b, allowed: .atLeast(0, unit: "s")))
         }
         let n = nodeCoordinates.count
         guard costs.count == n else {

@@ -9,8 +9,9 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     case duplicateStopID(String)
     /// A constraint, start or end refers to a stop id that is not in the problem.
     case unknownStopID(String)
-    /// A stop has an invalid attribute (negative dwell, empty window, non-finite priority, …).
-    case invalidStop(id: String, reason: String)
+    /// A stop has an invalid attribute (negative dwell, a window opening before the start, a
+    /// non-positive priority, an invalid coordinate); `error` names the value and its allowed range.
+    case invalidStop(id: String, error: GeoAnchorError)
     /// These stops cannot be reached from the start (disconnected path network, too far from any
     /// path, or an infinite entry in a user matrix).
     case unreachableStops([String])
@@ -42,7 +43,7 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .noStops: return "the problem has no stops"
         case .duplicateStopID(let id): return "duplicate stop id '\(id)'"
         case .unknownStopID(let id): return "unknown stop id '\(id)'"
-        case .invalidStop(let id, let r): return "stop '\(id)': \(r)"
+        case .invalidStop(let id, let e): return "stop '\(id)': \(e)"
         case .unreachableStops(let ids): return "unreachable stops: \(ids.joined(separator: ", "))"
         case .contradictoryPrecedence(let ids):
             return "contradictory precedence constraints: \(ids.joined(separator: " → "))"

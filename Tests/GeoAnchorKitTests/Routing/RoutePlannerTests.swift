@@ -90,7 +90,7 @@ struct RoutePlannerTests {
         #expect(throws: RoutingError.infeasibleTimeWindows(stops: ["p2"])) {
             try RoutePlanner.plan(RouteProblem(stops: late, start: .stop("p0")))
         }
-        #expect(throws: RoutingError.invalidStop(id: "p0", reason: "dwell -1.0 s is not ≥ 0")) {
+        #expect(throws: RoutingError.invalidStop(id: "p0", error: .outOfRange(name: "dwell", value: -1, allowed: .atLeast(0, unit: "s")))) {
             var s = Self.lineStops(2); s[0].dwell = -1
             return try RoutePlanner.plan(RouteProblem(stops: s))
         }
