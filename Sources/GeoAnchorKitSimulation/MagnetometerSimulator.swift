@@ -47,7 +47,7 @@ public struct MagnetometerSimulator: Sendable {
     public mutating func uniform() -> Double { rng.uniform(0, 1) }
 
     /// A standard normal number (Box–Muller).
-    public mutating func normal() -> Double {
+    public mutating func gaussian() -> Double {
         if let s = spareNormal { spareNormal = nil; return s }
         var u = uniform()
         while u == 0 { u = uniform() }
@@ -66,9 +66,9 @@ public struct MagnetometerSimulator: Sendable {
                   r[0].z * v.x + r[1].z * v.y + r[2].z * v.z)
         }
         let b = toBody(field)
-        let n = SIMD3(normal(), normal(), normal()) * noise
+        let n = SIMD3(gaussian(), gaussian(), gaussian()) * noise
         let raw = softIron.multiply(b) + hardIron + n
-        let an = SIMD3(normal(), normal(), normal()) * accelerometerNoise
+        let an = SIMD3(gaussian(), gaussian(), gaussian()) * accelerometerNoise
         let acc = toBody(SIMD3(0, 0, gravity)) + an
         // Forward (+y body) in world: R·(0,1,0) = column 1 of R.
         let fwd = SIMD3(r[0].y, r[1].y, r[2].y)

@@ -85,8 +85,8 @@ struct AnchorPlacerTests {
         let n = 200_000
         meters.reserveCapacity(n); degrees.reserveCapacity(n)
         for _ in 0..<n {
-            let a = rng.normal() * sp
-            let x = dh * sin(a) + rng.normal() * sh, y = dh * cos(a) + rng.normal() * sh, z = up + rng.normal() * sv
+            let a = rng.gaussian() * sp
+            let x = dh * sin(a) + rng.gaussian() * sh, y = dh * cos(a) + rng.gaussian() * sh, z = up + rng.gaussian() * sv
             meters.append((x * x + (y - dh) * (y - dh) + (z - up) * (z - up)).squareRoot())
             let c = (y * dh + z * up) / ((x * x + y * y + z * z).squareRoot() * s)
             degrees.append(acos(min(1, max(-1, c))) * 180 / .pi)

@@ -37,9 +37,9 @@ package struct TourWalk {
         // Noise: first-order Gauss–Markov, stationary σ.
         let phi = tau > 0 ? exp(-1 / tau) : 0
         let q = sigma * (1 - phi * phi).squareRoot()
-        var ex = sigma * rng.normal(), ey = sigma * rng.normal()
+        var ex = sigma * rng.gaussian(), ey = sigma * rng.gaussian()
         for (k, p) in truth.enumerated() {
-            if k > 0 { ex = phi * ex + q * rng.normal(); ey = phi * ey + q * rng.normal() }
+            if k > 0 { ex = phi * ex + q * rng.gaussian(); ey = phi * ey + q * rng.gaussian() }
             let g = frame.geodetic(east: p.x + ex, north: p.y + ey, up: 0)
             let fix = Fix(time: startTime + Double(k), latitude: g.latitude, longitude: g.longitude,
                           horizontalAccuracy: sigma * CircularError.radius68PerSigma)

@@ -120,7 +120,7 @@ enum CompassReport: ReportSection {
         for i in 0..<8 {
             let b = Double(i) * 45 + 10, d = [60.0, 150, 400, 900, 1500, 250, 700, 2000][i]
             let lm = frame.geodetic(east: d * sin(b * .pi / 180), north: d * cos(b * .pi / 180), up: 0)
-            var observed = b + 6.5 + rng.normal() * 1.5
+            var observed = b + 6.5 + rng.gaussian() * 1.5
             if i == 5 { observed += 25 }
             sightings.append(LandmarkSighting(devicePosition: origin, horizontalAccuracy: 5, observedHeading: Angle.normalizeHeading(observed),
                                               headingAccuracy: 1.5,

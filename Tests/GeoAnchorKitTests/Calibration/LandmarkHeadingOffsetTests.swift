@@ -53,10 +53,10 @@ struct LandmarkHeadingOffsetTests {
             // Device displaced by position noise (σ per axis = 8 / 1.5096 m).
             let sigmaAxis = 8 / LandmarkHeadingOffset.radius68PerSigma
             let frame = try LocalTangentFrame(origin: device)
-            let p = frame.geodetic(east: rng.normal() * sigmaAxis, north: rng.normal() * sigmaAxis, up: 0)
+            let p = frame.geodetic(east: rng.gaussian() * sigmaAxis, north: rng.gaussian() * sigmaAxis, up: 0)
             let truePos = GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: p.ellipsoidalHeight)
             let trueAz = try LocalTangentFrame(origin: truePos).enu(from: lm).bearing
-            var observed = trueAz - 4 + rng.normal() * 2
+            var observed = trueAz - 4 + rng.gaussian() * 2
             if i % 13 == 5 { observed += 40; blunders.insert(i) }
             sightings.append(LandmarkSighting(devicePosition: device, horizontalAccuracy: 8, observedHeading: Angle.normalizeHeading(observed),
                                               headingAccuracy: 2, landmark: lm))

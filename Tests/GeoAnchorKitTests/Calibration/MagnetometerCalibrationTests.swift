@@ -77,7 +77,7 @@ struct MagnetometerCalibrationTests {
         for trial in 0..<20 {
             var sim = MagnetometerSimulator(field: zavistField, hardIron: .zero, softIron: .identity, noise: 0.5,
                                             seed: UInt64(1000 + trial))
-            let dir = compassTestUnit(SIMD3(sim.normal(), sim.normal(), sim.normal()))
+            let dir = compassTestUnit(SIMD3(sim.gaussian(), sim.gaussian(), sim.gaussian()))
             sim.hardIron = trial == 0 ? SIMD3(50, -50, 50) : dir * 50 * sim.uniform()
             sim.softIron = sim.randomSoftIron(amount: 0.2)
             let data = sim.sphereCoveringStream(count: 2000).map(\.magnetometer)

@@ -20,15 +20,15 @@ struct HeadingFilterTests {
         var t = 0.0
         while t < duration {
             let rate = 20 * Foundation.sin(t / 7) + 5  // °/s, mostly clockwise, crossing 360 often
-            let gyro = rate + 0.5 + 0.05 / dt.squareRoot() * rng.normal()
+            let gyro = rate + 0.5 + 0.05 / dt.squareRoot() * rng.gaussian()
             truthH = Angle.normalizeHeading(truthH + rate * dt)
             t += dt
             _ = f.predict(to: t, headingRate: gyro)
             let disturbed = disturbance.contains(t)
-            let z = Angle.normalizeHeading(truthH + 8 * rng.normal() + (disturbed ? deflection : 0))
+            let z = Angle.normalizeHeading(truthH + 8 * rng.gaussian() + (disturbed ? deflection : 0))
             _ = f.update(heading: z, accuracy: 8, time: t,
-                     fieldMagnitude: 48_000 * (disturbed ? 1.3 : 1 + 0.01 * rng.normal()),
-                     fieldInclination: 64 + 0.5 * rng.normal())
+                     fieldMagnitude: 48_000 * (disturbed ? 1.3 : 1 + 0.01 * rng.gaussian()),
+                     fieldInclination: 64 + 0.5 * rng.gaussian())
             let e = f.estimate!.heading
             truth.append(truthH); raw.append(z); out.append(e)
             if disturbed { dist.append(Angle.difference(from: truthH, to: e)) }
@@ -118,9 +118,9 @@ struct HeadingFilterTests {
                 t += dt
                 let h = Angle.normalizeHeading(truth.last!.h + rate * dt)
                 truth.append((t, h))
-                _ = f.predict(to: t, headingRate: rate + 0.3 + 0.05 / dt.squareRoot() * rng.normal())
+                _ = f.predict(to: t, headingRate: rate + 0.3 + 0.05 / dt.squareRoot() * rng.gaussian())
                 if Int((t / dt).rounded()) % 10 == 0 {   // 10 Hz compass, measured now, delivered `lag` later
-                    pendingCompass.append((t, Angle.normalizeHeading(h + 8 * rng.normal())))
+                    pendingCompass.append((t, Angle.normalizeHeading(h + 8 * rng.gaussian())))
                 }
                 while let c = pendingCompass.first, c.t + lag <= t + 1e-9 {
                     pendingCompass.removeFirst()

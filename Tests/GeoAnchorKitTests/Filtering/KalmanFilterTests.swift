@@ -139,7 +139,7 @@ struct KalmanFilterTests {
             Q[5] = b[0]; Q[7] = b[1]; Q[13] = b[2]; Q[15] = b[3]
             kf.predict(transition: F, noise: Q)
             let r = pow(10, rng.uniform(-6, 4))
-            kf.update(measurement: SIMD2(rng.normal(), rng.normal()), observation: H, noise: SIMD4(r, 0, 0, r))
+            kf.update(measurement: SIMD2(rng.gaussian(), rng.gaussian()), observation: H, noise: SIMD4(r, 0, 0, r))
             var l = kf.P
             let spd = SmallMatrix.cholesky(&l, m: 4)
             #expect(spd)
@@ -155,12 +155,12 @@ struct KalmanFilterTests {
         for _ in 0..<500 {
             let a = rng.uniform(0.01, 100), d = rng.uniform(0.01, 10)
             let b = rng.uniform(-0.9, 0.9) * (a * d).squareRoot()
-            var fast = KalmanFilter2(x: SIMD2(rng.normal() * 10, rng.normal()), P: SIMD4(a, b, b, d))
+            var fast = KalmanFilter2(x: SIMD2(rng.gaussian() * 10, rng.gaussian()), P: SIMD4(a, b, b, d))
             var slow = fast
             let dt = rng.uniform(0, 5), q = rng.uniform(0.01, 5)
             fast.predictConstantVelocity(dt: dt, q: q)
             slow.predict(transition: ConstantVelocityModel.transition(dt: dt), noise: ConstantVelocityModel.processNoise(dt: dt, q: q))
-            let i = Int(rng.uniform(0, 2)), z = rng.normal() * 5, r = rng.uniform(0.01, 20)
+            let i = Int(rng.uniform(0, 2)), z = rng.gaussian() * 5, r = rng.uniform(0.01, 20)
             let inn = fast.componentInnovation(i, measurement: z, noise: r)
             let g = slow.innovation(measurement: z, observation: i == 0 ? SIMD2(1, 0) : SIMD2(0, 1), noise: r)
             #expect(abs(inn.innovation - g.innovation) <= 1e-12 * max(1, abs(g.innovation)))
@@ -171,7 +171,7 @@ struct KalmanFilterTests {
             for j in 0..<4 { #expect(abs(fast.P[j] - slow.P[j]) <= 1e-12 * max(1, abs(slow.P[0]) + abs(slow.P[3]))) }
             // RTS step: previous posterior `prior`, its prediction, next smoothed = `fast`.
             let pa = rng.uniform(0.01, 50), pd = rng.uniform(0.01, 5), pb = rng.uniform(-0.9, 0.9) * (pa * pd).squareRoot()
-            let prior = KalmanFilter2(x: SIMD2(rng.normal() * 10, rng.normal()), P: SIMD4(pa, pb, pb, pd))
+            let prior = KalmanFilter2(x: SIMD2(rng.gaussian() * 10, rng.gaussian()), P: SIMD4(pa, pb, pb, pd))
             var pred = prior
             pred.predictConstantVelocity(dt: dt, q: q)
             let rf = prior.smoothedConstantVelocity(predicted: pred, dt: dt, next: fast)
@@ -189,14 +189,14 @@ struct KalmanFilterTests {
         var rng = FilterTestRNG(seed: 123)
         for trial in 0..<500 {
             // P = L Lᵀ + εI with a random lower-triangular L.
-            let l = [rng.normal() * 3, 0, 0, rng.normal(), rng.uniform(0.1, 2), 0, rng.normal(), rng.normal(), rng.uniform(0.1, 2)]
+            let l = [rng.gaussian() * 3, 0, 0, rng.gaussian(), rng.uniform(0.1, 2), 0, rng.gaussian(), rng.gaussian(), rng.uniform(0.1, 2)]
             var P = SIMD16<Double>()
             for i in 0..<3 { for j in 0..<3 {
                 var v = i == j ? 0.01 : 0
                 for k in 0..<3 { v += l[i * 3 + k] * l[j * 3 + k] }
                 P[i * 3 + j] = v
             } }
-            var fast = KalmanFilter3(x: SIMD3(rng.normal() * 10, rng.normal(), rng.normal() * 2), P: P)
+            var fast = KalmanFilter3(x: SIMD3(rng.gaussian() * 10, rng.gaussian(), rng.gaussian() * 2), P: P)
             var slow = fast
             let dt = rng.uniform(0, 5), q = rng.uniform(0.01, 5), phi = exp(-dt / rng.uniform(10, 200)), qb = rng.uniform(0, 2)
             fast.predictBiasedConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: qb)
@@ -204,8 +204,8 @@ struct KalmanFilterTests {
             F[0] = 1; F[1] = dt; F[4] = 1; F[8] = phi
             Q[0] = q * dt * dt * dt / 3; Q[1] = q * dt * dt / 2; Q[3] = Q[1]; Q[4] = q * dt; Q[8] = qb
             slow.predict(transition: F, noise: Q)
-            let h: SIMD3<Double> = trial % 3 == 0 ? SIMD3(1, 0, 1) : trial % 3 == 1 ? SIMD3(0, 1, 0) : SIMD3(rng.normal(), rng.normal(), rng.normal())
-            let z = rng.normal() * 5, r = rng.uniform(0.01, 20)
+            let h: SIMD3<Double> = trial % 3 == 0 ? SIMD3(1, 0, 1) : trial % 3 == 1 ? SIMD3(0, 1, 0) : SIMD3(rng.gaussian(), rng.gaussian(), rng.gaussian())
+            let z = rng.gaussian() * 5, r = rng.uniform(0.01, 20)
             let inn = fast.scalarInnovation(measurement: z, observation: h, noise: r)
             let g = slow.innovation(measurement: z, observation: h, noise: r)
             #expect(abs(inn.innovation - g.innovation) <= 1e-12 * max(1, abs(g.innovation)))
@@ -234,7 +234,7 @@ struct KalmanFilterTests {
         var rng = FilterTestRNG(seed: 321)
         func randomSPD() -> SIMD64<Double> {
             var l = [Double](repeating: 0, count: 64)
-            for i in 0..<8 { for j in 0...i { l[i * 8 + j] = i == j ? rng.uniform(0.2, 3) : rng.normal() } }
+            for i in 0..<8 { for j in 0...i { l[i * 8 + j] = i == j ? rng.uniform(0.2, 3) : rng.gaussian() } }
             var P = SIMD64<Double>()
             for i in 0..<8 { for j in 0..<8 {
                 var v = i == j ? 0.01 : 0
@@ -264,7 +264,7 @@ struct KalmanFilterTests {
         }
         for _ in 0..<200 {
             var x = SIMD8<Double>()
-            for i in 0..<8 { x[i] = rng.normal() * 5 }
+            for i in 0..<8 { x[i] = rng.gaussian() * 5 }
             var fast = KalmanFilter8(x: x, P: randomSPD()), slow = fast
             let dt = rng.uniform(0, 3), q = rng.uniform(0.01, 3), phi = exp(-dt / rng.uniform(20, 200)), qb = rng.uniform(0, 1)
             fast.predictJointConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: qb)
@@ -272,17 +272,17 @@ struct KalmanFilterTests {
             slow.predict(transition: F, noise: Q)
             close(fast, slow, "predict")
             var H = SIMD16<Double>()
-            for i in 0..<16 { H[i] = rng.uniform() < 0.5 ? 0 : rng.normal() }
+            for i in 0..<16 { H[i] = rng.uniform() < 0.5 ? 0 : rng.gaussian() }
             H[0] = 1; H[9] = 1
-            let r0 = rng.uniform(0.1, 5), r1 = rng.uniform(0.1, 5), c = 0.3 * (r0 * r1).squareRoot() * rng.normal()
-            let R = SIMD4(r0, c, c, r1), y = SIMD2(rng.normal() * 3, rng.normal() * 3)
+            let r0 = rng.uniform(0.1, 5), r1 = rng.uniform(0.1, 5), c = 0.3 * (r0 * r1).squareRoot() * rng.gaussian()
+            let R = SIMD4(r0, c, c, r1), y = SIMD2(rng.gaussian() * 3, rng.gaussian() * 3)
             let o1 = fast.updateJoint(innovation: y, observation: H, noise: R)
             let o2 = slow.update(innovation: y, observation: H, noise: R)
             #expect(o1.isApplied && o2.isApplied && abs(o1.mahalanobisSquared - o2.mahalanobisSquared) <= 1e-10 * max(1, o2.mahalanobisSquared))
             close(fast, slow, "2-row update")
             var h = SIMD8<Double>()
-            for i in 0..<8 { h[i] = rng.normal() }
-            let ys = rng.normal(), rs = rng.uniform(0.1, 5)
+            for i in 0..<8 { h[i] = rng.gaussian() }
+            let ys = rng.gaussian(), rs = rng.uniform(0.1, 5)
             fast.updateJoint(innovation: ys, observation: h, noise: rs)
             slow.update(innovation: ys, observation: h, noise: rs)
             close(fast, slow, "scalar update")

@@ -158,7 +158,7 @@ struct PathConstraintTests {
                 // ones everywhere.
                 let radius = scale > 300 ? rng.uniform(1, 400) : .infinity
                 let base = lines[0].points[Int(rng.uniform(0, Double(lines[0].points.count)))]
-                let p = PlanarPoint(x: base.x + rng.normal() * scale, y: base.y + rng.normal() * scale)
+                let p = PlanarPoint(x: base.x + rng.gaussian() * scale, y: base.y + rng.gaussian() * scale)
                 var brute = Double.infinity
                 for l in lines { for i in 0..<(l.points.count - 1) { brute = min(brute, l.project(p, segment: i).distance) } }
                 let d = grid.distance(to: p, within: radius)
@@ -167,7 +167,7 @@ struct PathConstraintTests {
                 } else {
                     #expect(d == .infinity, "grid \(d) brute \(brute) radius \(radius)")
                 }
-                if let c = grid.constraint(at: p, velocity: PlanarPoint(x: rng.normal(), y: rng.normal()), within: radius) {
+                if let c = grid.constraint(at: p, velocity: PlanarPoint(x: rng.gaussian(), y: rng.gaussian()), within: radius) {
                     // The chosen segment's line passes within the nearest distance + 5 m.
                     let off = abs((p - c.point).dot(c.normal))
                     #expect(off <= brute + LocalPath.legTolerance + 1e-9)

@@ -224,7 +224,7 @@ struct PositionSmootherPassTests {
     func biasState(seed: UInt64) {
         var rng = FilterTestRNG(seed: seed)
         let tau = 90.0, sb = 2.0, dt = 1.0
-        var bias = SIMD2(sb * rng.normal(), sb * rng.normal())
+        var bias = SIMD2(sb * rng.gaussian(), sb * rng.gaussian())
         var pos = SIMD2<Double>(0, 0)
         var withBias = PositionFilter(configuration: .walking)
         var plain = PositionFilter.Configuration.walking
@@ -239,11 +239,11 @@ struct PositionSmootherPassTests {
             let (sn, cs) = Angle.sincos(degrees: course)
             if k > 0 { pos += SIMD2(speed * sn, speed * cs) * dt }
             let phi = exp(-dt / tau)
-            bias = phi * bias + sb * (1 - phi * phi).squareRoot() * SIMD2(rng.normal(), rng.normal())
-            let z = pos + bias + SIMD2(rng.normal(), rng.normal())
+            bias = phi * bias + sb * (1 - phi * phi).squareRoot() * SIMD2(rng.gaussian(), rng.gaussian())
+            let z = pos + bias + SIMD2(rng.gaussian(), rng.gaussian())
             var m = LocalMeasurement(time: t, east: z.x, north: z.y, horizontalSigma: 5.0.squareRoot())
-            m.speed = speed + 0.1 * rng.normal()
-            m.course = course + 2 * rng.normal()
+            m.speed = speed + 0.1 * rng.gaussian()
+            m.course = course + 2 * rng.gaussian()
             if let a = withBias.step(m), let b = without.step(m), k >= 60 {
                 e1.append(((a.east - pos.x) * (a.east - pos.x) + (a.north - pos.y) * (a.north - pos.y)).squareRoot())
                 e2.append(((b.east - pos.x) * (b.east - pos.x) + (b.north - pos.y) * (b.north - pos.y)).squareRoot())

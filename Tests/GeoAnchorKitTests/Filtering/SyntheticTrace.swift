@@ -33,7 +33,7 @@ struct SyntheticTrace {
             truth.append(ENUVector(east: e, north: n, up: h))
             let acc = rng.uniform(3, 8)
             let sigma = acc / 1.509_592_185_451_663
-            var me = e + sigma * rng.normal(), mn = n + sigma * rng.normal()
+            var me = e + sigma * rng.gaussian(), mn = n + sigma * rng.gaussian()
             if rng.uniform() < outlierRate {
                 let d = rng.uniform(30, 120), a = rng.uniform(0, 360)
                 let (sa, ca) = Angle.sincos(degrees: a)
@@ -41,10 +41,10 @@ struct SyntheticTrace {
             }
             let g = frame.geodetic(east: me, north: mn, up: 0)
             var f = Fix(time: 1_700_000_000 + t, latitude: g.latitude, longitude: g.longitude,
-                        ellipsoidalHeight: h + 1.5 * sigma * rng.normal(), horizontalAccuracy: acc, verticalAccuracy: 1.5 * acc)
+                        ellipsoidalHeight: h + 1.5 * sigma * rng.gaussian(), horizontalAccuracy: acc, verticalAccuracy: 1.5 * acc)
             if withSpeed {
-                f.speed = max(0, v + 0.2 * rng.normal())
-                f.course = Angle.normalizeHeading(heading + 5 * rng.normal())
+                f.speed = max(0, v + 0.2 * rng.gaussian())
+                f.course = Angle.normalizeHeading(heading + 5 * rng.gaussian())
             }
             fixes.append(f)
             e += v * s * dt; n += v * c * dt
@@ -75,7 +75,7 @@ extension SyntheticTrace {
         let sigma = accuracy / CircularError.radius68PerSigma
         var e = 0.0, n = 0.0
         var heading = rng.uniform(0, 360), nextTurn = rng.uniform(20, 60), pauseUntil = -1.0
-        var err = SIMD2(sigma * rng.normal(), sigma * rng.normal())
+        var err = SIMD2(sigma * rng.gaussian(), sigma * rng.gaussian())
         let phi = exp(-1 / 60.0)
         var truth: [ENUVector] = [], fixes: [Fix] = []
         for k in 0..<duration {
@@ -85,8 +85,8 @@ extension SyntheticTrace {
                 if rng.uniform() < 0.2 { pauseUntil = t + rng.uniform(5, 20) }
             }
             truth.append(ENUVector(east: e, north: n, up: 0))
-            err = correlated ? phi * err + sigma * (1 - phi * phi).squareRoot() * SIMD2(rng.normal(), rng.normal())
-                             : SIMD2(sigma * rng.normal(), sigma * rng.normal())
+            err = correlated ? phi * err + sigma * (1 - phi * phi).squareRoot() * SIMD2(rng.gaussian(), rng.gaussian())
+                             : SIMD2(sigma * rng.gaussian(), sigma * rng.gaussian())
             let g = frame.geodetic(east: e + err.x, north: n + err.y, up: 0)
             fixes.append(Fix(time: 1_700_000_000 + t, latitude: g.latitude, longitude: g.longitude, horizontalAccuracy: accuracy))
             let v = t < pauseUntil ? 0 : 1.4
