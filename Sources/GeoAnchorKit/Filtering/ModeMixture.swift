@@ -37,6 +37,92 @@ struct ModeMixture: HorizontalModel {
         var maximumConsecutiveRejections: Int?
     }
 
+    /// One axis of one mode: the state (p, v, b) and the six distinct entries of its symmetric
+    /// 3×3 covariance, as plain scalars. The hot path works on these instead of ``KalmanFilter3``
+    /// (whose 16-lane covariance is mostly padding and is copied through memory on every move);
+    /// the arithmetic is the same expressions as ``KalmanFilter3``'s closed forms, in the same
+    /// order, so the results are bit-for-bit those of the generic storage.
+    struct Channel {
+        var x0: Double, x1: Double, x2: Double
+        var p00: Double, p01: Double, p02: Double, p11: Double, p12: Double, p22: Double
+
+        @inline(__always)
+        init(x0: Double, x1: Double, x2: Double, p00: Double, p01: Double, p02: Double, p11: Double, p12: Double, p22: Double) {
+            self.x0 = x0; self.x1 = x1; self.x2 = x2
+            self.p00 = p00; self.p01 = p01; self.p02 = p02; self.p11 = p11; self.p12 = p12; self.p22 = p22
+        }
+
+        static let zero = Channel(x0: 0, x1: 0, x2: 0, p00: 0, p01: 0, p02: 0, p11: 0, p12: 0, p22: 0)
+
+        /// As a ``KalmanFilter3`` (covariance row-major, symmetric).
+        var filter: KalmanFilter3 {
+            KalmanFilter3(x: SIMD3(x0, x1, x2), P: SIMD16(p00, p01, p02, p01, p11, p12, p02, p12, p22, 0, 0, 0, 0, 0, 0, 0))
+        }
+
+        /// ``KalmanFilter3/predictBiasedConstantVelocity(dt:q:phi:biasNoise:)`` (unchanged when
+        /// the result is not finite).
+        @inline(__always)
+        mutating func predict(dt: Double, q: Double, phi: Double, biasNoise: Double) {
+            let dt2 = dt * dt
+            let n00 = p00 + 2 * dt * p01 + dt2 * p11 + q * dt2 * dt / 3
+            let n01 = p01 + dt * p11 + q * dt2 * 0.5
+            let n02 = phi * (p02 + dt * p12)
+            let n11 = p11 + q * dt
+            let n12 = phi * p12
+            let n22 = phi * phi * p22 + biasNoise
+            let nx0 = x0 + dt * x1, nx2 = phi * x2
+            guard n00.isFinite, n01.isFinite, n02.isFinite, n11.isFinite, n12.isFinite, n22.isFinite,
+                  nx0.isFinite, nx2.isFinite else { return }
+            x0 = nx0; x2 = nx2
+            p00 = n00; p01 = n01; p02 = n02; p11 = n11; p12 = n12; p22 = n22
+        }
+
+        /// ``KalmanFilter3/scalarInnovation(measurement:observation:noise:)`` for h = (h0, h1, h2).
+        @inline(__always)
+        func innovation(measurement z: Double, h0: Double, h1: Double, h2: Double, noise r: Double) -> (Double, Double) {
+            let u0 = p00 * h0 + p01 * h1 + p02 * h2
+            let u1 = p01 * h0 + p11 * h1 + p12 * h2
+            let u2 = p02 * h0 + p12 * h1 + p22 * h2
+            return (z - (h0 * x0 + h1 * x1 + h2 * x2), h0 * u0 + h1 * u1 + h2 * u2 + r)
+        }
+
+        /// ``KalmanFilter3/updateScalar(innovation:observation:noise:)`` for h = (h0, h1, h2)
+        /// (unchanged for non-finite input or results).
+        @inline(__always)
+        mutating func update(innovation y: Double, h0: Double, h1: Double, h2: Double, noise r: Double) {
+            let u0 = p00 * h0 + p01 * h1 + p02 * h2
+            let u1 = p01 * h0 + p11 * h1 + p12 * h2
+            let u2 = p02 * h0 + p12 * h1 + p22 * h2
+            let s = h0 * u0 + h1 * u1 + h2 * u2 + r
+            guard y.isFinite, r > 0, r.isFinite, s > 0, s.isFinite else { return }
+            let k0 = u0 / s, k1 = u1 / s, k2 = u2 / s
+            let n00 = p00 - 2 * k0 * u0 + s * k0 * k0
+            let n01 = p01 - k0 * u1 - u0 * k1 + s * k0 * k1
+            let n02 = p02 - k0 * u2 - u0 * k2 + s * k0 * k2
+            let n11 = p11 - 2 * k1 * u1 + s * k1 * k1
+            let n12 = p12 - k1 * u2 - u1 * k2 + s * k1 * k2
+            let n22 = p22 - 2 * k2 * u2 + s * k2 * k2
+            let nx0 = x0 + k0 * y, nx1 = x1 + k1 * y, nx2 = x2 + k2 * y
+            guard n00 > 0, n11 > 0, n22 > 0, n00.isFinite, n11.isFinite, n22.isFinite, n01.isFinite, n02.isFinite,
+                  n12.isFinite, nx0.isFinite, nx1.isFinite, nx2.isFinite else { return }
+            x0 = nx0; x1 = nx1; x2 = nx2
+            p00 = n00; p01 = n01; p02 = n02; p11 = n11; p12 = n12; p22 = n22
+        }
+
+        /// Adds `w (P + d dᵀ)` with d = x − (m0, m1, m2) to the covariance accumulator `a`
+        /// (the moment-matching term of a mixture component, in the order the SIMD form used).
+        @inline(__always)
+        func accumulate(into a: inout Channel, weight w: Double, mean m0: Double, _ m1: Double, _ m2: Double) {
+            let d0 = x0 - m0, d1 = x1 - m1, d2 = x2 - m2
+            a.p00 += w * (p00 + d0 * d0)
+            a.p01 += w * (p01 + d0 * d1)
+            a.p02 += w * (p02 + d0 * d2)
+            a.p11 += w * (p11 + d1 * d1)
+            a.p12 += w * (p12 + d1 * d2)
+            a.p22 += w * (p22 + d2 * d2)
+        }
+    }
+
     let parameters: [Parameters]
     let tau: Double?
     /// The configured stationary bias variance σ_b² (1 without a bias state).
@@ -48,18 +134,36 @@ struct ModeMixture: HorizontalModel {
     let minimumVariance: Double
     let stillVariance: Double
     /// Per mode: east state at 2j, north at 2j + 1.
-    var states: [KalmanFilter3]
+    var states: [Channel]
+    /// Scratch for the mixed states of ``predict(dt:)`` (kept to avoid an allocation per step).
+    var mixedStates: [Channel]
     /// Mode probabilities (sum 1).
     var probability: [Double]
+    /// Scratch: the predicted mode probabilities c̄ⱼ of ``predict(dt:)``.
+    var priorProbability: [Double]
     /// Merged posterior (east, north).
-    var mergedEast = KalmanFilter3(x: .zero, P: .zero), mergedNorth = KalmanFilter3(x: .zero, P: .zero)
+    var mergedEastChannel = Channel.zero, mergedNorthChannel = Channel.zero
+    var mergedEast: KalmanFilter3 { mergedEastChannel.filter }
+    var mergedNorth: KalmanFilter3 { mergedNorthChannel.filter }
     /// Whether predictions record what the smoother needs (costs the cross-covariances).
     var recordsPrediction = false
     var priorEast = KalmanFilter3(x: .zero, P: .zero), priorNorth = KalmanFilter3(x: .zero, P: .zero)
     var crossEast = SIMD16<Double>(), crossNorth = SIMD16<Double>()
+    /// Scratch for the per-mode cross-covariances of a recording prediction (allocated on first use).
+    var crossScratch: [SIMD16<Double>] = []
     // Cached per-mode position innovations (east y, s, north y, s) and noises of the last fix.
     var innovations: [SIMD4<Double>]
-    var cachedDt = Double.nan, cachedPhi = 1.0
+    /// Scratch for per-mode log-likelihoods and their exponentials.
+    var logLikelihood: [Double]
+    /// The step's transition factors for recent step lengths: `cacheSize` slots of (dt, φ(dt)),
+    /// and per slot and mode the probability of staying, exp(−dt·rateᵢ), and of moving to each
+    /// other mode. Timestamps near 1.7e9 s make a nominal 0.1 s step one of a few neighbouring
+    /// doubles, so one slot would miss on most steps.
+    var cachedDts: SIMD4<Double> = SIMD4(repeating: .nan)
+    var cachedPhis = SIMD4<Double>(repeating: 1)
+    var cachedStay: [Double], cachedMove: [Double]
+    var nextCacheSlot = 0
+    static let cacheSize = 4
 
     init(modes: [MotionMode], configuration c: PositionFilter.Configuration) {
         precondition(!modes.isEmpty, "a motion model needs at least one mode")
@@ -74,9 +178,14 @@ struct ModeMixture: HorizontalModel {
         currentBiasVariance = biasVariance
         minimumVariance = c.minimumHorizontalSigma * c.minimumHorizontalSigma
         stillVariance = c.stationaryVelocitySigma * c.stationaryVelocitySigma
-        states = Array(repeating: KalmanFilter3(x: .zero, P: .zero), count: 2 * modes.count)
+        states = Array(repeating: .zero, count: 2 * modes.count)
+        mixedStates = states
         probability = Array(repeating: 1 / Double(modes.count), count: modes.count)
+        priorProbability = probability
         innovations = Array(repeating: .zero, count: modes.count)
+        logLikelihood = Array(repeating: 0, count: modes.count)
+        cachedStay = Array(repeating: 1, count: Self.cacheSize * modes.count)
+        cachedMove = Array(repeating: 0, count: Self.cacheSize * modes.count)
     }
 
     var modeCount: Int { parameters.count }
@@ -87,18 +196,16 @@ struct ModeMixture: HorizontalModel {
         setBiasVariance(r)
         let vb = currentBiasVariance
         for j in 0..<modeCount {
-            var P = SIMD16<Double>()
-            P[4] = velocityVariance
-            P[8] = vb
+            var p00: Double, p02 = 0.0
             if parameters[j].observesBias {
                 // Fix = p + b + w, b ~ N(0, σ_b²): p = fix − b − w, cov(p, b) = −σ_b².
-                P[0] = whiteVariance(r, j) + vb; P[2] = -vb; P[6] = -vb
+                p00 = whiteVariance(r, j) + vb; p02 = -vb
             } else {
-                P[0] = r
+                p00 = r
             }
-            if parameters[j].holdsStill { P[4] = stillVariance }
-            states[2 * j] = KalmanFilter3(x: SIMD3(east, 0, 0), P: P)
-            states[2 * j + 1] = KalmanFilter3(x: SIMD3(north, 0, 0), P: P)
+            let p11 = parameters[j].holdsStill ? stillVariance : velocityVariance
+            states[2 * j] = Channel(x0: east, x1: 0, x2: 0, p00: p00, p01: 0, p02: p02, p11: p11, p12: 0, p22: vb)
+            states[2 * j + 1] = Channel(x0: north, x1: 0, x2: 0, p00: p00, p01: 0, p02: p02, p11: p11, p12: 0, p22: vb)
         }
         merge()
     }
@@ -118,117 +225,126 @@ struct ModeMixture: HorizontalModel {
         if let k = biasShare { currentBiasVariance = min(biasVariance, k * r) }
     }
 
+    /// The cache slot holding the transition factors for `dt` (computed on a miss).
+    @inline(__always)
+    mutating func transitionSlot(_ dt: Double) -> Int {
+        for k in 0..<Self.cacheSize where cachedDts[k] == dt { return k }
+        let k = nextCacheSlot
+        nextCacheSlot = (k + 1) % Self.cacheSize
+        let m = modeCount
+        cachedDts[k] = dt
+        cachedPhis[k] = tau.map { exp(-dt / $0) } ?? 1
+        for i in 0..<m {
+            let stay = exp(-dt * parameters[i].rate)
+            cachedStay[k * m + i] = stay
+            cachedMove[k * m + i] = m > 1 ? (1 - stay) / Double(m - 1) : 0
+        }
+        return k
+    }
+
     mutating func predict(dt: Double) {
         let m = modeCount
-        if dt != cachedDt {
-            cachedDt = dt
-            cachedPhi = tau.map { exp(-dt / $0) } ?? 1
-        }
-        let phi = cachedPhi, biasNoise = tau == nil ? 0 : currentBiasVariance * (1 - phi * phi)
+        let slot = transitionSlot(dt)
+        let phi = cachedPhis[slot], biasNoise = tau == nil ? 0 : currentBiasVariance * (1 - phi * phi)
         if m == 1 { predictSingle(dt: dt, phi: phi, biasNoise: biasNoise); return }
-        // Scratch on the stack (no allocation per step): the predicted mode probabilities c̄ⱼ, the
-        // mixing weights Πᵢⱼ μᵢ, the mixed states and (when recording) the cross-covariances.
-        // Per axis, so each buffer stays under the stack-allocation limit (1 KiB) for 4 modes.
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: m + m * m) { scratch in
-        withUnsafeTemporaryAllocation(of: KalmanFilter3.self, capacity: m) { mixedEast in
-        withUnsafeTemporaryAllocation(of: KalmanFilter3.self, capacity: m) { mixedNorth in
-        withUnsafeTemporaryAllocation(of: SIMD16<Double>.self, capacity: recordsPrediction ? m : 0) { crossesEast in
-        withUnsafeTemporaryAllocation(of: SIMD16<Double>.self, capacity: recordsPrediction ? m : 0) { crossesNorth in
-        let prior = UnsafeMutableBufferPointer(rebasing: scratch[0..<m])
-        let weights = UnsafeMutableBufferPointer(rebasing: scratch[m..<(m + m * m)])   // weights[i * m + j] = Πᵢⱼ μᵢ
+        // Mixing: the weights Πᵢⱼ μᵢ (stay on the diagonal, move elsewhere), their column sums
+        // c̄ⱼ (the predicted mode probabilities) and each mode's moment-matched mixed state.
+        let base = slot * m
         for j in 0..<m {
-            prior[j] = probability[j]
-            (mixedEast.baseAddress! + j).initialize(to: states[2 * j])
-            (mixedNorth.baseAddress! + j).initialize(to: states[2 * j + 1])
-        }
-        @inline(__always) func mixed(_ k: Int) -> KalmanFilter3 { k % 2 == 0 ? mixedEast[k / 2] : mixedNorth[k / 2] }
-        // Mixing (skipped for one mode).
-        if m > 1 {
-            for i in 0..<m {
-                let stay = exp(-dt * parameters[i].rate)
-                let move = (1 - stay) / Double(m - 1)
-                for j in 0..<m { weights[i * m + j] = probability[i] * (i == j ? stay : move) }
+            var c = 0.0
+            for i in 0..<m { c += probability[i] * (i == j ? cachedStay[base + i] : cachedMove[base + i]) }
+            priorProbability[j] = c
+            guard c > 0 else {
+                mixedStates[2 * j] = states[2 * j]; mixedStates[2 * j + 1] = states[2 * j + 1]
+                continue
             }
-            for j in 0..<m {
-                var c = 0.0
-                for i in 0..<m { c += weights[i * m + j] }
-                prior[j] = c
-                guard c > 0 else { continue }
-                for a in 0..<2 {
-                    var x = SIMD3<Double>()
-                    for i in 0..<m { x += (weights[i * m + j] / c) * states[2 * i + a].x }
-                    var P = SIMD16<Double>()
-                    for i in 0..<m {
-                        let w = weights[i * m + j] / c
-                        guard w > 0 else { continue }
-                        P += w * (states[2 * i + a].P + Self.outer(states[2 * i + a].x - x))
-                    }
-                    if a == 0 { mixedEast[j] = KalmanFilter3(x: x, P: P) } else { mixedNorth[j] = KalmanFilter3(x: x, P: P) }
+            for a in 0..<2 {
+                var mix = Channel.zero
+                for i in 0..<m {
+                    let w = probability[i] * (i == j ? cachedStay[base + i] : cachedMove[base + i]) / c
+                    let s = states[2 * i + a]
+                    mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
                 }
+                for i in 0..<m {
+                    let w = probability[i] * (i == j ? cachedStay[base + i] : cachedMove[base + i]) / c
+                    guard w > 0 else { continue }
+                    states[2 * i + a].accumulate(into: &mix, weight: w, mean: mix.x0, mix.x1, mix.x2)
+                }
+                mixedStates[2 * j + a] = mix
             }
         }
+        if recordsPrediction { predictRecording(dt: dt, phi: phi, biasNoise: biasNoise); return }
+        for j in 0..<m {
+            let q = parameters[j].q, still = parameters[j].holdsStill
+            for a in 0..<2 {
+                var s = mixedStates[2 * j + a]
+                s.predict(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
+                // Velocity held at zero: a zero-velocity pseudo-measurement.
+                if still { s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance) }
+                states[2 * j + a] = s
+            }
+            probability[j] = priorProbability[j]
+        }
+        // No merge here: every step follows the prediction with applyPosition, rejectPosition
+        // or reset, each of which merges (and nothing reads the merged state in between).
+    }
+
+    /// The per-mode prediction of ``predict(dt:)`` from the mixed states, recording the
+    /// moment-matched prediction and its cross-covariance with the previous merged posterior
+    /// for the smoother.
+    mutating func predictRecording(dt: Double, phi: Double, biasNoise: Double) {
+        let m = modeCount
+        if crossScratch.count != 2 * m { crossScratch = Array(repeating: SIMD16(), count: 2 * m) }
         var nextEast = SIMD3<Double>(), nextNorth = SIMD3<Double>()
         for j in 0..<m {
             let q = parameters[j].q
             for a in 0..<2 {
-                var s = mixed(2 * j + a)
+                var s = mixedStates[2 * j + a]
+                // cov(x_k, x_{k+1}) = P₀ Fᵀ, F = [[1, dt, 0], [0, 1, 0], [0, 0, φ]].
                 var cross = SIMD16<Double>()
-                if recordsPrediction {
-                    // cov(x_k, x_{k+1}) = P₀ Fᵀ, F = [[1, dt, 0], [0, 1, 0], [0, 0, φ]].
-                    let P = s.P
-                    for i in 0..<3 {
-                        cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
-                        cross[i * 3 + 1] = P[i * 3 + 1]
-                        cross[i * 3 + 2] = phi * P[i * 3 + 2]
-                    }
+                let P = s.filter.P
+                for i in 0..<3 {
+                    cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
+                    cross[i * 3 + 1] = P[i * 3 + 1]
+                    cross[i * 3 + 2] = phi * P[i * 3 + 2]
                 }
-                s.predictBiasedConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
+                s.predict(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
                 if parameters[j].holdsStill {
                     // Velocity held at zero: x_{k+1} ← x + k (0 − v), so cov(x_k, ·) ← C (I − k hᵀ)ᵀ.
-                    let s11 = s.P[4] + stillVariance
-                    let k = SIMD3(s.P[1], s.P[4], s.P[7]) / s11
-                    s.updateScalar(innovation: -s.x[1], observation: SIMD3(0, 1, 0), noise: stillVariance)
-                    if recordsPrediction {
-                        for i in 0..<3 {
-                            let ch = cross[i * 3 + 1]
-                            for l in 0..<3 { cross[i * 3 + l] -= ch * k[l] }
-                        }
+                    let s11 = s.p11 + stillVariance
+                    let k = SIMD3(s.p01, s.p11, s.p12) / s11
+                    s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance)
+                    for i in 0..<3 {
+                        let ch = cross[i * 3 + 1]
+                        for l in 0..<3 { cross[i * 3 + l] -= ch * k[l] }
                     }
                 }
                 states[2 * j + a] = s
-                if recordsPrediction {
-                    if a == 0 { crossesEast[j] = cross } else { crossesNorth[j] = cross }
-                    if a == 0 { nextEast += prior[j] * s.x } else { nextNorth += prior[j] * s.x }
-                }
+                crossScratch[2 * j + a] = cross
+                let x = SIMD3(s.x0, s.x1, s.x2)
+                if a == 0 { nextEast += priorProbability[j] * x } else { nextNorth += priorProbability[j] * x }
             }
         }
-        for j in 0..<m { probability[j] = prior[j] }
-        if recordsPrediction {
-            // Moment-matched prediction and cross-covariance with the previous merged posterior:
-            // C = Σⱼ c̄ⱼ [Cⱼ + (x₀ⱼ − x̂)(x̄ⱼ − x̄)ᵀ].
-            for a in 0..<2 {
-                let next = a == 0 ? nextEast : nextNorth
-                let post = a == 0 ? mergedEast.x : mergedNorth.x
-                var P = SIMD16<Double>(), C = SIMD16<Double>()
-                for j in 0..<m {
-                    let w = prior[j]
-                    guard w > 0 else { continue }
-                    let s = states[2 * j + a]
-                    let d = s.x - next
-                    P += w * (s.P + Self.outer(d))
-                    C += w * ((a == 0 ? crossesEast[j] : crossesNorth[j]) + Self.outer(mixed(2 * j + a).x - post, d))
-                }
-                if a == 0 {
-                    priorEast = KalmanFilter3(x: next, P: P); crossEast = C
-                } else {
-                    priorNorth = KalmanFilter3(x: next, P: P); crossNorth = C
-                }
+        for j in 0..<m { probability[j] = priorProbability[j] }
+        // Moment-matched prediction and cross-covariance with the previous merged posterior:
+        // C = Σⱼ c̄ⱼ [Cⱼ + (x₀ⱼ − x̂)(x̄ⱼ − x̄)ᵀ].
+        for a in 0..<2 {
+            let next = a == 0 ? nextEast : nextNorth
+            let post = a == 0 ? mergedEast.x : mergedNorth.x
+            var P = SIMD16<Double>(), C = SIMD16<Double>()
+            for j in 0..<m {
+                let w = priorProbability[j]
+                guard w > 0 else { continue }
+                let s = states[2 * j + a].filter
+                let d = s.x - next
+                P += w * (s.P + Self.outer(d))
+                C += w * (crossScratch[2 * j + a] + Self.outer(mixedStates[2 * j + a].filter.x - post, d))
             }
-        }
-        }
-        }
-        }
-        }
+            if a == 0 {
+                priorEast = KalmanFilter3(x: next, P: P); crossEast = C
+            } else {
+                priorNorth = KalmanFilter3(x: next, P: P); crossNorth = C
+            }
         }
         merge()
     }
@@ -237,33 +353,33 @@ struct ModeMixture: HorizontalModel {
     @inline(__always)
     mutating func predictSingle(dt: Double, phi: Double, biasNoise: Double) {
         let p = parameters[0]
-        states.withUnsafeMutableBufferPointer { st in
-            for a in 0..<2 {
-                var cross = SIMD16<Double>()
-                if recordsPrediction {
-                    let P = st[a].P
-                    for i in 0..<3 {
-                        cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
-                        cross[i * 3 + 1] = P[i * 3 + 1]
-                        cross[i * 3 + 2] = phi * P[i * 3 + 2]
-                    }
+        for a in 0..<2 {
+            var s = states[a]
+            var cross = SIMD16<Double>()
+            if recordsPrediction {
+                let P = s.filter.P
+                for i in 0..<3 {
+                    cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
+                    cross[i * 3 + 1] = P[i * 3 + 1]
+                    cross[i * 3 + 2] = phi * P[i * 3 + 2]
                 }
-                st[a].predictBiasedConstantVelocity(dt: dt, q: p.q, phi: phi, biasNoise: biasNoise)
-                if p.holdsStill {
-                    let s11 = st[a].P[4] + stillVariance
-                    let k = SIMD3(st[a].P[1], st[a].P[4], st[a].P[7]) / s11
-                    st[a].updateScalar(innovation: -st[a].x[1], observation: SIMD3(0, 1, 0), noise: stillVariance)
-                    if recordsPrediction {
-                        for i in 0..<3 {
-                            let ch = cross[i * 3 + 1]
-                            for l in 0..<3 { cross[i * 3 + l] -= ch * k[l] }
-                        }
-                    }
-                }
-                if a == 0 { crossEast = cross } else { crossNorth = cross }
             }
+            s.predict(dt: dt, q: p.q, phi: phi, biasNoise: biasNoise)
+            if p.holdsStill {
+                let s11 = s.p11 + stillVariance
+                let k = SIMD3(s.p01, s.p11, s.p12) / s11
+                s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance)
+                if recordsPrediction {
+                    for i in 0..<3 {
+                        let ch = cross[i * 3 + 1]
+                        for l in 0..<3 { cross[i * 3 + l] -= ch * k[l] }
+                    }
+                }
+            }
+            states[a] = s
+            if recordsPrediction { if a == 0 { crossEast = cross } else { crossNorth = cross } }
         }
-        mergedEast = states[0]; mergedNorth = states[1]
+        mergedEastChannel = states[0]; mergedNorthChannel = states[1]
         if recordsPrediction { priorEast = mergedEast; priorNorth = mergedNorth }
     }
 
@@ -272,10 +388,10 @@ struct ModeMixture: HorizontalModel {
         setBiasVariance(r)
         for j in 0..<m {
             let rj = whiteVariance(r, j)
-            let h = SIMD3<Double>(1, 0, parameters[j].observesBias ? 1 : 0)
-            let ie = states[2 * j].scalarInnovation(measurement: east, observation: h, noise: rj)
-            let inn = states[2 * j + 1].scalarInnovation(measurement: north, observation: h, noise: rj)
-            innovations[j] = SIMD4(ie.innovation, ie.variance, inn.innovation, inn.variance)
+            let hb = parameters[j].observesBias ? 1.0 : 0
+            let ie = states[2 * j].innovation(measurement: east, h0: 1, h1: 0, h2: hb, noise: rj)
+            let inn = states[2 * j + 1].innovation(measurement: north, h0: 1, h1: 0, h2: hb, noise: rj)
+            innovations[j] = SIMD4(ie.0, ie.1, inn.0, inn.1)
         }
         lastNoise = r
         // The gate statistic: the smallest d² among the modes that are plausible now (probability
@@ -307,36 +423,34 @@ struct ModeMixture: HorizontalModel {
     mutating func rejectPosition(gate: Double) {
         let m = modeCount
         guard m > 1 else { return }
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { logL in
-            for j in 0..<m {
-                let v = innovations[j]
-                logL[j] = -0.5 * min(v[0] * v[0] / v[1] + v[2] * v[2] / v[3], gate)
-            }
-            reweight(UnsafeBufferPointer(logL))
+        for j in 0..<m {
+            let v = innovations[j]
+            logLikelihood[j] = -0.5 * min(v[0] * v[0] / v[1] + v[2] * v[2] / v[3], gate)
         }
+        reweight()
         merge()
     }
 
     mutating func applyPosition() {
         let m = modeCount
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { logL in
-            for j in 0..<m {
-                let v = innovations[j]
-                let h = SIMD3<Double>(1, 0, parameters[j].observesBias ? 1 : 0)
-                let rj = whiteVariance(lastNoise, j)
-                states[2 * j].updateScalar(innovation: v[0], observation: h, noise: rj)
-                states[2 * j + 1].updateScalar(innovation: v[2], observation: h, noise: rj)
-                logL[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
-                // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
-                let vmax = parameters[j].maximumSpeed
-                if vmax.isFinite {
-                    let ve = states[2 * j].x[1], vn = states[2 * j + 1].x[1]
-                    let excess = max(0, (ve * ve + vn * vn).squareRoot() - vmax) / Self.speedLimitSigma
-                    logL[j] -= 0.5 * excess * excess
-                }
+        for j in 0..<m {
+            let v = innovations[j]
+            let hb = parameters[j].observesBias ? 1.0 : 0
+            let rj = whiteVariance(lastNoise, j)
+            states[2 * j].update(innovation: v[0], h0: 1, h1: 0, h2: hb, noise: rj)
+            states[2 * j + 1].update(innovation: v[2], h0: 1, h1: 0, h2: hb, noise: rj)
+            guard m > 1 else { continue }
+            var logL = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+            // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
+            let vmax = parameters[j].maximumSpeed
+            if vmax.isFinite {
+                let ve = states[2 * j].x1, vn = states[2 * j + 1].x1
+                let excess = max(0, (ve * ve + vn * vn).squareRoot() - vmax) / Self.speedLimitSigma
+                logL -= 0.5 * excess * excess
             }
-            reweight(UnsafeBufferPointer(logL))
+            logLikelihood[j] = logL
         }
+        if m > 1 { reweight() }
         merge()
     }
 
@@ -345,36 +459,30 @@ struct ModeMixture: HorizontalModel {
 
     mutating func updateVelocity(east ve: Double, north vn: Double, noise r: Double, gate: Double) -> Bool {
         let m = modeCount
-        let h = SIMD3<Double>(0, 1, 0)
-        let applied = withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: m) { inn -> Bool in
-            // Gate: refused only when no mode accepts it (a start or stop is a velocity every mode
-            // but one finds unlikely; the likelihoods below then switch modes).
-            var d2 = Double.infinity
-            for j in 0..<m {
-                let a = states[2 * j].scalarInnovation(measurement: ve, observation: h, noise: r)
-                let b = states[2 * j + 1].scalarInnovation(measurement: vn, observation: h, noise: r)
-                let v = SIMD4(a.innovation, a.variance, b.innovation, b.variance)
-                inn[j] = v
-                d2 = min(d2, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
-            }
-            guard d2 <= gate, d2.isFinite else { return false }
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { logL in
-                for j in 0..<m {
-                    let v = inn[j]
-                    states[2 * j].updateScalar(innovation: v[0], observation: h, noise: r)
-                    states[2 * j + 1].updateScalar(innovation: v[2], observation: h, noise: r)
-                    logL[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
-                }
-                reweight(UnsafeBufferPointer(logL))
-            }
-            return true
+        // Gate: refused only when no mode accepts it (a start or stop is a velocity every mode
+        // but one finds unlikely; the likelihoods below then switch modes).
+        var d2 = Double.infinity
+        for j in 0..<m {
+            let a = states[2 * j].innovation(measurement: ve, h0: 0, h1: 1, h2: 0, noise: r)
+            let b = states[2 * j + 1].innovation(measurement: vn, h0: 0, h1: 1, h2: 0, noise: r)
+            let v = SIMD4(a.0, a.1, b.0, b.1)
+            innovations[j] = v
+            d2 = min(d2, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
         }
-        if applied { merge() }
-        return applied
+        guard d2 <= gate, d2.isFinite else { return false }
+        for j in 0..<m {
+            let v = innovations[j]
+            states[2 * j].update(innovation: v[0], h0: 0, h1: 1, h2: 0, noise: r)
+            states[2 * j + 1].update(innovation: v[2], h0: 0, h1: 1, h2: 0, noise: r)
+            logLikelihood[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+        }
+        reweight()
+        merge()
+        return true
     }
 
     var marginals: (east: KalmanFilter2, north: KalmanFilter2) {
-        (Self.marginal(mergedEast), Self.marginal(mergedNorth))
+        (Self.marginal(mergedEastChannel), Self.marginal(mergedNorthChannel))
     }
 
     // MARK: smoothing
@@ -422,32 +530,39 @@ struct ModeMixture: HorizontalModel {
         return p
     }
 
-    /// Multiplies the mode probabilities by exp(logL) and renormalizes (unchanged when no
-    /// likelihood is finite).
-    mutating func reweight(_ logL: UnsafeBufferPointer<Double>) {
+    /// Multiplies the mode probabilities by exp(logL) (``logLikelihood``) and renormalizes
+    /// (unchanged when no likelihood is finite).
+    mutating func reweight() {
         let m = modeCount
         guard m > 1 else { return }
         var top = -Double.infinity
-        for j in 0..<m where logL[j].isFinite { top = max(top, logL[j]) }
+        for j in 0..<m where logLikelihood[j].isFinite { top = max(top, logLikelihood[j]) }
         guard top.isFinite else { return }
         var sum = 0.0
-        for j in 0..<m { sum += probability[j] * (logL[j].isFinite ? exp(logL[j] - top) : 0) }
+        for j in 0..<m {
+            // exp once per mode: kept in logLikelihood for the normalization below.
+            let l = logLikelihood[j].isFinite ? exp(logLikelihood[j] - top) : 0
+            logLikelihood[j] = l
+            sum += probability[j] * l
+        }
         guard sum > 0, sum.isFinite else { return }
-        for j in 0..<m { probability[j] *= (logL[j].isFinite ? exp(logL[j] - top) : 0) / sum }
+        for j in 0..<m { probability[j] *= logLikelihood[j] / sum }
     }
 
-    /// The moment-matched mixture of the modes into `mergedEast` / `mergedNorth`.
+    /// The moment-matched mixture of the modes into the merged posterior.
     mutating func merge() {
         let m = modeCount
-        if m == 1 { mergedEast = states[0]; mergedNorth = states[1]; return }
+        if m == 1 { mergedEastChannel = states[0]; mergedNorthChannel = states[1]; return }
         for a in 0..<2 {
-            var x = SIMD3<Double>()
-            for j in 0..<m { x += probability[j] * states[2 * j + a].x }
-            var P = SIMD16<Double>()
-            for j in 0..<m where probability[j] > 0 {
-                P += probability[j] * (states[2 * j + a].P + Self.outer(states[2 * j + a].x - x))
+            var mix = Channel.zero
+            for j in 0..<m {
+                let w = probability[j], s = states[2 * j + a]
+                mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
             }
-            if a == 0 { mergedEast = KalmanFilter3(x: x, P: P) } else { mergedNorth = KalmanFilter3(x: x, P: P) }
+            for j in 0..<m where probability[j] > 0 {
+                states[2 * j + a].accumulate(into: &mix, weight: probability[j], mean: mix.x0, mix.x1, mix.x2)
+            }
+            if a == 0 { mergedEastChannel = mix } else { mergedNorthChannel = mix }
         }
     }
 
@@ -464,5 +579,10 @@ struct ModeMixture: HorizontalModel {
     @inline(__always)
     static func marginal(_ s: KalmanFilter3) -> KalmanFilter2 {
         KalmanFilter2(x: SIMD2(s.x[0], s.x[1]), P: SIMD4(s.P[0], s.P[1], s.P[3], s.P[4]))
+    }
+
+    @inline(__always)
+    static func marginal(_ s: Channel) -> KalmanFilter2 {
+        KalmanFilter2(x: SIMD2(s.x0, s.x1), P: SIMD4(s.p00, s.p01, s.p01, s.p11))
     }
 }

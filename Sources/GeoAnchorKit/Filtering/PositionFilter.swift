@@ -73,7 +73,8 @@ public struct PositionFilter: Sendable {
     var modes: ModeMixture
     /// The horizontal model with a path (then `modes` is unused).
     var joint: JointPathModel?
-    var usesJoint: Bool { joint != nil }
+    /// Whether `joint` is live (stored: testing the optional copies the whole joint model).
+    let usesJoint: Bool
 
     /// Creates a filter, optionally constrained to a known walking path (``PathConstraint``).
     ///
@@ -87,6 +88,7 @@ public struct PositionFilter: Sendable {
         core = StepCore(configuration: configuration)
         modes = ModeMixture(modes: path == nil ? configuration.motionModes : [configuration.pathMode], configuration: configuration)
         joint = path.map { JointPathModel(mode: configuration.pathMode, path: $0, configuration: configuration) }
+        usesJoint = path != nil
     }
 
     /// Creates a filter with a profile's preset configuration.
@@ -138,7 +140,7 @@ public struct PositionFilter: Sendable {
             refuse(InputRefusal(reason: .invalidValue, time: fix.time, error: .invalidLatitude(fix.latitude)))
             return nil
         }
-        if joint != nil, joint!.localPath == nil, let path { joint!.localPath = path.local(in: frame) }
+        if usesJoint, joint!.localPath == nil, let path { joint!.localPath = path.local(in: frame) }
         let p = frame.enu(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: 0)
         let c = configuration
         let sigma = Self.horizontalSigma(of: fix, configuration: c)
@@ -257,7 +259,7 @@ public struct PositionFilter: Sendable {
 
     /// The step proper, on whichever horizontal model is live.
     mutating func advance(_ m: LocalMeasurement) -> StepInfo? {
-        let info = joint != nil ? core.advance(&joint!, m) : core.advance(&modes, m)
+        let info = usesJoint ? core.advance(&joint!, m) : core.advance(&modes, m)
         if let info { core.statistics.addMotion(motionProbabilities, dt: info.dt) }
         return info
     }
