@@ -249,42 +249,65 @@ struct ModeMixture: HorizontalModel {
         if m == 1 { predictSingle(dt: dt, phi: phi, biasNoise: biasNoise); return }
         // Mixing: the weights Πᵢⱼ μᵢ (stay on the diagonal, move elsewhere), their column sums
         // c̄ⱼ (the predicted mode probabilities) and each mode's moment-matched mixed state.
+        // The hot loops run on buffer pointers (no bounds or uniqueness checks); the scratch
+        // arrays are moved out of `self` meanwhile so the closures touch only locals.
         let base = slot * m
-        for j in 0..<m {
-            var c = 0.0
-            for i in 0..<m { c += probability[i] * (i == j ? cachedStay[base + i] : cachedMove[base + i]) }
-            priorProbability[j] = c
-            guard c > 0 else {
-                mixedStates[2 * j] = states[2 * j]; mixedStates[2 * j + 1] = states[2 * j + 1]
-                continue
-            }
-            for a in 0..<2 {
-                var mix = Channel.zero
-                for i in 0..<m {
-                    let w = probability[i] * (i == j ? cachedStay[base + i] : cachedMove[base + i]) / c
-                    let s = states[2 * i + a]
-                    mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
+        var mixed: [Channel] = [], prior: [Double] = []
+        swap(&mixed, &mixedStates); swap(&prior, &priorProbability)
+        states.withUnsafeBufferPointer { st in
+        probability.withUnsafeBufferPointer { pr in
+        cachedStay.withUnsafeBufferPointer { stay in
+        cachedMove.withUnsafeBufferPointer { move in
+        mixed.withUnsafeMutableBufferPointer { mx in
+        prior.withUnsafeMutableBufferPointer { pp in
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { wn in
+            for j in 0..<m {
+                var c = 0.0
+                for i in 0..<m { c += pr[i] * (i == j ? stay[base + i] : move[base + i]) }
+                pp[j] = c
+                guard c > 0 else {
+                    mx[2 * j] = st[2 * j]; mx[2 * j + 1] = st[2 * j + 1]
+                    continue
                 }
-                for i in 0..<m {
-                    let w = probability[i] * (i == j ? cachedStay[base + i] : cachedMove[base + i]) / c
-                    guard w > 0 else { continue }
-                    states[2 * i + a].accumulate(into: &mix, weight: w, mean: mix.x0, mix.x1, mix.x2)
+                // The normalized weights wᵢ = Πᵢⱼ μᵢ / c̄ⱼ (computed once, used for both axes).
+                for i in 0..<m { wn[i] = pr[i] * (i == j ? stay[base + i] : move[base + i]) / c }
+                for a in 0..<2 {
+                    var mix = Channel.zero
+                    for i in 0..<m {
+                        let w = wn[i], s = st[2 * i + a]
+                        mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
+                    }
+                    for i in 0..<m where wn[i] > 0 {
+                        st[2 * i + a].accumulate(into: &mix, weight: wn[i], mean: mix.x0, mix.x1, mix.x2)
+                    }
+                    mx[2 * j + a] = mix
                 }
-                mixedStates[2 * j + a] = mix
             }
         }
+        }
+        }
+        }
+        }
+        }
+        }
+        mixedStates = mixed; priorProbability = prior
         if recordsPrediction { predictRecording(dt: dt, phi: phi, biasNoise: biasNoise); return }
-        for j in 0..<m {
-            let q = parameters[j].q, still = parameters[j].holdsStill
-            for a in 0..<2 {
-                var s = mixedStates[2 * j + a]
-                s.predict(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
-                // Velocity held at zero: a zero-velocity pseudo-measurement.
-                if still { s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance) }
-                states[2 * j + a] = s
+        let par = parameters, still = stillVariance
+        states.withUnsafeMutableBufferPointer { st in
+        mixed.withUnsafeBufferPointer { mx in
+            for j in 0..<m {
+                let q = par[j].q, holds = par[j].holdsStill
+                for a in 0..<2 {
+                    var s = mx[2 * j + a]
+                    s.predict(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
+                    // Velocity held at zero: a zero-velocity pseudo-measurement.
+                    if holds { s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: still) }
+                    st[2 * j + a] = s
+                }
             }
-            probability[j] = priorProbability[j]
         }
+        }
+        for j in 0..<m { probability[j] = prior[j] }   // element-wise: sharing the buffer would copy on the next write
         // No merge here: every step follows the prediction with applyPosition, rejectPosition
         // or reset, each of which merges (and nothing reads the merged state in between).
     }
@@ -433,23 +456,34 @@ struct ModeMixture: HorizontalModel {
 
     mutating func applyPosition() {
         let m = modeCount
-        for j in 0..<m {
-            let v = innovations[j]
-            let hb = parameters[j].observesBias ? 1.0 : 0
-            let rj = whiteVariance(lastNoise, j)
-            states[2 * j].update(innovation: v[0], h0: 1, h1: 0, h2: hb, noise: rj)
-            states[2 * j + 1].update(innovation: v[2], h0: 1, h1: 0, h2: hb, noise: rj)
-            guard m > 1 else { continue }
-            var logL = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
-            // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
-            let vmax = parameters[j].maximumSpeed
-            if vmax.isFinite {
-                let ve = states[2 * j].x1, vn = states[2 * j + 1].x1
-                let excess = max(0, (ve * ve + vn * vn).squareRoot() - vmax) / Self.speedLimitSigma
-                logL -= 0.5 * excess * excess
+        let par = parameters, inn = innovations, r = lastNoise
+        // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
+        let biasWhite = biasShare != nil ? r - currentBiasVariance : max(r - biasVariance, minimumVariance)
+        var logL: [Double] = []
+        swap(&logL, &logLikelihood)
+        states.withUnsafeMutableBufferPointer { st in
+        logL.withUnsafeMutableBufferPointer { ll in
+            for j in 0..<m {
+                let v = inn[j]
+                let observesBias = par[j].observesBias
+                let hb = observesBias ? 1.0 : 0
+                let rj = observesBias ? biasWhite : r
+                st[2 * j].update(innovation: v[0], h0: 1, h1: 0, h2: hb, noise: rj)
+                st[2 * j + 1].update(innovation: v[2], h0: 1, h1: 0, h2: hb, noise: rj)
+                guard m > 1 else { continue }
+                var l = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+                // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
+                let vmax = par[j].maximumSpeed
+                if vmax.isFinite {
+                    let ve = st[2 * j].x1, vn = st[2 * j + 1].x1
+                    let excess = max(0, (ve * ve + vn * vn).squareRoot() - vmax) / Self.speedLimitSigma
+                    l -= 0.5 * excess * excess
+                }
+                ll[j] = l
             }
-            logLikelihood[j] = logL
         }
+        }
+        swap(&logL, &logLikelihood)   // a swap, so no second reference makes reweight's writes copy
         if m > 1 { reweight() }
         merge()
     }
@@ -523,6 +557,20 @@ struct ModeMixture: HorizontalModel {
 
     // MARK: helpers
 
+    /// The probability of every motion kind in one pass (each the same sum, in the same order,
+    /// as ``probability(of:)``).
+    var kindProbabilities: (stationary: Double, walking: Double, vehicle: Double) {
+        var s = 0.0, w = 0.0, v = 0.0
+        for j in 0..<modeCount {
+            switch parameters[j].kind {
+            case .stationary: s += probability[j]
+            case .walking: w += probability[j]
+            case .vehicle: v += probability[j]
+            }
+        }
+        return (s, w, v)
+    }
+
     /// Probability of each motion kind (modes of the same kind summed).
     func probability(of kind: MotionKind) -> Double {
         var p = 0.0
@@ -553,17 +601,26 @@ struct ModeMixture: HorizontalModel {
     mutating func merge() {
         let m = modeCount
         if m == 1 { mergedEastChannel = states[0]; mergedNorthChannel = states[1]; return }
-        for a in 0..<2 {
-            var mix = Channel.zero
-            for j in 0..<m {
-                let w = probability[j], s = states[2 * j + a]
-                mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
+        let (east, north) = states.withUnsafeBufferPointer { st in
+            probability.withUnsafeBufferPointer { pr in
+                (Self.mixture(st, pr, axis: 0, count: m), Self.mixture(st, pr, axis: 1, count: m))
             }
-            for j in 0..<m where probability[j] > 0 {
-                states[2 * j + a].accumulate(into: &mix, weight: probability[j], mean: mix.x0, mix.x1, mix.x2)
-            }
-            if a == 0 { mergedEastChannel = mix } else { mergedNorthChannel = mix }
         }
+        mergedEastChannel = east; mergedNorthChannel = north
+    }
+
+    /// The moment-matched mixture of one axis of the modes with weights `pr`.
+    @inline(__always)
+    static func mixture(_ st: UnsafeBufferPointer<Channel>, _ pr: UnsafeBufferPointer<Double>, axis a: Int, count m: Int) -> Channel {
+        var mix = Channel.zero
+        for j in 0..<m {
+            let w = pr[j], s = st[2 * j + a]
+            mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
+        }
+        for j in 0..<m where pr[j] > 0 {
+            st[2 * j + a].accumulate(into: &mix, weight: pr[j], mean: mix.x0, mix.x1, mix.x2)
+        }
+        return mix
     }
 
     @inline(__always)
