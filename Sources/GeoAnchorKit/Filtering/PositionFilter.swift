@@ -105,7 +105,9 @@ public struct PositionFilter: Sendable {
     /// The current probability of each kind of motion (the adaptive model's mode probabilities;
     /// a one-mode configuration gives its mode's kind probability 1).
     public var motionProbabilities: MotionProbabilities {
-        usesJoint ? MotionProbabilities(configuration.pathMode.kind) : MotionProbabilities(modes)
+        @inline(__always) get {
+            usesJoint ? MotionProbabilities(configuration.pathMode.kind) : MotionProbabilities(modes)
+        }
     }
 
     // MARK: geodetic entry point
@@ -257,13 +259,16 @@ public struct PositionFilter: Sendable {
         var heightStartsSegment: Bool
     }
 
-    /// The step proper, on whichever horizontal model is live.
+    /// The step proper, on whichever horizontal model is live. (Inlined, like ``estimate(time:status:d2:)``:
+    /// called out of line each copied the whole filter, several KiB, on every step.)
+    @inline(__always)
     mutating func advance(_ m: LocalMeasurement) -> StepInfo? {
         let info = usesJoint ? core.advance(&joint!, m) : core.advance(&modes, m)
         if let info { core.statistics.addMotion(motionProbabilities, dt: info.dt) }
         return info
     }
 
+    @inline(__always)
     func estimate(time: Double, status: LocalPositionEstimate.Status, d2: Double) -> LocalPositionEstimate {
         let (east, north) = usesJoint ? joint!.marginals : modes.marginals
         return core.estimate(east: east, north: north, time: time, status: status, d2: d2, motion: motionProbabilities)
@@ -457,6 +462,7 @@ struct StepCore: Sendable {
         if configuration.usesSpeedAndCourse { applyVelocity(&h, m) }
     }
 
+    @inline(__always)
     func estimate(east: KalmanFilter2, north: KalmanFilter2, time: Double, status: LocalPositionEstimate.Status, d2: Double,
                   motion: MotionProbabilities) -> LocalPositionEstimate {
         var e = LocalPositionEstimate(time: time, east: east.x[0], north: north.x[0],
