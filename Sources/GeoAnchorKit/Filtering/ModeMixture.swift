@@ -37,82 +37,100 @@ struct ModeMixture: HorizontalModel {
         var maximumConsecutiveRejections: Int?
     }
 
-    /// One axis of one mode: the state (p, v, b) and the six distinct entries of its symmetric
-    /// 3×3 covariance, as plain scalars. The hot path works on these instead of ``KalmanFilter3``
-    /// (whose 16-lane covariance is mostly padding and is copied through memory on every move);
-    /// the arithmetic is the same expressions as ``KalmanFilter3``'s closed forms, in the same
-    /// order, so the results are bit-for-bit those of the generic storage.
+    /// One mode's state on both axes: (p, v, b) and the six distinct entries of each axis's
+    /// symmetric 3×3 covariance, east in lane 0 and north in lane 1 of each `SIMD2`. The axes see
+    /// the same weights, noises and observation rows, so one lane-wise operation updates both; the
+    /// arithmetic is the same expressions as ``KalmanFilter3``'s closed forms, in the same order,
+    /// lane by lane (IEEE operations are exact per lane), so the results are bit-for-bit those
+    /// of two separate ``KalmanFilter3``s — and an axis whose update would be refused (non-finite
+    /// or non-positive) keeps its old value, as before, whatever the other axis does.
     struct Channel {
-        var x0: Double, x1: Double, x2: Double
-        var p00: Double, p01: Double, p02: Double, p11: Double, p12: Double, p22: Double
+        typealias V = SIMD2<Double>
+        var x0: V, x1: V, x2: V
+        var p00: V, p01: V, p02: V, p11: V, p12: V, p22: V
 
         @inline(__always)
-        init(x0: Double, x1: Double, x2: Double, p00: Double, p01: Double, p02: Double, p11: Double, p12: Double, p22: Double) {
+        init(x0: V, x1: V, x2: V, p00: V, p01: V, p02: V, p11: V, p12: V, p22: V) {
             self.x0 = x0; self.x1 = x1; self.x2 = x2
             self.p00 = p00; self.p01 = p01; self.p02 = p02; self.p11 = p11; self.p12 = p12; self.p22 = p22
         }
 
-        static let zero = Channel(x0: 0, x1: 0, x2: 0, p00: 0, p01: 0, p02: 0, p11: 0, p12: 0, p22: 0)
+        static let zero = Channel(x0: .zero, x1: .zero, x2: .zero, p00: .zero, p01: .zero, p02: .zero, p11: .zero, p12: .zero, p22: .zero)
 
-        /// As a ``KalmanFilter3`` (covariance row-major, symmetric).
-        var filter: KalmanFilter3 {
-            KalmanFilter3(x: SIMD3(x0, x1, x2), P: SIMD16(p00, p01, p02, p01, p11, p12, p02, p12, p22, 0, 0, 0, 0, 0, 0, 0))
+        /// Axis `a` (0 east, 1 north) as a ``KalmanFilter3`` (covariance row-major, symmetric).
+        func filter(_ a: Int) -> KalmanFilter3 {
+            KalmanFilter3(x: SIMD3(x0[a], x1[a], x2[a]),
+                          P: SIMD16(p00[a], p01[a], p02[a], p01[a], p11[a], p12[a], p02[a], p12[a], p22[a], 0, 0, 0, 0, 0, 0, 0))
         }
 
-        /// ``KalmanFilter3/predictBiasedConstantVelocity(dt:q:phi:biasNoise:)`` (unchanged when
-        /// the result is not finite).
+        /// Lane-wise `isFinite` (v − v is 0 exactly when v is finite).
+        @inline(__always)
+        static func finite(_ v: V) -> SIMDMask<V.MaskStorage> { (v - v) .== V.zero }
+
+        /// ``KalmanFilter3/predictBiasedConstantVelocity(dt:q:phi:biasNoise:)`` on each axis (an
+        /// axis whose result is not finite is unchanged).
         @inline(__always)
         mutating func predict(dt: Double, q: Double, phi: Double, biasNoise: Double) {
             let dt2 = dt * dt
-            let n00 = p00 + 2 * dt * p01 + dt2 * p11 + q * dt2 * dt / 3
-            let n01 = p01 + dt * p11 + q * dt2 * 0.5
-            let n02 = phi * (p02 + dt * p12)
-            let n11 = p11 + q * dt
-            let n12 = phi * p12
-            let n22 = phi * phi * p22 + biasNoise
-            let nx0 = x0 + dt * x1, nx2 = phi * x2
-            guard n00.isFinite, n01.isFinite, n02.isFinite, n11.isFinite, n12.isFinite, n22.isFinite,
-                  nx0.isFinite, nx2.isFinite else { return }
-            x0 = nx0; x2 = nx2
-            p00 = n00; p01 = n01; p02 = n02; p11 = n11; p12 = n12; p22 = n22
+            let c00: Double = q * dt2 * dt / 3, c01: Double = q * dt2 * 0.5, c11: Double = q * dt
+            let twoDt: Double = 2 * dt, phi2: Double = phi * phi
+            let n00: V = p00 + twoDt * p01 + dt2 * p11 + c00
+            let n01: V = p01 + dt * p11 + c01
+            let n02: V = phi * (p02 + dt * p12)
+            let n11: V = p11 + c11
+            let n12: V = phi * p12
+            let n22: V = phi2 * p22 + biasNoise
+            let nx0: V = x0 + dt * x1, nx2: V = phi * x2
+            var ok = Self.finite(n00) .& Self.finite(n01) .& Self.finite(n02)
+            ok = ok .& Self.finite(n11) .& Self.finite(n12) .& Self.finite(n22)
+            ok = ok .& Self.finite(nx0) .& Self.finite(nx2)
+            x0.replace(with: nx0, where: ok); x2.replace(with: nx2, where: ok)
+            p00.replace(with: n00, where: ok); p01.replace(with: n01, where: ok); p02.replace(with: n02, where: ok)
+            p11.replace(with: n11, where: ok); p12.replace(with: n12, where: ok); p22.replace(with: n22, where: ok)
         }
 
-        /// ``KalmanFilter3/scalarInnovation(measurement:observation:noise:)`` for h = (h0, h1, h2).
+        /// ``KalmanFilter3/scalarInnovation(measurement:observation:noise:)`` on each axis, h = (h0, h1, h2).
         @inline(__always)
-        func innovation(measurement z: Double, h0: Double, h1: Double, h2: Double, noise r: Double) -> (Double, Double) {
-            let u0 = p00 * h0 + p01 * h1 + p02 * h2
-            let u1 = p01 * h0 + p11 * h1 + p12 * h2
-            let u2 = p02 * h0 + p12 * h1 + p22 * h2
-            return (z - (h0 * x0 + h1 * x1 + h2 * x2), h0 * u0 + h1 * u1 + h2 * u2 + r)
+        func innovation(measurement z: V, h0: Double, h1: Double, h2: Double, noise r: Double) -> (y: V, s: V) {
+            let u0: V = p00 * h0 + p01 * h1 + p02 * h2
+            let u1: V = p01 * h0 + p11 * h1 + p12 * h2
+            let u2: V = p02 * h0 + p12 * h1 + p22 * h2
+            let hx: V = h0 * x0 + h1 * x1 + h2 * x2
+            let hu: V = h0 * u0 + h1 * u1 + h2 * u2
+            return (z - hx, hu + r)
         }
 
-        /// ``KalmanFilter3/updateScalar(innovation:observation:noise:)`` for h = (h0, h1, h2)
-        /// (unchanged for non-finite input or results).
+        /// ``KalmanFilter3/updateScalar(innovation:observation:noise:)`` on each axis, h = (h0, h1, h2)
+        /// (an axis with non-finite input or results is unchanged).
         @inline(__always)
-        mutating func update(innovation y: Double, h0: Double, h1: Double, h2: Double, noise r: Double) {
-            let u0 = p00 * h0 + p01 * h1 + p02 * h2
-            let u1 = p01 * h0 + p11 * h1 + p12 * h2
-            let u2 = p02 * h0 + p12 * h1 + p22 * h2
-            let s = h0 * u0 + h1 * u1 + h2 * u2 + r
-            guard y.isFinite, r > 0, r.isFinite, s > 0, s.isFinite else { return }
-            let k0 = u0 / s, k1 = u1 / s, k2 = u2 / s
-            let n00 = p00 - 2 * k0 * u0 + s * k0 * k0
-            let n01 = p01 - k0 * u1 - u0 * k1 + s * k0 * k1
-            let n02 = p02 - k0 * u2 - u0 * k2 + s * k0 * k2
-            let n11 = p11 - 2 * k1 * u1 + s * k1 * k1
-            let n12 = p12 - k1 * u2 - u1 * k2 + s * k1 * k2
-            let n22 = p22 - 2 * k2 * u2 + s * k2 * k2
-            let nx0 = x0 + k0 * y, nx1 = x1 + k1 * y, nx2 = x2 + k2 * y
-            guard n00 > 0, n11 > 0, n22 > 0, n00.isFinite, n11.isFinite, n22.isFinite, n01.isFinite, n02.isFinite,
-                  n12.isFinite, nx0.isFinite, nx1.isFinite, nx2.isFinite else { return }
-            x0 = nx0; x1 = nx1; x2 = nx2
-            p00 = n00; p01 = n01; p02 = n02; p11 = n11; p12 = n12; p22 = n22
+        mutating func update(innovation y: V, h0: Double, h1: Double, h2: Double, noise r: Double) {
+            guard r > 0, r.isFinite else { return }
+            let u0: V = p00 * h0 + p01 * h1 + p02 * h2
+            let u1: V = p01 * h0 + p11 * h1 + p12 * h2
+            let u2: V = p02 * h0 + p12 * h1 + p22 * h2
+            let s: V = h0 * u0 + h1 * u1 + h2 * u2 + r
+            var ok = Self.finite(y) .& (s .> V.zero) .& Self.finite(s)
+            let k0: V = u0 / s, k1: V = u1 / s, k2: V = u2 / s
+            let n00: V = p00 - 2 * k0 * u0 + s * k0 * k0
+            let n01: V = p01 - k0 * u1 - u0 * k1 + s * k0 * k1
+            let n02: V = p02 - k0 * u2 - u0 * k2 + s * k0 * k2
+            let n11: V = p11 - 2 * k1 * u1 + s * k1 * k1
+            let n12: V = p12 - k1 * u2 - u1 * k2 + s * k1 * k2
+            let n22: V = p22 - 2 * k2 * u2 + s * k2 * k2
+            let nx0: V = x0 + k0 * y, nx1: V = x1 + k1 * y, nx2: V = x2 + k2 * y
+            ok = ok .& (n00 .> V.zero) .& (n11 .> V.zero) .& (n22 .> V.zero)
+            ok = ok .& Self.finite(n00) .& Self.finite(n11) .& Self.finite(n22)
+            ok = ok .& Self.finite(n01) .& Self.finite(n02) .& Self.finite(n12)
+            ok = ok .& Self.finite(nx0) .& Self.finite(nx1) .& Self.finite(nx2)
+            x0.replace(with: nx0, where: ok); x1.replace(with: nx1, where: ok); x2.replace(with: nx2, where: ok)
+            p00.replace(with: n00, where: ok); p01.replace(with: n01, where: ok); p02.replace(with: n02, where: ok)
+            p11.replace(with: n11, where: ok); p12.replace(with: n12, where: ok); p22.replace(with: n22, where: ok)
         }
 
-        /// Adds `w (P + d dᵀ)` with d = x − (m0, m1, m2) to the covariance accumulator `a`
-        /// (the moment-matching term of a mixture component, in the order the SIMD form used).
+        /// Adds `w (P + d dᵀ)` with d = x − m to the covariance accumulator `a` on each axis
+        /// (the moment-matching term of a mixture component, in the order the SIMD16 form used).
         @inline(__always)
-        func accumulate(into a: inout Channel, weight w: Double, mean m0: Double, _ m1: Double, _ m2: Double) {
+        func accumulate(into a: inout Channel, weight w: Double, mean m0: V, _ m1: V, _ m2: V) {
             let d0 = x0 - m0, d1 = x1 - m1, d2 = x2 - m2
             a.p00 += w * (p00 + d0 * d0)
             a.p01 += w * (p01 + d0 * d1)
@@ -133,7 +151,7 @@ struct ModeMixture: HorizontalModel {
     var currentBiasVariance: Double
     let minimumVariance: Double
     let stillVariance: Double
-    /// Per mode: east state at 2j, north at 2j + 1.
+    /// Per mode: both axes' states.
     var states: [Channel]
     /// Scratch for the mixed states of ``predict(dt:)`` (kept to avoid an allocation per step).
     var mixedStates: [Channel]
@@ -142,9 +160,9 @@ struct ModeMixture: HorizontalModel {
     /// Scratch: the predicted mode probabilities c̄ⱼ of ``predict(dt:)``.
     var priorProbability: [Double]
     /// Merged posterior (east, north).
-    var mergedEastChannel = Channel.zero, mergedNorthChannel = Channel.zero
-    var mergedEast: KalmanFilter3 { mergedEastChannel.filter }
-    var mergedNorth: KalmanFilter3 { mergedNorthChannel.filter }
+    var merged = Channel.zero
+    var mergedEast: KalmanFilter3 { merged.filter(0) }
+    var mergedNorth: KalmanFilter3 { merged.filter(1) }
     /// Whether predictions record what the smoother needs (costs the cross-covariances).
     var recordsPrediction = false
     var priorEast = KalmanFilter3(x: .zero, P: .zero), priorNorth = KalmanFilter3(x: .zero, P: .zero)
@@ -178,7 +196,7 @@ struct ModeMixture: HorizontalModel {
         currentBiasVariance = biasVariance
         minimumVariance = c.minimumHorizontalSigma * c.minimumHorizontalSigma
         stillVariance = c.stationaryVelocitySigma * c.stationaryVelocitySigma
-        states = Array(repeating: .zero, count: 2 * modes.count)
+        states = Array(repeating: .zero, count: modes.count)
         mixedStates = states
         probability = Array(repeating: 1 / Double(modes.count), count: modes.count)
         priorProbability = probability
@@ -204,8 +222,8 @@ struct ModeMixture: HorizontalModel {
                 p00 = r
             }
             let p11 = parameters[j].holdsStill ? stillVariance : velocityVariance
-            states[2 * j] = Channel(x0: east, x1: 0, x2: 0, p00: p00, p01: 0, p02: p02, p11: p11, p12: 0, p22: vb)
-            states[2 * j + 1] = Channel(x0: north, x1: 0, x2: 0, p00: p00, p01: 0, p02: p02, p11: p11, p12: 0, p22: vb)
+            states[j] = Channel(x0: SIMD2(east, north), x1: .zero, x2: .zero, p00: SIMD2(repeating: p00), p01: .zero,
+                                p02: SIMD2(repeating: p02), p11: SIMD2(repeating: p11), p12: .zero, p22: SIMD2(repeating: vb))
         }
         merge()
     }
@@ -265,23 +283,18 @@ struct ModeMixture: HorizontalModel {
                 var c = 0.0
                 for i in 0..<m { c += pr[i] * (i == j ? stay[base + i] : move[base + i]) }
                 pp[j] = c
-                guard c > 0 else {
-                    mx[2 * j] = st[2 * j]; mx[2 * j + 1] = st[2 * j + 1]
-                    continue
-                }
+                guard c > 0 else { mx[j] = st[j]; continue }
                 // The normalized weights wᵢ = Πᵢⱼ μᵢ / c̄ⱼ (computed once, used for both axes).
                 for i in 0..<m { wn[i] = pr[i] * (i == j ? stay[base + i] : move[base + i]) / c }
-                for a in 0..<2 {
-                    var mix = Channel.zero
-                    for i in 0..<m {
-                        let w = wn[i], s = st[2 * i + a]
-                        mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
-                    }
-                    for i in 0..<m where wn[i] > 0 {
-                        st[2 * i + a].accumulate(into: &mix, weight: wn[i], mean: mix.x0, mix.x1, mix.x2)
-                    }
-                    mx[2 * j + a] = mix
+                var mix = Channel.zero
+                for i in 0..<m {
+                    let w = wn[i], s = st[i]
+                    mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
                 }
+                for i in 0..<m where wn[i] > 0 {
+                    st[i].accumulate(into: &mix, weight: wn[i], mean: mix.x0, mix.x1, mix.x2)
+                }
+                mx[j] = mix
             }
         }
         }
@@ -296,14 +309,11 @@ struct ModeMixture: HorizontalModel {
         states.withUnsafeMutableBufferPointer { st in
         mixed.withUnsafeBufferPointer { mx in
             for j in 0..<m {
-                let q = par[j].q, holds = par[j].holdsStill
-                for a in 0..<2 {
-                    var s = mx[2 * j + a]
-                    s.predict(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
-                    // Velocity held at zero: a zero-velocity pseudo-measurement.
-                    if holds { s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: still) }
-                    st[2 * j + a] = s
-                }
+                var s = mx[j]
+                s.predict(dt: dt, q: par[j].q, phi: phi, biasNoise: biasNoise)
+                // Velocity held at zero: a zero-velocity pseudo-measurement.
+                if par[j].holdsStill { s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: still) }
+                st[j] = s
             }
         }
         }
@@ -320,33 +330,27 @@ struct ModeMixture: HorizontalModel {
         if crossScratch.count != 2 * m { crossScratch = Array(repeating: SIMD16(), count: 2 * m) }
         var nextEast = SIMD3<Double>(), nextNorth = SIMD3<Double>()
         for j in 0..<m {
-            let q = parameters[j].q
-            for a in 0..<2 {
-                var s = mixedStates[2 * j + a]
-                // cov(x_k, x_{k+1}) = P₀ Fᵀ, F = [[1, dt, 0], [0, 1, 0], [0, 0, φ]].
-                var cross = SIMD16<Double>()
-                let P = s.filter.P
-                for i in 0..<3 {
-                    cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
-                    cross[i * 3 + 1] = P[i * 3 + 1]
-                    cross[i * 3 + 2] = phi * P[i * 3 + 2]
-                }
-                s.predict(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
-                if parameters[j].holdsStill {
-                    // Velocity held at zero: x_{k+1} ← x + k (0 − v), so cov(x_k, ·) ← C (I − k hᵀ)ᵀ.
-                    let s11 = s.p11 + stillVariance
-                    let k = SIMD3(s.p01, s.p11, s.p12) / s11
-                    s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance)
+            var s = mixedStates[j]
+            crossScratch[2 * j] = Self.predictionCross(s.filter(0).P, dt: dt, phi: phi)
+            crossScratch[2 * j + 1] = Self.predictionCross(s.filter(1).P, dt: dt, phi: phi)
+            s.predict(dt: dt, q: parameters[j].q, phi: phi, biasNoise: biasNoise)
+            if parameters[j].holdsStill {
+                // Velocity held at zero: x_{k+1} ← x + k (0 − v), so cov(x_k, ·) ← C (I − k hᵀ)ᵀ.
+                for a in 0..<2 {
+                    let s11 = s.p11[a] + stillVariance
+                    let k = SIMD3(s.p01[a], s.p11[a], s.p12[a]) / s11
+                    var c = crossScratch[2 * j + a]
                     for i in 0..<3 {
-                        let ch = cross[i * 3 + 1]
-                        for l in 0..<3 { cross[i * 3 + l] -= ch * k[l] }
+                        let ch = c[i * 3 + 1]
+                        for l in 0..<3 { c[i * 3 + l] -= ch * k[l] }
                     }
+                    crossScratch[2 * j + a] = c
                 }
-                states[2 * j + a] = s
-                crossScratch[2 * j + a] = cross
-                let x = SIMD3(s.x0, s.x1, s.x2)
-                if a == 0 { nextEast += priorProbability[j] * x } else { nextNorth += priorProbability[j] * x }
+                s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance)
             }
+            states[j] = s
+            nextEast += priorProbability[j] * s.filter(0).x
+            nextNorth += priorProbability[j] * s.filter(1).x
         }
         for j in 0..<m { probability[j] = priorProbability[j] }
         // Moment-matched prediction and cross-covariance with the previous merged posterior:
@@ -358,10 +362,10 @@ struct ModeMixture: HorizontalModel {
             for j in 0..<m {
                 let w = priorProbability[j]
                 guard w > 0 else { continue }
-                let s = states[2 * j + a].filter
+                let s = states[j].filter(a)
                 let d = s.x - next
                 P += w * (s.P + Self.outer(d))
-                C += w * (crossScratch[2 * j + a] + Self.outer(mixedStates[2 * j + a].filter.x - post, d))
+                C += w * (crossScratch[2 * j + a] + Self.outer(mixedStates[j].filter(a).x - post, d))
             }
             if a == 0 {
                 priorEast = KalmanFilter3(x: next, P: P); crossEast = C
@@ -372,38 +376,49 @@ struct ModeMixture: HorizontalModel {
         merge()
     }
 
+    /// cov(x_k, x_{k+1}) = P₀ Fᵀ, F = [[1, dt, 0], [0, 1, 0], [0, 0, φ]] (row-major in 16 lanes).
+    @inline(__always)
+    static func predictionCross(_ P: SIMD16<Double>, dt: Double, phi: Double) -> SIMD16<Double> {
+        var cross = SIMD16<Double>()
+        for i in 0..<3 {
+            cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
+            cross[i * 3 + 1] = P[i * 3 + 1]
+            cross[i * 3 + 2] = phi * P[i * 3 + 2]
+        }
+        return cross
+    }
+
     /// ``predict(dt:)`` of a one-mode mixture (a Kalman filter: no mixing, no probabilities), in place.
     @inline(__always)
     mutating func predictSingle(dt: Double, phi: Double, biasNoise: Double) {
         let p = parameters[0]
-        for a in 0..<2 {
-            var s = states[a]
-            var cross = SIMD16<Double>()
-            if recordsPrediction {
-                let P = s.filter.P
-                for i in 0..<3 {
-                    cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
-                    cross[i * 3 + 1] = P[i * 3 + 1]
-                    cross[i * 3 + 2] = phi * P[i * 3 + 2]
-                }
-            }
-            s.predict(dt: dt, q: p.q, phi: phi, biasNoise: biasNoise)
-            if p.holdsStill {
-                let s11 = s.p11 + stillVariance
-                let k = SIMD3(s.p01, s.p11, s.p12) / s11
-                s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance)
-                if recordsPrediction {
-                    for i in 0..<3 {
-                        let ch = cross[i * 3 + 1]
-                        for l in 0..<3 { cross[i * 3 + l] -= ch * k[l] }
-                    }
-                }
-            }
-            states[a] = s
-            if recordsPrediction { if a == 0 { crossEast = cross } else { crossNorth = cross } }
+        var s = states[0]
+        var cross = (SIMD16<Double>(), SIMD16<Double>())
+        if recordsPrediction {
+            cross = (Self.predictionCross(s.filter(0).P, dt: dt, phi: phi), Self.predictionCross(s.filter(1).P, dt: dt, phi: phi))
         }
-        mergedEastChannel = states[0]; mergedNorthChannel = states[1]
-        if recordsPrediction { priorEast = mergedEast; priorNorth = mergedNorth }
+        s.predict(dt: dt, q: p.q, phi: phi, biasNoise: biasNoise)
+        if p.holdsStill {
+            if recordsPrediction {
+                for a in 0..<2 {
+                    let s11 = s.p11[a] + stillVariance
+                    let k = SIMD3(s.p01[a], s.p11[a], s.p12[a]) / s11
+                    var c = a == 0 ? cross.0 : cross.1
+                    for i in 0..<3 {
+                        let ch = c[i * 3 + 1]
+                        for l in 0..<3 { c[i * 3 + l] -= ch * k[l] }
+                    }
+                    if a == 0 { cross.0 = c } else { cross.1 = c }
+                }
+            }
+            s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance)
+        }
+        states[0] = s
+        merged = s
+        if recordsPrediction {
+            crossEast = cross.0; crossNorth = cross.1
+            priorEast = mergedEast; priorNorth = mergedNorth
+        }
     }
 
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double {
@@ -412,9 +427,8 @@ struct ModeMixture: HorizontalModel {
         for j in 0..<m {
             let rj = whiteVariance(r, j)
             let hb = parameters[j].observesBias ? 1.0 : 0
-            let ie = states[2 * j].innovation(measurement: east, h0: 1, h1: 0, h2: hb, noise: rj)
-            let inn = states[2 * j + 1].innovation(measurement: north, h0: 1, h1: 0, h2: hb, noise: rj)
-            innovations[j] = SIMD4(ie.0, ie.1, inn.0, inn.1)
+            let i = states[j].innovation(measurement: SIMD2(east, north), h0: 1, h1: 0, h2: hb, noise: rj)
+            innovations[j] = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
         }
         lastNoise = r
         // The gate statistic: the smallest d² among the modes that are plausible now (probability
@@ -468,14 +482,13 @@ struct ModeMixture: HorizontalModel {
                 let observesBias = par[j].observesBias
                 let hb = observesBias ? 1.0 : 0
                 let rj = observesBias ? biasWhite : r
-                st[2 * j].update(innovation: v[0], h0: 1, h1: 0, h2: hb, noise: rj)
-                st[2 * j + 1].update(innovation: v[2], h0: 1, h1: 0, h2: hb, noise: rj)
+                st[j].update(innovation: SIMD2(v[0], v[2]), h0: 1, h1: 0, h2: hb, noise: rj)
                 guard m > 1 else { continue }
                 var l = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
                 // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
                 let vmax = par[j].maximumSpeed
                 if vmax.isFinite {
-                    let ve = st[2 * j].x1, vn = st[2 * j + 1].x1
+                    let ve = st[j].x1[0], vn = st[j].x1[1]
                     let excess = max(0, (ve * ve + vn * vn).squareRoot() - vmax) / Self.speedLimitSigma
                     l -= 0.5 * excess * excess
                 }
@@ -497,17 +510,15 @@ struct ModeMixture: HorizontalModel {
         // but one finds unlikely; the likelihoods below then switch modes).
         var d2 = Double.infinity
         for j in 0..<m {
-            let a = states[2 * j].innovation(measurement: ve, h0: 0, h1: 1, h2: 0, noise: r)
-            let b = states[2 * j + 1].innovation(measurement: vn, h0: 0, h1: 1, h2: 0, noise: r)
-            let v = SIMD4(a.0, a.1, b.0, b.1)
+            let i = states[j].innovation(measurement: SIMD2(ve, vn), h0: 0, h1: 1, h2: 0, noise: r)
+            let v = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
             innovations[j] = v
             d2 = min(d2, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
         }
         guard d2 <= gate, d2.isFinite else { return false }
         for j in 0..<m {
             let v = innovations[j]
-            states[2 * j].update(innovation: v[0], h0: 0, h1: 1, h2: 0, noise: r)
-            states[2 * j + 1].update(innovation: v[2], h0: 0, h1: 1, h2: 0, noise: r)
+            states[j].update(innovation: SIMD2(v[0], v[2]), h0: 0, h1: 1, h2: 0, noise: r)
             logLikelihood[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
         }
         reweight()
@@ -516,7 +527,7 @@ struct ModeMixture: HorizontalModel {
     }
 
     var marginals: (east: KalmanFilter2, north: KalmanFilter2) {
-        (Self.marginal(mergedEastChannel), Self.marginal(mergedNorthChannel))
+        (Self.marginal(merged, 0), Self.marginal(merged, 1))
     }
 
     // MARK: smoothing
@@ -600,25 +611,22 @@ struct ModeMixture: HorizontalModel {
     /// The moment-matched mixture of the modes into the merged posterior.
     mutating func merge() {
         let m = modeCount
-        if m == 1 { mergedEastChannel = states[0]; mergedNorthChannel = states[1]; return }
-        let (east, north) = states.withUnsafeBufferPointer { st in
-            probability.withUnsafeBufferPointer { pr in
-                (Self.mixture(st, pr, axis: 0, count: m), Self.mixture(st, pr, axis: 1, count: m))
-            }
+        if m == 1 { merged = states[0]; return }
+        merged = states.withUnsafeBufferPointer { st in
+            probability.withUnsafeBufferPointer { pr in Self.mixture(st, pr, count: m) }
         }
-        mergedEastChannel = east; mergedNorthChannel = north
     }
 
-    /// The moment-matched mixture of one axis of the modes with weights `pr`.
+    /// The moment-matched mixture of the modes with weights `pr`.
     @inline(__always)
-    static func mixture(_ st: UnsafeBufferPointer<Channel>, _ pr: UnsafeBufferPointer<Double>, axis a: Int, count m: Int) -> Channel {
+    static func mixture(_ st: UnsafeBufferPointer<Channel>, _ pr: UnsafeBufferPointer<Double>, count m: Int) -> Channel {
         var mix = Channel.zero
         for j in 0..<m {
-            let w = pr[j], s = st[2 * j + a]
+            let w = pr[j], s = st[j]
             mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
         }
         for j in 0..<m where pr[j] > 0 {
-            st[2 * j + a].accumulate(into: &mix, weight: pr[j], mean: mix.x0, mix.x1, mix.x2)
+            st[j].accumulate(into: &mix, weight: pr[j], mean: mix.x0, mix.x1, mix.x2)
         }
         return mix
     }
@@ -639,7 +647,7 @@ struct ModeMixture: HorizontalModel {
     }
 
     @inline(__always)
-    static func marginal(_ s: Channel) -> KalmanFilter2 {
-        KalmanFilter2(x: SIMD2(s.x0, s.x1), P: SIMD4(s.p00, s.p01, s.p01, s.p11))
+    static func marginal(_ s: Channel, _ a: Int) -> KalmanFilter2 {
+        KalmanFilter2(x: SIMD2(s.x0[a], s.x1[a]), P: SIMD4(s.p00[a], s.p01[a], s.p01[a], s.p11[a]))
     }
 }
