@@ -37,6 +37,110 @@ struct ModeMixture: HorizontalModel {
         var maximumConsecutiveRejections: Int?
     }
 
+    /// One mode's state on both axes: (p, v, b) and the six distinct entries of each axis's
+    /// symmetric 3×3 covariance, east in lane 0 and north in lane 1 of each `SIMD2`. The axes see
+    /// the same weights, noises and observation rows, so one lane-wise operation updates both; the
+    /// arithmetic is the same expressions as ``KalmanFilter3``'s closed forms, in the same order,
+    /// lane by lane (IEEE operations are exact per lane), so the results are bit-for-bit those
+    /// of two separate ``KalmanFilter3``s — and an axis whose update would be refused (non-finite
+    /// or non-positive) keeps its old value, as before, whatever the other axis does.
+    struct Channel {
+        typealias V = SIMD2<Double>
+        var x0: V, x1: V, x2: V
+        var p00: V, p01: V, p02: V, p11: V, p12: V, p22: V
+
+        @inline(__always)
+        init(x0: V, x1: V, x2: V, p00: V, p01: V, p02: V, p11: V, p12: V, p22: V) {
+            self.x0 = x0; self.x1 = x1; self.x2 = x2
+            self.p00 = p00; self.p01 = p01; self.p02 = p02; self.p11 = p11; self.p12 = p12; self.p22 = p22
+        }
+
+        static let zero = Channel(x0: .zero, x1: .zero, x2: .zero, p00: .zero, p01: .zero, p02: .zero, p11: .zero, p12: .zero, p22: .zero)
+
+        /// Axis `a` (0 east, 1 north) as a ``KalmanFilter3`` (covariance row-major, symmetric).
+        func filter(_ a: Int) -> KalmanFilter3 {
+            KalmanFilter3(x: SIMD3(x0[a], x1[a], x2[a]),
+                          P: SIMD16(p00[a], p01[a], p02[a], p01[a], p11[a], p12[a], p02[a], p12[a], p22[a], 0, 0, 0, 0, 0, 0, 0))
+        }
+
+        /// Lane-wise `isFinite` (v − v is 0 exactly when v is finite).
+        @inline(__always)
+        static func finite(_ v: V) -> SIMDMask<V.MaskStorage> { (v - v) .== V.zero }
+
+        /// ``KalmanFilter3/predictBiasedConstantVelocity(dt:q:phi:biasNoise:)`` on each axis (an
+        /// axis whose result is not finite is unchanged).
+        @inline(__always)
+        mutating func predict(dt: Double, q: Double, phi: Double, biasNoise: Double) {
+            let dt2 = dt * dt
+            let c00: Double = q * dt2 * dt / 3, c01: Double = q * dt2 * 0.5, c11: Double = q * dt
+            let twoDt: Double = 2 * dt, phi2: Double = phi * phi
+            let n00: V = p00 + twoDt * p01 + dt2 * p11 + c00
+            let n01: V = p01 + dt * p11 + c01
+            let n02: V = phi * (p02 + dt * p12)
+            let n11: V = p11 + c11
+            let n12: V = phi * p12
+            let n22: V = phi2 * p22 + biasNoise
+            let nx0: V = x0 + dt * x1, nx2: V = phi * x2
+            var ok = Self.finite(n00) .& Self.finite(n01) .& Self.finite(n02)
+            ok = ok .& Self.finite(n11) .& Self.finite(n12) .& Self.finite(n22)
+            ok = ok .& Self.finite(nx0) .& Self.finite(nx2)
+            x0.replace(with: nx0, where: ok); x2.replace(with: nx2, where: ok)
+            p00.replace(with: n00, where: ok); p01.replace(with: n01, where: ok); p02.replace(with: n02, where: ok)
+            p11.replace(with: n11, where: ok); p12.replace(with: n12, where: ok); p22.replace(with: n22, where: ok)
+        }
+
+        /// ``KalmanFilter3/scalarInnovation(measurement:observation:noise:)`` on each axis, h = (h0, h1, h2).
+        @inline(__always)
+        func innovation(measurement z: V, h0: Double, h1: Double, h2: Double, noise r: Double) -> (y: V, s: V) {
+            let u0: V = p00 * h0 + p01 * h1 + p02 * h2
+            let u1: V = p01 * h0 + p11 * h1 + p12 * h2
+            let u2: V = p02 * h0 + p12 * h1 + p22 * h2
+            let hx: V = h0 * x0 + h1 * x1 + h2 * x2
+            let hu: V = h0 * u0 + h1 * u1 + h2 * u2
+            return (z - hx, hu + r)
+        }
+
+        /// ``KalmanFilter3/updateScalar(innovation:observation:noise:)`` on each axis, h = (h0, h1, h2)
+        /// (an axis with non-finite input or results is unchanged).
+        @inline(__always)
+        mutating func update(innovation y: V, h0: Double, h1: Double, h2: Double, noise r: Double) {
+            guard r > 0, r.isFinite else { return }
+            let u0: V = p00 * h0 + p01 * h1 + p02 * h2
+            let u1: V = p01 * h0 + p11 * h1 + p12 * h2
+            let u2: V = p02 * h0 + p12 * h1 + p22 * h2
+            let s: V = h0 * u0 + h1 * u1 + h2 * u2 + r
+            var ok = Self.finite(y) .& (s .> V.zero) .& Self.finite(s)
+            let k0: V = u0 / s, k1: V = u1 / s, k2: V = u2 / s
+            let n00: V = p00 - 2 * k0 * u0 + s * k0 * k0
+            let n01: V = p01 - k0 * u1 - u0 * k1 + s * k0 * k1
+            let n02: V = p02 - k0 * u2 - u0 * k2 + s * k0 * k2
+            let n11: V = p11 - 2 * k1 * u1 + s * k1 * k1
+            let n12: V = p12 - k1 * u2 - u1 * k2 + s * k1 * k2
+            let n22: V = p22 - 2 * k2 * u2 + s * k2 * k2
+            let nx0: V = x0 + k0 * y, nx1: V = x1 + k1 * y, nx2: V = x2 + k2 * y
+            ok = ok .& (n00 .> V.zero) .& (n11 .> V.zero) .& (n22 .> V.zero)
+            ok = ok .& Self.finite(n00) .& Self.finite(n11) .& Self.finite(n22)
+            ok = ok .& Self.finite(n01) .& Self.finite(n02) .& Self.finite(n12)
+            ok = ok .& Self.finite(nx0) .& Self.finite(nx1) .& Self.finite(nx2)
+            x0.replace(with: nx0, where: ok); x1.replace(with: nx1, where: ok); x2.replace(with: nx2, where: ok)
+            p00.replace(with: n00, where: ok); p01.replace(with: n01, where: ok); p02.replace(with: n02, where: ok)
+            p11.replace(with: n11, where: ok); p12.replace(with: n12, where: ok); p22.replace(with: n22, where: ok)
+        }
+
+        /// Adds `w (P + d dᵀ)` with d = x − m to the covariance accumulator `a` on each axis
+        /// (the moment-matching term of a mixture component, in the order the SIMD16 form used).
+        @inline(__always)
+        func accumulate(into a: inout Channel, weight w: Double, mean m0: V, _ m1: V, _ m2: V) {
+            let d0 = x0 - m0, d1 = x1 - m1, d2 = x2 - m2
+            a.p00 += w * (p00 + d0 * d0)
+            a.p01 += w * (p01 + d0 * d1)
+            a.p02 += w * (p02 + d0 * d2)
+            a.p11 += w * (p11 + d1 * d1)
+            a.p12 += w * (p12 + d1 * d2)
+            a.p22 += w * (p22 + d2 * d2)
+        }
+    }
+
     let parameters: [Parameters]
     let tau: Double?
     /// The configured stationary bias variance σ_b² (1 without a bias state).
@@ -47,19 +151,37 @@ struct ModeMixture: HorizontalModel {
     var currentBiasVariance: Double
     let minimumVariance: Double
     let stillVariance: Double
-    /// Per mode: east state at 2j, north at 2j + 1.
-    var states: [KalmanFilter3]
+    /// Per mode: both axes' states.
+    var states: [Channel]
+    /// Scratch for the mixed states of ``predict(dt:)`` (kept to avoid an allocation per step).
+    var mixedStates: [Channel]
     /// Mode probabilities (sum 1).
     var probability: [Double]
+    /// Scratch: the predicted mode probabilities c̄ⱼ of ``predict(dt:)``.
+    var priorProbability: [Double]
     /// Merged posterior (east, north).
-    var mergedEast = KalmanFilter3(x: .zero, P: .zero), mergedNorth = KalmanFilter3(x: .zero, P: .zero)
+    var merged = Channel.zero
+    var mergedEast: KalmanFilter3 { merged.filter(0) }
+    var mergedNorth: KalmanFilter3 { merged.filter(1) }
     /// Whether predictions record what the smoother needs (costs the cross-covariances).
     var recordsPrediction = false
     var priorEast = KalmanFilter3(x: .zero, P: .zero), priorNorth = KalmanFilter3(x: .zero, P: .zero)
     var crossEast = SIMD16<Double>(), crossNorth = SIMD16<Double>()
+    /// Scratch for the per-mode cross-covariances of a recording prediction (allocated on first use).
+    var crossScratch: [SIMD16<Double>] = []
     // Cached per-mode position innovations (east y, s, north y, s) and noises of the last fix.
     var innovations: [SIMD4<Double>]
-    var cachedDt = Double.nan, cachedPhi = 1.0
+    /// Scratch for per-mode log-likelihoods and their exponentials.
+    var logLikelihood: [Double]
+    /// The step's transition factors for recent step lengths: `cacheSize` slots of (dt, φ(dt)),
+    /// and per slot and mode the probability of staying, exp(−dt·rateᵢ), and of moving to each
+    /// other mode. Timestamps near 1.7e9 s make a nominal 0.1 s step one of a few neighbouring
+    /// doubles, so one slot would miss on most steps.
+    var cachedDts: SIMD4<Double> = SIMD4(repeating: .nan)
+    var cachedPhis = SIMD4<Double>(repeating: 1)
+    var cachedStay: [Double], cachedMove: [Double]
+    var nextCacheSlot = 0
+    static let cacheSize = 4
 
     init(modes: [MotionMode], configuration c: PositionFilter.Configuration) {
         precondition(!modes.isEmpty, "a motion model needs at least one mode")
@@ -74,9 +196,14 @@ struct ModeMixture: HorizontalModel {
         currentBiasVariance = biasVariance
         minimumVariance = c.minimumHorizontalSigma * c.minimumHorizontalSigma
         stillVariance = c.stationaryVelocitySigma * c.stationaryVelocitySigma
-        states = Array(repeating: KalmanFilter3(x: .zero, P: .zero), count: 2 * modes.count)
+        states = Array(repeating: .zero, count: modes.count)
+        mixedStates = states
         probability = Array(repeating: 1 / Double(modes.count), count: modes.count)
+        priorProbability = probability
         innovations = Array(repeating: .zero, count: modes.count)
+        logLikelihood = Array(repeating: 0, count: modes.count)
+        cachedStay = Array(repeating: 1, count: Self.cacheSize * modes.count)
+        cachedMove = Array(repeating: 0, count: Self.cacheSize * modes.count)
     }
 
     var modeCount: Int { parameters.count }
@@ -87,18 +214,16 @@ struct ModeMixture: HorizontalModel {
         setBiasVariance(r)
         let vb = currentBiasVariance
         for j in 0..<modeCount {
-            var P = SIMD16<Double>()
-            P[4] = velocityVariance
-            P[8] = vb
+            var p00: Double, p02 = 0.0
             if parameters[j].observesBias {
                 // Fix = p + b + w, b ~ N(0, σ_b²): p = fix − b − w, cov(p, b) = −σ_b².
-                P[0] = whiteVariance(r, j) + vb; P[2] = -vb; P[6] = -vb
+                p00 = whiteVariance(r, j) + vb; p02 = -vb
             } else {
-                P[0] = r
+                p00 = r
             }
-            if parameters[j].holdsStill { P[4] = stillVariance }
-            states[2 * j] = KalmanFilter3(x: SIMD3(east, 0, 0), P: P)
-            states[2 * j + 1] = KalmanFilter3(x: SIMD3(north, 0, 0), P: P)
+            let p11 = parameters[j].holdsStill ? stillVariance : velocityVariance
+            states[j] = Channel(x0: SIMD2(east, north), x1: .zero, x2: .zero, p00: SIMD2(repeating: p00), p01: .zero,
+                                p02: SIMD2(repeating: p02), p11: SIMD2(repeating: p11), p12: .zero, p22: SIMD2(repeating: vb))
         }
         merge()
     }
@@ -118,153 +243,182 @@ struct ModeMixture: HorizontalModel {
         if let k = biasShare { currentBiasVariance = min(biasVariance, k * r) }
     }
 
+    /// The cache slot holding the transition factors for `dt` (computed on a miss).
+    @inline(__always)
+    mutating func transitionSlot(_ dt: Double) -> Int {
+        for k in 0..<Self.cacheSize where cachedDts[k] == dt { return k }
+        let k = nextCacheSlot
+        nextCacheSlot = (k + 1) % Self.cacheSize
+        let m = modeCount
+        cachedDts[k] = dt
+        cachedPhis[k] = tau.map { exp(-dt / $0) } ?? 1
+        for i in 0..<m {
+            let stay = exp(-dt * parameters[i].rate)
+            cachedStay[k * m + i] = stay
+            cachedMove[k * m + i] = m > 1 ? (1 - stay) / Double(m - 1) : 0
+        }
+        return k
+    }
+
     mutating func predict(dt: Double) {
         let m = modeCount
-        if dt != cachedDt {
-            cachedDt = dt
-            cachedPhi = tau.map { exp(-dt / $0) } ?? 1
-        }
-        let phi = cachedPhi, biasNoise = tau == nil ? 0 : currentBiasVariance * (1 - phi * phi)
+        let slot = transitionSlot(dt)
+        let phi = cachedPhis[slot], biasNoise = tau == nil ? 0 : currentBiasVariance * (1 - phi * phi)
         if m == 1 { predictSingle(dt: dt, phi: phi, biasNoise: biasNoise); return }
-        // Scratch on the stack (no allocation per step): the predicted mode probabilities c̄ⱼ, the
-        // mixing weights Πᵢⱼ μᵢ, the mixed states and (when recording) the cross-covariances.
-        // Per axis, so each buffer stays under the stack-allocation limit (1 KiB) for 4 modes.
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: m + m * m) { scratch in
-        withUnsafeTemporaryAllocation(of: KalmanFilter3.self, capacity: m) { mixedEast in
-        withUnsafeTemporaryAllocation(of: KalmanFilter3.self, capacity: m) { mixedNorth in
-        withUnsafeTemporaryAllocation(of: SIMD16<Double>.self, capacity: recordsPrediction ? m : 0) { crossesEast in
-        withUnsafeTemporaryAllocation(of: SIMD16<Double>.self, capacity: recordsPrediction ? m : 0) { crossesNorth in
-        let prior = UnsafeMutableBufferPointer(rebasing: scratch[0..<m])
-        let weights = UnsafeMutableBufferPointer(rebasing: scratch[m..<(m + m * m)])   // weights[i * m + j] = Πᵢⱼ μᵢ
-        for j in 0..<m {
-            prior[j] = probability[j]
-            (mixedEast.baseAddress! + j).initialize(to: states[2 * j])
-            (mixedNorth.baseAddress! + j).initialize(to: states[2 * j + 1])
-        }
-        @inline(__always) func mixed(_ k: Int) -> KalmanFilter3 { k % 2 == 0 ? mixedEast[k / 2] : mixedNorth[k / 2] }
-        // Mixing (skipped for one mode).
-        if m > 1 {
-            for i in 0..<m {
-                let stay = exp(-dt * parameters[i].rate)
-                let move = (1 - stay) / Double(m - 1)
-                for j in 0..<m { weights[i * m + j] = probability[i] * (i == j ? stay : move) }
-            }
+        // Mixing: the weights Πᵢⱼ μᵢ (stay on the diagonal, move elsewhere), their column sums
+        // c̄ⱼ (the predicted mode probabilities) and each mode's moment-matched mixed state.
+        // The hot loops run on buffer pointers (no bounds or uniqueness checks); the scratch
+        // arrays are moved out of `self` meanwhile so the closures touch only locals.
+        let base = slot * m
+        var mixed: [Channel] = [], prior: [Double] = []
+        swap(&mixed, &mixedStates); swap(&prior, &priorProbability)
+        states.withUnsafeBufferPointer { st in
+        probability.withUnsafeBufferPointer { pr in
+        cachedStay.withUnsafeBufferPointer { stay in
+        cachedMove.withUnsafeBufferPointer { move in
+        mixed.withUnsafeMutableBufferPointer { mx in
+        prior.withUnsafeMutableBufferPointer { pp in
+        withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { wn in
             for j in 0..<m {
                 var c = 0.0
-                for i in 0..<m { c += weights[i * m + j] }
-                prior[j] = c
-                guard c > 0 else { continue }
-                for a in 0..<2 {
-                    var x = SIMD3<Double>()
-                    for i in 0..<m { x += (weights[i * m + j] / c) * states[2 * i + a].x }
-                    var P = SIMD16<Double>()
-                    for i in 0..<m {
-                        let w = weights[i * m + j] / c
-                        guard w > 0 else { continue }
-                        P += w * (states[2 * i + a].P + Self.outer(states[2 * i + a].x - x))
-                    }
-                    if a == 0 { mixedEast[j] = KalmanFilter3(x: x, P: P) } else { mixedNorth[j] = KalmanFilter3(x: x, P: P) }
+                for i in 0..<m { c += pr[i] * (i == j ? stay[base + i] : move[base + i]) }
+                pp[j] = c
+                guard c > 0 else { mx[j] = st[j]; continue }
+                // The normalized weights wᵢ = Πᵢⱼ μᵢ / c̄ⱼ (computed once, used for both axes).
+                for i in 0..<m { wn[i] = pr[i] * (i == j ? stay[base + i] : move[base + i]) / c }
+                var mix = Channel.zero
+                for i in 0..<m {
+                    let w = wn[i], s = st[i]
+                    mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
                 }
+                for i in 0..<m where wn[i] > 0 {
+                    st[i].accumulate(into: &mix, weight: wn[i], mean: mix.x0, mix.x1, mix.x2)
+                }
+                mx[j] = mix
             }
         }
+        }
+        }
+        }
+        }
+        }
+        }
+        mixedStates = mixed; priorProbability = prior
+        if recordsPrediction { predictRecording(dt: dt, phi: phi, biasNoise: biasNoise); return }
+        let par = parameters, still = stillVariance
+        states.withUnsafeMutableBufferPointer { st in
+        mixed.withUnsafeBufferPointer { mx in
+            for j in 0..<m {
+                var s = mx[j]
+                s.predict(dt: dt, q: par[j].q, phi: phi, biasNoise: biasNoise)
+                // Velocity held at zero: a zero-velocity pseudo-measurement.
+                if par[j].holdsStill { s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: still) }
+                st[j] = s
+            }
+        }
+        }
+        for j in 0..<m { probability[j] = prior[j] }   // element-wise: sharing the buffer would copy on the next write
+        // No merge here: every step follows the prediction with applyPosition, rejectPosition
+        // or reset, each of which merges (and nothing reads the merged state in between).
+    }
+
+    /// The per-mode prediction of ``predict(dt:)`` from the mixed states, recording the
+    /// moment-matched prediction and its cross-covariance with the previous merged posterior
+    /// for the smoother.
+    mutating func predictRecording(dt: Double, phi: Double, biasNoise: Double) {
+        let m = modeCount
+        if crossScratch.count != 2 * m { crossScratch = Array(repeating: SIMD16(), count: 2 * m) }
         var nextEast = SIMD3<Double>(), nextNorth = SIMD3<Double>()
         for j in 0..<m {
-            let q = parameters[j].q
-            for a in 0..<2 {
-                var s = mixed(2 * j + a)
-                var cross = SIMD16<Double>()
-                if recordsPrediction {
-                    // cov(x_k, x_{k+1}) = P₀ Fᵀ, F = [[1, dt, 0], [0, 1, 0], [0, 0, φ]].
-                    let P = s.P
+            var s = mixedStates[j]
+            crossScratch[2 * j] = Self.predictionCross(s.filter(0).P, dt: dt, phi: phi)
+            crossScratch[2 * j + 1] = Self.predictionCross(s.filter(1).P, dt: dt, phi: phi)
+            s.predict(dt: dt, q: parameters[j].q, phi: phi, biasNoise: biasNoise)
+            if parameters[j].holdsStill {
+                // Velocity held at zero: x_{k+1} ← x + k (0 − v), so cov(x_k, ·) ← C (I − k hᵀ)ᵀ.
+                for a in 0..<2 {
+                    let s11 = s.p11[a] + stillVariance
+                    let k = SIMD3(s.p01[a], s.p11[a], s.p12[a]) / s11
+                    var c = crossScratch[2 * j + a]
                     for i in 0..<3 {
-                        cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
-                        cross[i * 3 + 1] = P[i * 3 + 1]
-                        cross[i * 3 + 2] = phi * P[i * 3 + 2]
+                        let ch = c[i * 3 + 1]
+                        for l in 0..<3 { c[i * 3 + l] -= ch * k[l] }
                     }
+                    crossScratch[2 * j + a] = c
                 }
-                s.predictBiasedConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: biasNoise)
-                if parameters[j].holdsStill {
-                    // Velocity held at zero: x_{k+1} ← x + k (0 − v), so cov(x_k, ·) ← C (I − k hᵀ)ᵀ.
-                    let s11 = s.P[4] + stillVariance
-                    let k = SIMD3(s.P[1], s.P[4], s.P[7]) / s11
-                    s.updateScalar(innovation: -s.x[1], observation: SIMD3(0, 1, 0), noise: stillVariance)
-                    if recordsPrediction {
-                        for i in 0..<3 {
-                            let ch = cross[i * 3 + 1]
-                            for l in 0..<3 { cross[i * 3 + l] -= ch * k[l] }
-                        }
-                    }
-                }
-                states[2 * j + a] = s
-                if recordsPrediction {
-                    if a == 0 { crossesEast[j] = cross } else { crossesNorth[j] = cross }
-                    if a == 0 { nextEast += prior[j] * s.x } else { nextNorth += prior[j] * s.x }
-                }
+                s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance)
             }
+            states[j] = s
+            nextEast += priorProbability[j] * s.filter(0).x
+            nextNorth += priorProbability[j] * s.filter(1).x
         }
-        for j in 0..<m { probability[j] = prior[j] }
-        if recordsPrediction {
-            // Moment-matched prediction and cross-covariance with the previous merged posterior:
-            // C = Σⱼ c̄ⱼ [Cⱼ + (x₀ⱼ − x̂)(x̄ⱼ − x̄)ᵀ].
-            for a in 0..<2 {
-                let next = a == 0 ? nextEast : nextNorth
-                let post = a == 0 ? mergedEast.x : mergedNorth.x
-                var P = SIMD16<Double>(), C = SIMD16<Double>()
-                for j in 0..<m {
-                    let w = prior[j]
-                    guard w > 0 else { continue }
-                    let s = states[2 * j + a]
-                    let d = s.x - next
-                    P += w * (s.P + Self.outer(d))
-                    C += w * ((a == 0 ? crossesEast[j] : crossesNorth[j]) + Self.outer(mixed(2 * j + a).x - post, d))
-                }
-                if a == 0 {
-                    priorEast = KalmanFilter3(x: next, P: P); crossEast = C
-                } else {
-                    priorNorth = KalmanFilter3(x: next, P: P); crossNorth = C
-                }
+        for j in 0..<m { probability[j] = priorProbability[j] }
+        // Moment-matched prediction and cross-covariance with the previous merged posterior:
+        // C = Σⱼ c̄ⱼ [Cⱼ + (x₀ⱼ − x̂)(x̄ⱼ − x̄)ᵀ].
+        for a in 0..<2 {
+            let next = a == 0 ? nextEast : nextNorth
+            let post = a == 0 ? mergedEast.x : mergedNorth.x
+            var P = SIMD16<Double>(), C = SIMD16<Double>()
+            for j in 0..<m {
+                let w = priorProbability[j]
+                guard w > 0 else { continue }
+                let s = states[j].filter(a)
+                let d = s.x - next
+                P += w * (s.P + Self.outer(d))
+                C += w * (crossScratch[2 * j + a] + Self.outer(mixedStates[j].filter(a).x - post, d))
             }
-        }
-        }
-        }
-        }
-        }
+            if a == 0 {
+                priorEast = KalmanFilter3(x: next, P: P); crossEast = C
+            } else {
+                priorNorth = KalmanFilter3(x: next, P: P); crossNorth = C
+            }
         }
         merge()
+    }
+
+    /// cov(x_k, x_{k+1}) = P₀ Fᵀ, F = [[1, dt, 0], [0, 1, 0], [0, 0, φ]] (row-major in 16 lanes).
+    @inline(__always)
+    static func predictionCross(_ P: SIMD16<Double>, dt: Double, phi: Double) -> SIMD16<Double> {
+        var cross = SIMD16<Double>()
+        for i in 0..<3 {
+            cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
+            cross[i * 3 + 1] = P[i * 3 + 1]
+            cross[i * 3 + 2] = phi * P[i * 3 + 2]
+        }
+        return cross
     }
 
     /// ``predict(dt:)`` of a one-mode mixture (a Kalman filter: no mixing, no probabilities), in place.
     @inline(__always)
     mutating func predictSingle(dt: Double, phi: Double, biasNoise: Double) {
         let p = parameters[0]
-        states.withUnsafeMutableBufferPointer { st in
-            for a in 0..<2 {
-                var cross = SIMD16<Double>()
-                if recordsPrediction {
-                    let P = st[a].P
-                    for i in 0..<3 {
-                        cross[i * 3 + 0] = P[i * 3 + 0] + dt * P[i * 3 + 1]
-                        cross[i * 3 + 1] = P[i * 3 + 1]
-                        cross[i * 3 + 2] = phi * P[i * 3 + 2]
-                    }
-                }
-                st[a].predictBiasedConstantVelocity(dt: dt, q: p.q, phi: phi, biasNoise: biasNoise)
-                if p.holdsStill {
-                    let s11 = st[a].P[4] + stillVariance
-                    let k = SIMD3(st[a].P[1], st[a].P[4], st[a].P[7]) / s11
-                    st[a].updateScalar(innovation: -st[a].x[1], observation: SIMD3(0, 1, 0), noise: stillVariance)
-                    if recordsPrediction {
-                        for i in 0..<3 {
-                            let ch = cross[i * 3 + 1]
-                            for l in 0..<3 { cross[i * 3 + l] -= ch * k[l] }
-                        }
-                    }
-                }
-                if a == 0 { crossEast = cross } else { crossNorth = cross }
-            }
+        var s = states[0]
+        var cross = (SIMD16<Double>(), SIMD16<Double>())
+        if recordsPrediction {
+            cross = (Self.predictionCross(s.filter(0).P, dt: dt, phi: phi), Self.predictionCross(s.filter(1).P, dt: dt, phi: phi))
         }
-        mergedEast = states[0]; mergedNorth = states[1]
-        if recordsPrediction { priorEast = mergedEast; priorNorth = mergedNorth }
+        s.predict(dt: dt, q: p.q, phi: phi, biasNoise: biasNoise)
+        if p.holdsStill {
+            if recordsPrediction {
+                for a in 0..<2 {
+                    let s11 = s.p11[a] + stillVariance
+                    let k = SIMD3(s.p01[a], s.p11[a], s.p12[a]) / s11
+                    var c = a == 0 ? cross.0 : cross.1
+                    for i in 0..<3 {
+                        let ch = c[i * 3 + 1]
+                        for l in 0..<3 { c[i * 3 + l] -= ch * k[l] }
+                    }
+                    if a == 0 { cross.0 = c } else { cross.1 = c }
+                }
+            }
+            s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance)
+        }
+        states[0] = s
+        merged = s
+        if recordsPrediction {
+            crossEast = cross.0; crossNorth = cross.1
+            priorEast = mergedEast; priorNorth = mergedNorth
+        }
     }
 
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double {
@@ -272,10 +426,9 @@ struct ModeMixture: HorizontalModel {
         setBiasVariance(r)
         for j in 0..<m {
             let rj = whiteVariance(r, j)
-            let h = SIMD3<Double>(1, 0, parameters[j].observesBias ? 1 : 0)
-            let ie = states[2 * j].scalarInnovation(measurement: east, observation: h, noise: rj)
-            let inn = states[2 * j + 1].scalarInnovation(measurement: north, observation: h, noise: rj)
-            innovations[j] = SIMD4(ie.innovation, ie.variance, inn.innovation, inn.variance)
+            let hb = parameters[j].observesBias ? 1.0 : 0
+            let i = states[j].innovation(measurement: SIMD2(east, north), h0: 1, h1: 0, h2: hb, noise: rj)
+            innovations[j] = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
         }
         lastNoise = r
         // The gate statistic: the smallest d² among the modes that are plausible now (probability
@@ -307,36 +460,44 @@ struct ModeMixture: HorizontalModel {
     mutating func rejectPosition(gate: Double) {
         let m = modeCount
         guard m > 1 else { return }
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { logL in
-            for j in 0..<m {
-                let v = innovations[j]
-                logL[j] = -0.5 * min(v[0] * v[0] / v[1] + v[2] * v[2] / v[3], gate)
-            }
-            reweight(UnsafeBufferPointer(logL))
+        for j in 0..<m {
+            let v = innovations[j]
+            logLikelihood[j] = -0.5 * min(v[0] * v[0] / v[1] + v[2] * v[2] / v[3], gate)
         }
+        reweight()
         merge()
     }
 
     mutating func applyPosition() {
         let m = modeCount
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { logL in
+        let par = parameters, inn = innovations, r = lastNoise
+        // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
+        let biasWhite = biasShare != nil ? r - currentBiasVariance : max(r - biasVariance, minimumVariance)
+        var logL: [Double] = []
+        swap(&logL, &logLikelihood)
+        states.withUnsafeMutableBufferPointer { st in
+        logL.withUnsafeMutableBufferPointer { ll in
             for j in 0..<m {
-                let v = innovations[j]
-                let h = SIMD3<Double>(1, 0, parameters[j].observesBias ? 1 : 0)
-                let rj = whiteVariance(lastNoise, j)
-                states[2 * j].updateScalar(innovation: v[0], observation: h, noise: rj)
-                states[2 * j + 1].updateScalar(innovation: v[2], observation: h, noise: rj)
-                logL[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+                let v = inn[j]
+                let observesBias = par[j].observesBias
+                let hb = observesBias ? 1.0 : 0
+                let rj = observesBias ? biasWhite : r
+                st[j].update(innovation: SIMD2(v[0], v[2]), h0: 1, h1: 0, h2: hb, noise: rj)
+                guard m > 1 else { continue }
+                var l = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
                 // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
-                let vmax = parameters[j].maximumSpeed
+                let vmax = par[j].maximumSpeed
                 if vmax.isFinite {
-                    let ve = states[2 * j].x[1], vn = states[2 * j + 1].x[1]
+                    let ve = st[j].x1[0], vn = st[j].x1[1]
                     let excess = max(0, (ve * ve + vn * vn).squareRoot() - vmax) / Self.speedLimitSigma
-                    logL[j] -= 0.5 * excess * excess
+                    l -= 0.5 * excess * excess
                 }
+                ll[j] = l
             }
-            reweight(UnsafeBufferPointer(logL))
         }
+        }
+        swap(&logL, &logLikelihood)   // a swap, so no second reference makes reweight's writes copy
+        if m > 1 { reweight() }
         merge()
     }
 
@@ -345,36 +506,28 @@ struct ModeMixture: HorizontalModel {
 
     mutating func updateVelocity(east ve: Double, north vn: Double, noise r: Double, gate: Double) -> Bool {
         let m = modeCount
-        let h = SIMD3<Double>(0, 1, 0)
-        let applied = withUnsafeTemporaryAllocation(of: SIMD4<Double>.self, capacity: m) { inn -> Bool in
-            // Gate: refused only when no mode accepts it (a start or stop is a velocity every mode
-            // but one finds unlikely; the likelihoods below then switch modes).
-            var d2 = Double.infinity
-            for j in 0..<m {
-                let a = states[2 * j].scalarInnovation(measurement: ve, observation: h, noise: r)
-                let b = states[2 * j + 1].scalarInnovation(measurement: vn, observation: h, noise: r)
-                let v = SIMD4(a.innovation, a.variance, b.innovation, b.variance)
-                inn[j] = v
-                d2 = min(d2, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
-            }
-            guard d2 <= gate, d2.isFinite else { return false }
-            withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { logL in
-                for j in 0..<m {
-                    let v = inn[j]
-                    states[2 * j].updateScalar(innovation: v[0], observation: h, noise: r)
-                    states[2 * j + 1].updateScalar(innovation: v[2], observation: h, noise: r)
-                    logL[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
-                }
-                reweight(UnsafeBufferPointer(logL))
-            }
-            return true
+        // Gate: refused only when no mode accepts it (a start or stop is a velocity every mode
+        // but one finds unlikely; the likelihoods below then switch modes).
+        var d2 = Double.infinity
+        for j in 0..<m {
+            let i = states[j].innovation(measurement: SIMD2(ve, vn), h0: 0, h1: 1, h2: 0, noise: r)
+            let v = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
+            innovations[j] = v
+            d2 = min(d2, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
         }
-        if applied { merge() }
-        return applied
+        guard d2 <= gate, d2.isFinite else { return false }
+        for j in 0..<m {
+            let v = innovations[j]
+            states[j].update(innovation: SIMD2(v[0], v[2]), h0: 0, h1: 1, h2: 0, noise: r)
+            logLikelihood[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+        }
+        reweight()
+        merge()
+        return true
     }
 
     var marginals: (east: KalmanFilter2, north: KalmanFilter2) {
-        (Self.marginal(mergedEast), Self.marginal(mergedNorth))
+        (Self.marginal(merged, 0), Self.marginal(merged, 1))
     }
 
     // MARK: smoothing
@@ -415,6 +568,20 @@ struct ModeMixture: HorizontalModel {
 
     // MARK: helpers
 
+    /// The probability of every motion kind in one pass (each the same sum, in the same order,
+    /// as ``probability(of:)``).
+    var kindProbabilities: (stationary: Double, walking: Double, vehicle: Double) {
+        var s = 0.0, w = 0.0, v = 0.0
+        for j in 0..<modeCount {
+            switch parameters[j].kind {
+            case .stationary: s += probability[j]
+            case .walking: w += probability[j]
+            case .vehicle: v += probability[j]
+            }
+        }
+        return (s, w, v)
+    }
+
     /// Probability of each motion kind (modes of the same kind summed).
     func probability(of kind: MotionKind) -> Double {
         var p = 0.0
@@ -422,33 +589,46 @@ struct ModeMixture: HorizontalModel {
         return p
     }
 
-    /// Multiplies the mode probabilities by exp(logL) and renormalizes (unchanged when no
-    /// likelihood is finite).
-    mutating func reweight(_ logL: UnsafeBufferPointer<Double>) {
+    /// Multiplies the mode probabilities by exp(logL) (``logLikelihood``) and renormalizes
+    /// (unchanged when no likelihood is finite).
+    mutating func reweight() {
         let m = modeCount
         guard m > 1 else { return }
         var top = -Double.infinity
-        for j in 0..<m where logL[j].isFinite { top = max(top, logL[j]) }
+        for j in 0..<m where logLikelihood[j].isFinite { top = max(top, logLikelihood[j]) }
         guard top.isFinite else { return }
         var sum = 0.0
-        for j in 0..<m { sum += probability[j] * (logL[j].isFinite ? exp(logL[j] - top) : 0) }
+        for j in 0..<m {
+            // exp once per mode: kept in logLikelihood for the normalization below.
+            let l = logLikelihood[j].isFinite ? exp(logLikelihood[j] - top) : 0
+            logLikelihood[j] = l
+            sum += probability[j] * l
+        }
         guard sum > 0, sum.isFinite else { return }
-        for j in 0..<m { probability[j] *= (logL[j].isFinite ? exp(logL[j] - top) : 0) / sum }
+        for j in 0..<m { probability[j] *= logLikelihood[j] / sum }
     }
 
-    /// The moment-matched mixture of the modes into `mergedEast` / `mergedNorth`.
+    /// The moment-matched mixture of the modes into the merged posterior.
     mutating func merge() {
         let m = modeCount
-        if m == 1 { mergedEast = states[0]; mergedNorth = states[1]; return }
-        for a in 0..<2 {
-            var x = SIMD3<Double>()
-            for j in 0..<m { x += probability[j] * states[2 * j + a].x }
-            var P = SIMD16<Double>()
-            for j in 0..<m where probability[j] > 0 {
-                P += probability[j] * (states[2 * j + a].P + Self.outer(states[2 * j + a].x - x))
-            }
-            if a == 0 { mergedEast = KalmanFilter3(x: x, P: P) } else { mergedNorth = KalmanFilter3(x: x, P: P) }
+        if m == 1 { merged = states[0]; return }
+        merged = states.withUnsafeBufferPointer { st in
+            probability.withUnsafeBufferPointer { pr in Self.mixture(st, pr, count: m) }
         }
+    }
+
+    /// The moment-matched mixture of the modes with weights `pr`.
+    @inline(__always)
+    static func mixture(_ st: UnsafeBufferPointer<Channel>, _ pr: UnsafeBufferPointer<Double>, count m: Int) -> Channel {
+        var mix = Channel.zero
+        for j in 0..<m {
+            let w = pr[j], s = st[j]
+            mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
+        }
+        for j in 0..<m where pr[j] > 0 {
+            st[j].accumulate(into: &mix, weight: pr[j], mean: mix.x0, mix.x1, mix.x2)
+        }
+        return mix
     }
 
     @inline(__always)
@@ -464,5 +644,10 @@ struct ModeMixture: HorizontalModel {
     @inline(__always)
     static func marginal(_ s: KalmanFilter3) -> KalmanFilter2 {
         KalmanFilter2(x: SIMD2(s.x[0], s.x[1]), P: SIMD4(s.P[0], s.P[1], s.P[3], s.P[4]))
+    }
+
+    @inline(__always)
+    static func marginal(_ s: Channel, _ a: Int) -> KalmanFilter2 {
+        KalmanFilter2(x: SIMD2(s.x0[a], s.x1[a]), P: SIMD4(s.p00[a], s.p01[a], s.p01[a], s.p11[a]))
     }
 }

@@ -76,8 +76,8 @@ public struct MotionProbabilities: Sendable, Hashable, Codable {
     }
 
     init(_ m: ModeMixture) {
-        self.init(stationary: m.probability(of: .stationary), walking: m.probability(of: .walking),
-                  vehicle: m.probability(of: .vehicle))
+        let p = m.kindProbabilities
+        self.init(stationary: p.stationary, walking: p.walking, vehicle: p.vehicle)
     }
 
     /// The probability of `kind`.

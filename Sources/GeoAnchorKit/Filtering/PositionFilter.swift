@@ -44,8 +44,10 @@ import Foundation
 ///   walk −13 … −28 % / −16 … −19 % (walking preset +160 … +380 %); GSDC 2020 chipset drives
 ///   −4 … +3 % / −19 … +0.4 % (the phone's output is already filtered); with the tour's path as a
 ///   ``PathConstraint`` (walking preset) −55 % / −46 % and −52 % / −50 %.
-/// - Complexity: O(1) per fix without a path (see `Benchmarks/` Filtering for steps/s); with a
-///   path a grid lookup of the nearby path segments plus an 8-state joint update (≈ 2.6 µs).
+/// - Complexity: O(1) per fix without a path (see `Benchmarks/` Filtering for steps/s; measured on
+///   one core of a shared 2-core x86-64 machine: adaptive default ≈ 1.4 M steps/s, one-mode
+///   walking preset ≈ 5.5 M steps/s); with a path a grid lookup of the nearby path segments plus an
+///   8-state joint update (≈ 2.6 µs).
 public struct PositionFilter: Sendable {
     /// The tuning in use.
     public let configuration: Configuration
@@ -73,7 +75,8 @@ public struct PositionFilter: Sendable {
     var modes: ModeMixture
     /// The horizontal model with a path (then `modes` is unused).
     var joint: JointPathModel?
-    var usesJoint: Bool { joint != nil }
+    /// Whether `joint` is live (stored: testing the optional copies the whole joint model).
+    let usesJoint: Bool
 
     /// Creates a filter, optionally constrained to a known walking path (``PathConstraint``).
     ///
@@ -87,6 +90,7 @@ public struct PositionFilter: Sendable {
         core = StepCore(configuration: configuration)
         modes = ModeMixture(modes: path == nil ? configuration.motionModes : [configuration.pathMode], configuration: configuration)
         joint = path.map { JointPathModel(mode: configuration.pathMode, path: $0, configuration: configuration) }
+        usesJoint = path != nil
     }
 
     /// Creates a filter with a profile's preset configuration.
@@ -103,7 +107,9 @@ public struct PositionFilter: Sendable {
     /// The current probability of each kind of motion (the adaptive model's mode probabilities;
     /// a one-mode configuration gives its mode's kind probability 1).
     public var motionProbabilities: MotionProbabilities {
-        usesJoint ? MotionProbabilities(configuration.pathMode.kind) : MotionProbabilities(modes)
+        @inline(__always) get {
+            usesJoint ? MotionProbabilities(configuration.pathMode.kind) : MotionProbabilities(modes)
+        }
     }
 
     // MARK: geodetic entry point
@@ -138,7 +144,7 @@ public struct PositionFilter: Sendable {
             refuse(InputRefusal(reason: .invalidValue, time: fix.time, error: .invalidLatitude(fix.latitude)))
             return nil
         }
-        if joint != nil, joint!.localPath == nil, let path { joint!.localPath = path.local(in: frame) }
+        if usesJoint, joint!.localPath == nil, let path { joint!.localPath = path.local(in: frame) }
         let p = frame.enu(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: 0)
         let c = configuration
         let sigma = Self.horizontalSigma(of: fix, configuration: c)
@@ -255,13 +261,16 @@ public struct PositionFilter: Sendable {
         var heightStartsSegment: Bool
     }
 
-    /// The step proper, on whichever horizontal model is live.
+    /// The step proper, on whichever horizontal model is live. (Inlined, like ``estimate(time:status:d2:)``:
+    /// called out of line each copied the whole filter, several KiB, on every step.)
+    @inline(__always)
     mutating func advance(_ m: LocalMeasurement) -> StepInfo? {
-        let info = joint != nil ? core.advance(&joint!, m) : core.advance(&modes, m)
+        let info = usesJoint ? core.advance(&joint!, m) : core.advance(&modes, m)
         if let info { core.statistics.addMotion(motionProbabilities, dt: info.dt) }
         return info
     }
 
+    @inline(__always)
     func estimate(time: Double, status: LocalPositionEstimate.Status, d2: Double) -> LocalPositionEstimate {
         let (east, north) = usesJoint ? joint!.marginals : modes.marginals
         return core.estimate(east: east, north: north, time: time, status: status, d2: d2, motion: motionProbabilities)
@@ -455,6 +464,7 @@ struct StepCore: Sendable {
         if configuration.usesSpeedAndCourse { applyVelocity(&h, m) }
     }
 
+    @inline(__always)
     func estimate(east: KalmanFilter2, north: KalmanFilter2, time: Double, status: LocalPositionEstimate.Status, d2: Double,
                   motion: MotionProbabilities) -> LocalPositionEstimate {
         var e = LocalPositionEstimate(time: time, east: east.x[0], north: north.x[0],
