@@ -7,10 +7,10 @@ import GeoAnchorKitSimulation
 // query, ≤ 50 µs per radius query. Query benchmarks run 1,000 queries per iteration, so the
 // per-query time is the iteration time / 1,000.
 
-/// Deterministic points (GeoAnchorKit's SplitMix64) spread uniformly over a Czechia-sized box
+/// Deterministic points (GeoAnchorKitSimulation's SeededRandom) spread uniformly over a Czechia-sized box
 /// (48.5…51.1° N, 12.1…18.9° E, ≈ 142,000 km²).
 func czechPoints(_ n: Int, seed: UInt64) -> [(id: Int, latitude: Double, longitude: Double)] {
-    var rng = SplitMix64(seed: seed)
+    var rng = SeededRandom(seed: seed)
     return (0..<n).map { ($0, rng.uniform(48.5, 51.1), rng.uniform(12.1, 18.9)) }
 }
 
@@ -44,7 +44,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("GeoRegistration: Závist walk, 10 Hz tracking + 1 Hz fixes + 2 Hz compass (≈ 28k updates)") { benchmark in
         var config = TraceSimulator.Configuration.zavistTour
         config.sensors.duration = 0
-        let sim = TraceSimulator(config: config, seed: 1).run()
+        let sim = try TraceSimulator(config: config, seed: 1).run()
         let streams = GeoRegistrationSimulator(seed: 1).run(truth: sim.truth)
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {

@@ -122,7 +122,7 @@ let benchmarks: @Sendable () -> Void = {
             var f = HeadingFilter(expectedField: .init(totalIntensity: 48_000, inclination: 64))
             for i in 0..<100_000 {
                 let t = Double(i) * 0.01
-                f.predict(to: t, headingRate: 10)
+                blackHole(f.predict(to: t, headingRate: 10))
                 blackHole(f.update(heading: (Double(i) * 0.1).truncatingRemainder(dividingBy: 360), accuracy: 8, time: t,
                                    fieldMagnitude: 48_000, fieldInclination: 64))
             }

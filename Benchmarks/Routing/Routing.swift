@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import GeoAnchorKit
+import GeoAnchorKitSimulation
 
 // Routing suite: the exact solver at its size limit and the heuristic on a 200-stop city tour.
 let benchmarks: @Sendable () -> Void = {
@@ -9,7 +10,7 @@ let benchmarks: @Sendable () -> Void = {
 
     /// Deterministic pseudo-random stops in a square of `sizeDegrees` around Prague.
     func stops(_ n: Int, seed: UInt64, sizeDegrees: Double) -> [GeodeticCoordinate] {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededRandom(seed: seed)
         return (0..<n).map { _ in
             GeodeticCoordinate(latitude: 50.07 + rng.uniform(0, sizeDegrees), longitude: 14.40 + rng.uniform(0, 1.5 * sizeDegrees))
         }
