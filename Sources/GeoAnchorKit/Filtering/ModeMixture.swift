@@ -286,15 +286,7 @@ struct ModeMixture: HorizontalModel {
                 guard c > 0 else { mx[j] = st[j]; continue }
                 // The normalized weights wᵢ = Πᵢⱼ μᵢ / c̄ⱼ (computed once, used for both axes).
                 for i in 0..<m { wn[i] = pr[i] * (i == j ? stay[base + i] : move[base + i]) / c }
-                var mix = Channel.zero
-                for i in 0..<m {
-                    let w = wn[i], s = st[i]
-                    mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
-                }
-                for i in 0..<m where wn[i] > 0 {
-                    st[i].accumulate(into: &mix, weight: wn[i], mean: mix.x0, mix.x1, mix.x2)
-                }
-                mx[j] = mix
+                mx[j] = Self.mixture(st, UnsafeBufferPointer(wn), count: m)
             }
         }
         }
