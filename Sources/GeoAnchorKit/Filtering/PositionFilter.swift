@@ -130,7 +130,7 @@ public struct PositionFilter: Sendable {
     /// Converts a fix into a local measurement (creating the frame on the first valid fix);
     /// nil (counted as invalid) when its values cannot be used.
     public mutating func measurement(from fix: Fix) -> LocalMeasurement? {
-        if let e = Self.invalidValue(in: fix) {
+        if let e = fix.unusablePositionValue {
             core.statistics.invalid += 1
             refuse(InputRefusal(reason: .invalidValue, time: fix.time, error: e))
             return nil
@@ -162,17 +162,6 @@ public struct PositionFilter: Sendable {
             if let course = fix.course, course >= 0, course.isFinite { m.course = course }
         }
         return m
-    }
-
-    /// The first value of `fix` the filter cannot use, nil when all are usable.
-    static func invalidValue(in fix: Fix) -> GeoAnchorError? {
-        if !fix.time.isFinite { return .nonFinite(name: "time", value: fix.time) }
-        if !(fix.latitude.isFinite && abs(fix.latitude) <= 90) { return .invalidLatitude(fix.latitude) }
-        if !fix.longitude.isFinite { return .invalidLongitude(fix.longitude) }
-        if let a = fix.horizontalAccuracy, !(a >= 0 && a.isFinite) {
-            return .outOfRange(name: "horizontalAccuracy", value: a, allowed: .atLeast(0, unit: "m"))
-        }
-        return nil
     }
 
     mutating func refuse(_ r: InputRefusal) {

@@ -284,18 +284,12 @@ public struct TourSession: Sendable {
     }
 
     /// Why ``update(_:zones:)`` cannot use `fix`; nil when it can.
+    /// Values first, then time order — the same order as ``PositionFilter``.
     func refusal(of fix: Fix) -> InputRefusal? {
-        func invalid(_ e: GeoAnchorError) -> InputRefusal { InputRefusal(reason: .invalidValue, time: fix.time, error: e) }
-        guard fix.time.isFinite else { return invalid(.nonFinite(name: "time", value: fix.time)) }
+        if let e = fix.unusablePositionValue { return InputRefusal(reason: .invalidValue, time: fix.time, error: e) }
         if let last = shared.lastPosition, fix.time < last.time {
             return InputRefusal(reason: .outOfOrder, time: fix.time,
                                 error: .outOfRange(name: "time (must not go backwards)", value: fix.time, allowed: .atLeast(last.time, unit: "s")))
-        }
-        guard fix.latitude.isFinite, Swift.abs(fix.latitude) <= 90 else { return invalid(.invalidLatitude(fix.latitude)) }
-        guard fix.longitude.isFinite else { return invalid(.invalidLongitude(fix.longitude)) }
-        let accuracy = fix.horizontalAccuracy ?? configuration.defaultHorizontalAccuracy
-        guard accuracy.isFinite, accuracy >= 0 else {
-            return invalid(.outOfRange(name: "horizontalAccuracy", value: accuracy, allowed: .atLeast(0, unit: "m")))
         }
         return nil
     }
