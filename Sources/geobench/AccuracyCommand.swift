@@ -71,8 +71,7 @@ struct AccuracyCommand: ParsableCommand {
             guard !truthFixes.isEmpty else { throw InputError(file: truth, line: nil, message: "no fixes in the truth") }
             var undulation: (@Sendable (Double, Double) -> Double?)? = nil
             if let geoid {
-                let grid: GeoidGrid
-                grid = try located(geoid) { try GeoidGrid(path: geoid) }
+                let grid = try located(geoid) { try GeoidGrid(path: geoid) }
                 undulation = { lat, lon in try? grid.undulation(latitude: lat, longitude: lon) }
             }
             let reference = ReferenceTrack(truthFixes, geoid: undulation)

@@ -87,19 +87,17 @@ struct GnssCommand: ParsableCommand {
             let obs = try Self.loadObservations(input)
             var navFile: RinexNavigationFile? = nil
             for p in nav {
-                let n: RinexNavigationFile
-                n = try Self.typed { () throws(TraceFormatError) in try RinexNavigationFile.read(contentsOf: URL(fileURLWithPath: p)) }
+                let n = try RinexNavigationFile.read(contentsOf: URL(fileURLWithPath: p))
                 if navFile == nil { navFile = n } else { navFile!.merge(n) }
             }
             var orbit: PreciseOrbit? = nil
             for p in sp3 {
-                let o: PreciseOrbit
-                o = try Self.typed { () throws(TraceFormatError) in try PreciseOrbit.read(contentsOf: URL(fileURLWithPath: p)) }
+                let o = try PreciseOrbit.read(contentsOf: URL(fileURLWithPath: p))
                 if orbit == nil { orbit = o } else { orbit!.merge(o) }
             }
             var clocks: PreciseClock? = nil
             for p in clk {
-                let c = try Self.typed { () throws(TraceFormatError) in try PreciseClock.read(contentsOf: URL(fileURLWithPath: p)) }
+                let c = try PreciseClock.read(contentsOf: URL(fileURLWithPath: p))
                 if clocks == nil { clocks = c } else { clocks!.merge(c) }
             }
             if clocks != nil && orbit == nil {
@@ -119,7 +117,7 @@ struct GnssCommand: ParsableCommand {
         try Self.write(fixes: fixes, residualRMS: residualRMS, to: output, format: outFmt)
         var accuracy: GNSSAccuracySummary? = nil
         if let truth {
-            let ref = try Self.typed { () throws(TraceFormatError) in try GNSSReferenceTrack.read(contentsOf: URL(fileURLWithPath: truth)) }
+            let ref = try GNSSReferenceTrack.read(contentsOf: URL(fileURLWithPath: truth))
             accuracy = GNSSAccuracySummary(fixes: fixes, reference: ref)
         }
         let seconds = Date().timeIntervalSince(start)
@@ -140,7 +138,7 @@ struct GnssCommand: ParsableCommand {
         try? h.close()
         let first = String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
         guard GSDCDeviceGNSS.looksLike(firstLine: first) else { return nil }
-        return try typed { () throws(TraceFormatError) in try GSDCDeviceGNSS.read(contentsOf: URL(fileURLWithPath: path)) }
+        return try GSDCDeviceGNSS.read(contentsOf: URL(fileURLWithPath: path))
     }
 
     /// Epochs of a RINEX 3/4 observation file or a GnssLogger log with `Raw` records (kind from content).
@@ -150,11 +148,11 @@ struct GnssCommand: ParsableCommand {
         try? h.close()
         let first = String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
         if RinexObservationFile.looksLike(firstLine: first) {
-            return try typed { () throws(TraceFormatError) in try RinexObservationFile.read(contentsOf: URL(fileURLWithPath: path)) }.epochs
+            return try RinexObservationFile.read(contentsOf: URL(fileURLWithPath: path)).epochs
         }
         let text = String(decoding: head, as: UTF8.self)
         if GnssLoggerRawLog.looksLike(text) {
-            let log = try typed { () throws(TraceFormatError) in try GnssLoggerRawLog.read(contentsOf: URL(fileURLWithPath: path)) }
+            let log = try GnssLoggerRawLog.read(contentsOf: URL(fileURLWithPath: path))
             if !log.skipped.isEmpty {
                 Stderr.print("\(path): \(log.records) Raw records; pseudorange not usable: " + log.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
             }
@@ -173,12 +171,6 @@ struct GnssCommand: ParsableCommand {
                 try w.write(f, extra: [r.map { $0.isFinite ? String(format: "%.3f", $0) : "" } ?? ""])
             }
         }
-    }
-
-    /// Runs a reader with typed throws from an untyped context (its `TraceFormatError` names
-    /// file and line; `withInputErrors` prints it).
-    static func typed<T>(_ body: () throws(TraceFormatError) -> T) throws -> T {
-        try body()
     }
 
     static func jsonText(input: String, output: String, mode: GNSSProcessingMode, stats s: GNSSRunStatistics,

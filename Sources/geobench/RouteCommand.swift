@@ -101,15 +101,12 @@ struct RouteCommand: ParsableCommand {
             if let end { problem.end = .location(try location(end, "end")) } else if roundTrip { problem.end = .returnToStart }
             let plan: RoutePlan
             let options = solverOptions
-            do {
-                if let paths {
-                    let collection: GeoJSONFeatureCollection
-                    collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
-                    let network = try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
-                    plan = try located(table.source) { try RoutePlanner.plan(problem, network: network, maxSnapDistance: maxSnap, options: options) }
-                } else {
-                    plan = try located(table.source) { try RoutePlanner.plan(problem, options: options) }
-                }
+            if let paths {
+                let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
+                let network = try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
+                plan = try located(table.source) { try RoutePlanner.plan(problem, network: network, maxSnapDistance: maxSnap, options: options) }
+            } else {
+                plan = try located(table.source) { try RoutePlanner.plan(problem, options: options) }
             }
             let e = plan.estimate
             // Extreme but finite inputs (dwell_s 1e308, altitudes 1e300) can overflow the totals:

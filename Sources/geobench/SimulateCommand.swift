@@ -69,17 +69,15 @@ struct SimulateCommand: ParsableCommand {
             }
             config.lateralWander = lateralWander
             let out = try TraceSimulator(config: config, seed: seed).run()
-            do {
-                try write(out.raw, to: raw, option: "--raw")
-                try write(out.truth, to: truth, option: "--truth")
-                if let sensors {
-                    try TraceOutput.write(to: sensors, format: .csv) { w in for s in out.sensors { try w.write(s) } }
-                }
-                if let pois {
-                    let o = try OutputFile(path: pois)
-                    try o.write(try config.geoJSON.encoded(pretty: true) + Data("\n".utf8))
-                    try o.commit()
-                }
+            try write(out.raw, to: raw, option: "--raw")
+            try write(out.truth, to: truth, option: "--truth")
+            if let sensors {
+                try TraceOutput.write(to: sensors, format: .csv) { w in for s in out.sensors { try w.write(s) } }
+            }
+            if let pois {
+                let o = try OutputFile(path: pois)
+                try o.write(try config.geoJSON.encoded(pretty: true) + Data("\n".utf8))
+                try o.commit()
             }
             if tracking != nil || compass != nil {
                 let streams = GeoRegistrationSimulator(seed: seed).run(truth: out.truth)

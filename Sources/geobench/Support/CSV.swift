@@ -34,21 +34,19 @@ struct CSVTable {
         let source = lines.source
         var header: [String]? = nil
         var rows: [(Int, [String])] = []
-        do {
-            try CSVRecordReader(lines).forEachRecord { f, line in
-                var fields: [String] = []
-                fields.reserveCapacity(f.count)
-                for i in 0..<f.count {
-                    guard let s = String(validating: f[i], as: UTF8.self) else {
-                        throw InputError(file: source, line: line, message: "field \(i + 1) is not UTF-8 text")
-                    }
-                    fields.append(s)
+        try CSVRecordReader(lines).forEachRecord { f, line in
+            var fields: [String] = []
+            fields.reserveCapacity(f.count)
+            for i in 0..<f.count {
+                guard let s = String(validating: f[i], as: UTF8.self) else {
+                    throw InputError(file: source, line: line, message: "field \(i + 1) is not UTF-8 text")
                 }
-                if header == nil {
-                    header = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-                } else {
-                    rows.append((line, fields))
-                }
+                fields.append(s)
+            }
+            if header == nil {
+                header = fields.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            } else {
+                rows.append((line, fields))
             }
         }
         guard let header else {
