@@ -61,3 +61,40 @@ extension HorizontalModel {
     func rejectPosition(gate: Double) {}
     func applyPath(fixEast: Double, fixNorth: Double, sigma: Double, fixAccepted: Bool, gate: Double) -> Bool? { nil }
 }
+
+/// How a bias-observing horizontal model reads a fix of per-axis variance r as
+/// `p + b + white`: the Gauss–Markov bias b gets ``current`` and the white part ``white(_:)``.
+/// With a share κ (``PositionFilter/Configuration/biasShare``, or `pathBiasShare` for the
+/// path model) the bias variance is `min(σ_b², κ r)` of the latest fix and the white part the
+/// rest, so the model's total error is what the fix states; without (nil, the legacy split)
+/// σ_b² is taken out of r and the white part floored. One implementation for `ModeMixture` and
+/// `JointPathModel`.
+struct BiasSplit: Sendable {
+    /// The configured stationary bias variance σ_b² (1 without a bias state).
+    let biasVariance: Double
+    /// κ in (0, 1), or nil for the legacy split.
+    let share: Double?
+    /// The legacy split's floor for the white part (minimum horizontal σ²).
+    let minimumWhite: Double
+    /// The bias variance in use: σ_b², or with a share min(σ_b², κ r) of the latest fix.
+    private(set) var current: Double
+
+    init(biasVariance: Double, share: Double?, minimumWhite: Double) {
+        self.biasVariance = biasVariance
+        self.share = share.flatMap { $0 > 0 && $0 < 1 ? $0 : nil }
+        self.minimumWhite = minimumWhite
+        current = biasVariance
+    }
+
+    /// Sets ``current`` from a fix of variance `r` (no-op for the legacy split).
+    @inline(__always)
+    mutating func observe(fixVariance r: Double) {
+        if let k = share { current = Swift.min(biasVariance, k * r) }
+    }
+
+    /// The white-noise variance of a fix of variance `r`.
+    @inline(__always)
+    func white(_ r: Double) -> Double {
+        share != nil ? r - current : Swift.max(r - biasVariance, minimumWhite)
+    }
+}

@@ -18,12 +18,9 @@ struct JointPathModel: HorizontalModel {
     let q: Double
     let observesBias: Bool
     let tau: Double?
-    let biasVariance: Double
-    let minimumVariance: Double
-    /// ``PositionFilter/Configuration/biasShare`` (nil: the legacy split), as in `ModeMixture`.
-    let biasShare: Double?
-    /// The bias variance in use: σ_b², or with a share min(σ_b², share × r) of the last fix's r.
-    var currentBiasVariance: Double
+    /// How the fix's variance is split (``PositionFilter/Configuration/pathBiasShare``, else
+    /// ``PositionFilter/Configuration/biasShare``).
+    var split: BiasSplit
     let constraint: PathConstraint
     var localPath: LocalPath?
     var state = KalmanFilter8(x: .zero, P: .zero)
@@ -36,10 +33,8 @@ struct JointPathModel: HorizontalModel {
         q = mode.accelerationSpectralDensity
         tau = c.biasTimeConstant.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         observesBias = mode.observesBias && tau != nil
-        biasVariance = tau == nil ? 1 : c.biasSigma * c.biasSigma
-        minimumVariance = c.minimumHorizontalSigma * c.minimumHorizontalSigma
-        biasShare = (c.pathBiasShare ?? c.biasShare).flatMap { $0 > 0 && $0 < 1 ? $0 : nil }
-        currentBiasVariance = biasVariance
+        split = BiasSplit(biasVariance: tau == nil ? 1 : c.biasSigma * c.biasSigma, share: c.pathBiasShare ?? c.biasShare,
+                          minimumWhite: c.minimumHorizontalSigma * c.minimumHorizontalSigma)
         constraint = path
     }
 
@@ -51,22 +46,13 @@ struct JointPathModel: HorizontalModel {
         return H
     }
 
-    /// The white-noise variance of a fix of variance `r`: with a share the fix's variance is
-    /// split (bias + white = r, so the model's error is what the fix states); without, the legacy
-    /// split takes σ_b² out and floors the rest.
-    func whiteVariance(_ r: Double) -> Double {
-        guard observesBias else { return r }
-        return biasShare != nil ? r - currentBiasVariance : max(r - biasVariance, minimumVariance)
-    }
-
-    mutating func setBiasVariance(_ r: Double) {
-        if let k = biasShare { currentBiasVariance = min(biasVariance, k * r) }
-    }
+    /// The white-noise variance of a fix of variance `r` (``BiasSplit``).
+    func whiteVariance(_ r: Double) -> Double { observesBias ? split.white(r) : r }
 
     mutating func reset(east: Double, north: Double, noise r: Double, velocityVariance: Double) {
         // As the per-axis bias model, with both axes in one state (uncorrelated at the start).
-        setBiasVariance(r)
-        let vb = currentBiasVariance
+        split.observe(fixVariance: r)
+        let vb = split.current
         var P = SIMD64<Double>()
         for a in 0..<2 {
             P[a * 8 + a] = observesBias ? whiteVariance(r) + vb : r
@@ -85,7 +71,7 @@ struct JointPathModel: HorizontalModel {
             phi = tau.map { exp(-dt / $0) } ?? 1
         }
         self.dt = dt
-        state.predictJointConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: tau == nil ? 0 : currentBiasVariance * (1 - phi * phi))
+        state.predictJointConstantVelocity(dt: dt, q: q, phi: phi, biasNoise: tau == nil ? 0 : split.current * (1 - phi * phi))
         prior = state
     }
 
@@ -93,7 +79,7 @@ struct JointPathModel: HorizontalModel {
         let x = state.x
         let b = observesBias
         let y = SIMD2(east - x[0] - (b ? x[4] : 0), north - x[1] - (b ? x[5] : 0))
-        setBiasVariance(r)
+        split.observe(fixVariance: r)
         let w = whiteVariance(r)
         pending = (y, w)
         // d² without applying: a gate of −1 rejects every finite innovation after computing it.

@@ -143,13 +143,8 @@ struct ModeMixture: HorizontalModel {
 
     let parameters: [Parameters]
     let tau: Double?
-    /// The configured stationary bias variance σ_b² (1 without a bias state).
-    let biasVariance: Double
-    /// ``PositionFilter/Configuration/biasShare`` (nil: the legacy split).
-    let biasShare: Double?
-    /// The bias variance in use: σ_b², or with a share min(σ_b², share × r) of the latest fix.
-    var currentBiasVariance: Double
-    let minimumVariance: Double
+    /// How bias-observing modes split a fix's variance (``PositionFilter/Configuration/biasShare``).
+    var split: BiasSplit
     let stillVariance: Double
     /// Per mode: both axes' states.
     var states: [Channel]
@@ -191,10 +186,8 @@ struct ModeMixture: HorizontalModel {
                        maximumSpeed: $0.maximumSpeed ?? .infinity, maximumConsecutiveRejections: $0.maximumConsecutiveRejections)
         }
         tau = c.biasTimeConstant.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
-        biasVariance = tau == nil ? 1 : c.biasSigma * c.biasSigma
-        biasShare = c.biasShare.flatMap { $0 > 0 && $0 < 1 ? $0 : nil }
-        currentBiasVariance = biasVariance
-        minimumVariance = c.minimumHorizontalSigma * c.minimumHorizontalSigma
+        split = BiasSplit(biasVariance: tau == nil ? 1 : c.biasSigma * c.biasSigma, share: c.biasShare,
+                          minimumWhite: c.minimumHorizontalSigma * c.minimumHorizontalSigma)
         stillVariance = c.stationaryVelocitySigma * c.stationaryVelocitySigma
         states = Array(repeating: .zero, count: modes.count)
         mixedStates = states
@@ -211,8 +204,8 @@ struct ModeMixture: HorizontalModel {
     // MARK: HorizontalModel
 
     mutating func reset(east: Double, north: Double, noise r: Double, velocityVariance: Double) {
-        setBiasVariance(r)
-        let vb = currentBiasVariance
+        split.observe(fixVariance: r)
+        let vb = split.current
         for j in 0..<modeCount {
             var p00: Double, p02 = 0.0
             if parameters[j].observesBias {
@@ -231,16 +224,7 @@ struct ModeMixture: HorizontalModel {
     /// The white-noise variance of a fix of variance `r` under mode j.
     @inline(__always)
     func whiteVariance(_ r: Double, _ j: Int) -> Double {
-        guard parameters[j].observesBias else { return r }
-        // With a share the fix's variance is split (bias + white = r); without, the legacy
-        // split takes σ_b² out and floors the rest.
-        return biasShare != nil ? r - currentBiasVariance : max(r - biasVariance, minimumVariance)
-    }
-
-    /// The bias variance for a fix of variance `r` (see ``currentBiasVariance``).
-    @inline(__always)
-    mutating func setBiasVariance(_ r: Double) {
-        if let k = biasShare { currentBiasVariance = min(biasVariance, k * r) }
+        parameters[j].observesBias ? split.white(r) : r
     }
 
     /// The cache slot holding the transition factors for `dt` (computed on a miss).
@@ -263,7 +247,7 @@ struct ModeMixture: HorizontalModel {
     mutating func predict(dt: Double) {
         let m = modeCount
         let slot = transitionSlot(dt)
-        let phi = cachedPhis[slot], biasNoise = tau == nil ? 0 : currentBiasVariance * (1 - phi * phi)
+        let phi = cachedPhis[slot], biasNoise = tau == nil ? 0 : split.current * (1 - phi * phi)
         if m == 1 { predictSingle(dt: dt, phi: phi, biasNoise: biasNoise); return }
         // Mixing: the weights Πᵢⱼ μᵢ (stay on the diagonal, move elsewhere), their column sums
         // c̄ⱼ (the predicted mode probabilities) and each mode's moment-matched mixed state.
@@ -415,7 +399,7 @@ struct ModeMixture: HorizontalModel {
 
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double {
         let m = modeCount
-        setBiasVariance(r)
+        split.observe(fixVariance: r)
         for j in 0..<m {
             let rj = whiteVariance(r, j)
             let hb = parameters[j].observesBias ? 1.0 : 0
@@ -464,7 +448,7 @@ struct ModeMixture: HorizontalModel {
         let m = modeCount
         let par = parameters, inn = innovations, r = lastNoise
         // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
-        let biasWhite = biasShare != nil ? r - currentBiasVariance : max(r - biasVariance, minimumVariance)
+        let biasWhite = split.white(r)
         var logL: [Double] = []
         swap(&logL, &logLikelihood)
         states.withUnsafeMutableBufferPointer { st in

@@ -43,7 +43,8 @@ import Foundation
 ///   −25 % / −22 % (walking preset −44 % / −31 %, −23 % / −25 %); a simulated walk → tram ride →
 ///   walk −13 … −28 % / −16 … −19 % (walking preset +160 … +380 %); GSDC 2020 chipset drives
 ///   −4 … +3 % / −19 … +0.4 % (the phone's output is already filtered); with the tour's path as a
-///   ``PathConstraint`` (walking preset) −55 % / −46 % and −52 % / −50 %.
+///   ``PathConstraint`` (default configuration) −58 % / −42 % and −54 % / −49 % (walking preset
+///   −55 % / −46 % and −52 % / −50 %).
 /// - Complexity: O(1) per fix without a path (see `Benchmarks/` Filtering for steps/s; measured on
 ///   one core of a shared 2-core x86-64 machine: adaptive default ≈ 1.4 M steps/s, one-mode
 ///   walking preset ≈ 5.5 M steps/s); with a path a grid lookup of the nearby path segments plus an
