@@ -80,8 +80,8 @@ public struct GlonassEphemeris: Sendable, Hashable {
     func state(at t: Double, accelerationScale: Double, step: Double = GlonassEphemeris.integrationStep)
         -> (position: SIMD3<Double>, velocity: SIMD3<Double>, clock: Double, clockDrift: Double)? {
         let dt = t - referenceTime
-        guard dt.isFinite, abs(dt) <= Self.maximumIntegrationSpan, step > 0 else { return nil }
-        // abs(dt) / step ≤ 86,400 / step: a small, finite count.
+        guard dt.isFinite, abs(dt) <= Self.maximumIntegrationSpan, step >= 1e-3, step.isFinite else { return nil }
+        // abs(dt) / step ≤ 86,400 / 0.001: a finite count that fits an Int.
         let n = max(1, Int((abs(dt) / step).rounded(.up)))
         let h = dt / Double(n)
         var p = position, v = velocity
