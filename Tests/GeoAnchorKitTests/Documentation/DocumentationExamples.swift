@@ -601,7 +601,7 @@ struct DocumentationExamples {
                                       configuration: configuration)
         let run = processor.run(log.epochs, mode: .wls)
         for fix in run.fixes.prefix(3) {
-            print(fix.time, fix.latitude, fix.longitude, fix.horizontalAccuracy)   // UTC s, °, °, m (68 %)
+            print(fix.time, fix.latitude, fix.longitude, fix.horizontalAccuracy ?? .nan)   // UTC s, °, °, m (68 %)
         }
         for (reason, count) in run.statistics.epochsSkipped { print(reason.rawValue, count) }
 
