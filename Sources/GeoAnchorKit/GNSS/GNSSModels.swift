@@ -26,11 +26,20 @@ public enum GNSSModels {
     ///   `gpsSecondsOfWeek` the GPS time of week (s).
     public static func klobuchar(_ k: KlobucharCoefficients, latitudeRadians lat: Double, longitudeRadians lon: Double,
                                  elevation el: Double, azimuth az: Double, gpsSecondsOfWeek tow: Double) -> Double {
+        klobuchar(k, latitudeRadians: lat, longitudeRadians: lon, elevation: el, cosAzimuth: cos(az), sinAzimuth: sin(az), gpsSecondsOfWeek: tow)
+    }
+
+    /// ``klobuchar(_:latitudeRadians:longitudeRadians:elevation:azimuth:gpsSecondsOfWeek:)`` from
+    /// the cosine and sine of the azimuth (the solver has them from the east/north components
+    /// without `atan2`, `cos` and `sin`).
+    @inline(__always)
+    static func klobuchar(_ k: KlobucharCoefficients, latitudeRadians lat: Double, longitudeRadians lon: Double,
+                          elevation el: Double, cosAzimuth cosAz: Double, sinAzimuth sinAz: Double, gpsSecondsOfWeek tow: Double) -> Double {
         let elSC = el / .pi, latSC = lat / .pi, lonSC = lon / .pi   // semicircles
         let psi = 0.0137 / (elSC + 0.11) - 0.022
-        var phiI = latSC + psi * cos(az)
+        var phiI = latSC + psi * cosAz
         phiI = min(0.416, max(-0.416, phiI))
-        let lambdaI = lonSC + psi * sin(az) / cos(phiI * .pi)
+        let lambdaI = lonSC + psi * sinAz / cos(phiI * .pi)
         let phiM = phiI + 0.064 * cos((lambdaI - 1.617) * .pi)
         var t = 43_200 * lambdaI + tow
         t = t.truncatingRemainder(dividingBy: 86_400); if t < 0 { t += 86_400 }
