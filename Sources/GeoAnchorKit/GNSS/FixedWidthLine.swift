@@ -51,15 +51,21 @@ struct FixedWidthLine {
     func double(_ start: Int, _ width: Int, _ what: @autoclosure () -> String) throws(TraceFormatError) -> Double? {
         guard start < bytes.count else { return nil }
         let end = min(bytes.count, start + width)
-        var hasD = false
-        for i in start..<end where bytes[i] == 68 || bytes[i] == 100 { hasD = true }
-        let v: Double?
-        if hasD {
-            var copy = Array(bytes[start..<end])
-            for i in copy.indices where copy[i] == 68 || copy[i] == 100 { copy[i] = 69 }
-            v = copy.withUnsafeBufferPointer { ByteParsing.decimal($0) }
-        } else {
-            v = ByteParsing.decimal(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        // The plain parse first (observation fields): a `D` exponent, or any other letter, makes
+        // it fail, and only then are the bytes scanned for `D`s and re-parsed from a stack copy.
+        var v = ByteParsing.decimal(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        if v == nil {
+            var hasD = false
+            for i in start..<end where bytes[i] == 68 || bytes[i] == 100 { hasD = true }
+            if hasD {
+                v = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { copy in
+                    for i in 0..<(end - start) {
+                        let b = bytes[start + i]
+                        copy[i] = b == 68 || b == 100 ? 69 : b
+                    }
+                    return ByteParsing.decimal(UnsafeBufferPointer(copy))
+                }
+            }
         }
         if v == nil && !isBlank(start, width) {
             throw error("\(what()) '\(text(start, width).trimmingCharacters(in: .whitespaces))' is not a number")
