@@ -35,13 +35,22 @@ public struct GSDCDeviceGNSS: Sendable {
     }
 
     public static func read(contentsOf url: URL) throws(TraceFormatError) -> GSDCDeviceGNSS {
+        try parse(ByteLineReader(url: url))
+    }
+
+    /// Reads a `device_gnss.csv` held in memory; `source` names it in errors.
+    public static func read(data: Data, source: String) throws(TraceFormatError) -> GSDCDeviceGNSS {
+        try parse(ByteLineReader(data: data, source: source))
+    }
+
+    private static func parse(_ reader: ByteLineReader) throws(TraceFormatError) -> GSDCDeviceGNSS {
         var out = GSDCDeviceGNSS(epochs: [], skipped: [:])
         var col: [String: Int] = [:]
         var current: Epoch? = nil
         var currentMillis: Int64? = nil
         let required = ["utcTimeMillis", "Svid", "ConstellationType", "SignalType", "RawPseudorangeMeters",
                         "SvPositionXEcefMeters", "SvPositionYEcefMeters", "SvPositionZEcefMeters", "SvClockBiasMeters"]
-        try forEachFixedWidthLine(url: url) { (l: FixedWidthLine) throws(TraceFormatError) in
+        try forEachFixedWidthLine(reader) { (l: FixedWidthLine) throws(TraceFormatError) in
             let text = String(decoding: l.bytes, as: UTF8.self)
             let f = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
             if col.isEmpty {
@@ -91,7 +100,7 @@ public struct GSDCDeviceGNSS: Sendable {
             current!.measurements.append(m)
         }
         if let e = current { out.epochs.append(e) }
-        if col.isEmpty { throw TraceFormatError(source: url.path, line: nil, message: "empty file") }
+        if col.isEmpty { throw TraceFormatError(source: reader.source, line: nil, message: "empty file") }
         return out
     }
 }

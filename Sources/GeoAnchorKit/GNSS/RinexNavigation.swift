@@ -1,18 +1,21 @@
 import Foundation
 
 /// A RINEX 2.1x / 3.0x / 4.0x navigation file: Keplerian broadcast ephemerides of GPS, QZSS,
-/// Galileo and BeiDou, and the GPS Klobuchar coefficients of the header (`ION ALPHA`/`ION BETA`
-/// in RINEX 2, `IONOSPHERIC CORR GPSA/GPSB` in RINEX 3).
+/// Galileo and BeiDou, GLONASS FDMA state vectors (``GlonassEphemeris``, integrated per the ICD),
+/// and the GPS Klobuchar coefficients of the header (`ION ALPHA`/`ION BETA` in RINEX 2,
+/// `IONOSPHERIC CORR GPSA/GPSB` in RINEX 3).
 ///
-/// GLONASS and SBAS state-vector records are recognised and counted in ``skippedRecords`` but not
-/// integrated (use an SP3 file for those systems); RINEX 4 records other than `EPH` (`STO`,
-/// `EOP`, `ION`) are skipped and counted the same way.
+/// SBAS and NavIC records are recognised and counted in ``skippedRecords`` but not used; RINEX 4
+/// records other than `EPH` (`STO`, `EOP`, `ION`) are skipped and counted the same way.
 public struct RinexNavigationFile: Sendable {
     public var version: Double
     /// Ephemerides per satellite, sorted by reference time.
     public var ephemerides: [SatelliteID: [BroadcastEphemeris]]
+    /// GLONASS state-vector ephemerides per satellite, sorted by reference time.
+    public var glonassEphemerides: [SatelliteID: [GlonassEphemeris]] = [:]
     public var klobuchar: KlobucharCoefficients?
-    /// Records read but not used, per kind (e.g. `R` for GLONASS state vectors).
+    /// Records read but not used, per kind (e.g. `S` for SBAS, `unusable R` for a GLONASS record
+    /// with an impossible position or channel).
     public var skippedRecords: [String: Int]
 
     public init(version: Double = 3, ephemerides: [SatelliteID: [BroadcastEphemeris]] = [:],
@@ -20,8 +23,27 @@ public struct RinexNavigationFile: Sendable {
         self.version = version; self.ephemerides = ephemerides; self.klobuchar = klobuchar; self.skippedRecords = skippedRecords
     }
 
-    /// Number of ephemerides.
-    public var count: Int { ephemerides.values.reduce(0) { $0 + $1.count } }
+    /// Number of ephemerides (Keplerian and GLONASS).
+    public var count: Int {
+        ephemerides.values.reduce(0) { $0 + $1.count } + glonassEphemerides.values.reduce(0) { $0 + $1.count }
+    }
+
+    /// Largest |t − t_b| (s) for which a GLONASS state vector is used: the ICD's 15 min, plus the
+    /// same 5 min grace the Keplerian lookup allows.
+    public static let glonassValidity = 15.0 * 60 + 300
+
+    /// The healthy GLONASS ephemeris of `sat` whose reference time is nearest to `t` (GPS time),
+    /// within ``glonassValidity``; nil when none.
+    public func glonassEphemeris(for sat: SatelliteID, at t: Double) -> GlonassEphemeris? {
+        guard let list = glonassEphemerides[sat] else { return nil }
+        var best: GlonassEphemeris? = nil
+        var bestAge = Double.infinity
+        for e in list where e.health == 0 {
+            let age = abs(t - e.referenceTime)
+            if age < bestAge && age <= Self.glonassValidity { best = e; bestAge = age }
+        }
+        return best
+    }
 
     /// The healthy ephemeris of `sat` whose reference time is nearest to `t` (GPS time), within
     /// its fit interval (half of it either side, + 5 min grace); nil when none.
@@ -41,6 +63,10 @@ public struct RinexNavigationFile: Sendable {
         for (s, l) in other.ephemerides {
             ephemerides[s, default: []] += l
             ephemerides[s]!.sort { $0.ephemerisReferenceTime < $1.ephemerisReferenceTime }
+        }
+        for (s, l) in other.glonassEphemerides {
+            glonassEphemerides[s, default: []] += l
+            glonassEphemerides[s]!.sort { $0.referenceTime < $1.referenceTime }
         }
         if klobuchar == nil { klobuchar = other.klobuchar }
         for (k, v) in other.skippedRecords { skippedRecords[k, default: 0] += v }
@@ -78,6 +104,15 @@ public struct RinexNavigationFile: Sendable {
 
         func finishRecord() {
             guard let s = sat else { return }
+            if s.system == .glonass {
+                if let e = GlonassEphemeris.fromRinex(s, referenceTime: toc, values) {
+                    f.glonassEphemerides[s, default: []].append(e)
+                } else {
+                    f.skippedRecords["unusable R", default: 0] += 1
+                }
+                sat = nil
+                return
+            }
             if let e = BroadcastEphemeris.fromRinex(s, toc: toc, values) {
                 f.ephemerides[s, default: []].append(e)
             } else {
@@ -125,7 +160,8 @@ public struct RinexNavigationFile: Sendable {
                 if type != "EPH" { skipUntilNextRecord = true; f.skippedRecords[String(type), default: 0] += 1; return }
                 let msg = l.text(10, 4).trimmingCharacters(in: .whitespaces)
                 let s0 = l.text(6, 1)
-                if !["LNAV", "INAV", "FNAV", "D1", "D2"].contains(msg) || s0 == "R" || s0 == "S" {
+                let usable = s0 == "R" ? msg == "FDMA" : ["LNAV", "INAV", "FNAV", "D1", "D2"].contains(msg)
+                if !usable || s0 == "S" || s0 == "I" {
                     skipUntilNextRecord = true; f.skippedRecords["\(s0) \(msg)", default: 0] += 1; return
                 }
                 skipUntilNextRecord = false
@@ -149,7 +185,7 @@ public struct RinexNavigationFile: Sendable {
                 case .glonass, .sbas: orbitLines = f.version >= 3.05 && s.system == .glonass ? 4 : 3
                 default: orbitLines = 7
                 }
-                if s.system == .glonass || s.system == .sbas || s.system == .navic {
+                if s.system == .sbas || s.system == .navic {
                     f.skippedRecords[String(s.system.rawValue), default: 0] += 1
                     linesLeft = orbitLines
                     sat = nil
@@ -166,7 +202,13 @@ public struct RinexNavigationFile: Sendable {
                     t = try l.calendar(year: (4, 4), month: (9, 2), day: (12, 2), hour: (15, 2), minute: (18, 2), second: (21, 2))
                     start = 23
                 }
-                toc = s.system == .beidou ? t + 14 : t
+                // Epochs are in the system's own time: BDT for BeiDou, UTC for GLONASS (RINEX 2.11
+                // and 3 both say so), GPS time for the others.
+                switch s.system {
+                case .beidou: toc = t + 14
+                case .glonass: toc = GNSSTimeSystem.utc.toGPS(t)
+                default: toc = t
+                }
                 values = []
                 values.reserveCapacity(31)
                 for k in 0..<3 { values.append(try l.requiredDouble(start + 19 * k, 19, "\(s) clock parameter \(k)")) }
@@ -181,7 +223,9 @@ public struct RinexNavigationFile: Sendable {
             for k in 0..<4 {
                 // Trailing spare fields may be blank (e.g. the fit interval, the last line's spares).
                 let v = try l.double(start + 19 * k, 19, "\(s) broadcast orbit \(lineIndex) field \(k + 1)")
-                if v == nil && values.count < 27 { throw l.error("\(s) broadcast orbit \(lineIndex) field \(k + 1) is missing") }
+                // Required: the Keplerian record's first 27 numbers; GLONASS's 3 clock + 12 orbit numbers.
+                let required = s.system == .glonass ? 15 : 27
+                if v == nil && values.count < required { throw l.error("\(s) broadcast orbit \(lineIndex) field \(k + 1) is missing") }
                 values.append(v ?? 0)
             }
         }
@@ -191,6 +235,7 @@ public struct RinexNavigationFile: Sendable {
         }
         finishRecord()
         for k in f.ephemerides.keys { f.ephemerides[k]!.sort { $0.ephemerisReferenceTime < $1.ephemerisReferenceTime } }
+        for k in f.glonassEphemerides.keys { f.glonassEphemerides[k]!.sort { $0.referenceTime < $1.referenceTime } }
         return f
     }
 }

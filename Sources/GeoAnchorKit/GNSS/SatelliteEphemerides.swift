@@ -55,6 +55,12 @@ public struct SatelliteEphemerides: Sendable {
             return SatelliteState(position: s.position, velocity: s.velocity, clock: s.clock, clockDrift: s.clockDrift, groupDelay: tgd, source: .precise)
         }
         func fromBroadcast() -> SatelliteState? {
+            if sat.system == .glonass {
+                // State-vector integration (GLONASS ICD A.3.1.2) at the true transmission time.
+                guard let g = navigation?.glonassEphemeris(for: sat, at: tSV),
+                      let s = g.state(at: tSV - g.clockOffset(at: tSV)) else { return nil }
+                return SatelliteState(position: s.position, velocity: s.velocity, clock: s.clock, clockDrift: s.clockDrift, groupDelay: 0, source: .broadcast)
+            }
             guard let e = eph else { return nil }
             // Clock polynomial first (the relativistic term, ≤ 50 ns, moves the orbit by ≤ 0.2 mm),
             // then one orbit evaluation at the true transmission time.
