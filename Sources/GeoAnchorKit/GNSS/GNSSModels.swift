@@ -42,7 +42,7 @@ public enum GNSSModels {
         let lambdaI = lonSC + psi * sinAz / cos(phiI * .pi)
         let phiM = phiI + 0.064 * cos((lambdaI - 1.617) * .pi)
         var t = 43_200 * lambdaI + tow
-        t = t.truncatingRemainder(dividingBy: 86_400); if t < 0 { t += 86_400 }
+        t = remainderOfDay(t); if t < 0 { t += 86_400 }
         let q = 0.53 - elSC
         let f = 1 + 16 * q * q * q
         var amp = k.alpha[0] + phiM * (k.alpha[1] + phiM * (k.alpha[2] + phiM * k.alpha[3]))
@@ -51,6 +51,20 @@ public enum GNSSModels {
         let x = 2 * .pi * (t - 50_400) / per
         let delay = abs(x) < 1.57 ? f * (5e-9 + amp * (1 - x * x / 2 + x * x * x * x / 24)) : f * 5e-9
         return delay * GNSSConstants.speedOfLight
+    }
+
+    /// `t.truncatingRemainder(dividingBy: 86 400)` without `fmod` (a loop in the C library, once
+    /// per satellite and iteration here), exactly: q·86 400 is exact for the quotient q, and
+    /// t − q·86 400 is exact by Sterbenz's lemma; a quotient rounded up in magnitude leaves the
+    /// remainder with the wrong sign, and one addition of ±86 400 (exact: the true remainder is
+    /// representable) corrects it.
+    @inline(__always)
+    static func remainderOfDay(_ t: Double) -> Double {
+        guard abs(t) < 1e12 else { return t.truncatingRemainder(dividingBy: 86_400) }
+        let q = (t / 86_400).rounded(.towardZero)
+        var r = t - q * 86_400
+        if t >= 0 { if r < 0 { r += 86_400 } } else if r > 0 { r -= 86_400 }
+        return r
     }
 
     /// Tropospheric delay (m): Saastamoinen zenith delays (hydrostatic + wet) for a standard

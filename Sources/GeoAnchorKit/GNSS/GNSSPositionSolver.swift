@@ -245,6 +245,11 @@ public struct GNSSPositionSolver: Sendable {
         gi.reserveCapacity(active.count)
         var clocks: [Double] = []
         var nMat: [Double] = [], rhs: [Double] = [], l: [Double] = []
+        var hth: [Double] = [], cov: [Double] = [], dopCols: [Double] = []
+        groups.reserveCapacity(8)
+        clocks.reserveCapacity(8)
+        knownGroups.reserveCapacity(8)
+        knownClocks.reserveCapacity(8)
         // True right after the elevation mask removed measurements: `rows` then holds the kept
         // measurements' geometry at the unchanged `r`, exactly what the next iteration computes.
         var rowsAtMask = false
@@ -262,8 +267,9 @@ public struct GNSSPositionSolver: Sendable {
             for g in groups { clocks.append(knownGroups.firstIndex(of: g).map { knownClocks[$0] } ?? knownClocks.first ?? 0) }
             var converged = false
             if nMat.count != m * m {
-                nMat = [Double](repeating: 0, count: m * m); l = nMat
+                nMat = [Double](repeating: 0, count: m * m); l = nMat; hth = nMat
                 rhs = [Double](repeating: 0, count: m)
+                cov = [Double](repeating: 0, count: 3 * m); dopCols = cov
             }
             var lat = 0.0, lon = 0.0, height = 0.0
             var restart = false
@@ -389,27 +395,41 @@ public struct GNSSPositionSolver: Sendable {
                 continue
             }
             // Done: covariance (a-priori σ, scaled by the a-posteriori unit variance when > 1) and DOP.
-            var inv = Self.inverse(nMat, m)
+            // Only the position block of the two inverses is used: columns 0–2, solved exactly as
+            // ``inverse(_:_:)`` solves them (same values), instead of all m columns.
             let unitVar = dof > 0 ? max(1, ssq / Double(dof)) : 1
-            for i in inv.indices { inv[i] *= unitVar }
-            var hth = [Double](repeating: 0, count: m * m)
+            let covOK = Self.inversePositionColumns(nMat, m, scratch: &l, into: &cov)
+            for i in 0..<(m * m) { hth[i] = 0 }
             for (k, row) in rows.enumerated() {
                 let c = 3 + gi[k]
                 let h = -row.u
                 for a in 0..<3 { for b in 0..<3 { hth[a * m + b] += h[a] * h[b] }; hth[a * m + c] += h[a]; hth[c * m + a] += h[a] }
                 hth[c * m + c] += 1
             }
-            let q = Self.inverse(hth, m)
-            let pdop = q.isEmpty ? Double.nan : (q[0] + q[m + 1] + q[2 * m + 2]).squareRoot()
-            let (he, hn, hu) = Self.enuVariances(inv, m: m, lat: lat, lon: lon)
-            // Distinct satellites (a satellite has one measurement per band), per system.
+            let pdop = Self.inversePositionColumns(hth, m, scratch: &l, into: &dopCols)
+                ? (dopCols[0] + dopCols[m + 1] + dopCols[2 * m + 2]).squareRoot() : Double.nan
+            let (he, hn, hu) = covOK ? Self.enuVariances(columns: cov, m: m, scale: unitVar, lat: lat, lon: lon) : (.nan, .nan, .nan)
+            // Distinct satellites (a satellite has one measurement per band), per system: a bit
+            // per satellite number below 128 (others checked against the earlier measurements).
             var perSystemCount = (0, 0, 0, 0, 0, 0, 0)
             var satellites = 0
+            var seenLow = SIMD8<UInt64>(), seenHigh = SIMD8<UInt64>()
             for (k, i) in active.enumerated() {
                 let sat = all[i].satellite
-                var earlier = false
-                for j in active[..<k] where all[j].satellite == sat { earlier = true; break }
-                if earlier { continue }
+                let o = sat.system.order
+                if sat.number >= 0 && sat.number < 64 {
+                    let bit = UInt64(1) << UInt64(sat.number)
+                    if seenLow[o] & bit != 0 { continue }
+                    seenLow[o] |= bit
+                } else if sat.number >= 64 && sat.number < 128 {
+                    let bit = UInt64(1) << UInt64(sat.number - 64)
+                    if seenHigh[o] & bit != 0 { continue }
+                    seenHigh[o] |= bit
+                } else {
+                    var earlier = false
+                    for j in active[..<k] where all[j].satellite == sat { earlier = true; break }
+                    if earlier { continue }
+                }
                 satellites += 1
                 switch sat.system {
                 case .gps: perSystemCount.0 += 1
@@ -421,12 +441,12 @@ public struct GNSSPositionSolver: Sendable {
                 case .sbas: perSystemCount.6 += 1
                 }
             }
-            var perSystem: [GNSSSystem: Int] = [:]
+            var perSystem: [GNSSSystem: Int] = Dictionary(minimumCapacity: 7)
             for (sys, n) in [(GNSSSystem.gps, perSystemCount.0), (.glonass, perSystemCount.1), (.galileo, perSystemCount.2),
                              (.beidou, perSystemCount.3), (.qzss, perSystemCount.4), (.navic, perSystemCount.5), (.sbas, perSystemCount.6)] where n > 0 {
                 perSystem[sys] = n
             }
-            var clockDict: [GNSSSignalGroup: Double] = [:]
+            var clockDict: [GNSSSignalGroup: Double] = Dictionary(minimumCapacity: groups.count)
             for (j, g) in groups.enumerated() { clockDict[g] = clocks[j] }
             var sol = GNSSSolution(time: time, position: r, latitude: geo.latitude, longitude: geo.longitude,
                                    ellipsoidalHeight: geo.ellipsoidalHeight, velocity: nil, clocks: clockDict,
@@ -496,6 +516,37 @@ public struct GNSSPositionSolver: Sendable {
             }
         }
         return inv
+    }
+
+    /// Columns 0, 1, 2 of the inverse of an m×m SPD matrix via Cholesky, into `cols` (3·m,
+    /// column j at `cols[j·m ..< (j+1)·m]`): the same solves as ``inverse(_:_:)`` for those
+    /// columns, hence the same values. `scratch` receives the factor. False when singular.
+    static func inversePositionColumns(_ a: [Double], _ m: Int, scratch l: inout [Double], into cols: inout [Double]) -> Bool {
+        guard m >= 3, a.count >= m * m, l.count >= m * m, cols.count >= 3 * m else { return false }
+        return l.withUnsafeMutableBufferPointer { lp in
+            a.withUnsafeBufferPointer { ap in for i in 0..<(m * m) { lp[i] = ap[i] } }
+            guard SmallMatrix.cholesky(lp.baseAddress!, m: m) else { return false }
+            cols.withUnsafeMutableBufferPointer { cp in
+                for i in 0..<(3 * m) { cp[i] = 0 }
+                for j in 0..<3 {
+                    cp[j * m + j] = 1
+                    SmallMatrix.choleskySolve(UnsafePointer(lp.baseAddress!), m: m, cp.baseAddress! + j * m)
+                }
+            }
+            return true
+        }
+    }
+
+    /// ``enuVariances(_:m:lat:lon:)`` of a covariance given by its first three columns (as
+    /// ``inversePositionColumns(_:_:scratch:into:)`` returns them) times `scale`.
+    static func enuVariances(columns c: [Double], m: Int, scale: Double, lat: Double, lon: Double) -> (Double, Double, Double) {
+        let sl = sin(lat), cl = cos(lat), so = sin(lon), co = cos(lon)
+        func v(_ a: SIMD3<Double>) -> Double {
+            var s = 0.0
+            for i in 0..<3 { for j in 0..<3 { s += a[i] * (c[j * m + i] * scale) * a[j] } }
+            return s
+        }
+        return (v(SIMD3(-so, co, 0)), v(SIMD3(-sl * co, -sl * so, cl)), v(SIMD3(cl * co, cl * so, sl)))
     }
 
     /// East, north, up variances of the ECEF position block (first 3×3) of a covariance.
