@@ -168,8 +168,19 @@ struct GnssCommand: ParsableCommand {
             w.extraCSVColumns = ["residual_rms"]
             for (k, f) in fixes.enumerated() {
                 let r = k < residualRMS.count ? residualRMS[k] : nil
-                try w.write(f, extra: [r.map { $0.isFinite ? String(format: "%.3f", $0) : "" } ?? ""])
+                try w.write(f, extra: [r.map { $0.isFinite ? threeDecimals($0) : "" } ?? ""])
             }
+        }
+    }
+
+    /// `%.3f` through the C library's formatter directly: the same text as `String(format:)`
+    /// (which reaches the same conversion) without Foundation's format-string machinery, which
+    /// cost more than the solver per fix.
+    static func threeDecimals(_ v: Double) -> String {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buf in
+            let n = withVaList([v]) { vsnprintf(buf.baseAddress!, 64, "%.3f", $0) }
+            guard n > 0, n < 64 else { return String(format: "%.3f", v) }
+            return String(decoding: UnsafeRawBufferPointer(start: buf.baseAddress!, count: Int(n)).bindMemory(to: UInt8.self), as: UTF8.self)
         }
     }
 

@@ -150,13 +150,17 @@ extension GNSSProcessor {
             let geo = Ellipsoid.wgs84.geodetic(x: r.x, y: r.y, z: r.z)
             let lat = geo.latitude * .pi / 180, lon = geo.longitude * .pi / 180
             let mask = cfg.elevationMask * .pi / 180
+            // One geometry context per epoch (trig of lat/lon, zenith delay) for all satellites.
+            let ctx = GNSSPositionSolver.GeometryContext(receiver: r, lat: lat, lon: lon, height: geo.ellipsoidalHeight, nearSurface: true,
+                                                         time: e.time, config: cfg, klobuchar: klob)
+            var ctxNoIono = ctx
+            ctxNoIono.klobuchar = nil
             var used = 0, gated = 0, tried = 0
             var usedSats = Set<SatelliteID>()
             var us: [(SIMD3<Double>, Int)] = []
             var rows: [(h: [Double], z: Double, pred: Double, sigma: Double, isCode: Bool, sat: SatelliteID)] = []
             for m in meas {
-                let row = GNSSPositionSolver.geometry(m, receiver: r, lat: lat, lon: lon, height: geo.ellipsoidalHeight, nearSurface: true,
-                                                     time: e.time, config: cfg, klobuchar: klob)
+                let row = GNSSPositionSolver.geometry(m, ctx, cn0Factor: GNSSSolverConfiguration.cn0Factor(m.cn0))
                 guard row.elevation >= mask else { stats.measurementsSkipped[.belowElevationMask, default: 0] += 1; continue }
                 guard let gi = gIndex[m.group] else { continue }
                 if let pr = m.correctedPseudorange {
@@ -182,8 +186,7 @@ extension GNSSProcessor {
                 for m in meas {
                     guard let ph = m.carrierPhaseMeters else { continue }
                     let key = "\(m.satellite)\(m.group.band)"
-                    let row = GNSSPositionSolver.geometry(m, receiver: r, lat: lat, lon: lon, height: geo.ellipsoidalHeight, nearSurface: true,
-                                                         time: e.time, config: cfg, klobuchar: nil)
+                    let row = GNSSPositionSolver.geometry(m, ctxNoIono, cn0Factor: GNSSSolverConfiguration.cn0Factor(m.cn0))
                     phaseNow[key] = (ph, row.satellite, e.time)
                     guard m.lossOfLockIndicator & 1 == 0, row.elevation >= mask, let prev = lastPhase[key], e.time - prev.time < 1.5 else { continue }
                     let dPrev = prev.sat - rPrev
@@ -199,8 +202,7 @@ extension GNSSProcessor {
             } else {
                 for m in meas {
                     guard let ph = m.carrierPhaseMeters else { continue }
-                    let row = GNSSPositionSolver.geometry(m, receiver: r, lat: lat, lon: lon, height: geo.ellipsoidalHeight, nearSurface: true,
-                                                         time: e.time, config: cfg, klobuchar: nil)
+                    let row = GNSSPositionSolver.geometry(m, ctxNoIono, cn0Factor: GNSSSolverConfiguration.cn0Factor(m.cn0))
                     phaseNow["\(m.satellite)\(m.group.band)"] = (ph, row.satellite, e.time)
                 }
             }

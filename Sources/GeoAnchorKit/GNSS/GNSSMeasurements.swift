@@ -4,16 +4,25 @@ import Foundation
 /// (inter-system and inter-frequency biases of phones are hundreds to thousands of metres).
 public struct GNSSSignalGroup: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var system: GNSSSystem
-    /// RINEX band digit (`1`, `5`, …).
-    public var band: Character
-    public init(system: GNSSSystem, band: Character) { self.system = system; self.band = band }
+    /// The band digit as its ASCII byte: a plain value, so the group (and every
+    /// ``PreparedMeasurement`` holding one) is copied and compared without reference counting.
+    @usableFromInline var bandByte: UInt8
+    /// RINEX band digit (`1`, `5`, …). Bands are ASCII; anything else is stored as `?`.
+    public var band: Character {
+        get { Character(Unicode.Scalar(bandByte)) }
+        set { bandByte = newValue.asciiValue ?? 63 }
+    }
+    public init(system: GNSSSystem, band: Character) { self.system = system; self.bandByte = band.asciiValue ?? 63 }
+    /// From the band's ASCII byte (the first byte of a RINEX signal code).
+    init(system: GNSSSystem, bandByte: UInt8) { self.system = system; self.bandByte = bandByte }
     public static func < (a: GNSSSignalGroup, b: GNSSSignalGroup) -> Bool {
-        a.system != b.system ? a.system < b.system : a.band < b.band
+        a.system != b.system ? a.system < b.system : a.bandByte < b.bandByte
     }
     public var description: String { "\(system.rawValue)\(band)" }
     /// True for the modern wide-band signals (GPS/QZSS L5, Galileo E5a/E5b, BeiDou B2a) whose
     /// code suffers far less multipath on phones than L1/E1.
-    public var isWideband: Bool { band == "5" || band == "7" || band == "8" }
+    @inlinable
+    public var isWideband: Bool { bandByte == 53 || bandByte == 55 || bandByte == 56 }
 }
 
 /// One pseudorange (+ Doppler, phase) ready for estimation: satellite state at transmission,
@@ -62,32 +71,46 @@ extension SatelliteEphemerides {
                         skipped: inout [GNSSSkipReason: Int]) -> [PreparedMeasurement] {
         var out: [PreparedMeasurement] = []
         out.reserveCapacity(epoch.observations.count)
-        var seen = Set<Int>()   // satellite × band, one measurement per band
+        // Hot path (every observation of every epoch): the selected systems as a bit mask, the
+        // satellite × band keys already taken in a small array searched linearly (a few dozen
+        // per epoch: cheaper than hashing), the drops counted locally and added once at the end.
+        var selected: UInt8 = 0
+        for s in systems { selected |= 1 << UInt8(s.order) }
+        var seen: [Int] = []
+        seen.reserveCapacity(epoch.observations.count)
+        var notSelected = 0, unknownFrequency = 0, noPseudorange = 0, lowSignal = 0, noEphemeris = 0
         let c = GNSSConstants.speedOfLight
         for o in epoch.observations {
-            guard systems.contains(o.satellite.system) else { skipped[.systemNotSelected, default: 0] += 1; continue }
-            let key = (Int(o.satellite.system.rawValue.asciiValue ?? 0) << 16) | (o.satellite.number << 8) | Int(o.band.asciiValue ?? 0)
+            let sys = o.satellite.system
+            guard selected & (1 << UInt8(sys.order)) != 0 else { notSelected += 1; continue }
+            let band = o.signal.utf8.first ?? 63 // `?`, as GNSSObservation.band
+            let key = (o.satellite.number << 11) | (Int(band) << 3) | sys.order
             if seen.contains(key) { continue }
-            guard let f = o.frequency else { skipped[.unknownFrequency, default: 0] += 1; continue }
+            guard let f = o.frequency else { unknownFrequency += 1; continue }
             guard let pr = o.pseudorange, pr > 1e7, pr < 6e7 else {
                 // Doppler-only or phase-only records (GnssLogger without a valid code state).
-                skipped[.noPseudorange, default: 0] += 1; continue
+                noPseudorange += 1; continue
             }
-            if let cn = o.cn0, cn < minimumCN0 { skipped[.lowSignal, default: 0] += 1; continue }
+            if let cn = o.cn0, cn < minimumCN0 { lowSignal += 1; continue }
             guard let s = state(of: o.satellite, transmissionTime: epoch.time - pr / c) else {
-                skipped[.noEphemeris, default: 0] += 1; continue
+                noEphemeris += 1; continue
             }
-            seen.insert(key)
+            seen.append(key)
             let scale = (GNSSConstants.l1Frequency / f) * (GNSSConstants.l1Frequency / f)
             let lambda = c / f
             out.append(PreparedMeasurement(
-                satellite: o.satellite, group: GNSSSignalGroup(system: o.satellite.system, band: o.band),
+                satellite: o.satellite, group: GNSSSignalGroup(system: sys, bandByte: band),
                 correctedPseudorange: pr + c * (s.clock - scale * s.groupDelay),
                 correctedRangeRate: o.doppler.map { -lambda * $0 + c * s.clockDrift },
                 carrierPhaseMeters: o.carrierPhase.map { lambda * $0 + c * s.clock }, lossOfLockIndicator: o.lossOfLockIndicator,
                 satellitePosition: s.position, satelliteVelocity: s.velocity, ionosphereScale: scale,
                 cn0: o.cn0 ?? 30, source: s.source))
         }
+        if notSelected > 0 { skipped[.systemNotSelected, default: 0] += notSelected }
+        if unknownFrequency > 0 { skipped[.unknownFrequency, default: 0] += unknownFrequency }
+        if noPseudorange > 0 { skipped[.noPseudorange, default: 0] += noPseudorange }
+        if lowSignal > 0 { skipped[.lowSignal, default: 0] += lowSignal }
+        if noEphemeris > 0 { skipped[.noEphemeris, default: 0] += noEphemeris }
         return out
     }
 }

@@ -26,14 +26,23 @@ public enum GNSSModels {
     ///   `gpsSecondsOfWeek` the GPS time of week (s).
     public static func klobuchar(_ k: KlobucharCoefficients, latitudeRadians lat: Double, longitudeRadians lon: Double,
                                  elevation el: Double, azimuth az: Double, gpsSecondsOfWeek tow: Double) -> Double {
+        klobuchar(k, latitudeRadians: lat, longitudeRadians: lon, elevation: el, cosAzimuth: cos(az), sinAzimuth: sin(az), gpsSecondsOfWeek: tow)
+    }
+
+    /// ``klobuchar(_:latitudeRadians:longitudeRadians:elevation:azimuth:gpsSecondsOfWeek:)`` from
+    /// the cosine and sine of the azimuth (the solver has them from the east/north components
+    /// without `atan2`, `cos` and `sin`).
+    @inline(__always)
+    static func klobuchar(_ k: KlobucharCoefficients, latitudeRadians lat: Double, longitudeRadians lon: Double,
+                          elevation el: Double, cosAzimuth cosAz: Double, sinAzimuth sinAz: Double, gpsSecondsOfWeek tow: Double) -> Double {
         let elSC = el / .pi, latSC = lat / .pi, lonSC = lon / .pi   // semicircles
         let psi = 0.0137 / (elSC + 0.11) - 0.022
-        var phiI = latSC + psi * cos(az)
+        var phiI = latSC + psi * cosAz
         phiI = min(0.416, max(-0.416, phiI))
-        let lambdaI = lonSC + psi * sin(az) / cos(phiI * .pi)
+        let lambdaI = lonSC + psi * sinAz / cos(phiI * .pi)
         let phiM = phiI + 0.064 * cos((lambdaI - 1.617) * .pi)
         var t = 43_200 * lambdaI + tow
-        t = t.truncatingRemainder(dividingBy: 86_400); if t < 0 { t += 86_400 }
+        t = remainderOfDay(t); if t < 0 { t += 86_400 }
         let q = 0.53 - elSC
         let f = 1 + 16 * q * q * q
         var amp = k.alpha[0] + phiM * (k.alpha[1] + phiM * (k.alpha[2] + phiM * k.alpha[3]))
@@ -42,6 +51,20 @@ public enum GNSSModels {
         let x = 2 * .pi * (t - 50_400) / per
         let delay = abs(x) < 1.57 ? f * (5e-9 + amp * (1 - x * x / 2 + x * x * x * x / 24)) : f * 5e-9
         return delay * GNSSConstants.speedOfLight
+    }
+
+    /// `t.truncatingRemainder(dividingBy: 86 400)` without `fmod` (a loop in the C library, once
+    /// per satellite and iteration here), exactly: q·86 400 is exact for the quotient q, and
+    /// t − q·86 400 is exact by Sterbenz's lemma; a quotient rounded up in magnitude leaves the
+    /// remainder with the wrong sign, and one addition of ±86 400 (exact: the true remainder is
+    /// representable) corrects it.
+    @inline(__always)
+    static func remainderOfDay(_ t: Double) -> Double {
+        guard abs(t) < 1e12 else { return t.truncatingRemainder(dividingBy: 86_400) }
+        let q = (t / 86_400).rounded(.towardZero)
+        var r = t - q * 86_400
+        if t >= 0 { if r < 0 { r += 86_400 } } else if r > 0 { r -= 86_400 }
+        return r
     }
 
     /// Tropospheric delay (m): Saastamoinen zenith delays (hydrostatic + wet) for a standard

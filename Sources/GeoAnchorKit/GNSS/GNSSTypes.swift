@@ -5,7 +5,19 @@ public enum GNSSSystem: Character, Sendable, Hashable, Codable, CaseIterable, Co
     case gps = "G", glonass = "R", galileo = "E", beidou = "C", qzss = "J", navic = "I", sbas = "S"
 
     public static func < (a: GNSSSystem, b: GNSSSystem) -> Bool { a.order < b.order }
-    private var order: Int { GNSSSystem.allCases.firstIndex(of: self)! }
+    /// Position in ``allCases`` (declaration order), without building the array: orders systems
+    /// and indexes per-system tables on hot paths.
+    @usableFromInline var order: Int {
+        switch self {
+        case .gps: return 0
+        case .glonass: return 1
+        case .galileo: return 2
+        case .beidou: return 3
+        case .qzss: return 4
+        case .navic: return 5
+        case .sbas: return 6
+        }
+    }
 
     /// Gravitational constant GM (m³/s²) of the system's ICD: IS-GPS-200 (also QZSS),
     /// Galileo OS SIS ICD and BDS-SIS-ICD (CGCS2000).

@@ -49,13 +49,14 @@ public struct RinexNavigationFile: Sendable {
     /// its fit interval (half of it either side, + 5 min grace); nil when none.
     public func ephemeris(for sat: SatelliteID, at t: Double) -> BroadcastEphemeris? {
         guard let list = ephemerides[sat] else { return nil }
-        var best: BroadcastEphemeris? = nil
+        // By index: one copy of the chosen record, not one per candidate (hot: every measurement).
+        var best = -1
         var bestAge = Double.infinity
-        for e in list where e.health == 0 {
-            let age = abs(t - e.ephemerisReferenceTime)
-            if age < bestAge && age <= e.fitInterval / 2 + 300 { best = e; bestAge = age }
+        for i in list.indices where list[i].health == 0 {
+            let age = abs(t - list[i].ephemerisReferenceTime)
+            if age < bestAge && age <= list[i].fitInterval / 2 + 300 { best = i; bestAge = age }
         }
-        return best
+        return best >= 0 ? list[best] : nil
     }
 
     /// Merges another file's records (several daily or hourly files).

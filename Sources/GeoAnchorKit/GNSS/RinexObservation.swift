@@ -113,7 +113,12 @@ public struct RinexObservationFile: Sendable {
         var epochLine = 0
         // Per system: each observation type's signal, kind letter and the position of the first
         // type of the same signal (so one record per signal is built without string compares).
-        var plans: [GNSSSystem: [(signal: String, kind: UInt8, first: Int)]] = [:]
+        // Also each signal's carrier frequency where it does not depend on the satellite (all but
+        // GLONASS FDMA), so the satellite lines need no lookup per signal.
+        var plans: [GNSSSystem: [(signal: String, kind: UInt8, first: Int, frequency: Double?)]] = [:]
+        // Scratch for the satellite lines: the observation index per signal (by plan position of
+        // its first type), reused line after line.
+        var slot: [Int] = []
         let source = reader.source
 
         func finishEpoch() {
@@ -146,7 +151,11 @@ public struct RinexObservationFile: Sendable {
                     }
                     for (sys, types) in f.observationTypes {
                         let signals = types.map { String($0.dropFirst()) }
-                        plans[sys] = types.indices.map { i in (signals[i], types[i].utf8.first ?? 0, signals.firstIndex(of: signals[i])!) }
+                        plans[sys] = types.indices.map { i in
+                            (signals[i], types[i].utf8.first ?? 0, signals.firstIndex(of: signals[i])!,
+                             sys == .glonass ? nil : frequency(SatelliteID(system: sys, number: 1), signal: signals[i], channels: [:]))
+                        }
+                        slot = [Int](repeating: -1, count: max(slot.count, types.count))
                     }
                 case "SYS / # / OBS TYPES":
                     let sysText = l.text(0, 1)
@@ -237,30 +246,29 @@ public struct RinexObservationFile: Sendable {
             guard let plan = plans[sat.system] else {
                 throw l.error("satellite \(sat): system \(sat.system.rawValue) has no 'SYS / # / OBS TYPES' in the header")
             }
-            var obs: [GNSSObservation] = []
-            var slot = [Int](repeating: -1, count: plan.count) // observation index per signal (by plan position of its first type)
-            for (k, p) in plan.enumerated() {
+            // The satellite's observations are appended to the epoch in place (signals in plan order).
+            for k in 0..<plan.count { slot[k] = -1 }
+            for k in plan.indices {
                 let st = 3 + 16 * k
                 guard st < l.count else { break }
+                let p = plan[k]
                 guard let v = try l.double(st, 14, "\(sat) \(Character(UnicodeScalar(p.kind)))\(p.signal)") else { continue }
                 let lli = (try l.int(st + 14, 1, "LLI of \(sat)", in: 0...9)) ?? 0
-                let first = p.first
-                var idx: Int? = slot[first] >= 0 ? slot[first] : nil
-                if idx == nil {
-                    obs.append(GNSSObservation(satellite: sat, signal: p.signal,
-                                               frequency: frequency(sat, signal: p.signal, channels: f.glonassChannels)))
-                    idx = obs.count - 1
-                    slot[first] = idx!
+                var idx = slot[p.first]
+                if idx < 0 {
+                    let freq = sat.system == .glonass ? frequency(sat, signal: p.signal, channels: f.glonassChannels) : p.frequency
+                    idx = current!.observations.count
+                    current!.observations.append(GNSSObservation(satellite: sat, signal: p.signal, frequency: freq))
+                    slot[p.first] = idx
                 }
                 switch p.kind {
-                case 67: if v != 0 { obs[idx!].pseudorange = v }                      // C
-                case 76: if abs(v) >= 0.001 { obs[idx!].carrierPhase = v }; obs[idx!].lossOfLockIndicator = lli // L
-                case 68: obs[idx!].doppler = v                                         // D
-                case 83: if v != 0 { obs[idx!].cn0 = v }                               // S
+                case 67: if v != 0 { current!.observations[idx].pseudorange = v }                      // C
+                case 76: if abs(v) >= 0.001 { current!.observations[idx].carrierPhase = v }; current!.observations[idx].lossOfLockIndicator = lli // L
+                case 68: current!.observations[idx].doppler = v                                         // D
+                case 83: if v != 0 { current!.observations[idx].cn0 = v }                               // S
                 default: break
                 }
             }
-            current!.observations += obs
         }
         if inHeader { throw TraceFormatError(source: source, line: lastLine == 0 ? nil : lastLine, message: sawVersion ? "file ends inside the header (no 'END OF HEADER')" : "empty file") }
         if remaining > 0 {
