@@ -42,12 +42,21 @@ public struct SatelliteID: Sendable, Hashable, Codable, Comparable, CustomString
 
     /// Parses `G05`, `G 5` or (RINEX 2, GPS implied) ` 5`. Nil for anything else.
     public init?(_ s: Substring, defaultSystem: GNSSSystem = .gps) {
-        let t = s.trimmingCharacters(in: .whitespaces)
+        // Trimmed by hand (spaces and tabs, the only blanks of the fixed-column formats): this
+        // runs once per satellite record of an SP3 or CLK file, and Foundation's
+        // `trimmingCharacters` made it a fifth of reading an SP3 file.
+        func trimmed(_ x: Substring) -> Substring {
+            var t = x
+            while let c = t.first, c == " " || c == "\t" { t.removeFirst() }
+            while let c = t.last, c == " " || c == "\t" { t.removeLast() }
+            return t
+        }
+        let t = trimmed(s)
         guard !t.isEmpty else { return nil }
         var sys = defaultSystem
-        var digits = Substring(t)
+        var digits = t
         if let c = t.first, let g = GNSSSystem(rawValue: c) { sys = g; digits = t.dropFirst() }
-        let d = digits.trimmingCharacters(in: .whitespaces)
+        let d = trimmed(digits)
         guard !d.isEmpty, d.count <= 3, d.allSatisfy({ $0.isASCII && $0.isNumber }), let n = Int(d), n >= 1 else { return nil }
         system = sys; number = n
     }
