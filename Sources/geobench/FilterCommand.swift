@@ -26,9 +26,8 @@ struct FilterCommand: ParsableCommand {
         outside 0.67–6, a warning says the model does not fit the data (model_fits false).
 
         --smooth runs the Rauch–Tung–Striebel smoother over the whole trace (offline; with the \
-        adaptive model over a second one-mode pass tuned, fix by fix, to the motion the filter \
-        found: long averaging while walking or standing, the vehicle model while riding) and \
-        writes the smoothed estimates instead. --path FILE.geojson constrains the estimate to a known \
+        adaptive model over the moment-matched mixture of its modes) and writes the smoothed \
+        estimates instead. --path FILE.geojson constrains the estimate to a known \
         walking path (map aiding): the LineString/MultiLineString features with "kind": "path" \
         (the tour files' convention), else every line in the file; --path-sigma sets how far \
         (σ, m) the walker strays from the drawn line (default 1.5). The constraint is released \

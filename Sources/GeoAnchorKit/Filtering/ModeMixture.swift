@@ -141,7 +141,7 @@ struct ModeMixture: HorizontalModel {
         }
     }
 
-    var parameters: [Parameters]
+    let parameters: [Parameters]
     let tau: Double?
     /// How bias-observing modes split a fix's variance (``PositionFilter/Configuration/biasShare``).
     var split: BiasSplit

@@ -38,9 +38,7 @@ extension PositionFilter {
     /// duplicate and invalid fixes are refused and counted). The smoother runs backwards over
     /// each segment between (re-)initializations, per channel; gated fixes contribute only their
     /// prediction step, so an outlier the filter rejected does not reach the smoothed track.
-    /// With a ``Configuration/smootherSchedule`` (the adaptive default) the smoother runs on a
-    /// second, mode-scheduled forward pass (see ``SmootherSchedule``). Otherwise, when the
-    /// configuration sets ``Configuration/smootherAccuracyInflation`` or
+    /// When the configuration sets ``Configuration/smootherAccuracyInflation`` or
     /// ``Configuration/smootherAccelerationSpectralDensity`` (the walking preset does), the
     /// smoother runs on a second forward pass with that tuning
     /// (``Configuration/smootherConfiguration``); ``PositionTrack/filtered`` and the statistics
@@ -66,9 +64,6 @@ extension PositionFilter {
                              smooth: Bool = false, path: PathConstraint? = nil) -> PositionTrack {
         if path != nil {
             return track(fixes, configuration: configuration, smooth: smooth, path: path, model: JointPathModel.self) { $0.joint! }
-        }
-        if smooth, let schedule = configuration.smootherSchedule, configuration.modes != nil {
-            return scheduledTrack(fixes, configuration: configuration, schedule: schedule)
         }
         return track(fixes, configuration: configuration, smooth: smooth, path: nil, model: ModeMixture.self) { $0.modes }
     }
@@ -119,78 +114,6 @@ extension PositionFilter {
         var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
                                   smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
         guard smooth else { return track }
-        track.smoothedLocal = recorder.smoothBackward(filtered)
-        return track
-    }
-}
-
-extension PositionFilter {
-    /// The adaptive model's smoother: the interacting-multiple-model forward pass (the causal
-    /// filter) says how the device moved; a second forward pass with one constant-velocity mode
-    /// then runs with the tuning that smooths that motion best — the walking preset's smoother
-    /// tuning (white errors, accuracy × ``SmootherSchedule/walkingAccuracyInflation``, q
-    /// ``SmootherSchedule/walkingAccelerationSpectralDensity``) while walking or standing, the
-    /// vehicle mode's q and the fixes' own accuracy while riding — and the RTS pass runs over it.
-    /// The vehicle weight of each fix is the largest vehicle probability of the causal filter
-    /// within ± ``SmootherSchedule/window`` seconds (a smoother may look ahead), so a ride's start
-    /// is smoothed as a ride. Fixes the causal filter gated stay out of the second pass too.
-    static func scheduledTrack(_ fixes: [Fix], configuration: Configuration, schedule: SmootherSchedule) -> PositionTrack {
-        var f = PositionFilter(configuration: configuration)
-        let cap = fixes.count
-        var filtered: [LocalPositionEstimate] = [], indices: [Int] = []
-        filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
-        var steps: [(m: LocalMeasurement, fix: Int, gated: Bool, vehicle: Double)] = []
-        steps.reserveCapacity(cap)
-        var i = 0
-        for fix in fixes {
-            defer { i += 1 }
-            guard let m = f.measurement(from: fix), let info = f.advance(m) else { continue }
-            filtered.append(f.estimate(time: m.time, status: info.status, d2: info.mahalanobisSquared))
-            indices.append(i)
-            steps.append((m, i, info.status == .gated, f.modes.probability(of: .vehicle)))
-        }
-        var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
-                                  smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
-        // Vehicle weight: the largest vehicle probability within ± window (two-pointer sweep
-        // with a monotone deque: O(n)).
-        let n = steps.count
-        var weight = [Double](repeating: 0, count: n)
-        var deque: [Int] = [], head = 0, hi = 0
-        for k in 0..<n {
-            let t = steps[k].m.time
-            while hi < n, steps[hi].m.time <= t + schedule.window {
-                while deque.count > head, steps[deque[deque.count - 1]].vehicle <= steps[hi].vehicle { deque.removeLast() }
-                deque.append(hi); hi += 1
-            }
-            while deque[head] < k, steps[deque[head]].m.time < t - schedule.window { head += 1 }
-            weight[k] = steps[deque[head]].vehicle
-        }
-        var c = configuration
-        c.modes = nil; c.biasTimeConstant = nil; c.smootherSchedule = nil
-        // The causal filter decides what is an outlier (gated fixes get σ × 10⁴ below); this pass
-        // accepts the rest as they are (no gate of its own, so no recovery either).
-        c.gateProbability = 1
-        c.accelerationSpectralDensity = schedule.walkingAccelerationSpectralDensity
-        var g = PositionFilter(configuration: c)
-        g.modes.recordsPrediction = true
-        var recorder = SmoothingRecorder<ModeMixture>()
-        recorder.reserve(n)
-        let qWalk = schedule.walkingAccelerationSpectralDensity, qRide = schedule.vehicleAccelerationSpectralDensity
-        for k in 0..<n {
-            let v = weight[k]
-            g.modes.parameters[0].q = qWalk + v * (qRide - qWalk)
-            var ms = steps[k].m
-            let inflation = schedule.walkingAccuracyInflation + v * (configuration.accuracyInflation - schedule.walkingAccuracyInflation)
-            ms.horizontalSigma = steps[k].gated ? 1e4 * ms.horizontalSigma
-                : PositionFilter.horizontalSigma(of: fixes[steps[k].fix], configuration: configuration, inflation: inflation)
-            if let gi = g.advance(ms) {
-                recorder.append(g.modes.record, core: g.core, step: gi)
-            } else {
-                recorder.append(g.modes.zeroStepRecord, core: g.core,
-                                step: StepInfo(status: .gated, mahalanobisSquared: .nan, dt: 0, startsSegment: false, heightStartsSegment: false),
-                                zeroStep: true)
-            }
-        }
         track.smoothedLocal = recorder.smoothBackward(filtered)
         return track
     }
