@@ -122,6 +122,11 @@ extension PositionFilter {
         /// (measured, 2 seeds × 1,200 fixes). ``adaptive`` uses 0.3 there: ≤ 0.6 % gated on white
         /// and none on correlated (τ 60 s) honest fixes of 2–5 m, filtered RMSE 0.52–0.61 × raw.
         public var pathBiasShare: Double? = nil
+        /// How a multi-mode (``modes``) smoother tunes its second forward pass from the motion the
+        /// causal filter found (see ``PositionFilter/SmootherSchedule``); nil: the smoother runs
+        /// over the causal filter's own pass (RTS over the moment-matched mixture). ``adaptive``
+        /// sets one.
+        public var smootherSchedule: SmootherSchedule? = nil
 
         /// Builds a configuration. The defaults are a plain constant-velocity filter (q 0.3 m²/s³,
         /// no bias state, one mode), not one of the tuned presets: use ``adaptive`` (the
@@ -228,6 +233,7 @@ extension PositionFilter {
         public static let adaptive: Configuration = {
             var c = adaptiveModes
             c.pathBiasShare = 0.3
+            c.smootherSchedule = SmootherSchedule()
             return c
         }()
 

@@ -213,3 +213,36 @@ public struct PositionFilterStatistics: Sendable, Hashable, Codable {
         return n > 0 ? sumMahalanobisSquared / Double(n) : .nan
     }
 }
+
+extension PositionFilter {
+    /// How the adaptive smoother tunes its second forward pass (``Configuration/smootherSchedule``).
+    ///
+    /// The causal interacting-multiple-model pass says how the device moved; the smoother then
+    /// runs one constant-velocity mode without a bias state, tuned like the walking preset's
+    /// smoother (``Configuration/smootherAccuracyInflation`` ×6, q 0.05 m²/s³: GNSS errors
+    /// correlated over a minute are best averaged over a long window) where the device walked
+    /// or stood, and like the vehicle mode (its q, the fixes' accuracy as configured) where it
+    /// rode, blended linearly by the vehicle weight: the causal filter's largest vehicle
+    /// probability within ± ``window`` seconds (a smoother may look ahead, so a ride's start is
+    /// smoothed as a ride).
+    public struct SmootherSchedule: Sendable, Hashable, Codable {
+        /// Acceleration spectral density (m²/s³) while walking or standing.
+        public var walkingAccelerationSpectralDensity: Double
+        /// Factor on a stated accuracy's σ while walking or standing.
+        public var walkingAccuracyInflation: Double
+        /// Acceleration spectral density (m²/s³) while riding.
+        public var vehicleAccelerationSpectralDensity: Double
+        /// Half-width (s) of the window over which the vehicle probability is maximized.
+        public var window: Double
+
+        /// A schedule; the defaults are the walking preset's smoother tuning and the adaptive
+        /// model's vehicle mode.
+        public init(walkingAccelerationSpectralDensity: Double = 0.05, walkingAccuracyInflation: Double = 6,
+                    vehicleAccelerationSpectralDensity: Double = 3, window: Double = 30) {
+            self.walkingAccelerationSpectralDensity = walkingAccelerationSpectralDensity
+            self.walkingAccuracyInflation = walkingAccuracyInflation
+            self.vehicleAccelerationSpectralDensity = vehicleAccelerationSpectralDensity
+            self.window = window
+        }
+    }
+}

@@ -65,7 +65,81 @@ extension PositionFilter {
         if path != nil {
             return track(fixes, configuration: configuration, smooth: smooth, path: path, model: JointPathModel.self) { $0.joint! }
         }
+        if smooth, let schedule = configuration.smootherSchedule, configuration.modes != nil {
+            return scheduledTrack(fixes, configuration: configuration, schedule: schedule)
+        }
         return track(fixes, configuration: configuration, smooth: smooth, path: nil, model: ModeMixture.self) { $0.modes }
+    }
+
+    /// The adaptive model's smoother (``Configuration/smootherSchedule``): the causal
+    /// interacting-multiple-model pass gives the filtered track, the gating decisions and each
+    /// fix's vehicle probability; a second forward pass with one constant-velocity mode, tuned
+    /// per fix by ``SmootherSchedule``, then feeds the RTS backward pass. Fixes the causal filter
+    /// gated stay out of the second pass (σ × 10⁴); that pass has no gate of its own.
+    static func scheduledTrack(_ fixes: [Fix], configuration: Configuration, schedule: SmootherSchedule) -> PositionTrack {
+        var f = PositionFilter(configuration: configuration)
+        let cap = fixes.count
+        var filtered: [LocalPositionEstimate] = [], indices: [Int] = []
+        filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
+        // Per filtered step: the measurement, whether the causal filter gated it, its vehicle probability.
+        var steps: [(m: LocalMeasurement, gated: Bool, vehicle: Double)] = []
+        steps.reserveCapacity(cap)
+        var i = 0
+        for fix in fixes {
+            defer { i += 1 }
+            guard let m = f.measurement(from: fix), let info = f.advance(m) else { continue }
+            filtered.append(f.estimate(time: m.time, status: info.status, d2: info.mahalanobisSquared))
+            indices.append(i)
+            steps.append((m, info.status == .gated, f.modes.probability(of: .vehicle)))
+        }
+        var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
+                                  smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
+        let n = steps.count
+        // Vehicle weight: the largest vehicle probability within ± window (sliding-window maximum
+        // with a monotone deque: O(n)).
+        var weight = [Double](repeating: 0, count: n)
+        var deque: [Int] = [], head = 0, hi = 0
+        deque.reserveCapacity(n)
+        for k in 0..<n {
+            let t = steps[k].m.time
+            while hi < n, steps[hi].m.time <= t + schedule.window {
+                while deque.count > head, steps[deque[deque.count - 1]].vehicle <= steps[hi].vehicle { deque.removeLast() }
+                deque.append(hi); hi += 1
+            }
+            while head < deque.count - 1, steps[deque[head]].m.time < t - schedule.window { head += 1 }
+            weight[k] = steps[deque[head]].vehicle
+        }
+        var c = configuration
+        c.modes = nil; c.biasTimeConstant = nil; c.smootherSchedule = nil
+        c.gateProbability = 1
+        c.accelerationSpectralDensity = schedule.walkingAccelerationSpectralDensity
+        var g = PositionFilter(configuration: c)
+        g.modes.recordsPrediction = true
+        var recorder = SmoothingRecorder<ModeMixture>()
+        recorder.reserve(n)
+        let qWalk = schedule.walkingAccelerationSpectralDensity, qRide = schedule.vehicleAccelerationSpectralDensity
+        let aWalk = schedule.walkingAccuracyInflation, aRide = configuration.accuracyInflation
+        for k in 0..<n {
+            let v = weight[k]
+            g.modes.parameters[0].q = qWalk + v * (qRide - qWalk)
+            var ms = steps[k].m
+            if steps[k].gated {
+                ms.horizontalSigma *= 1e4
+            } else {
+                ms.horizontalSigma = PositionFilter.horizontalSigma(of: fixes[indices[k]], configuration: configuration,
+                                                                    inflation: aWalk + v * (aRide - aWalk))
+            }
+            if let gi = g.advance(ms) {
+                recorder.append(g.modes.record, core: g.core, step: gi)
+            } else {
+                // Refused by the second pass only: a zero-length step keeps the passes aligned.
+                recorder.append(g.modes.zeroStepRecord, core: g.core,
+                                step: StepInfo(status: .gated, mahalanobisSquared: .nan, dt: 0, startsSegment: false, heightStartsSegment: false),
+                                zeroStep: true)
+            }
+        }
+        track.smoothedLocal = recorder.smoothBackward(filtered)
+        return track
     }
 
     /// The track on horizontal model `H` (`model` reads it from a filter).
