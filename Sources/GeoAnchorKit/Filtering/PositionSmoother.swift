@@ -78,9 +78,12 @@ extension PositionFilter {
     /// gated stay out of the second pass (σ × 10⁴); that pass has no gate of its own.
     static func scheduledTrack(_ fixes: [Fix], configuration: Configuration, schedule: SmootherSchedule) -> PositionTrack {
         var f = PositionFilter(configuration: configuration)
+        f.modes.recordsPrediction = true
         let cap = fixes.count
         var filtered: [LocalPositionEstimate] = [], indices: [Int] = []
         filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
+        var mixtureRecorder = SmoothingRecorder<ModeMixture>()
+        mixtureRecorder.reserve(cap)
         // Per filtered step: the measurement, whether the causal filter gated it, its vehicle probability.
         var steps: [(m: LocalMeasurement, gated: Bool, vehicle: Double)] = []
         steps.reserveCapacity(cap)
@@ -91,6 +94,7 @@ extension PositionFilter {
             filtered.append(f.estimate(time: m.time, status: info.status, d2: info.mahalanobisSquared))
             indices.append(i)
             steps.append((m, info.status == .gated, f.modes.probability(of: .vehicle)))
+            mixtureRecorder.append(f.modes.record, core: f.core, step: info)
         }
         var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
                                   smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
@@ -138,7 +142,21 @@ extension PositionFilter {
                                 zeroStep: true)
             }
         }
-        track.smoothedLocal = recorder.smoothBackward(filtered)
+        // Blend: the walking-tuned pass where the device walked or stood, the mixture's own RTS
+        // (its bias modes follow the Doppler velocity through a vehicle's correlated error) where it rode.
+        var smoothed = recorder.smoothBackward(filtered)
+        let ride = mixtureRecorder.smoothBackward(filtered)
+        for k in 0..<n where weight[k] > 0 {
+            let v = weight[k], u = 1 - v
+            smoothed[k].east = u * smoothed[k].east + v * ride[k].east
+            smoothed[k].north = u * smoothed[k].north + v * ride[k].north
+            smoothed[k].velocityEast = u * smoothed[k].velocityEast + v * ride[k].velocityEast
+            smoothed[k].velocityNorth = u * smoothed[k].velocityNorth + v * ride[k].velocityNorth
+            smoothed[k].horizontalSigma = u * smoothed[k].horizontalSigma + v * ride[k].horizontalSigma
+            if let a = smoothed[k].height, let b = ride[k].height { smoothed[k].height = u * a + v * b }
+            if let a = smoothed[k].heightSigma, let b = ride[k].heightSigma { smoothed[k].heightSigma = u * a + v * b }
+        }
+        track.smoothedLocal = smoothed
         return track
     }
 
