@@ -100,18 +100,21 @@ extension PositionFilter {
                                   smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
         let n = steps.count
         // Vehicle weight: the largest vehicle probability within ± window (sliding-window maximum
-        // with a monotone deque: O(n)).
+        // with a monotone deque: O(n)), mapped linearly from the schedule's start (weight 0) to its
+        // full probability (weight 1).
         var weight = [Double](repeating: 0, count: n)
         var deque: [Int] = [], head = 0, hi = 0
         deque.reserveCapacity(n)
+        let p0 = schedule.vehicleProbabilityStart, p1 = max(schedule.vehicleProbabilityFull, p0 + 1e-9)
         for k in 0..<n {
             let t = steps[k].m.time
             while hi < n, steps[hi].m.time <= t + schedule.window {
                 while deque.count > head, steps[deque[deque.count - 1]].vehicle <= steps[hi].vehicle { deque.removeLast() }
                 deque.append(hi); hi += 1
             }
+            // The front stays in the window: step k, or a later step with a larger probability, is in the deque.
             while head < deque.count - 1, steps[deque[head]].m.time < t - schedule.window { head += 1 }
-            weight[k] = steps[deque[head]].vehicle
+            weight[k] = min(1, max(0, (steps[deque[head]].vehicle - p0) / (p1 - p0)))
         }
         var c = configuration
         c.modes = nil; c.biasTimeConstant = nil; c.smootherSchedule = nil
