@@ -225,11 +225,11 @@ extension PositionFilter {
     /// (its q, the accuracy as configured) where it rode; the smoothed track is that pass's RTS
     /// smoothing, blended with the RTS over the mixture itself (whose bias modes follow a
     /// vehicle's Doppler velocity through the correlated error) by the vehicle weight. The
-    /// vehicle weight of a fix is the causal filter's largest vehicle probability within
-    /// ± ``window`` seconds (a smoother may look ahead: a ride's start is smoothed as a ride, a
-    /// car's stop at a light stays a car's), mapped linearly from 0 at
-    /// ``vehicleProbabilityStart`` to 1 at ``vehicleProbabilityFull`` (a pedestrian's brief
-    /// vehicle-like moments stay walking).
+    /// vehicle weight of a fix is the causal filter's vehicle probability averaged over
+    /// ± ``persistence`` seconds (a pedestrian's brief vehicle-like moments are not a ride), its
+    /// largest value within ± ``window`` seconds (a smoother may look ahead: a ride's start is
+    /// smoothed as a ride, a car's stop at a light stays a car's), mapped linearly from 0 at
+    /// ``vehicleProbabilityStart`` to 1 at ``vehicleProbabilityFull``.
     ///
     /// *Accuracy* (`geobench report`, smoothed RMSE / raw): city-walk 0.54 (walking preset 0.55;
     /// the mixture's own RTS 0.65), zavist-tour 0.44 (0.48; 0.45); GSDC 2020 chipset traces
@@ -241,7 +241,9 @@ extension PositionFilter {
         public var walkingAccuracyInflation: Double
         /// Acceleration spectral density (m²/s³) of the second pass while riding.
         public var vehicleAccelerationSpectralDensity: Double
-        /// Half-width (s) of the window over which the vehicle probability is maximized.
+        /// Half-width (s) of the window over which the vehicle probability is averaged first.
+        public var persistence: Double
+        /// Half-width (s) of the window over which the averaged vehicle probability is maximized.
         public var window: Double
         /// The windowed vehicle probability at and below which the vehicle weight is 0.
         public var vehicleProbabilityStart: Double
@@ -249,13 +251,15 @@ extension PositionFilter {
         public var vehicleProbabilityFull: Double
 
         /// A schedule; the defaults are the walking preset's smoother tuning, the adaptive
-        /// model's vehicle q, a ± 90 s window and weights from probability 0.5 to 0.9.
+        /// model's vehicle q, a ± 20 s average, a ± 90 s maximum and weights from probability
+        /// 0.5 to 0.9.
         public init(walkingAccelerationSpectralDensity: Double = 0.05, walkingAccuracyInflation: Double = 6,
-                    vehicleAccelerationSpectralDensity: Double = 3, window: Double = 90,
+                    vehicleAccelerationSpectralDensity: Double = 3, persistence: Double = 20, window: Double = 90,
                     vehicleProbabilityStart: Double = 0.5, vehicleProbabilityFull: Double = 0.9) {
             self.walkingAccelerationSpectralDensity = walkingAccelerationSpectralDensity
             self.walkingAccuracyInflation = walkingAccuracyInflation
             self.vehicleAccelerationSpectralDensity = vehicleAccelerationSpectralDensity
+            self.persistence = persistence
             self.window = window
             self.vehicleProbabilityStart = vehicleProbabilityStart
             self.vehicleProbabilityFull = vehicleProbabilityFull

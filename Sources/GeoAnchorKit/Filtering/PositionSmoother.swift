@@ -99,9 +99,22 @@ extension PositionFilter {
         var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
                                   smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
         let n = steps.count
-        // Vehicle weight: the largest vehicle probability within ± window (sliding-window maximum
-        // with a monotone deque: O(n)), mapped linearly from the schedule's start (weight 0) to its
-        // full probability (weight 1).
+        // Vehicle weight: the vehicle probability averaged over ± persistence (a brief spike is
+        // not a ride), its largest value within ± window (sliding-window maximum with a monotone
+        // deque: O(n)), mapped linearly from the schedule's start (weight 0) to its full
+        // probability (weight 1).
+        var sustained = [Double](repeating: 0, count: n)
+        do {
+            var prefix = [Double](repeating: 0, count: n + 1)
+            for k in 0..<n { prefix[k + 1] = prefix[k] + steps[k].vehicle }
+            var lo = 0, hi = 0
+            for k in 0..<n {
+                let t = steps[k].m.time
+                while hi < n, steps[hi].m.time <= t + schedule.persistence { hi += 1 }
+                while steps[lo].m.time < t - schedule.persistence { lo += 1 }
+                sustained[k] = (prefix[hi] - prefix[lo]) / Double(hi - lo)
+            }
+        }
         var weight = [Double](repeating: 0, count: n)
         var deque: [Int] = [], head = 0, hi = 0
         deque.reserveCapacity(n)
@@ -109,15 +122,17 @@ extension PositionFilter {
         for k in 0..<n {
             let t = steps[k].m.time
             while hi < n, steps[hi].m.time <= t + schedule.window {
-                while deque.count > head, steps[deque[deque.count - 1]].vehicle <= steps[hi].vehicle { deque.removeLast() }
+                while deque.count > head, sustained[deque[deque.count - 1]] <= sustained[hi] { deque.removeLast() }
                 deque.append(hi); hi += 1
             }
-            // The front stays in the window: step k, or a later step with a larger probability, is in the deque.
+            // The front stays in the window: step k, or a later step with a larger value, is in the deque.
             while head < deque.count - 1, steps[deque[head]].m.time < t - schedule.window { head += 1 }
-            weight[k] = min(1, max(0, (steps[deque[head]].vehicle - p0) / (p1 - p0)))
+            weight[k] = min(1, max(0, (sustained[deque[head]] - p0) / (p1 - p0)))
         }
         var c = configuration
         c.modes = nil; c.biasTimeConstant = nil; c.smootherSchedule = nil
+        // The causal filter decides what is an outlier (gated fixes get σ × 10⁴ below); this pass
+        // accepts the rest as they are (no gate of its own, so no recovery either).
         c.gateProbability = 1
         c.accelerationSpectralDensity = schedule.walkingAccelerationSpectralDensity
         var g = PositionFilter(configuration: c)
