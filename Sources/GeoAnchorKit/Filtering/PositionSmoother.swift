@@ -41,14 +41,18 @@ extension PositionFilter {
     /// When the configuration sets ``Configuration/smootherAccuracyInflation`` or
     /// ``Configuration/smootherAccelerationSpectralDensity`` (the walking preset does), the
     /// smoother runs on a second forward pass with that tuning
-    /// (``Configuration/smootherConfiguration``); ``PositionTrack/filtered`` and the statistics
-    /// are always the causal filter's.
+    /// (``Configuration/smootherConfiguration``); with ``Configuration/smootherSchedule`` (the
+    /// adaptive model) it blends a walking-tuned second pass with the RTS over the mixture
+    /// (``SmootherSchedule``). ``PositionTrack/filtered`` and the statistics are always the
+    /// causal filter's.
     ///
-    /// - Complexity: O(n) time; O(n) memory for what the backward pass needs (an internal `SmoothingRecorder`).
+    /// - Complexity: O(n) time; O(n) memory for what the backward passes need (internal
+    ///   `SmoothingRecorder`s: one, or two for the adaptive model).
     /// - Accuracy: the backward step matches FilterPy's `rts_smoother` to 1e-9 (test suite). On
     ///   the simulated `traces/` (walking preset) the smoothed RMSE / p95 are 52 % / 31 %
-    ///   (zavist-tour) and 44.6 % / 47 % (city-walk) below the raw fixes'; on the GSDC 2020
-    ///   chipset traces the smoothed p95 is never above raw (test suite, `geobench report`).
+    ///   (zavist-tour) and 44.6 % / 47 % (city-walk) below the raw fixes' (adaptive: 54.6 % / 40 %
+    ///   and 45.6 % / 43 %); on the GSDC 2020 chipset traces the smoothed p95 is at most 1 %
+    ///   above raw (test suite, `geobench report`).
     public static func track<S: Sequence>(_ fixes: S, configuration: Configuration = .adaptive,
                                           smooth: Bool = false, path: PathConstraint? = nil) -> PositionTrack where S.Element == Fix {
         track(Array(fixes), configuration: configuration, smooth: smooth, path: path)
