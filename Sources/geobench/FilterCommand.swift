@@ -26,7 +26,8 @@ struct FilterCommand: ParsableCommand {
         outside 0.67–6, a warning says the model does not fit the data (model_fits false).
 
         --smooth runs the Rauch–Tung–Striebel smoother over the whole trace (offline; with the \
-        adaptive model over the moment-matched mixture of its modes) and writes the smoothed \
+        adaptive model a walking-tuned pass where the device walked or stood, blended with the \
+        moment-matched mixture of its modes where it rode) and writes the smoothed \
         estimates instead. --path FILE.geojson constrains the estimate to a known \
         walking path (map aiding): the LineString/MultiLineString features with "kind": "path" \
         (the tour files' convention), else every line in the file; --path-sigma sets how far \
@@ -70,7 +71,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "User-equivalent range error σ (m) for fixes with HDOP but no accuracy.")
     var uere: Double?
 
-    @Option(help: "Horizontal acceleration spectral density q (m²/s³) of the filter and the smoother; default from --profile (0.1, 1, 4; walking smoother 0.05); with the adaptive model it sets the walking modes' q.")
+    @Option(help: "Horizontal acceleration spectral density q (m²/s³) of the filter and the smoother; default from --profile (0.1, 1, 4; walking smoother 0.05); with the adaptive model it sets the walking modes' q and its smoother's walking q.")
     var accelerationPsd: Double?
 
     @Flag(help: "Skip invalid input lines (count reported on stderr) instead of failing.")
@@ -103,6 +104,7 @@ struct FilterCommand: ParsableCommand {
                 }
                 config.accelerationSpectralDensity = q
                 config.smootherAccelerationSpectralDensity = nil
+                config.smootherSchedule?.walkingAccelerationSpectralDensity = q
                 config.modes = config.modes?.map { m in
                     var m = m
                     if m.kind == .walking { m.accelerationSpectralDensity = q }

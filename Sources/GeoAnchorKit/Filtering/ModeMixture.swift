@@ -141,7 +141,8 @@ struct ModeMixture: HorizontalModel {
         }
     }
 
-    let parameters: [Parameters]
+    /// Per-mode parameters (`var`: the adaptive smoother's second pass schedules its one mode's q).
+    var parameters: [Parameters]
     let tau: Double?
     /// How bias-observing modes split a fix's variance (``PositionFilter/Configuration/biasShare``).
     var split: BiasSplit

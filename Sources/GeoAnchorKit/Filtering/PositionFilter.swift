@@ -171,11 +171,12 @@ public struct PositionFilter: Sendable {
     }
 
     /// Per-axis horizontal σ (m) of a fix under `configuration`: from `horizontalAccuracy`, else
-    /// HDOP × UERE / √2, else the default; at least the configured minimum.
-    static func horizontalSigma(of fix: Fix, configuration c: Configuration) -> Double {
+    /// HDOP × UERE / √2, else the default; at least the configured minimum. `inflation` replaces
+    /// ``Configuration/accuracyInflation`` (which, like it, applies only to a stated accuracy).
+    static func horizontalSigma(of fix: Fix, configuration c: Configuration, inflation: Double? = nil) -> Double {
         var sigma: Double
         if let a = fix.horizontalAccuracy, a > 0 {
-            sigma = a * c.horizontalSigmaPerAccuracy * c.accuracyInflation
+            sigma = a * c.horizontalSigmaPerAccuracy * (inflation ?? c.accuracyInflation)
         } else if let h = fix.hdop, h > 0, h.isFinite {
             sigma = h * c.userEquivalentRangeError / 2.0.squareRoot()
         } else {

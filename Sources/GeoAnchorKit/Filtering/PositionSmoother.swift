@@ -41,14 +41,18 @@ extension PositionFilter {
     /// When the configuration sets ``Configuration/smootherAccuracyInflation`` or
     /// ``Configuration/smootherAccelerationSpectralDensity`` (the walking preset does), the
     /// smoother runs on a second forward pass with that tuning
-    /// (``Configuration/smootherConfiguration``); ``PositionTrack/filtered`` and the statistics
-    /// are always the causal filter's.
+    /// (``Configuration/smootherConfiguration``); with ``Configuration/smootherSchedule`` (the
+    /// adaptive model) it blends a walking-tuned second pass with the RTS over the mixture
+    /// (``SmootherSchedule``). ``PositionTrack/filtered`` and the statistics are always the
+    /// causal filter's.
     ///
-    /// - Complexity: O(n) time; O(n) memory for what the backward pass needs (an internal `SmoothingRecorder`).
+    /// - Complexity: O(n) time; O(n) memory for what the backward passes need (internal
+    ///   `SmoothingRecorder`s: one, or two for the adaptive model).
     /// - Accuracy: the backward step matches FilterPy's `rts_smoother` to 1e-9 (test suite). On
     ///   the simulated `traces/` (walking preset) the smoothed RMSE / p95 are 52 % / 31 %
-    ///   (zavist-tour) and 44.6 % / 47 % (city-walk) below the raw fixes'; on the GSDC 2020
-    ///   chipset traces the smoothed p95 is never above raw (test suite, `geobench report`).
+    ///   (zavist-tour) and 44.6 % / 47 % (city-walk) below the raw fixes' (adaptive: 54.6 % / 40 %
+    ///   and 45.6 % / 43 %); on the GSDC 2020 chipset traces the smoothed p95 is at most 1 %
+    ///   above raw (test suite, `geobench report`).
     public static func track<S: Sequence>(_ fixes: S, configuration: Configuration = .adaptive,
                                           smooth: Bool = false, path: PathConstraint? = nil) -> PositionTrack where S.Element == Fix {
         track(Array(fixes), configuration: configuration, smooth: smooth, path: path)
@@ -65,7 +69,117 @@ extension PositionFilter {
         if path != nil {
             return track(fixes, configuration: configuration, smooth: smooth, path: path, model: JointPathModel.self) { $0.joint! }
         }
+        if smooth, let schedule = configuration.smootherSchedule, configuration.modes != nil {
+            return scheduledTrack(fixes, configuration: configuration, schedule: schedule)
+        }
         return track(fixes, configuration: configuration, smooth: smooth, path: nil, model: ModeMixture.self) { $0.modes }
+    }
+
+    /// The adaptive model's smoother (``Configuration/smootherSchedule``): the causal
+    /// interacting-multiple-model pass gives the filtered track, the gating decisions and each
+    /// fix's vehicle probability; a second forward pass with one constant-velocity mode, tuned
+    /// per fix by ``SmootherSchedule``, then feeds the RTS backward pass. Fixes the causal filter
+    /// gated stay out of the second pass (σ × 10⁴); that pass has no gate of its own.
+    static func scheduledTrack(_ fixes: [Fix], configuration: Configuration, schedule: SmootherSchedule) -> PositionTrack {
+        var f = PositionFilter(configuration: configuration)
+        f.modes.recordsPrediction = true
+        let cap = fixes.count
+        var filtered: [LocalPositionEstimate] = [], indices: [Int] = []
+        filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
+        var mixtureRecorder = SmoothingRecorder<ModeMixture>()
+        mixtureRecorder.reserve(cap)
+        // Per filtered step: the measurement, whether the causal filter gated it, its vehicle probability.
+        var steps: [(m: LocalMeasurement, gated: Bool, vehicle: Double)] = []
+        steps.reserveCapacity(cap)
+        var i = 0
+        for fix in fixes {
+            defer { i += 1 }
+            guard let m = f.measurement(from: fix), let info = f.advance(m) else { continue }
+            filtered.append(f.estimate(time: m.time, status: info.status, d2: info.mahalanobisSquared))
+            indices.append(i)
+            steps.append((m, info.status == .gated, f.modes.probability(of: .vehicle)))
+            mixtureRecorder.append(f.modes.record, core: f.core, step: info)
+        }
+        var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
+                                  smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
+        let n = steps.count
+        // Vehicle weight: the vehicle probability averaged over ± persistence (a brief spike is
+        // not a ride), its largest value within ± window (sliding-window maximum with a monotone
+        // deque: O(n)), mapped linearly from the schedule's start (weight 0) to its full
+        // probability (weight 1).
+        var sustained = [Double](repeating: 0, count: n)
+        do {
+            var prefix = [Double](repeating: 0, count: n + 1)
+            for k in 0..<n { prefix[k + 1] = prefix[k] + steps[k].vehicle }
+            var lo = 0, hi = 0
+            for k in 0..<n {
+                let t = steps[k].m.time
+                while hi < n, steps[hi].m.time <= t + schedule.persistence { hi += 1 }
+                while steps[lo].m.time < t - schedule.persistence { lo += 1 }
+                sustained[k] = (prefix[hi] - prefix[lo]) / Double(hi - lo)
+            }
+        }
+        var weight = [Double](repeating: 0, count: n)
+        var deque: [Int] = [], head = 0, hi = 0
+        deque.reserveCapacity(n)
+        let p0 = schedule.vehicleProbabilityStart, p1 = max(schedule.vehicleProbabilityFull, p0 + 1e-9)
+        for k in 0..<n {
+            let t = steps[k].m.time
+            while hi < n, steps[hi].m.time <= t + schedule.window {
+                while deque.count > head, sustained[deque[deque.count - 1]] <= sustained[hi] { deque.removeLast() }
+                deque.append(hi); hi += 1
+            }
+            // The front stays in the window: step k, or a later step with a larger value, is in the deque.
+            while head < deque.count - 1, steps[deque[head]].m.time < t - schedule.window { head += 1 }
+            weight[k] = min(1, max(0, (sustained[deque[head]] - p0) / (p1 - p0)))
+        }
+        var c = configuration
+        c.modes = nil; c.biasTimeConstant = nil; c.smootherSchedule = nil
+        // The causal filter decides what is an outlier (gated fixes get σ × 10⁴ below); this pass
+        // accepts the rest as they are (no gate of its own, so no recovery either).
+        c.gateProbability = 1
+        c.accelerationSpectralDensity = schedule.walkingAccelerationSpectralDensity
+        var g = PositionFilter(configuration: c)
+        g.modes.recordsPrediction = true
+        var recorder = SmoothingRecorder<ModeMixture>()
+        recorder.reserve(n)
+        let qWalk = schedule.walkingAccelerationSpectralDensity, qRide = schedule.vehicleAccelerationSpectralDensity
+        let aWalk = schedule.walkingAccuracyInflation, aRide = configuration.accuracyInflation
+        for k in 0..<n {
+            let v = weight[k]
+            g.modes.parameters[0].q = qWalk + v * (qRide - qWalk)
+            var ms = steps[k].m
+            if steps[k].gated {
+                ms.horizontalSigma *= 1e4
+            } else {
+                ms.horizontalSigma = PositionFilter.horizontalSigma(of: fixes[indices[k]], configuration: configuration,
+                                                                    inflation: aWalk + v * (aRide - aWalk))
+            }
+            if let gi = g.advance(ms) {
+                recorder.append(g.modes.record, core: g.core, step: gi)
+            } else {
+                // Refused by the second pass only: a zero-length step keeps the passes aligned.
+                recorder.append(g.modes.zeroStepRecord, core: g.core,
+                                step: StepInfo(status: .gated, mahalanobisSquared: .nan, dt: 0, startsSegment: false, heightStartsSegment: false),
+                                zeroStep: true)
+            }
+        }
+        // Blend: the walking-tuned pass where the device walked or stood, the mixture's own RTS
+        // (its bias modes follow the Doppler velocity through a vehicle's correlated error) where it rode.
+        var smoothed = recorder.smoothBackward(filtered)
+        let ride = mixtureRecorder.smoothBackward(filtered)
+        for k in 0..<n where weight[k] > 0 {
+            let v = weight[k], u = 1 - v
+            smoothed[k].east = u * smoothed[k].east + v * ride[k].east
+            smoothed[k].north = u * smoothed[k].north + v * ride[k].north
+            smoothed[k].velocityEast = u * smoothed[k].velocityEast + v * ride[k].velocityEast
+            smoothed[k].velocityNorth = u * smoothed[k].velocityNorth + v * ride[k].velocityNorth
+            smoothed[k].horizontalSigma = u * smoothed[k].horizontalSigma + v * ride[k].horizontalSigma
+            if let a = smoothed[k].height, let b = ride[k].height { smoothed[k].height = u * a + v * b }
+            if let a = smoothed[k].heightSigma, let b = ride[k].heightSigma { smoothed[k].heightSigma = u * a + v * b }
+        }
+        track.smoothedLocal = smoothed
+        return track
     }
 
     /// The track on horizontal model `H` (`model` reads it from a filter).

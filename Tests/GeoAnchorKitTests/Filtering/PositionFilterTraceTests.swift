@@ -105,7 +105,7 @@ struct PositionFilterTraceTests {
     // filter on filtered input).
     // The adaptive default (no profile), issue 14: filtered and smoothed p95 ≤ 1.02 × raw and
     // RMSE ≤ 1.05 × raw (first do no harm). Measured filtered RMSE 0.96–1.03, p95 0.81–1.00;
-    // smoothed RMSE 0.96–1.02, p95 0.77–1.01 of raw; the vehicle mode has > 80 % of the time.
+    // smoothed RMSE 0.96–1.02, p95 0.82–1.01 of raw; the vehicle mode has > 80 % of the time.
     @Test("GSDC 2020 chipset traces: not worse than raw at p95",
           .enabled(if: SharedData.shouldRun),
           arguments: [
