@@ -264,5 +264,46 @@ extension PositionFilter {
             self.vehicleProbabilityStart = vehicleProbabilityStart
             self.vehicleProbabilityFull = vehicleProbabilityFull
         }
+
+        /// Checks every value: the spectral densities and the inflation > 0, the windows ≥ 0,
+        /// 0 ≤ start < full ≤ 1, all finite. A schedule set in code that fails this is a
+        /// programmer error (the smoother stops with this message); a decoded one throws.
+        /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+        public func validate() throws(GeoAnchorError) {
+            func check(_ name: String, _ v: Double, _ r: ValueRange) throws(GeoAnchorError) {
+                guard v.isFinite, r.contains(v) else { throw .outOfRange(name: name, value: v, allowed: r) }
+            }
+            try check("walkingAccelerationSpectralDensity", walkingAccelerationSpectralDensity, .greaterThan(0, unit: "m²/s³"))
+            try check("walkingAccuracyInflation", walkingAccuracyInflation, .greaterThan(0))
+            try check("vehicleAccelerationSpectralDensity", vehicleAccelerationSpectralDensity, .greaterThan(0, unit: "m²/s³"))
+            try check("persistence", persistence, .atLeast(0, unit: "s"))
+            try check("window", window, .atLeast(0, unit: "s"))
+            try check("vehicleProbabilityStart", vehicleProbabilityStart, .closed(0, 1))
+            try check("vehicleProbabilityFull", vehicleProbabilityFull, .closed(0, 1))
+            guard vehicleProbabilityFull > vehicleProbabilityStart else {
+                throw .outOfRange(name: "vehicleProbabilityFull", value: vehicleProbabilityFull,
+                                  allowed: ValueRange(lower: .exclusive(vehicleProbabilityStart), upper: .inclusive(1)))
+            }
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case walkingAccelerationSpectralDensity, walkingAccuracyInflation, vehicleAccelerationSpectralDensity
+            case persistence, window, vehicleProbabilityStart, vehicleProbabilityFull
+        }
+
+        /// Decodes and validates (``validate()``'s error wrapped in `DecodingError.dataCorrupted`).
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(walkingAccelerationSpectralDensity: try c.decode(Double.self, forKey: .walkingAccelerationSpectralDensity),
+                      walkingAccuracyInflation: try c.decode(Double.self, forKey: .walkingAccuracyInflation),
+                      vehicleAccelerationSpectralDensity: try c.decode(Double.self, forKey: .vehicleAccelerationSpectralDensity),
+                      persistence: try c.decode(Double.self, forKey: .persistence),
+                      window: try c.decode(Double.self, forKey: .window),
+                      vehicleProbabilityStart: try c.decode(Double.self, forKey: .vehicleProbabilityStart),
+                      vehicleProbabilityFull: try c.decode(Double.self, forKey: .vehicleProbabilityFull))
+            do { try validate() } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error))
+            }
+        }
     }
 }
