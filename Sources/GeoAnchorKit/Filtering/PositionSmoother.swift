@@ -95,12 +95,7 @@ extension PositionFilter {
         // Per filtered step: the measurement, whether the causal filter gated it, its vehicle probability.
         var steps: [(m: LocalMeasurement, gated: Bool, vehicle: Double)] = []
         steps.reserveCapacity(cap)
-        var i = 0
-        for fix in fixes {
-            defer { i += 1 }
-            guard let m = f.measurement(from: fix), let info = f.advance(m) else { continue }
-            filtered.append(f.estimate(time: m.time, status: info.status, d2: info.mahalanobisSquared))
-            indices.append(i)
+        causalPass(fixes, &f, filtered: &filtered, indices: &indices) { _, m, info, f in
             steps.append((m, info.status == .gated, f.modes.probability(of: .vehicle)))
             mixtureRecorder.append(f.modes.record, core: f.core, step: info)
         }
@@ -186,6 +181,19 @@ extension PositionFilter {
         return track
     }
 
+    /// The causal pass shared by the smoothers: runs `f` over `fixes` in order, appends each
+    /// estimate and its input index, and hands every step (fix, measurement, step, filter after
+    /// it) to `body`.
+    static func causalPass(_ fixes: [Fix], _ f: inout PositionFilter, filtered: inout [LocalPositionEstimate], indices: inout [Int],
+                           _ body: (Fix, LocalMeasurement, StepInfo, PositionFilter) -> Void) {
+        for (i, fix) in fixes.enumerated() {
+            guard let m = f.measurement(from: fix), let info = f.advance(m) else { continue }
+            filtered.append(f.estimate(time: m.time, status: info.status, d2: info.mahalanobisSquared))
+            indices.append(i)
+            body(fix, m, info, f)
+        }
+    }
+
     /// The track on horizontal model `H` (`model` reads it from a filter).
     static func track<H: HorizontalModel>(_ fixes: [Fix], configuration: Configuration, smooth: Bool, path: PathConstraint?,
                                           model: H.Type, _ horizontal: (PositionFilter) -> H) -> PositionTrack {
@@ -200,16 +208,11 @@ extension PositionFilter {
         filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
         var recorder = SmoothingRecorder<H>()
         if smooth { recorder.reserve(cap) }
-        var i = 0
-        for fix in fixes {
-            defer { i += 1 }
-            guard let m = f.measurement(from: fix), let info = f.advance(m) else { continue }
-            filtered.append(f.estimate(time: m.time, status: info.status, d2: info.mahalanobisSquared))
-            indices.append(i)
-            guard smooth else { continue }
+        causalPass(fixes, &f, filtered: &filtered, indices: &indices) { fix, m, info, f in
+            guard smooth else { return }
             guard separate else {
                 recorder.append(horizontal(f).record, core: f.core, step: info)
-                continue
+                return
             }
             // Same position; only the σ tuning differs.
             var ms = m
