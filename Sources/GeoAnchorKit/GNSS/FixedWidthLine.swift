@@ -51,81 +51,12 @@ struct FixedWidthLine {
     func double(_ start: Int, _ width: Int, _ what: @autoclosure () -> String) throws(TraceFormatError) -> Double? {
         guard start < bytes.count else { return nil }
         let end = min(bytes.count, start + width)
-        switch quickDecimal(start, end) {
-        case .value(let v): return v
-        case .blank: return nil
-        case .general: break
-        }
-        // The general path: `D` exponents replaced in a stack copy, then ByteParsing.decimal
-        // (long mantissas, large exponents, malformed text for the error).
-        var v = ByteParsing.decimal(UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        if v == nil {
-            var hasD = false
-            for i in start..<end where bytes[i] == 68 || bytes[i] == 100 { hasD = true }
-            if hasD {
-                v = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: end - start) { copy in
-                    for i in 0..<(end - start) {
-                        let b = bytes[start + i]
-                        copy[i] = b == 68 || b == 100 ? 69 : b
-                    }
-                    return ByteParsing.decimal(UnsafeBufferPointer(copy))
-                }
-            }
-        }
+        // One pass: ByteParsing.decimal with `D`/`d` as exponent letters (Fortran output).
+        let v = ByteParsing.decimal(UnsafeBufferPointer(rebasing: bytes[start..<end]), fortranExponent: true)
         if v == nil && !isBlank(start, width) {
             throw error("\(what()) '\(text(start, width).trimmingCharacters(in: .whitespaces))' is not a number")
         }
         return v
-    }
-
-    enum QuickField { case value(Double), blank, general }
-
-    /// The common fields in one pass over the bytes: blank, or an optionally signed decimal
-    /// with ≤ 15 significant digits and an optional `E`/`e`/`D`/`d` exponent giving a power of
-    /// ten in [−22, 22] — the same exact computation as ``ByteParsing/decimal(_:)`` (mantissa and
-    /// power of ten exact, one rounding), so the same value. Everything else (tabs, long
-    /// mantissas, large exponents, malformed text) is `.general`.
-    @inline(__always)
-    func quickDecimal(_ start: Int, _ end: Int) -> QuickField {
-        var i = start, n = end
-        while i < n, bytes[i] == 32 { i += 1 }
-        if i == n { return .blank }
-        while n > i, bytes[n - 1] == 32 { n -= 1 }
-        var negative = false
-        if bytes[i] == 45 { negative = true; i += 1 } else if bytes[i] == 43 { i += 1 }
-        var mantissa: UInt64 = 0
-        var digits = 0, significant = 0, fracDigits = 0
-        var seenDot = false
-        while i < n {
-            let c = bytes[i]
-            if c >= 48 && c <= 57 {
-                digits += 1
-                if significant > 0 || c != 48 { significant += 1 }
-                if significant > 15 { return .general }
-                mantissa = mantissa &* 10 &+ UInt64(c &- 48)
-                if seenDot { fracDigits += 1 }
-            } else if c == 46 && !seenDot {
-                seenDot = true
-            } else { break }
-            i += 1
-        }
-        guard digits > 0 else { return .general }
-        var exp10 = -fracDigits
-        if i < n {
-            let c = bytes[i]
-            guard c == 69 || c == 101 || c == 68 || c == 100 else { return .general } // E e D d
-            i += 1
-            var eneg = false
-            if i < n, bytes[i] == 45 { eneg = true; i += 1 } else if i < n, bytes[i] == 43 { i += 1 }
-            var e = 0, ed = 0
-            while i < n, bytes[i] >= 48, bytes[i] <= 57, ed < 6 { e = e * 10 + Int(bytes[i] &- 48); ed += 1; i += 1 }
-            guard ed > 0, i == n else { return .general }
-            exp10 += eneg ? -e : e
-        }
-        guard exp10 >= -22 && exp10 <= 22 else { return .general }
-        var v = Double(mantissa)
-        if exp10 < 0 { v /= ByteParsing.powersOfTen[-exp10] } else if exp10 > 0 { v *= ByteParsing.powersOfTen[exp10] }
-        return .value(negative ? -v : v)
     }
 
     /// Like ``double(_:_:_:)`` but a blank field is an error too.

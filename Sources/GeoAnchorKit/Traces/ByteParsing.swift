@@ -12,9 +12,10 @@ public enum ByteParsing {
     @usableFromInline static let powersOfTen: [Double] = (0...22).map { pow(10.0, Double($0)) }
 
     /// Parses a decimal number (`-12.5`, `+3`, `.5`, `1e-3`, `1.58957E+12`). Returns nil for an
-    /// empty field, anything that is not a number, and non-finite values (`nan`, `inf`).
+    /// empty field, anything that is not a number, and non-finite values (`nan`, `inf`). With
+    /// `fortranExponent`, `D`/`d` also introduce the exponent (`0.5153D+04`, RINEX and SP3).
     @inlinable
-    public static func decimal(_ b: UnsafeBufferPointer<UInt8>) -> Double? {
+    public static func decimal(_ b: UnsafeBufferPointer<UInt8>, fortranExponent: Bool = false) -> Double? {
         var i = 0, n = b.count
         // Trim spaces.
         while i < n, b[i] == 32 || b[i] == 9 { i += 1 }
@@ -45,7 +46,7 @@ public enum ByteParsing {
         guard digits > 0 else { return nil }
         var exp10 = -fracDigits
         if i < n {
-            guard b[i] == 101 || b[i] == 69 else { return nil } // e E
+            guard b[i] == 101 || b[i] == 69 || (fortranExponent && (b[i] == 100 || b[i] == 68)) else { return nil } // e E (d D)
             i += 1
             var eneg = false
             if i < n, b[i] == 45 { eneg = true; i += 1 } else if i < n, b[i] == 43 { i += 1 }
@@ -55,8 +56,9 @@ public enum ByteParsing {
             exp10 += eneg ? -e : e
         }
         if tooMany || exp10 < -22 || exp10 > 22 {
-            let s = String(decoding: UnsafeBufferPointer(rebasing: b[0..<n]), as: UTF8.self)
+            var s = String(decoding: UnsafeBufferPointer(rebasing: b[0..<n]), as: UTF8.self)
                 .trimmingCharacters(in: .whitespaces)
+            if fortranExponent { s = s.replacingOccurrences(of: "D", with: "E").replacingOccurrences(of: "d", with: "e") }
             guard let v = Double(s), v.isFinite else { return nil }
             return v
         }
