@@ -35,28 +35,34 @@ public struct RinexNavigationFile: Sendable {
     /// The healthy GLONASS ephemeris of `sat` whose reference time is nearest to `t` (GPS time),
     /// within ``glonassValidity``; nil when none.
     public func glonassEphemeris(for sat: SatelliteID, at t: Double) -> GlonassEphemeris? {
-        guard let list = glonassEphemerides[sat] else { return nil }
-        var best: GlonassEphemeris? = nil
+        guard let list = glonassEphemerides[sat],
+              let i = Self.nearest(in: list, to: t, healthy: { $0.health == 0 }, referenceTime: { $0.referenceTime },
+                                   validity: { _ in Self.glonassValidity }) else { return nil }
+        return list[i]
+    }
+
+    /// Index of the healthy record of `list` whose reference time is nearest to `t` and within
+    /// that record's validity (s either side); nil when none. By index: one copy of the chosen
+    /// record, not one per candidate (this runs for every measurement).
+    @inline(__always)
+    static func nearest<E>(in list: [E], to t: Double, healthy: (E) -> Bool, referenceTime: (E) -> Double,
+                           validity: (E) -> Double) -> Int? {
+        var best = -1
         var bestAge = Double.infinity
-        for e in list where e.health == 0 {
-            let age = abs(t - e.referenceTime)
-            if age < bestAge && age <= Self.glonassValidity { best = e; bestAge = age }
+        for i in list.indices where healthy(list[i]) {
+            let age = abs(t - referenceTime(list[i]))
+            if age < bestAge && age <= validity(list[i]) { best = i; bestAge = age }
         }
-        return best
+        return best >= 0 ? best : nil
     }
 
     /// The healthy ephemeris of `sat` whose reference time is nearest to `t` (GPS time), within
     /// its fit interval (half of it either side, + 5 min grace); nil when none.
     public func ephemeris(for sat: SatelliteID, at t: Double) -> BroadcastEphemeris? {
-        guard let list = ephemerides[sat] else { return nil }
-        // By index: one copy of the chosen record, not one per candidate (hot: every measurement).
-        var best = -1
-        var bestAge = Double.infinity
-        for i in list.indices where list[i].health == 0 {
-            let age = abs(t - list[i].ephemerisReferenceTime)
-            if age < bestAge && age <= list[i].fitInterval / 2 + 300 { best = i; bestAge = age }
-        }
-        return best >= 0 ? list[best] : nil
+        guard let list = ephemerides[sat],
+              let i = Self.nearest(in: list, to: t, healthy: { $0.health == 0 }, referenceTime: { $0.ephemerisReferenceTime },
+                                   validity: { $0.fitInterval / 2 + 300 }) else { return nil }
+        return list[i]
     }
 
     /// Merges another file's records (several daily or hourly files).
