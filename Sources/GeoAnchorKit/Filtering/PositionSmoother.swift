@@ -121,7 +121,7 @@ extension PositionFilter {
         var weight = [Double](repeating: 0, count: n)
         var deque: [Int] = [], head = 0, hi = 0
         deque.reserveCapacity(n)
-        let p0 = schedule.vehicleProbabilityStart, p1 = max(schedule.vehicleProbabilityFull, p0 + 1e-9)
+        let p0 = schedule.vehicleProbabilityStart, p1 = schedule.vehicleProbabilityFull   // p1 > p0: validated above
         for k in 0..<n {
             let t = steps[k].m.time
             while hi < n, steps[hi].m.time <= t + schedule.window {
@@ -184,6 +184,7 @@ extension PositionFilter {
     /// The causal pass shared by the smoothers: runs `f` over `fixes` in order, appends each
     /// estimate and its input index, and hands every step (fix, measurement, step, filter after
     /// it) to `body`.
+    @inline(__always)
     static func causalPass(_ fixes: [Fix], _ f: inout PositionFilter, filtered: inout [LocalPositionEstimate], indices: inout [Int],
                            _ body: (Fix, LocalMeasurement, StepInfo, PositionFilter) -> Void) {
         for (i, fix) in fixes.enumerated() {
