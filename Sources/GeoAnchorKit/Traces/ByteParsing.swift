@@ -3,11 +3,11 @@ import Foundation
 /// Allocation-free parsing of numbers, dates and times from ASCII bytes, shared by the trace
 /// readers' hot loops.
 ///
-/// - Accuracy: ``decimal(_:)`` is correctly rounded (identical to `Double(String)`) for inputs
+/// - Accuracy: ``decimal(_:fortranExponent:)`` is correctly rounded (identical to `Double(String)`) for inputs
 ///   with at most 15 significant digits and a decimal exponent in [−22, 22] — the mantissa and
 ///   the power of ten are then exact doubles and one IEEE division or multiplication rounds
 ///   once (Clinger 1990, "How to read floating point numbers accurately"). Longer inputs fall
-///   back to `Double(String)`. Checked against `Double(String)` in ByteParsingTests.
+///   back to `Double(String)`. Checked against `Double(String)` in ByteParsingDecimalTests.
 public enum ByteParsing {
     @usableFromInline static let powersOfTen: [Double] = (0...22).map { pow(10.0, Double($0)) }
 

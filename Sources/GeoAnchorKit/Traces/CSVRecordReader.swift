@@ -29,7 +29,7 @@ public struct CSVFields {
         return String(decoding: UnsafeBufferPointer(rebasing: b[s..<e]), as: UTF8.self)
     }
 
-    /// Field `i` parsed with the strict number syntax of ``ByteParsing/decimal(_:)``: nil for an
+    /// Field `i` parsed with the strict number syntax of ``ByteParsing/decimal(_:fortranExponent:)``: nil for an
     /// empty (or all-blank) field, ``CSVNumberError`` for anything else that is not a finite decimal number.
     public func number(_ i: Int) -> Result<Double?, CSVNumberError> { Self.number(self[i]) }
 
@@ -80,7 +80,7 @@ public struct CSVNumberError: Error, Sendable, Hashable, CustomStringConvertible
 /// error naming the line where it opened.
 ///
 /// Numbers inside fields are not interpreted here; ``CSVFields/number(_:)-method`` and
-/// ``ByteParsing/decimal(_:)`` apply the strict syntax (decimal digits, one optional `.`, an
+/// ``ByteParsing/decimal(_:fortranExponent:)`` apply the strict syntax (decimal digits, one optional `.`, an
 /// optional exponent, an optional leading `+` or `-`; no hex, no `nan`/`inf`, no NUL or other
 /// control bytes, no thousands separators).
 public final class CSVRecordReader {

@@ -15,7 +15,7 @@ import FoundationXML
 /// ``TraceReadSummary/waypoints``. Every point is validated whatever its role.
 ///
 /// Points have `lat`/`lon` attributes (degrees, strict number syntax of
-/// ``ByteParsing/decimal(_:)``), and children `ele` (m — GPX's elevation, taken as **MSL**; a
+/// ``ByteParsing/decimal(_:fortranExponent:)``), and children `ele` (m — GPX's elevation, taken as **MSL**; a
 /// point without `<ele>` has no height), `geoidheight` (m, N as in NMEA
 /// GGA), `time` (ISO 8601), `hdop`/`vdop`/`pdop`, `sat`, `fix` (`none`/`2d`/`3d`/`dgps`/`pps`),
 /// GPX 1.0 `speed` (m/s) and `course` (degrees), and in `extensions` any element whose local

@@ -56,7 +56,7 @@ public enum GnssLoggerProvider: String, Sendable, Hashable, CaseIterable {
 ///   in ``TraceReadSummary/ignoredRecords``.
 ///
 /// **Validation.** Every `Fix` and sensor record is checked whichever provider is selected
-/// (numbers in the strict syntax of ``ByteParsing/decimal(_:)``, latitude in [−90, 90], longitude
+/// (numbers in the strict syntax of ``ByteParsing/decimal(_:fortranExponent:)``, latitude in [−90, 90], longitude
 /// in [−180, 180], accuracies and speeds ≥ 0, field count equal to the header's): a bad record is a
 /// ``TraceFormatError`` naming the file, line and value, or skipped and counted with
 /// ``TraceReadConfiguration/skipInvalid``. Lines whose fields are all empty (a lone `,`, as in the GSDC
