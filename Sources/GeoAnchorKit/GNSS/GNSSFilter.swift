@@ -84,7 +84,7 @@ extension GNSSProcessor {
             x[0] = s.position.x; x[1] = s.position.y; x[2] = s.position.z
             let v = s.velocity ?? .zero
             x[3] = v.x; x[4] = v.y; x[5] = v.z
-            let ref = groups.first.flatMap { s.clocks[$0] } ?? s.clocks.values.first ?? 0
+            let ref = groups.first.flatMap { s.clock(of: $0) } ?? s.clockValues.first ?? 0
             x[6] = ref
             x[7] = s.clockDrift ?? 0
             for i in 0..<3 { p[i * n + i] = 100 }
@@ -95,7 +95,7 @@ extension GNSSProcessor {
             lastPhase = [:]
             for (j, g) in groups.enumerated().dropFirst() {
                 let idx = biasBase + j
-                if let cg = s.clocks[g] { x[idx] = cg - ref; p[idx * n + idx] = 100 } else { x[idx] = 0; p[idx * n + idx] = 1e8 }
+                if let cg = s.clock(of: g) { x[idx] = cg - ref; p[idx * n + idx] = 100 } else { x[idx] = 0; p[idx * n + idx] = 1e8 }
             }
             initialized = true
         }
@@ -175,7 +175,7 @@ extension GNSSProcessor {
                     var hv = [Double](repeating: 0, count: n)
                     hv[3] = -row.u.x; hv[4] = -row.u.y; hv[5] = -row.u.z; hv[7] = 1
                     let pred = (row.u * (m.satelliteVelocity - SIMD3(x[3], x[4], x[5]))).sum() + x[7]
-                    let s = cfg.rangeRateSigma * min(30, max(0.5, pow(10, (40 - m.cn0) / 10))).squareRoot() / max(sin(row.elevation), 0.1)
+                    let s = cfg.rangeRateSigma * GNSSSolverConfiguration.cn0Factor(m.cn0).squareRoot() / max(sin(row.elevation), 0.1)
                     rows.append((hv, rr, pred, s, false, m.satellite))
                 }
             }
@@ -196,7 +196,7 @@ extension GNSSProcessor {
                     var hv = [Double](repeating: 0, count: n)
                     hv[0] = -row.u.x; hv[1] = -row.u.y; hv[2] = -row.u.z
                     hv[8] = uPrev.x; hv[9] = uPrev.y; hv[10] = uPrev.z; hv[11] = 1
-                    let sg = fc.carrierPhaseDifferenceSigma * min(30, max(0.5, pow(10, (40 - m.cn0) / 10))).squareRoot() / max(sin(row.elevation), 0.1)
+                    let sg = fc.carrierPhaseDifferenceSigma * GNSSSolverConfiguration.cn0Factor(m.cn0).squareRoot() / max(sin(row.elevation), 0.1)
                     rows.append((hv, ph - prev.phase, rhoNow - rhoPrev + x[11], sg, false, m.satellite))
                 }
             } else {

@@ -35,7 +35,8 @@ public enum GNSSModels {
     @inline(__always)
     static func klobuchar(_ k: KlobucharCoefficients, latitudeRadians lat: Double, longitudeRadians lon: Double,
                           elevation el: Double, cosAzimuth cosAz: Double, sinAzimuth sinAz: Double, gpsSecondsOfWeek tow: Double) -> Double {
-        let elSC = el / .pi, latSC = lat / .pi, lonSC = lon / .pi   // semicircles
+        let toSC = 1 / Double.pi
+        let elSC = el * toSC, latSC = lat * toSC, lonSC = lon * toSC   // semicircles
         let psi = 0.0137 / (elSC + 0.11) - 0.022
         var phiI = latSC + psi * cosAz
         phiI = min(0.416, max(-0.416, phiI))
@@ -49,7 +50,8 @@ public enum GNSSModels {
         var per = k.beta[0] + phiM * (k.beta[1] + phiM * (k.beta[2] + phiM * k.beta[3]))
         amp = max(0, amp); per = max(72_000, per)
         let x = 2 * .pi * (t - 50_400) / per
-        let delay = abs(x) < 1.57 ? f * (5e-9 + amp * (1 - x * x / 2 + x * x * x * x / 24)) : f * 5e-9
+        let x2 = x * x
+        let delay = abs(x) < 1.57 ? f * (5e-9 + amp * (1 - x2 / 2 + x2 * x2 * (1.0 / 24))) : f * 5e-9
         return delay * GNSSConstants.speedOfLight
     }
 

@@ -53,9 +53,10 @@ public struct GNSSSolverConfiguration: Sendable, Hashable {
         return s0 * ((1 + 1 / (se * se)) / 2 * cnf).squareRoot()
     }
 
-    /// The C/N0 variance factor 10^((40 − C/N0)/10), clamped to [0.5, 30].
+    /// The C/N0 variance factor 10^((40 − C/N0)/10), clamped to [0.5, 30] (as e^((40 − C/N0)·ln 10 / 10):
+    /// `exp` costs half of `pow`; the two agree to a few ulp).
     @inlinable
-    public static func cn0Factor(_ cn0: Double) -> Double { min(30, max(0.5, pow(10, (40 - cn0) / 10))) }
+    public static func cn0Factor(_ cn0: Double) -> Double { min(30, max(0.5, exp((40 - cn0) * 0.23025850929940458))) }
 }
 
 /// One epoch's position solution.
@@ -69,11 +70,42 @@ public struct GNSSSolution: Sendable, Hashable {
     public var velocity: SIMD3<Double>?
     /// Receiver clock drift, m/s (from Doppler), nil with ``velocity``.
     public var clockDrift: Double? = nil
-    /// Receiver clock per signal group, m.
-    public var clocks: [GNSSSignalGroup: Double]
+    /// Receiver clock per signal group, m. Built on access from the solution's compact storage;
+    /// ``clock(of:)`` reads one without building a dictionary.
+    public var clocks: [GNSSSignalGroup: Double] {
+        get { Dictionary(uniqueKeysWithValues: zip(clockGroups, clockValues)) }
+        set {
+            let sorted = newValue.sorted { $0.key < $1.key }
+            clockGroups = sorted.map(\.key); clockValues = sorted.map(\.value)
+        }
+    }
+    /// The receiver clock (m) of one signal group, nil when the solution has none for it.
+    public func clock(of group: GNSSSignalGroup) -> Double? {
+        clockGroups.firstIndex(of: group).map { clockValues[$0] }
+    }
+    /// Storage of ``clocks``: the groups in ascending order and their clocks (m). Sorted, so two
+    /// solutions with the same clocks are equal and hash alike.
+    @usableFromInline var clockGroups: [GNSSSignalGroup]
+    @usableFromInline var clockValues: [Double]
     /// Satellites used (distinct), and per system.
     public var satellitesUsed: Int
-    public var satellitesPerSystem: [GNSSSystem: Int]
+    /// Satellites used per system (systems with none are absent). Built on access;
+    /// ``satellites(of:)`` reads one count without building a dictionary.
+    public var satellitesPerSystem: [GNSSSystem: Int] {
+        get {
+            var d: [GNSSSystem: Int] = [:]
+            for sys in GNSSSystem.allCases where perSystemCounts[sys.order] > 0 { d[sys] = Int(perSystemCounts[sys.order]) }
+            return d
+        }
+        set {
+            perSystemCounts = SIMD8()
+            for (sys, n) in newValue { perSystemCounts[sys.order] = Int32(clamping: max(0, n)) }
+        }
+    }
+    /// Satellites used of one system.
+    public func satellites(of system: GNSSSystem) -> Int { Int(perSystemCounts[system.order]) }
+    /// Storage of ``satellitesPerSystem``, indexed by the system's declaration order.
+    @usableFromInline var perSystemCounts: SIMD8<Int32>
     /// Measurements excluded by FDE / gross-error screening.
     public var excluded: Int
     /// Position dilution of precision (unweighted geometry).
@@ -86,6 +118,32 @@ public struct GNSSSolution: Sendable, Hashable {
     public var verticalAccuracy: Double
     /// The used residuals (m), for statistics.
     public var residuals: [Double]
+
+    /// A solution from its parts; `clockGroups` ascending, `perSystemCounts` by system order.
+    init(time: Double, position: SIMD3<Double>, latitude: Double, longitude: Double, ellipsoidalHeight: Double,
+         velocity: SIMD3<Double>?, clockGroups: [GNSSSignalGroup], clockValues: [Double], satellitesUsed: Int,
+         perSystemCounts: SIMD8<Int32>, excluded: Int, pdop: Double, residualRMS: Double,
+         horizontalAccuracy: Double, verticalAccuracy: Double, residuals: [Double]) {
+        self.time = time; self.position = position; self.latitude = latitude; self.longitude = longitude
+        self.ellipsoidalHeight = ellipsoidalHeight; self.velocity = velocity
+        self.clockGroups = clockGroups; self.clockValues = clockValues
+        self.satellitesUsed = satellitesUsed; self.perSystemCounts = perSystemCounts; self.excluded = excluded
+        self.pdop = pdop; self.residualRMS = residualRMS
+        self.horizontalAccuracy = horizontalAccuracy; self.verticalAccuracy = verticalAccuracy; self.residuals = residuals
+    }
+
+    /// A solution with its clocks and per-system counts as dictionaries.
+    init(time: Double, position: SIMD3<Double>, latitude: Double, longitude: Double, ellipsoidalHeight: Double,
+         velocity: SIMD3<Double>?, clocks: [GNSSSignalGroup: Double], satellitesUsed: Int,
+         satellitesPerSystem: [GNSSSystem: Int], excluded: Int, pdop: Double, residualRMS: Double,
+         horizontalAccuracy: Double, verticalAccuracy: Double, residuals: [Double]) {
+        self.init(time: time, position: position, latitude: latitude, longitude: longitude, ellipsoidalHeight: ellipsoidalHeight,
+                  velocity: velocity, clockGroups: [], clockValues: [], satellitesUsed: satellitesUsed, perSystemCounts: SIMD8(),
+                  excluded: excluded, pdop: pdop, residualRMS: residualRMS, horizontalAccuracy: horizontalAccuracy,
+                  verticalAccuracy: verticalAccuracy, residuals: residuals)
+        self.clocks = clocks
+        self.satellitesPerSystem = satellitesPerSystem
+    }
 
     /// UTC Unix time of the epoch, rounded to the millisecond (phone epochs end in .4299… s).
     public var utcTime: Double { (GNSSTime.unixUTC(gpsTime: time) * 1000).rounded() / 1000 }
@@ -132,6 +190,8 @@ public struct GNSSPositionSolver: Sendable {
         var u: SIMD3<Double>      // unit vector receiver → satellite
         var predictedRange: Double // geometric range + atmosphere, m
         var elevation: Double
+        /// Ionospheric + tropospheric delay included in ``predictedRange``, m.
+        var atmosphere: Double
         var sigma: Double
         var satellite: SIMD3<Double>
     }
@@ -148,6 +208,9 @@ public struct GNSSPositionSolver: Sendable {
         var secondsOfWeek: Double
         var klobuchar: KlobucharCoefficients?
         var config: GNSSSolverConfiguration
+        /// Elevation (rad) below which the atmosphere is not computed: set for the iteration that
+        /// applies the elevation mask, whose rows below it are dropped unused.
+        var atmosphereMask = -Double.infinity
 
         init(receiver r: SIMD3<Double>, lat: Double, lon: Double, height: Double, nearSurface: Bool, time: Double,
              config: GNSSSolverConfiguration, klobuchar: KlobucharCoefficients?,
@@ -171,39 +234,69 @@ public struct GNSSPositionSolver: Sendable {
 
     /// Range (with Earth rotation during the flight), elevation, Klobuchar + Saastamoinen delays
     /// and code σ of one measurement. The azimuth enters Klobuchar only through its cosine and
-    /// sine, taken as north/horizontal and east/horizontal (no `atan2`, `cos`, `sin`).
+    /// sine, taken as north/horizontal and east/horizontal (no `atan2`, `cos`, `sin`). With
+    /// `cached`, the elevation, atmosphere and σ of an earlier call at a nearby receiver position
+    /// are used instead of recomputing them (see ``solve(_:time:prior:skipped:)``).
     @inline(__always)
-    static func geometry(_ m: PreparedMeasurement, _ g: GeometryContext, cn0Factor: Double) -> Row {
+    static func geometry(_ m: PreparedMeasurement, _ g: GeometryContext, cn0Factor: Double,
+                         cached: (elevation: Double, atmosphere: Double, sigma: Double)? = nil) -> Row {
         let c = GNSSConstants.speedOfLight
         let r = g.receiver
         let p = m.satellitePosition
         var d = p - r
-        let tau = (d * d).sum().squareRoot() / c
+        let tau = (d * d).sum().squareRoot() * (1 / c)
         let s = GNSSModels.sagnacRotated(p, flightTime: tau)
         d = s - r
         let rho = (d * d).sum().squareRoot()
-        var pred = rho
+        let invRho = 1 / rho
+        if let cached, g.nearSurface {
+            return Row(u: d * invRho, predictedRange: rho + cached.atmosphere, elevation: cached.elevation,
+                       atmosphere: cached.atmosphere, sigma: cached.sigma, satellite: s)
+        }
+        var atmosphere = 0.0
         var el = Double.pi / 2
         var sinEl = 1.0
         if g.nearSurface {
             let sl = g.sinLat, cl = g.cosLat, so = g.sinLon, co = g.cosLon
-            sinEl = (cl * co * d.x + cl * so * d.y + sl * d.z) / rho
+            sinEl = (cl * co * d.x + cl * so * d.y + sl * d.z) * invRho
             el = asin(max(-1, min(1, sinEl)))
-            if g.config.useIonosphere, let k = g.klobuchar, el > 0 {
+            if g.config.useIonosphere, let k = g.klobuchar, el > 0, el >= g.atmosphereMask {
                 let e = -so * d.x + co * d.y
                 let n = -sl * co * d.x - sl * so * d.y + cl * d.z
                 let h = (e * e + n * n).squareRoot()
                 // atan2(0, 0) = 0: cos 1, sin 0.
-                let cosAz = h > 0 ? n / h : 1, sinAz = h > 0 ? e / h : 0
-                pred += m.ionosphereScale * GNSSModels.klobuchar(k, latitudeRadians: g.lat, longitudeRadians: g.lon, elevation: el,
-                                                                 cosAzimuth: cosAz, sinAzimuth: sinAz, gpsSecondsOfWeek: g.secondsOfWeek)
+                let invH = 1 / h
+                let cosAz = h > 0 ? n * invH : 1, sinAz = h > 0 ? e * invH : 0
+                atmosphere += m.ionosphereScale * GNSSModels.klobuchar(k, latitudeRadians: g.lat, longitudeRadians: g.lon, elevation: el,
+                                                                       cosAzimuth: cosAz, sinAzimuth: sinAz, gpsSecondsOfWeek: g.secondsOfWeek)
             }
-            if g.config.useTroposphere && el > 0 {
-                pred += g.zenithTroposphere * 1.001 / (0.002001 + sinEl * sinEl).squareRoot()
+            if g.config.useTroposphere && el > 0 && el >= g.atmosphereMask {
+                atmosphere += g.zenithTroposphere * 1.001 / (0.002001 + sinEl * sinEl).squareRoot()
             }
         }
         let sigma = m.sigmaOverride ?? g.config.codeSigma(group: m.group, sinElevation: sinEl, cn0Factor: cn0Factor)
-        return Row(u: d / rho, predictedRange: pred, elevation: el, sigma: sigma, satellite: s)
+        return Row(u: d * invRho, predictedRange: rho + atmosphere, elevation: el, atmosphere: atmosphere, sigma: sigma, satellite: s)
+    }
+
+    /// The rows of the measurements `active` (indices into `all`) at `ctx`'s receiver, into `rows`.
+    /// Near the surface, elevation, atmosphere and σ come from `cache` (3 per index)
+    /// when it was filled within 100 m of the receiver (`cachedAt`); otherwise they are computed
+    /// and the cache refilled.
+    @inline(__always)
+    static func computeRows(_ all: [PreparedMeasurement], _ active: [Int], _ cnf: [Double], _ ctx: GeometryContext,
+                            rows: inout [Row], cache: inout [Double], cachedAt: inout SIMD3<Double>?) {
+        rows.removeAll(keepingCapacity: true)
+        let p = ctx.receiver
+        if ctx.nearSurface, let a = cachedAt, ((p - a) * (p - a)).sum() < 100 * 100 {
+            for k in active { rows.append(geometry(all[k], ctx, cn0Factor: cnf[k], cached: (cache[3 * k], cache[3 * k + 1], cache[3 * k + 2]))) }
+        } else {
+            for k in active {
+                let row = geometry(all[k], ctx, cn0Factor: cnf[k])
+                rows.append(row)
+                cache[3 * k] = row.elevation; cache[3 * k + 1] = row.atmosphere; cache[3 * k + 2] = row.sigma
+            }
+            if ctx.nearSurface { cachedAt = p }
+        }
     }
 
     /// Solves from prepared measurements (shared with the filter's initialisation).
@@ -244,12 +337,24 @@ public struct GNSSPositionSolver: Sendable {
         var gi: [Int] = []
         gi.reserveCapacity(active.count)
         var clocks: [Double] = []
-        var nMat: [Double] = [], rhs: [Double] = [], l: [Double] = []
-        var hth: [Double] = [], cov: [Double] = [], dopCols: [Double] = []
+        // Per clock group: Σ w·h (3), Σ w, Σ w·v — the clock columns of the normal equations,
+        // eliminated by ``ReducedNormals`` (see there).
+        var groupSums: [Double] = []
+        groupSums.reserveCapacity(5 * 8)
+        // Cholesky factor of the last iteration's reduced 3×3 normal matrix (for the covariance).
+        var positionFactor = SIMD16<Double>()
         groups.reserveCapacity(8)
         clocks.reserveCapacity(8)
         knownGroups.reserveCapacity(8)
         knownClocks.reserveCapacity(8)
+        // Elevation, atmospheric delay and σ of each measurement (3 per index into `all`) from the
+        // last full geometry pass near the surface, and the receiver position of that pass. Later
+        // passes within 100 m of it reuse them: over 100 m the elevation of a satellite 20,000 km
+        // away changes by < 5 µrad, its delays by < 1 mm (the tropospheric mapping's slope at 10°
+        // is ≈ 33 per radian; σ by < 1e-4 of itself), so the atmosphere costs one pass per epoch,
+        // not one per iteration.
+        var atmosphereCache = [Double](repeating: 0, count: 3 * all.count)
+        var atmosphereAt: SIMD3<Double>? = nil
         // True right after the elevation mask removed measurements: `rows` then holds the kept
         // measurements' geometry at the unchanged `r`, exactly what the next iteration computes.
         var rowsAtMask = false
@@ -266,12 +371,11 @@ public struct GNSSPositionSolver: Sendable {
             clocks.removeAll(keepingCapacity: true)
             for g in groups { clocks.append(knownGroups.firstIndex(of: g).map { knownClocks[$0] } ?? knownClocks.first ?? 0) }
             var converged = false
-            if nMat.count != m * m {
-                nMat = [Double](repeating: 0, count: m * m); l = nMat; hth = nMat
-                rhs = [Double](repeating: 0, count: m)
-                cov = [Double](repeating: 0, count: 3 * m); dopCols = cov
-            }
+            let groupCount = groups.count
+            groupSums.removeAll(keepingCapacity: true)
+            groupSums.append(contentsOf: repeatElement(0, count: 5 * groupCount))
             var lat = 0.0, lon = 0.0, height = 0.0
+            var trig = SIMD4<Double>(0, 1, 0, 1)
             var restart = false
             // The last iteration's geometry (at `r` before its step `step`), for the residuals.
             var step = SIMD3<Double>(0, 0, 0)
@@ -284,12 +388,12 @@ public struct GNSSPositionSolver: Sendable {
                     // those this iteration would compute.
                     rowsAtMask = false
                 } else {
-                    let geo = Ellipsoid.wgs84.geodetic(x: r.x, y: r.y, z: r.z)
-                    lat = geo.latitude * .pi / 180; lon = geo.longitude * .pi / 180; height = geo.ellipsoidalHeight
-                    let ctx = GeometryContext(receiver: r, lat: lat, lon: lon, height: height, nearSurface: near, time: time,
-                                              config: cfg, klobuchar: klob)
-                    rows.removeAll(keepingCapacity: true)
-                    for k in active { rows.append(Self.geometry(all[k], ctx, cn0Factor: cnf[k])) }
+                    (lat, lon, height, trig) = Self.geodeticRadians(r)
+                    var ctx = GeometryContext(receiver: r, lat: lat, lon: lon, height: height, nearSurface: near, time: time,
+                                              config: cfg, klobuchar: klob, trig: trig)
+                    // This iteration applies the mask (below): rows under it are dropped unused.
+                    if near && !masked { ctx.atmosphereMask = cfg.elevationMask * .pi / 180 }
+                    Self.computeRows(all, active, cnf, ctx, rows: &rows, cache: &atmosphereCache, cachedAt: &atmosphereAt)
                 }
                 if near && !masked {
                     // Elevation mask once the position is near the surface.
@@ -309,36 +413,27 @@ public struct GNSSPositionSolver: Sendable {
                         break
                     }
                 }
-                nMat.withUnsafeMutableBufferPointer { nb in
-                    rhs.withUnsafeMutableBufferPointer { rb in
-                        for i in 0..<(m * m) { nb[i] = 0 }
-                        for i in 0..<m { rb[i] = 0 }
-                        for (k, row) in rows.enumerated() {
-                            let c = 3 + gi[k]
-                            let v = all[active[k]].correctedPseudorange! - row.predictedRange - clocks[gi[k]]
-                            let w = 1 / (row.sigma * row.sigma)
-                            let h0 = -row.u.x, h1 = -row.u.y, h2 = -row.u.z
-                            rb[0] += w * h0 * v; rb[1] += w * h1 * v; rb[2] += w * h2 * v; rb[c] += w * v
-                            nb[0] += w * h0 * h0; nb[1] += w * h0 * h1; nb[2] += w * h0 * h2; nb[c] += w * h0
-                            nb[m + 1] += w * h1 * h1; nb[m + 2] += w * h1 * h2; nb[m + c] += w * h1
-                            nb[2 * m + 2] += w * h2 * h2; nb[2 * m + c] += w * h2
-                            nb[c * m + c] += w
-                        }
-                        // Mirror the upper triangle of the position rows/columns.
-                        for a in 0..<3 { for b in (a + 1)..<m { nb[b * m + a] = nb[a * m + b] } }
+                // Normal equations with the clock columns eliminated: position 3×3 + per-group sums.
+                var normals = ReducedNormals()
+                let solved = groupSums.withUnsafeMutableBufferPointer { gb -> SIMD3<Double>? in
+                    for i in gb.indices { gb[i] = 0 }
+                    for (k, row) in rows.enumerated() {
+                        let v = all[active[k]].correctedPseudorange! - row.predictedRange - clocks[gi[k]]
+                        normals.add(h: -row.u, weight: 1 / (row.sigma * row.sigma), residual: v, groupSums: gb.baseAddress! + 5 * gi[k])
                     }
+                    guard let dx = normals.solve(groupSums: gb.baseAddress!, groupCount: groupCount, factor: &positionFactor) else { return nil }
+                    // Clock corrections from the eliminated rows: Δc_g = (Σ w·v − b_g·Δx) / Σ w.
+                    for j in 0..<groupCount {
+                        let g = gb.baseAddress! + 5 * j
+                        clocks[j] += (g[4] - (g[0] * dx.x + g[1] * dx.y + g[2] * dx.z)) / g[3]
+                    }
+                    return dx
                 }
-                let ok = l.withUnsafeMutableBufferPointer { lb in
-                    nMat.withUnsafeBufferPointer { nb in for i in 0..<(m * m) { lb[i] = nb[i] } }
-                    return SmallMatrix.cholesky(lb.baseAddress!, m: m)
-                }
-                guard ok else { return .failure(.tooFewSatellites) }
-                l.withUnsafeBufferPointer { lp in rhs.withUnsafeMutableBufferPointer { SmallMatrix.choleskySolve(lp.baseAddress!, m: m, $0.baseAddress!) } }
-                step = SIMD3(rhs[0], rhs[1], rhs[2])
+                guard let dx = solved else { return .failure(.tooFewSatellites) }
+                step = dx
                 lastNear = near
                 r += step
-                for j in 0..<groups.count { clocks[j] += rhs[3 + j] }
-                if abs(rhs[0]) + abs(rhs[1]) + abs(rhs[2]) < 1e-3 { converged = true; break }
+                if abs(step.x) + abs(step.y) + abs(step.z) < 1e-3 { converged = true; break }
             }
             remember(groups, clocks)
             if restart { continue }
@@ -346,8 +441,8 @@ public struct GNSSPositionSolver: Sendable {
             // Final residuals at the solution.
             let norm = (r * r).sum().squareRoot()
             guard norm > 6.2e6, norm < 6.6e6 else { return .failure(.notConverged) }
-            let geo = Ellipsoid.wgs84.geodetic(x: r.x, y: r.y, z: r.z)
-            lat = geo.latitude * .pi / 180; lon = geo.longitude * .pi / 180; height = geo.ellipsoidalHeight
+            let geo = Self.geodeticWithTrig(r)
+            lat = geo.latitude * .pi / 180; lon = geo.longitude * .pi / 180; height = geo.height; trig = geo.trig
             resid.removeAll(keepingCapacity: true)
             if lastNear {
                 // The last step was < 1 mm: the geometry of the last iteration, moved along the
@@ -360,12 +455,10 @@ public struct GNSSPositionSolver: Sendable {
                 }
             } else {
                 let ctx = GeometryContext(receiver: r, lat: lat, lon: lon, height: height, nearSurface: true, time: time,
-                                          config: cfg, klobuchar: klob)
-                rows.removeAll(keepingCapacity: true)
-                for (k, i) in active.enumerated() {
-                    let row = Self.geometry(all[i], ctx, cn0Factor: cnf[i])
-                    rows.append(row)
-                    resid.append(all[i].correctedPseudorange! - row.predictedRange - clocks[gi[k]])
+                                          config: cfg, klobuchar: klob, trig: trig)
+                Self.computeRows(all, active, cnf, ctx, rows: &rows, cache: &atmosphereCache, cachedAt: &atmosphereAt)
+                for (k, row) in rows.enumerated() {
+                    resid.append(all[active[k]].correctedPseudorange! - row.predictedRange - clocks[gi[k]])
                 }
             }
             let dof = active.count - m
@@ -394,24 +487,25 @@ public struct GNSSPositionSolver: Sendable {
                 skipped[.excludedByFDE, default: 0] += 1
                 continue
             }
-            // Done: covariance (a-priori σ, scaled by the a-posteriori unit variance when > 1) and DOP.
-            // Only the position block of the two inverses is used: columns 0–2, solved exactly as
-            // ``inverse(_:_:)`` solves them (same values), instead of all m columns.
+            // Done: covariance (a-priori σ, scaled by the a-posteriori unit variance when > 1) and
+            // PDOP (the same elimination with unit weights); only their position blocks are used.
             let unitVar = dof > 0 ? max(1, ssq / Double(dof)) : 1
-            let covOK = Self.inversePositionColumns(nMat, m, scratch: &l, into: &cov)
-            for i in 0..<(m * m) { hth[i] = 0 }
-            for (k, row) in rows.enumerated() {
-                let c = 3 + gi[k]
-                let h = -row.u
-                for a in 0..<3 { for b in 0..<3 { hth[a * m + b] += h[a] * h[b] }; hth[a * m + c] += h[a]; hth[c * m + a] += h[a] }
-                hth[c * m + c] += 1
+            let cov = ReducedNormals.inverse(factor: positionFactor)
+            var pdop = Double.nan
+            groupSums.withUnsafeMutableBufferPointer { gb in
+                for i in gb.indices { gb[i] = 0 }
+                var unweighted = ReducedNormals()
+                for (k, row) in rows.enumerated() { unweighted.add(h: -row.u, weight: 1, residual: 0, groupSums: gb.baseAddress! + 5 * gi[k]) }
+                var f = SIMD16<Double>()
+                if unweighted.solve(groupSums: gb.baseAddress!, groupCount: groupCount, factor: &f) != nil {
+                    let q = ReducedNormals.inverse(factor: f)
+                    pdop = (q[0] + q[4] + q[8]).squareRoot()
+                }
             }
-            let pdop = Self.inversePositionColumns(hth, m, scratch: &l, into: &dopCols)
-                ? (dopCols[0] + dopCols[m + 1] + dopCols[2 * m + 2]).squareRoot() : Double.nan
-            let (he, hn, hu) = covOK ? Self.enuVariances(columns: cov, m: m, scale: unitVar, lat: lat, lon: lon) : (.nan, .nan, .nan)
+            let (he, hn, hu) = Self.enuVariances(position: cov, scale: unitVar, trig: trig)
             // Distinct satellites (a satellite has one measurement per band), per system: a bit
             // per satellite number below 128 (others checked against the earlier measurements).
-            var perSystemCount = (0, 0, 0, 0, 0, 0, 0)
+            var perSystemCounts = SIMD8<Int32>()
             var satellites = 0
             var seenLow = SIMD8<UInt64>(), seenHigh = SIMD8<UInt64>()
             for (k, i) in active.enumerated() {
@@ -431,30 +525,20 @@ public struct GNSSPositionSolver: Sendable {
                     if earlier { continue }
                 }
                 satellites += 1
-                switch sat.system {
-                case .gps: perSystemCount.0 += 1
-                case .glonass: perSystemCount.1 += 1
-                case .galileo: perSystemCount.2 += 1
-                case .beidou: perSystemCount.3 += 1
-                case .qzss: perSystemCount.4 += 1
-                case .navic: perSystemCount.5 += 1
-                case .sbas: perSystemCount.6 += 1
-                }
+                perSystemCounts[o] &+= 1
             }
-            var perSystem: [GNSSSystem: Int] = Dictionary(minimumCapacity: 7)
-            for (sys, n) in [(GNSSSystem.gps, perSystemCount.0), (.glonass, perSystemCount.1), (.galileo, perSystemCount.2),
-                             (.beidou, perSystemCount.3), (.qzss, perSystemCount.4), (.navic, perSystemCount.5), (.sbas, perSystemCount.6)] where n > 0 {
-                perSystem[sys] = n
+            // Clocks in ascending group order (insertion sort of a handful of groups).
+            for i in 1..<max(1, groups.count) {
+                var j = i
+                while j > 0 && groups[j] < groups[j - 1] { groups.swapAt(j, j - 1); clocks.swapAt(j, j - 1); j -= 1 }
             }
-            var clockDict: [GNSSSignalGroup: Double] = Dictionary(minimumCapacity: groups.count)
-            for (j, g) in groups.enumerated() { clockDict[g] = clocks[j] }
             var sol = GNSSSolution(time: time, position: r, latitude: geo.latitude, longitude: geo.longitude,
-                                   ellipsoidalHeight: geo.ellipsoidalHeight, velocity: nil, clocks: clockDict,
-                                   satellitesUsed: satellites, satellitesPerSystem: perSystem, excluded: excluded, pdop: pdop,
+                                   ellipsoidalHeight: geo.height, velocity: nil, clockGroups: groups, clockValues: clocks,
+                                   satellitesUsed: satellites, perSystemCounts: perSystemCounts, excluded: excluded, pdop: pdop,
                                    residualRMS: (resid.reduce(0) { $0 + $1 * $1 } / Double(resid.count)).squareRoot(),
                                    horizontalAccuracy: 1.5096 * ((he + hn) / 2).squareRoot(), verticalAccuracy: hu.squareRoot(),
                                    residuals: resid)
-            if let vd = velocityAndDrift(all, cn0Factors: cnf, receiver: r, lat: lat, lon: lon) { sol.velocity = vd.velocity; sol.clockDrift = vd.drift }
+            if let vd = velocityAndDrift(all, cn0Factors: cnf, receiver: r, up: SIMD3(trig[1] * trig[3], trig[1] * trig[2], trig[0])) { sol.velocity = vd.velocity; sol.clockDrift = vd.drift }
             return .success(sol)
         }
     }
@@ -462,40 +546,50 @@ public struct GNSSPositionSolver: Sendable {
     /// Doppler velocity (ECEF m/s) and clock drift (m/s): WLS on pseudorange rates with velocity and one clock drift,
     /// with the same mask; one pass of exclusion of residuals > 4σ. Nil with fewer than 5 rates.
     public func velocityAndDrift(_ all: [PreparedMeasurement], receiver r: SIMD3<Double>, lat: Double, lon: Double) -> (velocity: SIMD3<Double>, drift: Double)? {
-        velocityAndDrift(all, cn0Factors: all.map { GNSSSolverConfiguration.cn0Factor($0.cn0) }, receiver: r, lat: lat, lon: lon)
+        velocityAndDrift(all, cn0Factors: all.map { GNSSSolverConfiguration.cn0Factor($0.cn0) }, receiver: r,
+                         up: SIMD3(cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat)))
     }
 
-    /// ``velocityAndDrift(_:receiver:lat:lon:)`` with the C/N0 factors of `all` already computed.
-    func velocityAndDrift(_ all: [PreparedMeasurement], cn0Factors cnf: [Double], receiver r: SIMD3<Double>, lat: Double, lon: Double) -> (velocity: SIMD3<Double>, drift: Double)? {
-        var rows: [(h: SIMD4<Double>, y: Double, s: Double)] = []
+    /// ``velocityAndDrift(_:receiver:lat:lon:)`` with the C/N0 factors of `all` already computed and
+    /// the local vertical `up` (ECEF unit vector) instead of latitude and longitude.
+    func velocityAndDrift(_ all: [PreparedMeasurement], cn0Factors cnf: [Double], receiver r: SIMD3<Double>, up: SIMD3<Double>) -> (velocity: SIMD3<Double>, drift: Double)? {
+        // Rows (design h, observation y, weight w = 1/σ²) of the measurements above the mask.
+        var rows: [(h: SIMD4<Double>, y: Double, w: Double)] = []
         rows.reserveCapacity(all.count)
         let sinMask = sin(configuration.elevationMask * .pi / 180)
-        let nx = cos(lat) * cos(lon), ny = cos(lat) * sin(lon), nz = sin(lat)
+        let nx = up.x, ny = up.y, nz = up.z
+        let sigma2 = configuration.rangeRateSigma * configuration.rangeRateSigma
         for (i, m) in all.enumerated() {
             guard let rr = m.correctedRangeRate else { continue }
             let d = m.satellitePosition - r
-            let rho = (d * d).sum().squareRoot()
-            let u = d / rho
+            let u = d * (1 / (d * d).sum().squareRoot())
             // Elevation from the unit vector's up component (no trigonometry per satellite).
             let sinEl = nx * u.x + ny * u.y + nz * u.z
             guard sinEl >= sinMask else { continue }
-            let s = configuration.rangeRateSigma * cnf[i].squareRoot() / max(sinEl, 0.1)
+            // σ = rangeRateSigma · √(C/N0 factor) / max(sin el, 0.1), kept as 1/σ².
+            let se = max(sinEl, 0.1)
             // rr = u·(v_s − v_r) + drift
-            rows.append((SIMD4(-u.x, -u.y, -u.z, 1), rr - (u * m.satelliteVelocity).sum(), s))
+            rows.append((SIMD4(-u.x, -u.y, -u.z, 1), rr - (u * m.satelliteVelocity).sum(), se * se / (sigma2 * cnf[i])))
         }
         for pass in 0..<2 {
             guard rows.count >= 5 else { return nil }
-            // 4×4 normal equations in two SIMD16/SIMD4 values on the stack (no allocation).
-            var n = SIMD16<Double>(), b = SIMD4<Double>()
+            // 4×4 normal equations, one SIMD4 row each (on the stack, no allocation).
+            var n0 = SIMD4<Double>(), n1 = SIMD4<Double>(), n2 = SIMD4<Double>(), n3 = SIMD4<Double>(), b = SIMD4<Double>()
             for row in rows {
-                let w = 1 / (row.s * row.s)
-                for a in 0..<4 { b[a] += w * row.h[a] * row.y; for c in 0..<4 { n[a * 4 + c] += w * row.h[a] * row.h[c] } }
+                let wh = row.w * row.h
+                n0 += wh[0] * row.h; n1 += wh[1] * row.h; n2 += wh[2] * row.h; n3 += wh[3] * row.h
+                b += wh * row.y
             }
+            var n = SIMD16<Double>(lowHalf: SIMD8(lowHalf: n0, highHalf: n1), highHalf: SIMD8(lowHalf: n2, highHalf: n3))
             guard SmallMatrix.cholesky(&n, m: 4) else { return nil }
             SmallMatrix.choleskySolve(n, m: 4, &b)
             let x = b
+            // Keep residuals within 4σ: v² · w ≤ 16.
             var kept = 0
-            for k in rows.indices where abs(rows[k].y - (rows[k].h * x).sum()) <= 4 * rows[k].s { rows[kept] = rows[k]; kept += 1 }
+            for k in rows.indices {
+                let v = rows[k].y - (rows[k].h * x).sum()
+                if v * v * rows[k].w <= 16 { rows[kept] = rows[k]; kept += 1 }
+            }
             if pass == 1 || kept == rows.count { return (SIMD3(x[0], x[1], x[2]), x[3]) }
             rows.removeLast(rows.count - kept)
         }
@@ -518,35 +612,35 @@ public struct GNSSPositionSolver: Sendable {
         return inv
     }
 
-    /// Columns 0, 1, 2 of the inverse of an m×m SPD matrix via Cholesky, into `cols` (3·m,
-    /// column j at `cols[j·m ..< (j+1)·m]`): the same solves as ``inverse(_:_:)`` for those
-    /// columns, hence the same values. `scratch` receives the factor. False when singular.
-    static func inversePositionColumns(_ a: [Double], _ m: Int, scratch l: inout [Double], into cols: inout [Double]) -> Bool {
-        guard m >= 3, a.count >= m * m, l.count >= m * m, cols.count >= 3 * m else { return false }
-        return l.withUnsafeMutableBufferPointer { lp in
-            a.withUnsafeBufferPointer { ap in for i in 0..<(m * m) { lp[i] = ap[i] } }
-            guard SmallMatrix.cholesky(lp.baseAddress!, m: m) else { return false }
-            cols.withUnsafeMutableBufferPointer { cp in
-                for i in 0..<(3 * m) { cp[i] = 0 }
-                for j in 0..<3 {
-                    cp[j * m + j] = 1
-                    SmallMatrix.choleskySolve(UnsafePointer(lp.baseAddress!), m: m, cp.baseAddress! + j * m)
-                }
-            }
-            return true
-        }
-    }
-
-    /// ``enuVariances(_:m:lat:lon:)`` of a covariance given by its first three columns (as
-    /// ``inversePositionColumns(_:_:scratch:into:)`` returns them) times `scale`.
-    static func enuVariances(columns c: [Double], m: Int, scale: Double, lat: Double, lon: Double) -> (Double, Double, Double) {
-        let sl = sin(lat), cl = cos(lat), so = sin(lon), co = cos(lon)
+    /// East, north, up variances of a 3×3 ECEF position covariance (row-major in the first nine
+    /// lanes) times `scale`, at the point whose (sin φ, cos φ, sin λ, cos λ) is `trig`.
+    static func enuVariances(position c: SIMD16<Double>, scale: Double, trig t: SIMD4<Double>) -> (Double, Double, Double) {
+        let sl = t[0], cl = t[1], so = t[2], co = t[3]
         func v(_ a: SIMD3<Double>) -> Double {
             var s = 0.0
-            for i in 0..<3 { for j in 0..<3 { s += a[i] * (c[j * m + i] * scale) * a[j] } }
+            for i in 0..<3 { for j in 0..<3 { s += a[i] * (c[i * 3 + j] * scale) * a[j] } }
             return s
         }
         return (v(SIMD3(-so, co, 0)), v(SIMD3(-sl * co, -sl * so, cl)), v(SIMD3(cl * co, cl * so, sl)))
+    }
+
+    /// Geodetic latitude and longitude (degrees, exactly as ``Ellipsoid/geodetic(x:y:z:)`` gives
+    /// them), ellipsoidal height (m) and (sin φ, cos φ, sin λ, cos λ) of an ECEF point (WGS84), the
+    /// sines and cosines from the same closed form (no further trigonometry).
+    @inline(__always)
+    static func geodeticWithTrig(_ r: SIMD3<Double>) -> (latitude: Double, longitude: Double, height: Double, trig: SIMD4<Double>) {
+        let c = Ellipsoid.wgs84.geodeticComponents(x: r.x, y: r.y, z: r.z)
+        let nl = (c.sinLatitude * c.sinLatitude + c.cosLatitude * c.cosLatitude).squareRoot()
+        let no = (c.sinLongitude * c.sinLongitude + c.cosLongitude * c.cosLongitude).squareRoot()
+        return (Angle.atan2Degrees(c.sinLatitude, c.cosLatitude), Angle.atan2Degrees(c.sinLongitude, c.cosLongitude), c.height,
+                SIMD4(c.sinLatitude / nl, c.cosLatitude / nl, c.sinLongitude / no, c.cosLongitude / no))
+    }
+
+    /// ``geodeticWithTrig(_:)`` with latitude and longitude in radians.
+    @inline(__always)
+    static func geodeticRadians(_ r: SIMD3<Double>) -> (Double, Double, Double, SIMD4<Double>) {
+        let g = geodeticWithTrig(r)
+        return (g.latitude * .pi / 180, g.longitude * .pi / 180, g.height, g.trig)
     }
 
     /// East, north, up variances of the ECEF position block (first 3×3) of a covariance.
@@ -568,5 +662,63 @@ public struct GNSSPositionSolver: Sendable {
         let a = 2 / (9 * kk)
         let t = 1 - a + z * a.squareRoot()
         return kk * t * t * t
+    }
+}
+
+/// Weighted normal equations of position + one clock per signal group with the clocks eliminated
+/// (Schur complement). With the unknowns ordered (x, y, z, c₁ … c_g) the normal matrix is
+/// N = [A B; Bᵀ D] with D diagonal (Σ w of each group), so the position step solves the 3×3
+/// (A − Σ_g b_g b_gᵀ / d_g) Δx = y − Σ_g b_g (Σ w v)_g / d_g, each clock follows from its own row,
+/// Δc_g = ((Σ w v)_g − b_g·Δx) / d_g, and the position block of N⁻¹ is the inverse of the reduced
+/// matrix. The same solution as a Cholesky factorization of the whole (3 + g)² matrix (to
+/// rounding), with a 3×3 one. Per group the caller keeps five sums: Σ w·h (3), Σ w, Σ w·v.
+struct ReducedNormals {
+    var a00 = 0.0, a01 = 0.0, a02 = 0.0, a11 = 0.0, a12 = 0.0, a22 = 0.0
+    var y = SIMD3<Double>(0, 0, 0)
+
+    /// Adds one measurement: design row (h, 1 in its group's clock column), weight 1/σ², residual.
+    @inline(__always)
+    mutating func add(h: SIMD3<Double>, weight w: Double, residual v: Double, groupSums g: UnsafeMutablePointer<Double>) {
+        let wh = w * h
+        a00 += wh.x * h.x; a01 += wh.x * h.y; a02 += wh.x * h.z
+        a11 += wh.y * h.y; a12 += wh.y * h.z; a22 += wh.z * h.z
+        y += wh * v
+        g[0] += wh.x; g[1] += wh.y; g[2] += wh.z; g[3] += w; g[4] += w * v
+    }
+
+    /// The position step; `factor` receives the reduced matrix's Cholesky factor (3×3 row-major).
+    /// Nil when the reduced matrix is not positive definite (too few measurements or a group
+    /// without weight).
+    @inline(__always)
+    func solve(groupSums: UnsafeMutablePointer<Double>, groupCount: Int, factor: inout SIMD16<Double>) -> SIMD3<Double>? {
+        var b00 = a00, b01 = a01, b02 = a02, b11 = a11, b12 = a12, b22 = a22
+        var rhs = y
+        for j in 0..<groupCount {
+            let g = groupSums + 5 * j
+            let inv = 1 / g[3]
+            let bx = g[0], by = g[1], bz = g[2]
+            b00 -= bx * bx * inv; b01 -= bx * by * inv; b02 -= bx * bz * inv
+            b11 -= by * by * inv; b12 -= by * bz * inv; b22 -= bz * bz * inv
+            rhs -= SIMD3(bx, by, bz) * (g[4] * inv)
+        }
+        var f = SIMD16<Double>(b00, b01, b02, b01, b11, b12, b02, b12, b22, 0, 0, 0, 0, 0, 0, 0)
+        guard SmallMatrix.cholesky(&f, m: 3) else { return nil }
+        var x = SIMD4<Double>(rhs.x, rhs.y, rhs.z, 0)
+        SmallMatrix.choleskySolve(f, m: 3, &x)
+        factor = f
+        return SIMD3(x[0], x[1], x[2])
+    }
+
+    /// The inverse (3×3 row-major) of the matrix whose Cholesky factor is `f`.
+    @inline(__always)
+    static func inverse(factor f: SIMD16<Double>) -> SIMD16<Double> {
+        var out = SIMD16<Double>()
+        for j in 0..<3 {
+            var e = SIMD4<Double>(0, 0, 0, 0)
+            e[j] = 1
+            SmallMatrix.choleskySolve(f, m: 3, &e)
+            out[j] = e[0]; out[3 + j] = e[1]; out[6 + j] = e[2]
+        }
+        return out
     }
 }
