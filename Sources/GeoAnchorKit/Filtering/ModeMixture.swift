@@ -67,6 +67,13 @@ struct ModeMixture: HorizontalModel {
         @inline(__always)
         static func finite(_ v: V) -> SIMDMask<V.MaskStorage> { (v - v) .== V.zero }
 
+        /// Whether the summed terms are all finite on both axes, tested on their sum: a
+        /// non-finite term makes the sum infinite or NaN (inf + finite = inf, inf − inf = NaN), so
+        /// a finite sum proves them all finite; an overflowing sum only sends the caller to its
+        /// lane-by-lane checks.
+        @inline(__always)
+        static func allFinite(sum: V) -> Bool { all(finite(sum)) }
+
         /// ``KalmanFilter3/predictBiasedConstantVelocity(dt:q:phi:biasNoise:)`` on each axis (an
         /// axis whose result is not finite is unchanged).
         @inline(__always)
@@ -81,6 +88,12 @@ struct ModeMixture: HorizontalModel {
             let n12: V = phi * p12
             let n22: V = phi2 * p22 + biasNoise
             let nx0: V = x0 + dt * x1, nx2: V = phi * x2
+            if Self.allFinite(sum: n00 + n01 + n02 + n11 + n12 + n22 + nx0 + nx2) {
+                // The usual case: both axes take the prediction.
+                x0 = nx0; x2 = nx2
+                p00 = n00; p01 = n01; p02 = n02; p11 = n11; p12 = n12; p22 = n22
+                return
+            }
             var ok = Self.finite(n00) .& Self.finite(n01) .& Self.finite(n02)
             ok = ok .& Self.finite(n11) .& Self.finite(n12) .& Self.finite(n22)
             ok = ok .& Self.finite(nx0) .& Self.finite(nx2)
@@ -109,7 +122,6 @@ struct ModeMixture: HorizontalModel {
             let u1: V = p01 * h0 + p11 * h1 + p12 * h2
             let u2: V = p02 * h0 + p12 * h1 + p22 * h2
             let s: V = h0 * u0 + h1 * u1 + h2 * u2 + r
-            var ok = Self.finite(y) .& (s .> V.zero) .& Self.finite(s)
             let k0: V = u0 / s, k1: V = u1 / s, k2: V = u2 / s
             let n00: V = p00 - 2 * k0 * u0 + s * k0 * k0
             let n01: V = p01 - k0 * u1 - u0 * k1 + s * k0 * k1
@@ -118,6 +130,14 @@ struct ModeMixture: HorizontalModel {
             let n12: V = p12 - k1 * u2 - u1 * k2 + s * k1 * k2
             let n22: V = p22 - 2 * k2 * u2 + s * k2 * k2
             let nx0: V = x0 + k0 * y, nx1: V = x1 + k1 * y, nx2: V = x2 + k2 * y
+            if all((s .> V.zero) .& (n00 .> V.zero) .& (n11 .> V.zero) .& (n22 .> V.zero)),
+               Self.allFinite(sum: y + s + n00 + n01 + n02 + n11 + n12 + n22 + nx0 + nx1 + nx2) {
+                // The usual case: both axes take the update.
+                x0 = nx0; x1 = nx1; x2 = nx2
+                p00 = n00; p01 = n01; p02 = n02; p11 = n11; p12 = n12; p22 = n22
+                return
+            }
+            var ok = Self.finite(y) .& (s .> V.zero) .& Self.finite(s)
             ok = ok .& (n00 .> V.zero) .& (n11 .> V.zero) .& (n22 .> V.zero)
             ok = ok .& Self.finite(n00) .& Self.finite(n11) .& Self.finite(n22)
             ok = ok .& Self.finite(n01) .& Self.finite(n02) .& Self.finite(n12)
@@ -125,6 +145,34 @@ struct ModeMixture: HorizontalModel {
             x0.replace(with: nx0, where: ok); x1.replace(with: nx1, where: ok); x2.replace(with: nx2, where: ok)
             p00.replace(with: n00, where: ok); p01.replace(with: n01, where: ok); p02.replace(with: n02, where: ok)
             p11.replace(with: n11, where: ok); p12.replace(with: n12, where: ok); p22.replace(with: n22, where: ok)
+        }
+
+        /// The raw moments about (m0, m1, m2) on each axis: the offset d = x − m in place of x and
+        /// the second moment P + d dᵀ in place of P (see ``centered(scale:about:_:_:)``).
+        @inline(__always)
+        func moments(about m0: V, _ m1: V, _ m2: V) -> Channel {
+            let d0 = x0 - m0, d1 = x1 - m1, d2 = x2 - m2
+            return Channel(x0: d0, x1: d1, x2: d2, p00: p00 + d0 * d0, p01: p01 + d0 * d1, p02: p02 + d0 * d2,
+                           p11: p11 + d1 * d1, p12: p12 + d1 * d2, p22: p22 + d2 * d2)
+        }
+
+        /// Adds `w` times every field of `c` (a weighted sum of ``moments(about:_:_:)``).
+        @inline(__always)
+        mutating func add(_ c: Channel, weight w: Double) {
+            x0 += w * c.x0; x1 += w * c.x1; x2 += w * c.x2
+            p00 += w * c.p00; p01 += w * c.p01; p02 += w * c.p02
+            p11 += w * c.p11; p12 += w * c.p12; p22 += w * c.p22
+        }
+
+        /// The mean and covariance of raw moments about (m0, m1, m2) scaled by `s`: with
+        /// d = s·offset and S = s·second moment, x = m + d and P = S − d dᵀ (the inverse of
+        /// ``moments(about:_:_:)`` after normalizing a weighted sum).
+        @inline(__always)
+        func centered(scale s: Double, about m0: V, _ m1: V, _ m2: V) -> Channel {
+            let d0 = s * x0, d1 = s * x1, d2 = s * x2
+            return Channel(x0: m0 + d0, x1: m1 + d1, x2: m2 + d2,
+                           p00: s * p00 - d0 * d0, p01: s * p01 - d0 * d1, p02: s * p02 - d0 * d2,
+                           p11: s * p11 - d1 * d1, p12: s * p12 - d1 * d2, p22: s * p22 - d2 * d2)
         }
 
         /// Adds `w (P + d dᵀ)` with d = x − m to the covariance accumulator `a` on each axis
@@ -167,8 +215,12 @@ struct ModeMixture: HorizontalModel {
     var crossScratch: [SIMD16<Double>] = []
     // Cached per-mode position innovations (east y, s, north y, s) and noises of the last fix.
     var innovations: [SIMD4<Double>]
-    /// Scratch for per-mode log-likelihoods and their exponentials.
+    /// Scratch for the per-mode likelihoods `exp(logLikelihood) × likelihoodScale`: the exponent
+    /// (−½ d² and any speed-limit term) and the factor 1/√(s_east s_north) of a Gaussian
+    /// innovation (1 where there is none), kept apart so that no step needs a logarithm; then
+    /// the likelihoods themselves (see ``reweight()``).
     var logLikelihood: [Double]
+    var likelihoodScale: [Double]
     /// The step's transition factors for recent step lengths: `cacheSize` slots of (dt, φ(dt)),
     /// and per slot and mode the probability of staying, exp(−dt·rateᵢ), and of moving to each
     /// other mode. Timestamps near 1.7e9 s make a nominal 0.1 s step one of a few neighbouring
@@ -196,6 +248,7 @@ struct ModeMixture: HorizontalModel {
         priorProbability = probability
         innovations = Array(repeating: .zero, count: modes.count)
         logLikelihood = Array(repeating: 0, count: modes.count)
+        likelihoodScale = Array(repeating: 1, count: modes.count)
         cachedStay = Array(repeating: 1, count: Self.cacheSize * modes.count)
         cachedMove = Array(repeating: 0, count: Self.cacheSize * modes.count)
     }
@@ -250,11 +303,16 @@ struct ModeMixture: HorizontalModel {
         let slot = transitionSlot(dt)
         let phi = cachedPhis[slot], biasNoise = tau == nil ? 0 : split.current * (1 - phi * phi)
         if m == 1 { predictSingle(dt: dt, phi: phi, biasNoise: biasNoise); return }
-        // Mixing: the weights Πᵢⱼ μᵢ (stay on the diagonal, move elsewhere), their column sums
-        // c̄ⱼ (the predicted mode probabilities) and each mode's moment-matched mixed state.
-        // The hot loops run on buffer pointers (no bounds or uniqueness checks); the scratch
-        // arrays are moved out of `self` meanwhile so the closures touch only locals.
+        // Mixing: with bᵢ = μᵢ·moveᵢ and aⱼ = μⱼ (stayⱼ − moveⱼ) the weights are Πᵢⱼ μᵢ = bᵢ + [i = j] aⱼ,
+        // so the predicted mode probabilities are c̄ⱼ = Σᵢ bᵢ + aⱼ and each mode's moment-matched
+        // mixed state is the normalized (Σᵢ bᵢ Mᵢ + aⱼ Mⱼ) / c̄ⱼ of the modes' raw moments Mᵢ about
+        // the merged mean (offset dᵢ = xᵢ − x̂, second moment Pᵢ + dᵢ dᵢᵀ), re-centered: one
+        // shared sum and one term per mode instead of m² outer products. About the merged mean the
+        // offsets are the modes' spread (meters), so re-centering costs only rounding-level
+        // precision. The hot loops run on buffer pointers (no bounds or uniqueness checks); the
+        // scratch arrays are moved out of `self` meanwhile so the closures touch only locals.
         let base = slot * m
+        let r0 = merged.x0, r1 = merged.x1, r2 = merged.x2
         var mixed: [Channel] = [], prior: [Double] = []
         swap(&mixed, &mixedStates); swap(&prior, &priorProbability)
         states.withUnsafeBufferPointer { st in
@@ -263,17 +321,22 @@ struct ModeMixture: HorizontalModel {
         cachedMove.withUnsafeBufferPointer { move in
         mixed.withUnsafeMutableBufferPointer { mx in
         prior.withUnsafeMutableBufferPointer { pp in
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { wn in
+            var shared = Channel.zero, b = 0.0
+            for i in 0..<m {
+                mx[i] = st[i].moments(about: r0, r1, r2)
+                let w = pr[i] * move[base + i]
+                b += w
+                if w > 0 { shared.add(mx[i], weight: w) }
+            }
             for j in 0..<m {
-                var c = 0.0
-                for i in 0..<m { c += pr[i] * (i == j ? stay[base + i] : move[base + i]) }
+                let a = pr[j] * (stay[base + j] - move[base + j])
+                let c = b + a
                 pp[j] = c
                 guard c > 0 else { mx[j] = st[j]; continue }
-                // The normalized weights wᵢ = Πᵢⱼ μᵢ / c̄ⱼ (computed once, used for both axes).
-                for i in 0..<m { wn[i] = pr[i] * (i == j ? stay[base + i] : move[base + i]) / c }
-                mx[j] = Self.mixture(st, UnsafeBufferPointer(wn), count: m)
+                var sum = shared
+                if a != 0 { sum.add(mx[j], weight: a) }
+                mx[j] = sum.centered(scale: 1 / c, about: r0, r1, r2)
             }
-        }
         }
         }
         }
@@ -440,6 +503,7 @@ struct ModeMixture: HorizontalModel {
         for j in 0..<m {
             let v = innovations[j]
             logLikelihood[j] = -0.5 * min(v[0] * v[0] / v[1] + v[2] * v[2] / v[3], gate)
+            likelihoodScale[j] = 1
         }
         reweight()
         merge()
@@ -450,10 +514,11 @@ struct ModeMixture: HorizontalModel {
         let par = parameters, inn = innovations, r = lastNoise
         // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
         let biasWhite = split.white(r)
-        var logL: [Double] = []
-        swap(&logL, &logLikelihood)
+        var logL: [Double] = [], scale: [Double] = []
+        swap(&logL, &logLikelihood); swap(&scale, &likelihoodScale)
         states.withUnsafeMutableBufferPointer { st in
         logL.withUnsafeMutableBufferPointer { ll in
+        scale.withUnsafeMutableBufferPointer { sc in
             for j in 0..<m {
                 let v = inn[j]
                 let observesBias = par[j].observesBias
@@ -461,19 +526,22 @@ struct ModeMixture: HorizontalModel {
                 let rj = observesBias ? biasWhite : r
                 st[j].update(innovation: SIMD2(v[0], v[2]), h0: 1, h1: 0, h2: hb, noise: rj)
                 guard m > 1 else { continue }
-                var l = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+                var l = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
                 // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
                 let vmax = par[j].maximumSpeed
-                if vmax.isFinite {
-                    let ve = st[j].x1[0], vn = st[j].x1[1]
-                    let excess = max(0, (ve * ve + vn * vn).squareRoot() - vmax) / Self.speedLimitSigma
+                let ve = st[j].x1[0], vn = st[j].x1[1], speed2 = ve * ve + vn * vn
+                if speed2 > vmax * vmax {   // never for an infinite limit; the root only when over it
+                    let excess = (speed2.squareRoot() - vmax) / Self.speedLimitSigma
                     l -= 0.5 * excess * excess
                 }
                 ll[j] = l
+                sc[j] = 1 / (v[1] * v[3]).squareRoot()
             }
         }
         }
-        swap(&logL, &logLikelihood)   // a swap, so no second reference makes reweight's writes copy
+        }
+        // Swaps, so no second reference makes reweight's writes copy.
+        swap(&logL, &logLikelihood); swap(&scale, &likelihoodScale)
         if m > 1 { reweight() }
         merge()
     }
@@ -496,7 +564,8 @@ struct ModeMixture: HorizontalModel {
         for j in 0..<m {
             let v = innovations[j]
             states[j].update(innovation: SIMD2(v[0], v[2]), h0: 0, h1: 1, h2: 0, noise: r)
-            logLikelihood[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+            logLikelihood[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
+            likelihoodScale[j] = 1 / (v[1] * v[3]).squareRoot()
         }
         reweight()
         merge()
@@ -504,7 +573,7 @@ struct ModeMixture: HorizontalModel {
     }
 
     var marginals: (east: KalmanFilter2, north: KalmanFilter2) {
-        (Self.marginal(merged, 0), Self.marginal(merged, 1))
+        @inline(__always) get { (Self.marginal(merged, 0), Self.marginal(merged, 1)) }
     }
 
     // MARK: smoothing
@@ -548,6 +617,7 @@ struct ModeMixture: HorizontalModel {
     /// The probability of every motion kind in one pass (each the same sum, in the same order,
     /// as ``probability(of:)``).
     var kindProbabilities: (stationary: Double, walking: Double, vehicle: Double) {
+        @inline(__always) get {
         var s = 0.0, w = 0.0, v = 0.0
         for j in 0..<modeCount {
             switch parameters[j].kind {
@@ -557,6 +627,7 @@ struct ModeMixture: HorizontalModel {
             }
         }
         return (s, w, v)
+        }
     }
 
     /// Probability of each motion kind (modes of the same kind summed).
@@ -566,23 +637,27 @@ struct ModeMixture: HorizontalModel {
         return p
     }
 
-    /// Multiplies the mode probabilities by exp(logL) (``logLikelihood``) and renormalizes
-    /// (unchanged when no likelihood is finite).
+    /// Multiplies the mode probabilities by the likelihoods exp(logL) × scale (``logLikelihood``,
+    /// ``likelihoodScale``) and renormalizes (unchanged when no likelihood is finite). The
+    /// exponents are taken relative to the largest, so no likelihood underflows for being far
+    /// from the others' scale.
     mutating func reweight() {
         let m = modeCount
         guard m > 1 else { return }
         var top = -Double.infinity
-        for j in 0..<m where logLikelihood[j].isFinite { top = max(top, logLikelihood[j]) }
+        for j in 0..<m where logLikelihood[j].isFinite && likelihoodScale[j].isFinite { top = max(top, logLikelihood[j]) }
         guard top.isFinite else { return }
         var sum = 0.0
         for j in 0..<m {
             // exp once per mode: kept in logLikelihood for the normalization below.
-            let l = logLikelihood[j].isFinite ? exp(logLikelihood[j] - top) : 0
+            let e = logLikelihood[j] - top, c = likelihoodScale[j]
+            let l = e.isFinite && c.isFinite ? (e == 0 ? c : exp(e) * c) : 0
             logLikelihood[j] = l
             sum += probability[j] * l
         }
         guard sum > 0, sum.isFinite else { return }
-        for j in 0..<m { probability[j] *= logLikelihood[j] / sum }
+        let inverse = 1 / sum
+        for j in 0..<m { probability[j] *= logLikelihood[j] * inverse }
     }
 
     /// The moment-matched mixture of the modes into the merged posterior.
