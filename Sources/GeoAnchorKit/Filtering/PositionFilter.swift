@@ -78,6 +78,9 @@ public struct PositionFilter: Sendable {
     var joint: JointPathModel?
     /// Whether `joint` is live (stored: testing the optional copies the whole joint model).
     let usesJoint: Bool
+    /// The motion probabilities of the path model's one mode (stored: the hot path would copy
+    /// the whole configuration to read ``Configuration/pathMode``).
+    let pathMotion: MotionProbabilities
 
     /// Creates a filter, optionally constrained to a known walking path (``PathConstraint``).
     ///
@@ -92,6 +95,7 @@ public struct PositionFilter: Sendable {
         modes = ModeMixture(modes: path == nil ? configuration.motionModes : [configuration.pathMode], configuration: configuration)
         joint = path.map { JointPathModel(mode: configuration.pathMode, path: $0, configuration: configuration) }
         usesJoint = path != nil
+        pathMotion = MotionProbabilities(configuration.pathMode.kind)
     }
 
     /// Creates a filter with a profile's preset configuration.
@@ -109,7 +113,7 @@ public struct PositionFilter: Sendable {
     /// a one-mode configuration gives its mode's kind probability 1).
     public var motionProbabilities: MotionProbabilities {
         @inline(__always) get {
-            usesJoint ? MotionProbabilities(configuration.pathMode.kind) : MotionProbabilities(modes)
+            usesJoint ? pathMotion : MotionProbabilities(modes)
         }
     }
 
@@ -256,15 +260,28 @@ public struct PositionFilter: Sendable {
     /// called out of line each copied the whole filter, several KiB, on every step.)
     @inline(__always)
     mutating func advance(_ m: LocalMeasurement) -> StepInfo? {
-        let info = usesJoint ? core.advance(&joint!, m) : core.advance(&modes, m)
-        if let info { core.statistics.addMotion(motionProbabilities, dt: info.dt) }
+        if usesJoint {
+            let info = core.advance(&joint!, m)
+            if let info { core.statistics.addMotion(pathMotion, dt: info.dt) }
+            return info
+        }
+        let info = core.advance(&modes, m)
+        if let info { core.statistics.addMotion(MotionProbabilities(modes), dt: info.dt) }
         return info
     }
 
+    /// The estimate of the live horizontal model. Everything it reads is inlined field access:
+    /// a call that needs the address of a part of the filter (the checked unwrap of `joint`, an
+    /// out-of-line getter) made the step copy that part, or the whole filter, on every step.
     @inline(__always)
     func estimate(time: Double, status: LocalPositionEstimate.Status, d2: Double) -> LocalPositionEstimate {
-        let (east, north) = usesJoint ? joint!.marginals : modes.marginals
-        return core.estimate(east: east, north: north, time: time, status: status, d2: d2, motion: motionProbabilities)
+        if usesJoint {
+            // `joint` is non-nil whenever `usesJoint` is (set together in init).
+            let (east, north) = joint.unsafelyUnwrapped.marginals
+            return core.estimate(east: east, north: north, time: time, status: status, d2: d2, motion: pathMotion)
+        }
+        let (east, north) = modes.marginals
+        return core.estimate(east: east, north: north, time: time, status: status, d2: d2, motion: MotionProbabilities(modes))
     }
 }
 
