@@ -174,19 +174,6 @@ struct ModeMixture: HorizontalModel {
                            p00: s * p00 - d0 * d0, p01: s * p01 - d0 * d1, p02: s * p02 - d0 * d2,
                            p11: s * p11 - d1 * d1, p12: s * p12 - d1 * d2, p22: s * p22 - d2 * d2)
         }
-
-        /// Adds `w (P + d dᵀ)` with d = x − m to the covariance accumulator `a` on each axis
-        /// (the moment-matching term of a mixture component, in the order the SIMD16 form used).
-        @inline(__always)
-        func accumulate(into a: inout Channel, weight w: Double, mean m0: V, _ m1: V, _ m2: V) {
-            let d0 = x0 - m0, d1 = x1 - m1, d2 = x2 - m2
-            a.p00 += w * (p00 + d0 * d0)
-            a.p01 += w * (p01 + d0 * d1)
-            a.p02 += w * (p02 + d0 * d2)
-            a.p11 += w * (p11 + d1 * d1)
-            a.p12 += w * (p12 + d1 * d2)
-            a.p22 += w * (p22 + d2 * d2)
-        }
     }
 
     /// Per-mode parameters (`var`: the adaptive smoother's second pass schedules its one mode's q).
@@ -197,8 +184,12 @@ struct ModeMixture: HorizontalModel {
     let stillVariance: Double
     /// Per mode: both axes' states.
     var states: [Channel]
-    /// Scratch for the mixed states of ``predict(dt:)`` (kept to avoid an allocation per step).
+    /// Scratch for the mixed states of ``predict(dt:)`` (kept to avoid an allocation per step);
+    /// between a merge and the next prediction, the modes' raw moments (``computeMoments()``).
     var mixedStates: [Channel]
+    /// Whether `mixedStates` holds the current states' moments about `momentOrigin`.
+    var momentsCurrent = false
+    var momentOrigin: (SIMD2<Double>, SIMD2<Double>, SIMD2<Double>) = (.zero, .zero, .zero)
     /// Mode probabilities (sum 1).
     var probability: [Double]
     /// Scratch: the predicted mode probabilities c̄ⱼ of ``predict(dt:)``.
@@ -215,6 +206,8 @@ struct ModeMixture: HorizontalModel {
     var crossScratch: [SIMD16<Double>] = []
     // Cached per-mode position innovations (east y, s, north y, s) and noises of the last fix.
     var innovations: [SIMD4<Double>]
+    /// Scratch: per mode, the squared Mahalanobis distance d² of the last innovation (both axes).
+    var squaredDistances: [Double]
     /// Scratch for the per-mode likelihoods `exp(logLikelihood) × likelihoodScale`: the exponent
     /// (−½ d² and any speed-limit term) and the factor 1/√(s_east s_north) of a Gaussian
     /// innovation (1 where there is none), kept apart so that no step needs a logarithm; then
@@ -247,6 +240,7 @@ struct ModeMixture: HorizontalModel {
         probability = Array(repeating: 1 / Double(modes.count), count: modes.count)
         priorProbability = probability
         innovations = Array(repeating: .zero, count: modes.count)
+        squaredDistances = Array(repeating: 0, count: modes.count)
         logLikelihood = Array(repeating: 0, count: modes.count)
         likelihoodScale = Array(repeating: 1, count: modes.count)
         cachedStay = Array(repeating: 1, count: Self.cacheSize * modes.count)
@@ -305,14 +299,15 @@ struct ModeMixture: HorizontalModel {
         if m == 1 { predictSingle(dt: dt, phi: phi, biasNoise: biasNoise); return }
         // Mixing: with bᵢ = μᵢ·moveᵢ and aⱼ = μⱼ (stayⱼ − moveⱼ) the weights are Πᵢⱼ μᵢ = bᵢ + [i = j] aⱼ,
         // so the predicted mode probabilities are c̄ⱼ = Σᵢ bᵢ + aⱼ and each mode's moment-matched
-        // mixed state is the normalized (Σᵢ bᵢ Mᵢ + aⱼ Mⱼ) / c̄ⱼ of the modes' raw moments Mᵢ about
-        // the merged mean (offset dᵢ = xᵢ − x̂, second moment Pᵢ + dᵢ dᵢᵀ), re-centered: one
-        // shared sum and one term per mode instead of m² outer products. About the merged mean the
-        // offsets are the modes' spread (meters), so re-centering costs only rounding-level
-        // precision. The hot loops run on buffer pointers (no bounds or uniqueness checks); the
-        // scratch arrays are moved out of `self` meanwhile so the closures touch only locals.
+        // mixed state is the normalized (Σᵢ bᵢ Mᵢ + aⱼ Mⱼ) / c̄ⱼ of the modes' raw moments Mᵢ
+        // (``computeMoments()``, usually left by the last merge), re-centered: one shared sum and
+        // one term per mode instead of m² outer products. The hot loops run on buffer pointers
+        // (no bounds or uniqueness checks); the scratch arrays are moved out of `self` meanwhile
+        // so the closures touch only locals.
         let base = slot * m
-        let r0 = merged.x0, r1 = merged.x1, r2 = merged.x2
+        if !momentsCurrent { computeMoments() }
+        momentsCurrent = false   // the mixed states replace them below
+        let (r0, r1, r2) = momentOrigin
         var mixed: [Channel] = [], prior: [Double] = []
         swap(&mixed, &mixedStates); swap(&prior, &priorProbability)
         states.withUnsafeBufferPointer { st in
@@ -323,7 +318,6 @@ struct ModeMixture: HorizontalModel {
         prior.withUnsafeMutableBufferPointer { pp in
             var shared = Channel.zero, b = 0.0
             for i in 0..<m {
-                mx[i] = st[i].moments(about: r0, r1, r2)
                 let w = pr[i] * move[base + i]
                 b += w
                 if w > 0 { shared.add(mx[i], weight: w) }
@@ -469,6 +463,8 @@ struct ModeMixture: HorizontalModel {
             let hb = parameters[j].observesBias ? 1.0 : 0
             let i = states[j].innovation(measurement: SIMD2(east, north), h0: 1, h1: 0, h2: hb, noise: rj)
             innovations[j] = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
+            let q = i.y * i.y / i.s
+            squaredDistances[j] = q[0] + q[1]
         }
         lastNoise = r
         // The gate statistic: the smallest d² among the modes that are plausible now (probability
@@ -479,8 +475,7 @@ struct ModeMixture: HorizontalModel {
         var best = Double.infinity, top = 0
         for j in 1..<max(m, 1) where probability[j] > probability[top] { top = j }
         for j in 0..<m where j == top || probability[j] >= Self.plausibleProbability {
-            let v = innovations[j]
-            best = min(best, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
+            best = min(best, squaredDistances[j])
         }
         return best
     }
@@ -501,8 +496,7 @@ struct ModeMixture: HorizontalModel {
         let m = modeCount
         guard m > 1 else { return }
         for j in 0..<m {
-            let v = innovations[j]
-            logLikelihood[j] = -0.5 * min(v[0] * v[0] / v[1] + v[2] * v[2] / v[3], gate)
+            logLikelihood[j] = -0.5 * min(squaredDistances[j], gate)
             likelihoodScale[j] = 1
         }
         reweight()
@@ -511,7 +505,7 @@ struct ModeMixture: HorizontalModel {
 
     mutating func applyPosition() {
         let m = modeCount
-        let par = parameters, inn = innovations, r = lastNoise
+        let par = parameters, inn = innovations, d2 = squaredDistances, r = lastNoise
         // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
         let biasWhite = split.white(r)
         var logL: [Double] = [], scale: [Double] = []
@@ -526,7 +520,7 @@ struct ModeMixture: HorizontalModel {
                 let rj = observesBias ? biasWhite : r
                 st[j].update(innovation: SIMD2(v[0], v[2]), h0: 1, h1: 0, h2: hb, noise: rj)
                 guard m > 1 else { continue }
-                var l = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
+                var l = -0.5 * d2[j]
                 // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
                 let vmax = par[j].maximumSpeed
                 let ve = st[j].x1[0], vn = st[j].x1[1], speed2 = ve * ve + vn * vn
@@ -556,15 +550,16 @@ struct ModeMixture: HorizontalModel {
         var d2 = Double.infinity
         for j in 0..<m {
             let i = states[j].innovation(measurement: SIMD2(ve, vn), h0: 0, h1: 1, h2: 0, noise: r)
-            let v = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
-            innovations[j] = v
-            d2 = min(d2, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
+            innovations[j] = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
+            let q = i.y * i.y / i.s
+            squaredDistances[j] = q[0] + q[1]
+            d2 = min(d2, squaredDistances[j])
         }
         guard d2 <= gate, d2.isFinite else { return false }
         for j in 0..<m {
             let v = innovations[j]
             states[j].update(innovation: SIMD2(v[0], v[2]), h0: 0, h1: 1, h2: 0, noise: r)
-            logLikelihood[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
+            logLikelihood[j] = -0.5 * squaredDistances[j]
             likelihoodScale[j] = 1 / (v[1] * v[3]).squareRoot()
         }
         reweight()
@@ -660,27 +655,41 @@ struct ModeMixture: HorizontalModel {
         for j in 0..<m { probability[j] *= logLikelihood[j] * inverse }
     }
 
-    /// The moment-matched mixture of the modes into the merged posterior.
+    /// The moment-matched mixture of the modes into the merged posterior: Σⱼ μⱼ Mⱼ of the modes'
+    /// raw moments (``computeMoments()``), re-centered. The moments stay for the next
+    /// ``predict(dt:)``'s mixing (the states do not change in between).
     mutating func merge() {
         let m = modeCount
         if m == 1 { merged = states[0]; return }
-        merged = states.withUnsafeBufferPointer { st in
-            probability.withUnsafeBufferPointer { pr in Self.mixture(st, pr, count: m) }
+        computeMoments()
+        let (r0, r1, r2) = momentOrigin
+        merged = mixedStates.withUnsafeBufferPointer { mx in
+            probability.withUnsafeBufferPointer { pr in
+                var sum = Channel.zero
+                for j in 0..<m where pr[j] > 0 { sum.add(mx[j], weight: pr[j]) }
+                return sum.centered(scale: 1, about: r0, r1, r2)
+            }
         }
     }
 
-    /// The moment-matched mixture of the modes with weights `pr`.
+    /// Fills `mixedStates` with each mode's raw moments about mode 0's mean (``momentOrigin``):
+    /// offset d = x − x₀ and second moment P + d dᵀ (``Channel/moments(about:_:_:)``). The
+    /// offsets are the modes' spread (meters), so re-centering a weighted sum of them costs only
+    /// rounding-level precision.
     @inline(__always)
-    static func mixture(_ st: UnsafeBufferPointer<Channel>, _ pr: UnsafeBufferPointer<Double>, count m: Int) -> Channel {
-        var mix = Channel.zero
-        for j in 0..<m {
-            let w = pr[j], s = st[j]
-            mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
+    mutating func computeMoments() {
+        let m = modeCount
+        let o = states[0]
+        momentOrigin = (o.x0, o.x1, o.x2)
+        var mx: [Channel] = []
+        swap(&mx, &mixedStates)
+        states.withUnsafeBufferPointer { st in
+            mx.withUnsafeMutableBufferPointer { out in
+                for i in 0..<m { out[i] = st[i].moments(about: o.x0, o.x1, o.x2) }
+            }
         }
-        for j in 0..<m where pr[j] > 0 {
-            st[j].accumulate(into: &mix, weight: pr[j], mean: mix.x0, mix.x1, mix.x2)
-        }
-        return mix
+        swap(&mx, &mixedStates)
+        momentsCurrent = true
     }
 
     @inline(__always)
