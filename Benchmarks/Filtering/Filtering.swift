@@ -5,7 +5,12 @@ import GeoAnchorKit
 // Filtering speed targets (issue 4; issue 14 for the adaptive model):
 //  - ≥ 5,000,000 adaptive (4-mode interacting multiple model, the default) filter steps/s on one
 //    core — "PositionFilter.step adaptive" below; FilterPy (scripts/dev/filterpy_speed.py) does
-//    one single-model step at ~22,000 steps/s on the development machine;
+//    one single-model step at ~22,000 steps/s on the development machine. Not reached: measured
+//    (release timing loop over these 100k steps, previous and current code alternating, three
+//    times each, median of 15 runs, shared 2-core VM in a slow phase) 1,005–1,071 → 709–762 ns
+//    per adaptive step (≈ 1.4×; ≈ 50 ms per iteration, 2 M steps/s, at the 67–73 ms this
+//    benchmark measured for the previous code) and 296–300 → 197–203 ns per walking-preset step;
+//    the four modes' two-lane arithmetic (> 1,000 SSE2 vector operations per step) is the floor;
 //  - ≥ 10,000,000 position-filter steps/s on one core (FilterPy manages ~45,000; on the
 //    development machine `python3 scripts/dev/filterpy_speed.py` measures FilterPy 2.0 doing
 //    the same step at 22,000 steps/s, against 13 M for "PositionFilter.step" below);

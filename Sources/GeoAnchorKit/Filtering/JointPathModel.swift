@@ -100,7 +100,7 @@ struct JointPathModel: HorizontalModel {
         return state.updateJoint(innovation: y, observation: H, noise: SIMD4(r, 0, 0, r), gate: gate).isApplied
     }
 
-    var marginals: (east: KalmanFilter2, north: KalmanFilter2) { Self.marginals(of: state) }
+    var marginals: (east: KalmanFilter2, north: KalmanFilter2) { @inline(__always) get { Self.marginals(of: state) } }
 
     /// The path pseudo-measurement of one step (see ``PathConstraint``): true when applied, false
     /// when released (outside the corridor, beyond a free end, gated at `gate`); nil before the
@@ -138,6 +138,7 @@ struct JointPathModel: HorizontalModel {
         r.posterior.smoothedJoint(predicted: next.prior, dt: next.dt, phi: next.phi, next: smoothedNext)
     }
 
+    @inline(__always)
     static func marginals(of s: KalmanFilter8) -> (east: KalmanFilter2, north: KalmanFilter2) {
         let x = s.x, P = s.P
         let e = JointIndex.east, n = JointIndex.north, ve = JointIndex.velocityEast, vn = JointIndex.velocityNorth

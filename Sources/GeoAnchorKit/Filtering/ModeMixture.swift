@@ -67,6 +67,13 @@ struct ModeMixture: HorizontalModel {
         @inline(__always)
         static func finite(_ v: V) -> SIMDMask<V.MaskStorage> { (v - v) .== V.zero }
 
+        /// Whether the summed terms are all finite on both axes, tested on their sum: a
+        /// non-finite term makes the sum infinite or NaN (inf + finite = inf, inf − inf = NaN), so
+        /// a finite sum proves them all finite; an overflowing sum only sends the caller to its
+        /// lane-by-lane checks.
+        @inline(__always)
+        static func allFinite(sum: V) -> Bool { all(finite(sum)) }
+
         /// ``KalmanFilter3/predictBiasedConstantVelocity(dt:q:phi:biasNoise:)`` on each axis (an
         /// axis whose result is not finite is unchanged).
         @inline(__always)
@@ -81,6 +88,12 @@ struct ModeMixture: HorizontalModel {
             let n12: V = phi * p12
             let n22: V = phi2 * p22 + biasNoise
             let nx0: V = x0 + dt * x1, nx2: V = phi * x2
+            if Self.allFinite(sum: n00 + n01 + n02 + n11 + n12 + n22 + nx0 + nx2) {
+                // The usual case: both axes take the prediction.
+                x0 = nx0; x2 = nx2
+                p00 = n00; p01 = n01; p02 = n02; p11 = n11; p12 = n12; p22 = n22
+                return
+            }
             var ok = Self.finite(n00) .& Self.finite(n01) .& Self.finite(n02)
             ok = ok .& Self.finite(n11) .& Self.finite(n12) .& Self.finite(n22)
             ok = ok .& Self.finite(nx0) .& Self.finite(nx2)
@@ -109,7 +122,6 @@ struct ModeMixture: HorizontalModel {
             let u1: V = p01 * h0 + p11 * h1 + p12 * h2
             let u2: V = p02 * h0 + p12 * h1 + p22 * h2
             let s: V = h0 * u0 + h1 * u1 + h2 * u2 + r
-            var ok = Self.finite(y) .& (s .> V.zero) .& Self.finite(s)
             let k0: V = u0 / s, k1: V = u1 / s, k2: V = u2 / s
             let n00: V = p00 - 2 * k0 * u0 + s * k0 * k0
             let n01: V = p01 - k0 * u1 - u0 * k1 + s * k0 * k1
@@ -118,6 +130,14 @@ struct ModeMixture: HorizontalModel {
             let n12: V = p12 - k1 * u2 - u1 * k2 + s * k1 * k2
             let n22: V = p22 - 2 * k2 * u2 + s * k2 * k2
             let nx0: V = x0 + k0 * y, nx1: V = x1 + k1 * y, nx2: V = x2 + k2 * y
+            if all((s .> V.zero) .& (n00 .> V.zero) .& (n11 .> V.zero) .& (n22 .> V.zero)),
+               Self.allFinite(sum: y + s + n00 + n01 + n02 + n11 + n12 + n22 + nx0 + nx1 + nx2) {
+                // The usual case: both axes take the update.
+                x0 = nx0; x1 = nx1; x2 = nx2
+                p00 = n00; p01 = n01; p02 = n02; p11 = n11; p12 = n12; p22 = n22
+                return
+            }
+            var ok = Self.finite(y) .& (s .> V.zero) .& Self.finite(s)
             ok = ok .& (n00 .> V.zero) .& (n11 .> V.zero) .& (n22 .> V.zero)
             ok = ok .& Self.finite(n00) .& Self.finite(n11) .& Self.finite(n22)
             ok = ok .& Self.finite(n01) .& Self.finite(n02) .& Self.finite(n12)
@@ -127,17 +147,32 @@ struct ModeMixture: HorizontalModel {
             p11.replace(with: n11, where: ok); p12.replace(with: n12, where: ok); p22.replace(with: n22, where: ok)
         }
 
-        /// Adds `w (P + d dᵀ)` with d = x − m to the covariance accumulator `a` on each axis
-        /// (the moment-matching term of a mixture component, in the order the SIMD16 form used).
+        /// The raw moments about (m0, m1, m2) on each axis: the offset d = x − m in place of x and
+        /// the second moment P + d dᵀ in place of P (see ``centered(scale:about:_:_:)``).
         @inline(__always)
-        func accumulate(into a: inout Channel, weight w: Double, mean m0: V, _ m1: V, _ m2: V) {
+        func moments(about m0: V, _ m1: V, _ m2: V) -> Channel {
             let d0 = x0 - m0, d1 = x1 - m1, d2 = x2 - m2
-            a.p00 += w * (p00 + d0 * d0)
-            a.p01 += w * (p01 + d0 * d1)
-            a.p02 += w * (p02 + d0 * d2)
-            a.p11 += w * (p11 + d1 * d1)
-            a.p12 += w * (p12 + d1 * d2)
-            a.p22 += w * (p22 + d2 * d2)
+            return Channel(x0: d0, x1: d1, x2: d2, p00: p00 + d0 * d0, p01: p01 + d0 * d1, p02: p02 + d0 * d2,
+                           p11: p11 + d1 * d1, p12: p12 + d1 * d2, p22: p22 + d2 * d2)
+        }
+
+        /// Adds `w` times every field of `c` (a weighted sum of ``moments(about:_:_:)``).
+        @inline(__always)
+        mutating func add(_ c: Channel, weight w: Double) {
+            x0 += w * c.x0; x1 += w * c.x1; x2 += w * c.x2
+            p00 += w * c.p00; p01 += w * c.p01; p02 += w * c.p02
+            p11 += w * c.p11; p12 += w * c.p12; p22 += w * c.p22
+        }
+
+        /// The mean and covariance of raw moments about (m0, m1, m2) scaled by `s`: with
+        /// d = s·offset and S = s·second moment, x = m + d and P = S − d dᵀ (the inverse of
+        /// ``moments(about:_:_:)`` after normalizing a weighted sum).
+        @inline(__always)
+        func centered(scale s: Double, about m0: V, _ m1: V, _ m2: V) -> Channel {
+            let d0 = s * x0, d1 = s * x1, d2 = s * x2
+            return Channel(x0: m0 + d0, x1: m1 + d1, x2: m2 + d2,
+                           p00: s * p00 - d0 * d0, p01: s * p01 - d0 * d1, p02: s * p02 - d0 * d2,
+                           p11: s * p11 - d1 * d1, p12: s * p12 - d1 * d2, p22: s * p22 - d2 * d2)
         }
     }
 
@@ -149,8 +184,12 @@ struct ModeMixture: HorizontalModel {
     let stillVariance: Double
     /// Per mode: both axes' states.
     var states: [Channel]
-    /// Scratch for the mixed states of ``predict(dt:)`` (kept to avoid an allocation per step).
+    /// Scratch for the mixed states of ``predict(dt:)`` (kept to avoid an allocation per step);
+    /// between a merge and the next prediction, the modes' raw moments (``computeMoments()``).
     var mixedStates: [Channel]
+    /// Whether `mixedStates` holds the current states' moments about `momentOrigin`.
+    var momentsCurrent = false
+    var momentOrigin: (SIMD2<Double>, SIMD2<Double>, SIMD2<Double>) = (.zero, .zero, .zero)
     /// Mode probabilities (sum 1).
     var probability: [Double]
     /// Scratch: the predicted mode probabilities c̄ⱼ of ``predict(dt:)``.
@@ -167,8 +206,14 @@ struct ModeMixture: HorizontalModel {
     var crossScratch: [SIMD16<Double>] = []
     // Cached per-mode position innovations (east y, s, north y, s) and noises of the last fix.
     var innovations: [SIMD4<Double>]
-    /// Scratch for per-mode log-likelihoods and their exponentials.
+    /// Scratch: per mode, the squared Mahalanobis distance d² of the last innovation (both axes).
+    var squaredDistances: [Double]
+    /// Scratch for the per-mode likelihoods `exp(logLikelihood) × likelihoodScale`: the exponent
+    /// (−½ d² and any speed-limit term) and the factor 1/√(s_east s_north) of a Gaussian
+    /// innovation (1 where there is none), kept apart so that no step needs a logarithm; then
+    /// the likelihoods themselves (see ``reweight()``).
     var logLikelihood: [Double]
+    var likelihoodScale: [Double]
     /// The step's transition factors for recent step lengths: `cacheSize` slots of (dt, φ(dt)),
     /// and per slot and mode the probability of staying, exp(−dt·rateᵢ), and of moving to each
     /// other mode. Timestamps near 1.7e9 s make a nominal 0.1 s step one of a few neighbouring
@@ -195,7 +240,9 @@ struct ModeMixture: HorizontalModel {
         probability = Array(repeating: 1 / Double(modes.count), count: modes.count)
         priorProbability = probability
         innovations = Array(repeating: .zero, count: modes.count)
+        squaredDistances = Array(repeating: 0, count: modes.count)
         logLikelihood = Array(repeating: 0, count: modes.count)
+        likelihoodScale = Array(repeating: 1, count: modes.count)
         cachedStay = Array(repeating: 1, count: Self.cacheSize * modes.count)
         cachedMove = Array(repeating: 0, count: Self.cacheSize * modes.count)
     }
@@ -250,11 +297,17 @@ struct ModeMixture: HorizontalModel {
         let slot = transitionSlot(dt)
         let phi = cachedPhis[slot], biasNoise = tau == nil ? 0 : split.current * (1 - phi * phi)
         if m == 1 { predictSingle(dt: dt, phi: phi, biasNoise: biasNoise); return }
-        // Mixing: the weights Πᵢⱼ μᵢ (stay on the diagonal, move elsewhere), their column sums
-        // c̄ⱼ (the predicted mode probabilities) and each mode's moment-matched mixed state.
-        // The hot loops run on buffer pointers (no bounds or uniqueness checks); the scratch
-        // arrays are moved out of `self` meanwhile so the closures touch only locals.
+        // Mixing: with bᵢ = μᵢ·moveᵢ and aⱼ = μⱼ (stayⱼ − moveⱼ) the weights are Πᵢⱼ μᵢ = bᵢ + [i = j] aⱼ,
+        // so the predicted mode probabilities are c̄ⱼ = Σᵢ bᵢ + aⱼ and each mode's moment-matched
+        // mixed state is the normalized (Σᵢ bᵢ Mᵢ + aⱼ Mⱼ) / c̄ⱼ of the modes' raw moments Mᵢ
+        // (``computeMoments()``, usually left by the last merge), re-centered: one shared sum and
+        // one term per mode instead of m² outer products. The hot loops run on buffer pointers
+        // (no bounds or uniqueness checks); the scratch arrays are moved out of `self` meanwhile
+        // so the closures touch only locals.
         let base = slot * m
+        if !momentsCurrent { computeMoments() }
+        momentsCurrent = false   // the mixed states replace them below
+        let (r0, r1, r2) = momentOrigin
         var mixed: [Channel] = [], prior: [Double] = []
         swap(&mixed, &mixedStates); swap(&prior, &priorProbability)
         states.withUnsafeBufferPointer { st in
@@ -263,17 +316,21 @@ struct ModeMixture: HorizontalModel {
         cachedMove.withUnsafeBufferPointer { move in
         mixed.withUnsafeMutableBufferPointer { mx in
         prior.withUnsafeMutableBufferPointer { pp in
-        withUnsafeTemporaryAllocation(of: Double.self, capacity: m) { wn in
+            var shared = Channel.zero, b = 0.0
+            for i in 0..<m {
+                let w = pr[i] * move[base + i]
+                b += w
+                if w > 0 { shared.add(mx[i], weight: w) }
+            }
             for j in 0..<m {
-                var c = 0.0
-                for i in 0..<m { c += pr[i] * (i == j ? stay[base + i] : move[base + i]) }
+                let a = pr[j] * (stay[base + j] - move[base + j])
+                let c = b + a
                 pp[j] = c
                 guard c > 0 else { mx[j] = st[j]; continue }
-                // The normalized weights wᵢ = Πᵢⱼ μᵢ / c̄ⱼ (computed once, used for both axes).
-                for i in 0..<m { wn[i] = pr[i] * (i == j ? stay[base + i] : move[base + i]) / c }
-                mx[j] = Self.mixture(st, UnsafeBufferPointer(wn), count: m)
+                var sum = shared
+                if a != 0 { sum.add(mx[j], weight: a) }
+                mx[j] = sum.centered(scale: 1 / c, about: r0, r1, r2)
             }
-        }
         }
         }
         }
@@ -406,6 +463,8 @@ struct ModeMixture: HorizontalModel {
             let hb = parameters[j].observesBias ? 1.0 : 0
             let i = states[j].innovation(measurement: SIMD2(east, north), h0: 1, h1: 0, h2: hb, noise: rj)
             innovations[j] = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
+            let q = i.y * i.y / i.s
+            squaredDistances[j] = q[0] + q[1]
         }
         lastNoise = r
         // The gate statistic: the smallest d² among the modes that are plausible now (probability
@@ -416,8 +475,7 @@ struct ModeMixture: HorizontalModel {
         var best = Double.infinity, top = 0
         for j in 1..<max(m, 1) where probability[j] > probability[top] { top = j }
         for j in 0..<m where j == top || probability[j] >= Self.plausibleProbability {
-            let v = innovations[j]
-            best = min(best, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
+            best = min(best, squaredDistances[j])
         }
         return best
     }
@@ -438,8 +496,8 @@ struct ModeMixture: HorizontalModel {
         let m = modeCount
         guard m > 1 else { return }
         for j in 0..<m {
-            let v = innovations[j]
-            logLikelihood[j] = -0.5 * min(v[0] * v[0] / v[1] + v[2] * v[2] / v[3], gate)
+            logLikelihood[j] = -0.5 * min(squaredDistances[j], gate)
+            likelihoodScale[j] = 1
         }
         reweight()
         merge()
@@ -447,13 +505,14 @@ struct ModeMixture: HorizontalModel {
 
     mutating func applyPosition() {
         let m = modeCount
-        let par = parameters, inn = innovations, r = lastNoise
+        let par = parameters, inn = innovations, d2 = squaredDistances, r = lastNoise
         // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
         let biasWhite = split.white(r)
-        var logL: [Double] = []
-        swap(&logL, &logLikelihood)
+        var logL: [Double] = [], scale: [Double] = []
+        swap(&logL, &logLikelihood); swap(&scale, &likelihoodScale)
         states.withUnsafeMutableBufferPointer { st in
         logL.withUnsafeMutableBufferPointer { ll in
+        scale.withUnsafeMutableBufferPointer { sc in
             for j in 0..<m {
                 let v = inn[j]
                 let observesBias = par[j].observesBias
@@ -461,19 +520,22 @@ struct ModeMixture: HorizontalModel {
                 let rj = observesBias ? biasWhite : r
                 st[j].update(innovation: SIMD2(v[0], v[2]), h0: 1, h1: 0, h2: hb, noise: rj)
                 guard m > 1 else { continue }
-                var l = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+                var l = -0.5 * d2[j]
                 // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
                 let vmax = par[j].maximumSpeed
-                if vmax.isFinite {
-                    let ve = st[j].x1[0], vn = st[j].x1[1]
-                    let excess = max(0, (ve * ve + vn * vn).squareRoot() - vmax) / Self.speedLimitSigma
+                let ve = st[j].x1[0], vn = st[j].x1[1], speed2 = ve * ve + vn * vn
+                if speed2 > vmax * vmax {   // never for an infinite limit; the root only when over it
+                    let excess = (speed2.squareRoot() - vmax) / Self.speedLimitSigma
                     l -= 0.5 * excess * excess
                 }
                 ll[j] = l
+                sc[j] = 1 / (v[1] * v[3]).squareRoot()
             }
         }
         }
-        swap(&logL, &logLikelihood)   // a swap, so no second reference makes reweight's writes copy
+        }
+        // Swaps, so no second reference makes reweight's writes copy.
+        swap(&logL, &logLikelihood); swap(&scale, &likelihoodScale)
         if m > 1 { reweight() }
         merge()
     }
@@ -488,15 +550,17 @@ struct ModeMixture: HorizontalModel {
         var d2 = Double.infinity
         for j in 0..<m {
             let i = states[j].innovation(measurement: SIMD2(ve, vn), h0: 0, h1: 1, h2: 0, noise: r)
-            let v = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
-            innovations[j] = v
-            d2 = min(d2, v[0] * v[0] / v[1] + v[2] * v[2] / v[3])
+            innovations[j] = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
+            let q = i.y * i.y / i.s
+            squaredDistances[j] = q[0] + q[1]
+            d2 = min(d2, squaredDistances[j])
         }
         guard d2 <= gate, d2.isFinite else { return false }
         for j in 0..<m {
             let v = innovations[j]
             states[j].update(innovation: SIMD2(v[0], v[2]), h0: 0, h1: 1, h2: 0, noise: r)
-            logLikelihood[j] = -0.5 * (v[0] * v[0] / v[1] + v[2] * v[2] / v[3] + log(v[1] * v[3]))
+            logLikelihood[j] = -0.5 * squaredDistances[j]
+            likelihoodScale[j] = 1 / (v[1] * v[3]).squareRoot()
         }
         reweight()
         merge()
@@ -504,7 +568,7 @@ struct ModeMixture: HorizontalModel {
     }
 
     var marginals: (east: KalmanFilter2, north: KalmanFilter2) {
-        (Self.marginal(merged, 0), Self.marginal(merged, 1))
+        @inline(__always) get { (Self.marginal(merged, 0), Self.marginal(merged, 1)) }
     }
 
     // MARK: smoothing
@@ -548,6 +612,7 @@ struct ModeMixture: HorizontalModel {
     /// The probability of every motion kind in one pass (each the same sum, in the same order,
     /// as ``probability(of:)``).
     var kindProbabilities: (stationary: Double, walking: Double, vehicle: Double) {
+        @inline(__always) get {
         var s = 0.0, w = 0.0, v = 0.0
         for j in 0..<modeCount {
             switch parameters[j].kind {
@@ -557,6 +622,7 @@ struct ModeMixture: HorizontalModel {
             }
         }
         return (s, w, v)
+        }
     }
 
     /// Probability of each motion kind (modes of the same kind summed).
@@ -566,46 +632,64 @@ struct ModeMixture: HorizontalModel {
         return p
     }
 
-    /// Multiplies the mode probabilities by exp(logL) (``logLikelihood``) and renormalizes
-    /// (unchanged when no likelihood is finite).
+    /// Multiplies the mode probabilities by the likelihoods exp(logL) × scale (``logLikelihood``,
+    /// ``likelihoodScale``) and renormalizes (unchanged when no likelihood is finite). The
+    /// exponents are taken relative to the largest, so no likelihood underflows for being far
+    /// from the others' scale.
     mutating func reweight() {
         let m = modeCount
         guard m > 1 else { return }
         var top = -Double.infinity
-        for j in 0..<m where logLikelihood[j].isFinite { top = max(top, logLikelihood[j]) }
+        for j in 0..<m where logLikelihood[j].isFinite && likelihoodScale[j].isFinite { top = max(top, logLikelihood[j]) }
         guard top.isFinite else { return }
         var sum = 0.0
         for j in 0..<m {
             // exp once per mode: kept in logLikelihood for the normalization below.
-            let l = logLikelihood[j].isFinite ? exp(logLikelihood[j] - top) : 0
+            let e = logLikelihood[j] - top, c = likelihoodScale[j]
+            let l = e.isFinite && c.isFinite ? (e == 0 ? c : exp(e) * c) : 0
             logLikelihood[j] = l
             sum += probability[j] * l
         }
         guard sum > 0, sum.isFinite else { return }
-        for j in 0..<m { probability[j] *= logLikelihood[j] / sum }
+        let inverse = 1 / sum
+        for j in 0..<m { probability[j] *= logLikelihood[j] * inverse }
     }
 
-    /// The moment-matched mixture of the modes into the merged posterior.
+    /// The moment-matched mixture of the modes into the merged posterior: Σⱼ μⱼ Mⱼ of the modes'
+    /// raw moments (``computeMoments()``), re-centered. The moments stay for the next
+    /// ``predict(dt:)``'s mixing (the states do not change in between).
     mutating func merge() {
         let m = modeCount
         if m == 1 { merged = states[0]; return }
-        merged = states.withUnsafeBufferPointer { st in
-            probability.withUnsafeBufferPointer { pr in Self.mixture(st, pr, count: m) }
+        computeMoments()
+        let (r0, r1, r2) = momentOrigin
+        merged = mixedStates.withUnsafeBufferPointer { mx in
+            probability.withUnsafeBufferPointer { pr in
+                var sum = Channel.zero
+                for j in 0..<m where pr[j] > 0 { sum.add(mx[j], weight: pr[j]) }
+                return sum.centered(scale: 1, about: r0, r1, r2)
+            }
         }
     }
 
-    /// The moment-matched mixture of the modes with weights `pr`.
+    /// Fills `mixedStates` with each mode's raw moments about mode 0's mean (``momentOrigin``):
+    /// offset d = x − x₀ and second moment P + d dᵀ (``Channel/moments(about:_:_:)``). The
+    /// offsets are the modes' spread (meters), so re-centering a weighted sum of them costs only
+    /// rounding-level precision.
     @inline(__always)
-    static func mixture(_ st: UnsafeBufferPointer<Channel>, _ pr: UnsafeBufferPointer<Double>, count m: Int) -> Channel {
-        var mix = Channel.zero
-        for j in 0..<m {
-            let w = pr[j], s = st[j]
-            mix.x0 += w * s.x0; mix.x1 += w * s.x1; mix.x2 += w * s.x2
+    mutating func computeMoments() {
+        let m = modeCount
+        let o = states[0]
+        momentOrigin = (o.x0, o.x1, o.x2)
+        var mx: [Channel] = []
+        swap(&mx, &mixedStates)
+        states.withUnsafeBufferPointer { st in
+            mx.withUnsafeMutableBufferPointer { out in
+                for i in 0..<m { out[i] = st[i].moments(about: o.x0, o.x1, o.x2) }
+            }
         }
-        for j in 0..<m where pr[j] > 0 {
-            st[j].accumulate(into: &mix, weight: pr[j], mean: mix.x0, mix.x1, mix.x2)
-        }
-        return mix
+        swap(&mx, &mixedStates)
+        momentsCurrent = true
     }
 
     @inline(__always)

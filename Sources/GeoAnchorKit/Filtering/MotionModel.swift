@@ -75,6 +75,7 @@ public struct MotionProbabilities: Sendable, Hashable, Codable {
         self.init(stationary: kind == .stationary ? 1 : 0, walking: kind == .walking ? 1 : 0, vehicle: kind == .vehicle ? 1 : 0)
     }
 
+    @inline(__always)
     init(_ m: ModeMixture) {
         let p = m.kindProbabilities
         self.init(stationary: p.stationary, walking: p.walking, vehicle: p.vehicle)
