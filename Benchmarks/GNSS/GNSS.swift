@@ -15,12 +15,12 @@ import GeoAnchorKit
 // target is not reached). The process-level ratio (with our ≈ 24 ms start-up) is in README.md.
 // 2026-11-25, second round (clocks eliminated from the normal equations, atmosphere once per
 // epoch): a release timing loop over the same prepared epochs, old and new builds alternately,
-// three rounds, best of 40 on a quiet machine: 16.8 → 9.3 ms per 794 epochs (47 k → 85 k epochs/s)
-// with the previous epoch as prior (this benchmark now), 10.3 → 9.3 ms (77 k → 85 k) with the
-// epoch's own solution as prior (its old definition). Still short of 100 k. This suite right after
-// (same quiet machine, p0 / p50 wall): WLS from prepared measurements 10 / 11 ms per 794 epochs
-// (≈ 79 k / 71 k epochs/s), GPS WLS whole run incl. reading 34 / 35 ms, obs read 17 / 18 ms,
-// rnx2rtkp process 295 / 304 ms.
+// two rounds, best of 40 on a quiet machine: 17 → 9.5 ms per 794 epochs (46 k → 83 k epochs/s)
+// with the previous epoch as prior (this benchmark now), 10.3 → 7.7–7.9 ms (76 k → 101–103 k)
+// with the epoch's own solution as prior (its old definition). Still short of 100 k as defined
+// now. This suite on the commit before the last fix (same speed within noise), p0 / p50 wall:
+// WLS from prepared measurements 10 / 11 ms per 794 epochs (≈ 79 k / 71 k epochs/s), GPS WLS
+// whole run incl. reading 34 / 35 ms, obs read 17 / 18 ms, rnx2rtkp process 295 / 304 ms.
 //
 // Run: `cd Benchmarks && swift package --disable-sandbox benchmark --target GNSS`
 // (GEOANCHORKIT_SHARED_DATA=/path/to/shared/data if it is not ../../shared/data).

@@ -190,8 +190,10 @@ public struct GNSSPositionSolver: Sendable {
         var u: SIMD3<Double>      // unit vector receiver → satellite
         var predictedRange: Double // geometric range + atmosphere, m
         var elevation: Double
-        /// Ionospheric + tropospheric delay included in ``predictedRange``, m.
-        var atmosphere: Double
+        /// Ionospheric delay (m) and tropospheric mapping factor (zenith delay → slant) included
+        /// in ``predictedRange``.
+        var ionosphere: Double
+        var troposphereMapping: Double
         var sigma: Double
         var satellite: SIMD3<Double>
     }
@@ -239,7 +241,7 @@ public struct GNSSPositionSolver: Sendable {
     /// are used instead of recomputing them (see ``solve(_:time:prior:skipped:)``).
     @inline(__always)
     static func geometry(_ m: PreparedMeasurement, _ g: GeometryContext, cn0Factor: Double,
-                         cached: (elevation: Double, atmosphere: Double, sigma: Double)? = nil) -> Row {
+                         cached: (elevation: Double, ionosphere: Double, troposphereMapping: Double, sigma: Double)? = nil) -> Row {
         let c = GNSSConstants.speedOfLight
         let r = g.receiver
         let p = m.satellitePosition
@@ -250,10 +252,12 @@ public struct GNSSPositionSolver: Sendable {
         let rho = (d * d).sum().squareRoot()
         let invRho = 1 / rho
         if let cached, g.nearSurface {
-            return Row(u: d * invRho, predictedRange: rho + cached.atmosphere, elevation: cached.elevation,
-                       atmosphere: cached.atmosphere, sigma: cached.sigma, satellite: s)
+            // The zenith delay is the current one: it changes with height by ≈ 0.3 mm/m.
+            return Row(u: d * invRho, predictedRange: rho + (cached.ionosphere + g.zenithTroposphere * cached.troposphereMapping),
+                       elevation: cached.elevation, ionosphere: cached.ionosphere, troposphereMapping: cached.troposphereMapping,
+                       sigma: cached.sigma, satellite: s)
         }
-        var atmosphere = 0.0
+        var ionosphere = 0.0, mapping = 0.0
         var el = Double.pi / 2
         var sinEl = 1.0
         if g.nearSurface {
@@ -267,19 +271,20 @@ public struct GNSSPositionSolver: Sendable {
                 // atan2(0, 0) = 0: cos 1, sin 0.
                 let invH = 1 / h
                 let cosAz = h > 0 ? n * invH : 1, sinAz = h > 0 ? e * invH : 0
-                atmosphere += m.ionosphereScale * GNSSModels.klobuchar(k, latitudeRadians: g.lat, longitudeRadians: g.lon, elevation: el,
-                                                                       cosAzimuth: cosAz, sinAzimuth: sinAz, gpsSecondsOfWeek: g.secondsOfWeek)
+                ionosphere = m.ionosphereScale * GNSSModels.klobuchar(k, latitudeRadians: g.lat, longitudeRadians: g.lon, elevation: el,
+                                                                    cosAzimuth: cosAz, sinAzimuth: sinAz, gpsSecondsOfWeek: g.secondsOfWeek)
             }
             if g.config.useTroposphere && el > 0 && el >= g.atmosphereMask {
-                atmosphere += g.zenithTroposphere * 1.001 / (0.002001 + sinEl * sinEl).squareRoot()
+                mapping = 1.001 / (0.002001 + sinEl * sinEl).squareRoot()
             }
         }
         let sigma = m.sigmaOverride ?? g.config.codeSigma(group: m.group, sinElevation: sinEl, cn0Factor: cn0Factor)
-        return Row(u: d * invRho, predictedRange: rho + atmosphere, elevation: el, atmosphere: atmosphere, sigma: sigma, satellite: s)
+        return Row(u: d * invRho, predictedRange: rho + (ionosphere + g.zenithTroposphere * mapping), elevation: el,
+                   ionosphere: ionosphere, troposphereMapping: mapping, sigma: sigma, satellite: s)
     }
 
     /// The rows of the measurements `active` (indices into `all`) at `ctx`'s receiver, into `rows`.
-    /// Near the surface, elevation, atmosphere and σ come from `cache` (3 per index)
+    /// Near the surface, elevation, ionosphere, tropospheric mapping and σ come from `cache` (4 per index)
     /// when it was filled within 100 m of the receiver (`cachedAt`); otherwise they are computed
     /// and the cache refilled.
     @inline(__always)
@@ -288,12 +293,15 @@ public struct GNSSPositionSolver: Sendable {
         rows.removeAll(keepingCapacity: true)
         let p = ctx.receiver
         if ctx.nearSurface, let a = cachedAt, ((p - a) * (p - a)).sum() < 100 * 100 {
-            for k in active { rows.append(geometry(all[k], ctx, cn0Factor: cnf[k], cached: (cache[3 * k], cache[3 * k + 1], cache[3 * k + 2]))) }
+            for k in active {
+                rows.append(geometry(all[k], ctx, cn0Factor: cnf[k], cached: (cache[4 * k], cache[4 * k + 1], cache[4 * k + 2], cache[4 * k + 3])))
+            }
         } else {
             for k in active {
                 let row = geometry(all[k], ctx, cn0Factor: cnf[k])
                 rows.append(row)
-                cache[3 * k] = row.elevation; cache[3 * k + 1] = row.atmosphere; cache[3 * k + 2] = row.sigma
+                cache[4 * k] = row.elevation; cache[4 * k + 1] = row.ionosphere
+                cache[4 * k + 2] = row.troposphereMapping; cache[4 * k + 3] = row.sigma
             }
             if ctx.nearSurface { cachedAt = p }
         }
@@ -347,13 +355,14 @@ public struct GNSSPositionSolver: Sendable {
         clocks.reserveCapacity(8)
         knownGroups.reserveCapacity(8)
         knownClocks.reserveCapacity(8)
-        // Elevation, atmospheric delay and σ of each measurement (3 per index into `all`) from the
+        // Elevation, ionospheric delay, tropospheric mapping and σ of each measurement (4 per index
+        // into `all`; the zenith delay, which changes with height by ≈ 0.3 mm/m, is recomputed) from the
         // last full geometry pass near the surface, and the receiver position of that pass. Later
         // passes within 100 m of it reuse them: over 100 m the elevation of a satellite 20,000 km
         // away changes by < 5 µrad, its delays by < 1 mm (the tropospheric mapping's slope at 10°
         // is ≈ 33 per radian; σ by < 1e-4 of itself), so the atmosphere costs one pass per epoch,
         // not one per iteration.
-        var atmosphereCache = [Double](repeating: 0, count: 3 * all.count)
+        var atmosphereCache = [Double](repeating: 0, count: 4 * all.count)
         var atmosphereAt: SIMD3<Double>? = nil
         // True right after the elevation mask removed measurements: `rows` then holds the kept
         // measurements' geometry at the unchanged `r`, exactly what the next iteration computes.
