@@ -652,16 +652,13 @@ public struct GNSSPositionSolver: Sendable {
         return (g.latitude * .pi / 180, g.longitude * .pi / 180, g.height, g.trig)
     }
 
-    /// East, north, up variances of the ECEF position block (first 3×3) of a covariance.
+    /// East, north, up variances of the ECEF position block (first 3×3) of an m×m covariance
+    /// (row-major): ``enuVariances(position:scale:trig:)`` of that block.
     static func enuVariances(_ p: [Double], m: Int, lat: Double, lon: Double) -> (Double, Double, Double) {
         guard p.count >= m * m, m >= 3 else { return (.nan, .nan, .nan) }
-        let sl = sin(lat), cl = cos(lat), so = sin(lon), co = cos(lon)
-        func v(_ a: SIMD3<Double>) -> Double {
-            var s = 0.0
-            for i in 0..<3 { for j in 0..<3 { s += a[i] * p[i * m + j] * a[j] } }
-            return s
-        }
-        return (v(SIMD3(-so, co, 0)), v(SIMD3(-sl * co, -sl * so, cl)), v(SIMD3(cl * co, cl * so, sl)))
+        var block = SIMD16<Double>()
+        for i in 0..<3 { for j in 0..<3 { block[i * 3 + j] = p[i * m + j] } }
+        return enuVariances(position: block, scale: 1, trig: SIMD4(sin(lat), cos(lat), sin(lon), cos(lon)))
     }
 
     /// χ² quantile at 99.9 % for `k` degrees of freedom (Wilson–Hilferty approximation, relative
