@@ -30,6 +30,20 @@ public struct GSDCDeviceGNSS: Sendable {
         return c
     }
 
+    /// The rules of Google's `WlsPosition*` baseline in GSDC 2023 files, for reproducing it:
+    /// ``solverConfiguration`` without an elevation mask (every row with a satellite state is
+    /// used, weighted 1/σ² with σ = `RawPseudorangeUncertaintyMeters`, one receiver clock after
+    /// `IsrbMeters`). On the 2023 Pixel 7 Pro sample this lands a median 0.09 m (0.05–0.18 m) from
+    /// Google's positions, as does an independent NumPy WLS with those rules; the 2022 sample's
+    /// baseline used other, unpublished exclusions (27.5 m off with these rules, 1.17 m with
+    /// ``solverConfiguration``). For accuracy use ``solverConfiguration``: the 10° mask removes
+    /// the multipath-dominated low satellites.
+    public static var googleBaselineConfiguration: GNSSSolverConfiguration {
+        var c = solverConfiguration
+        c.elevationMask = 0
+        return c
+    }
+
     public static func looksLike(firstLine: String) -> Bool {
         firstLine.contains("RawPseudorangeMeters") && firstLine.contains("SvPositionXEcefMeters")
     }

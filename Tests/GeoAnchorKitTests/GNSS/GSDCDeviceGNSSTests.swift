@@ -10,7 +10,8 @@ import GeoAnchorKitTestSupport
 /// baseline excludes rows by rules we have not reproduced (the best of 360 weight / clock /
 /// mask / exclusion variants tried in a numpy experiment gave 0.65 m, per epoch 0.2–1.7 m:
 /// no simple rule set reproduces it). Tolerance 1.5 m (measured + margin):
-/// this checks the reader and the sign conventions of the corrections, not the 0.1 m goal.
+/// this checks the reader and the sign conventions of the corrections; the 0.1 m goal is met on
+/// the 2023 sample below, whose baseline follows published rules.
 @Suite("GSDC device_gnss.csv", .enabled(if: SharedData.shouldRun))
 struct GSDCDeviceGNSSTests {
     static let path = "gnss_traces/gnss_lib_py_samples/google_decimeter_2022/device_gnss.csv"
@@ -30,6 +31,28 @@ struct GSDCDeviceGNSSTests {
         let med = ErrorStatistics(diffs).p50
         print("device_gnss: median 3D difference to Google's WLS \(med) m over \(diffs.count) epochs")
         #expect(med <= 1.5, "median \(med) m")
+    }
+
+    /// GSDC 2023 (gnss_lib_py's Pixel 7 Pro fixture, 2023-09-07): with Google's baseline rules
+    /// (``GSDCDeviceGNSS/googleBaselineConfiguration``) our WLS reproduces Google's
+    /// `WlsPosition*EcefMeters` (the independent reference). Tolerance: the 0.1 m median;
+    /// measured 0.086 m (0.05–0.18 m per epoch; an independent NumPy WLS with the same rules gives
+    /// the same figures). Each epoch within 0.5 m (measured max 0.18 m).
+    @Test func reproducesGoogleBaseline2023() throws {
+        let dev = try GSDCDeviceGNSS.read(contentsOf: SharedData.url("gnss_traces/gnss_lib_py_samples/google_decimeter_2023/2023-09-07-18-59-us-ca/pixel7pro/device_gnss.csv"))
+        let solver = GNSSPositionSolver(ephemerides: SatelliteEphemerides(), configuration: GSDCDeviceGNSS.googleBaselineConfiguration)
+        var diffs: [Double] = []
+        var skipped: [GNSSSkipReason: Int] = [:]
+        for e in dev.epochs {
+            guard let g = e.googleWLS, case .success(let s) = solver.solve(e.measurements, time: e.time, prior: nil, skipped: &skipped) else { continue }
+            let d = s.position - g
+            diffs.append((d * d).sum().squareRoot())
+        }
+        #expect(diffs.count == dev.epochs.count && diffs.count >= 5)
+        let med = ErrorStatistics(diffs).p50
+        print("device_gnss 2023: median 3D difference to Google's WLS \(med) m over \(diffs.count) epochs")
+        #expect(med <= 0.1, "median \(med) m")
+        #expect(diffs.allSatisfy { $0 <= 0.5 }, "\(diffs)")
     }
 
     @Test func corruptedRowIsTyped() throws {
