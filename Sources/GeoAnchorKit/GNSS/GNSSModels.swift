@@ -82,13 +82,32 @@ public enum GNSSModels {
     /// The zenith part of ``troposphere(latitudeRadians:ellipsoidalHeight:elevation:)`` (m): one
     /// per receiver position, shared by all satellites.
     public static func troposphereZenith(latitudeRadians lat: Double, ellipsoidalHeight h0: Double) -> Double {
+        troposphereZenithAndSlope(latitudeRadians: lat, ellipsoidalHeight: h0).zenith
+    }
+
+    /// ``troposphereZenith(latitudeRadians:ellipsoidalHeight:)`` and its derivative with respect
+    /// to the height (m of delay per m of height: ≈ −3e-4 near sea level; 0 where the height is
+    /// clamped to [−100, 10,000] m), in closed form from the same standard atmosphere. The
+    /// solver's design rows carry slope × mapping × up, so a Gauss–Newton step accounts for the
+    /// delay's change with the height it moves.
+    public static func troposphereZenithAndSlope(latitudeRadians lat: Double, ellipsoidalHeight h0: Double) -> (zenith: Double, slope: Double) {
         let h = min(10_000, max(-100, h0))
-        let p = 1013.25 * pow(1 - 2.2557e-5 * h, 5.2568)
+        let q = 1 - 2.2557e-5 * h
+        let p = 1013.25 * pow(q, 5.2568)
         let tK = 15 - 6.5e-3 * h + 273.16
         let e = 6.108 * 0.5 * exp((17.15 * tK - 4684) / (tK - 38.45))
-        let zh = 0.0022768 * p / (1 - 0.00266 * cos(2 * lat) - 0.00028 * h / 1000)
+        let d = 1 - 0.00266 * cos(2 * lat) - 0.00028 * h / 1000
+        let zh = 0.0022768 * p / d
         let zw = 0.002277 * (1255 / tK + 0.05) * e
-        return zh + zw
+        guard h == h0 else { return (zh + zw, 0) }
+        // d/dh of each factor: p ∝ q^5.2568, dtK/dh = −6.5e-3, the exponent's d/dtK is
+        // (4684 − 17.15 · 38.45) / (tK − 38.45)², d⁻¹'s is 0.00028e-3 / d².
+        let dp = p * 5.2568 * -2.2557e-5 / q
+        let dtK = -6.5e-3
+        let de = e * (4684 - 17.15 * 38.45) / ((tK - 38.45) * (tK - 38.45)) * dtK
+        let dzh = 0.0022768 * (dp / d + p * 0.00028e-3 / (d * d))
+        let dzw = 0.002277 * (-1255 / (tK * tK) * dtK * e + (1255 / tK + 0.05) * de)
+        return (zh + zw, dzh + dzw)
     }
 
     /// Mapping function 1.001 / √(0.002001 + sin² e) (RTCA DO-229 A.4.2.4); 0 below the horizon.
@@ -103,7 +122,7 @@ public enum GNSSModels {
     /// `tau` (s): the position is expressed in the ECEF frame of the reception time. The angle is
     /// ≈ 6 µrad, so cos = 1 − a²/2 and sin = a are exact to double precision (next terms < 1e-9 m).
     @inlinable
-    public static func sagnacRotated(_ s: SIMD3<Double>, flightTime tau: Double, earthRotationRate we: Double = 7.2921151467e-5) -> SIMD3<Double> {
+    public static func sagnacRotated(_ s: SIMD3<Double>, flightTime tau: Double, earthRotationRate we: Double = GNSSConstants.earthRotationRate) -> SIMD3<Double> {
         let a = we * tau
         let c = 1 - a * a / 2
         return SIMD3(c * s.x + a * s.y, -a * s.x + c * s.y, s.z)

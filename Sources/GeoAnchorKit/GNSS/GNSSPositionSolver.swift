@@ -206,6 +206,8 @@ public struct GNSSPositionSolver: Sendable {
         var nearSurface: Bool
         var sinLat: Double, cosLat: Double, sinLon: Double, cosLon: Double
         var zenithTroposphere: Double
+        /// d(zenith delay)/d(height), m/m (``GNSSModels/troposphereZenithAndSlope(latitudeRadians:ellipsoidalHeight:)``).
+        var zenithSlope: Double
         /// GPS seconds of week of the epoch (Klobuchar's local time).
         var secondsOfWeek: Double
         var klobuchar: KlobucharCoefficients?
@@ -215,23 +217,27 @@ public struct GNSSPositionSolver: Sendable {
         var atmosphereMask = -Double.infinity
 
         init(receiver r: SIMD3<Double>, lat: Double, lon: Double, height: Double, nearSurface: Bool, time: Double,
-             config: GNSSSolverConfiguration, klobuchar: KlobucharCoefficients?,
-             zenithTroposphere: Double? = nil, trig: SIMD4<Double>? = nil) {
+             config: GNSSSolverConfiguration, klobuchar: KlobucharCoefficients?, trig: SIMD4<Double>? = nil) {
             receiver = r; self.lat = lat; self.lon = lon; self.nearSurface = nearSurface
             let t = trig ?? SIMD4(sin(lat), cos(lat), sin(lon), cos(lon))
             sinLat = t[0]; cosLat = t[1]; sinLon = t[2]; cosLon = t[3]
-            self.zenithTroposphere = zenithTroposphere ?? GNSSModels.troposphereZenith(latitudeRadians: lat, ellipsoidalHeight: height)
+            (zenithTroposphere, zenithSlope) = GNSSModels.troposphereZenithAndSlope(latitudeRadians: lat, ellipsoidalHeight: height)
             secondsOfWeek = time.truncatingRemainder(dividingBy: GNSSTime.secondsPerWeek)
             self.klobuchar = klobuchar; self.config = config
         }
     }
 
-    static func geometry(_ m: PreparedMeasurement, receiver r: SIMD3<Double>, lat: Double, lon: Double, height: Double,
-                         nearSurface: Bool, time: Double, config: GNSSSolverConfiguration, klobuchar: KlobucharCoefficients?,
-                         zenithTroposphere: Double? = nil, trig: SIMD4<Double>? = nil, cn0Factor: Double? = nil) -> Row {
-        let g = GeometryContext(receiver: r, lat: lat, lon: lon, height: height, nearSurface: nearSurface, time: time,
-                                config: config, klobuchar: klobuchar, zenithTroposphere: zenithTroposphere, trig: trig)
-        return geometry(m, g, cn0Factor: cn0Factor ?? GNSSSolverConfiguration.cn0Factor(m.cn0))
+    /// The gradient of a row's predicted range with respect to the receiver position (ECEF):
+    /// −u for the geometric range, scaled by 1 + u·Ṡ/c for the Earth's rotation during the
+    /// flight (the flight time grows with the range; Ṡ = ω × satellite, |u·Ṡ|/c ≤ 7e-6), plus
+    /// mapping × d(zenith delay)/dh × up (`heightGradient` = slope × up, zero far from the
+    /// surface). Exact to first order, so one step from within tens of metres lands within
+    /// 0.1 mm of the converged point (``solve(_:time:prior:skipped:)``).
+    @inline(__always)
+    static func designRow(_ row: Row, heightGradient: SIMD3<Double>) -> SIMD3<Double> {
+        let s = row.satellite, u = row.u
+        let k = 1 + GNSSConstants.earthRotationRate * (u.x * s.y - u.y * s.x) * (1 / GNSSConstants.speedOfLight)
+        return row.troposphereMapping * heightGradient - u * k
     }
 
     /// Range (with Earth rotation during the flight), elevation, Klobuchar + Saastamoinen delays
@@ -367,6 +373,9 @@ public struct GNSSPositionSolver: Sendable {
         // True right after the elevation mask removed measurements: `rows` then holds the kept
         // measurements' geometry at the unchanged `r`, exactly what the next iteration computes.
         var rowsAtMask = false
+        // d(zenith delay)/dh × up (ECEF) at the position `rows` were computed for (zero away from
+        // the surface): the troposphere's part of the design rows (``designRow(_:heightGradient:)``).
+        var heightGradient = SIMD3<Double>(0, 0, 0)
         while true {
             // Unknowns: x, y, z + one clock per group present; gi[k] = group column of measurement k.
             groups.removeAll(keepingCapacity: true)
@@ -403,6 +412,8 @@ public struct GNSSPositionSolver: Sendable {
                     // This iteration applies the mask (below): rows under it are dropped unused.
                     if near && !masked { ctx.atmosphereMask = cfg.elevationMask * .pi / 180 }
                     Self.computeRows(all, active, cnf, ctx, rows: &rows, cache: &atmosphereCache, cachedAt: &atmosphereAt)
+                    heightGradient = near && cfg.useTroposphere
+                        ? ctx.zenithSlope * SIMD3(trig[1] * trig[3], trig[1] * trig[2], trig[0]) : SIMD3(0, 0, 0)
                 }
                 if near && !masked {
                     // Elevation mask once the position is near the surface.
@@ -428,7 +439,8 @@ public struct GNSSPositionSolver: Sendable {
                     for i in gb.indices { gb[i] = 0 }
                     for (k, row) in rows.enumerated() {
                         let v = all[active[k]].correctedPseudorange! - row.predictedRange - clocks[gi[k]]
-                        normals.add(h: -row.u, weight: 1 / (row.sigma * row.sigma), residual: v, groupSums: gb.baseAddress! + 5 * gi[k])
+                        normals.add(h: Self.designRow(row, heightGradient: heightGradient), weight: 1 / (row.sigma * row.sigma),
+                                    residual: v, groupSums: gb.baseAddress! + 5 * gi[k])
                     }
                     guard let dx = normals.solve(groupSums: gb.baseAddress!, groupCount: groupCount, factor: &positionFactor) else { return nil }
                     // Clock corrections from the eliminated rows: Δc_g = (Σ w·v − b_g·Δx) / Σ w.
@@ -443,6 +455,12 @@ public struct GNSSPositionSolver: Sendable {
                 lastNear = near
                 r += step
                 if abs(step.x) + abs(step.y) + abs(step.z) < 1e-3 { converged = true; break }
+                // Near the surface the design rows are the exact gradient, so a step shorter than
+                // 30 m leaves second-order terms only: the range's curvature |Δ|²/2ρ < 3e-5 m
+                // (the mapping and ionosphere are held over 100 m anyway, above): the next step
+                // would be < 0.1 mm at any usable geometry. Stop here (a chained solver — prior =
+                // the last epoch — mostly needs this one step).
+                if near && max(abs(step.x), abs(step.y), abs(step.z)) < 30 { converged = true; break }
             }
             remember(groups, clocks)
             if restart { continue }
@@ -454,12 +472,12 @@ public struct GNSSPositionSolver: Sendable {
             lat = geo.latitude * .pi / 180; lon = geo.longitude * .pi / 180; height = geo.height; trig = geo.trig
             resid.removeAll(keepingCapacity: true)
             if lastNear {
-                // The last step was < 1 mm: the geometry of the last iteration, moved along the
-                // line of sight by that step (range −u·Δr; σ, u and the atmosphere change by
-                // < 1e-9 of themselves over 1 mm), gives the residuals at the solution without a
-                // second pass of per-satellite trigonometry.
+                // The last step was < 30 m from rows computed near the surface: the last
+                // iteration's predictions moved by that step along their exact gradient give the
+                // residuals at the solution to < 3e-5 m (the range's curvature) without a second
+                // pass of per-satellite trigonometry.
                 for (k, row) in rows.enumerated() {
-                    let pred = row.predictedRange - (row.u * step).sum()
+                    let pred = row.predictedRange + (Self.designRow(row, heightGradient: heightGradient) * step).sum()
                     resid.append(all[active[k]].correctedPseudorange! - pred - clocks[gi[k]])
                 }
             } else {

@@ -91,6 +91,9 @@ public struct SatelliteID: Sendable, Hashable, Codable, Comparable, CustomString
 public enum GNSSConstants {
     /// Speed of light in vacuum, m/s (IS-GPS-200).
     public static let speedOfLight = 299_792_458.0
+    /// The Earth's rotation rate, rad/s (WGS84 / IS-GPS-200), used for the rotation during a
+    /// signal's flight.
+    public static let earthRotationRate = 7.2921151467e-5
     /// GPS L1 / Galileo E1 / BeiDou B1C / QZSS L1 carrier, Hz.
     public static let l1Frequency = 1_575.42e6
     /// GPS L5 / Galileo E5a / QZSS L5 / BeiDou B2a carrier, Hz.

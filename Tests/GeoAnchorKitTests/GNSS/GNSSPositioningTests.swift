@@ -92,6 +92,62 @@ struct GNSSPositioningTests {
         #expect(low / z > 5.5 && low / z < 6.0) // mapping ≈ 1/sin 10° = 5.76
     }
 
+    /// The zenith delay's height slope against a central finite difference (±1 m) of the delay
+    /// itself (independent of the closed-form derivative; the difference's own error is
+    /// ≈ f'''·h²/6 < 1e-10 m/m); tolerance 1e-9 m/m. ≈ −3e-4 m/m near sea level (the
+    /// hydrostatic delay's 1/8 km scale height), 0 above the 10 km clamp.
+    @Test func troposphereZenithSlope() {
+        for lat in [-60.0, 0, 37, 80] {
+            for h in [-50.0, 0, 30, 500, 2500, 8000] {
+                let phi = lat * .pi / 180
+                let (z, slope) = GNSSModels.troposphereZenithAndSlope(latitudeRadians: phi, ellipsoidalHeight: h)
+                #expect(z == GNSSModels.troposphereZenith(latitudeRadians: phi, ellipsoidalHeight: h))
+                let fd = (GNSSModels.troposphereZenith(latitudeRadians: phi, ellipsoidalHeight: h + 1)
+                          - GNSSModels.troposphereZenith(latitudeRadians: phi, ellipsoidalHeight: h - 1)) / 2
+                #expect(abs(slope - fd) < 1e-9, "lat \(lat) h \(h): \(slope) vs \(fd)")
+                if h <= 30 { #expect(slope < -2.5e-4 && slope > -3.5e-4) }
+            }
+        }
+        #expect(GNSSModels.troposphereZenithAndSlope(latitudeRadians: 0, ellipsoidalHeight: 12_000).slope == 0)
+    }
+
+    /// The solver's design row against a central finite difference (±1 m) of its own predicted
+    /// range (the reference: the prediction itself, differentiated numerically), with the
+    /// elevation-dependent terms held as the solver holds them within 100 m (`cached`).
+    /// Tolerance 1e-8 per component (the difference's rounding, 2e7 m × 2e-16 / 2 m, is ≈ 2e-9);
+    /// the Earth-rotation term (4e-7 on these rows, up to 7e-6) and the troposphere's height slope (up to 1.5e-3 at 10°)
+    /// are each far above it, so a row without either fails.
+    @Test func designRowIsTheRangeGradient() {
+        let c = Ellipsoid.wgs84.ecef(latitude: 37.4, longitude: -122.1, ellipsoidalHeight: 20)
+        let r = SIMD3(c.x, c.y, c.z)
+        let lat = 37.4 * Double.pi / 180, lon = -122.1 * Double.pi / 180
+        let up = SIMD3(cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat))
+        let east = SIMD3(-sin(lon), cos(lon), 0), north = SIMD3(-sin(lat) * cos(lon), -sin(lat) * sin(lon), cos(lat))
+        let config = GNSSSolverConfiguration()
+        for (k, (el, az)) in [(12.0, 30.0), (45.0, 200.0), (80.0, 290.0)].enumerated() {
+            let e = el * .pi / 180, a = az * .pi / 180
+            let los = cos(e) * sin(a) * east + cos(e) * cos(a) * north + sin(e) * up
+            let sat = PreparedMeasurement(satellite: SatelliteID(system: .gps, number: k + 1), group: GNSSSignalGroup(system: .gps, band: "1"),
+                                          correctedPseudorange: 2.2e7, correctedRangeRate: nil, carrierPhaseMeters: nil, lossOfLockIndicator: 0,
+                                          satellitePosition: r + 2.2e7 * los, satelliteVelocity: .zero, ionosphereScale: 1, cn0: 40, source: .broadcast)
+            func context(_ p: SIMD3<Double>) -> GNSSPositionSolver.GeometryContext {
+                let g = Ellipsoid.wgs84.geodetic(x: p.x, y: p.y, z: p.z)
+                return GNSSPositionSolver.GeometryContext(receiver: p, lat: g.latitude * .pi / 180, lon: g.longitude * .pi / 180,
+                                                          height: g.ellipsoidalHeight, nearSurface: true, time: 1e9, config: config, klobuchar: nil)
+            }
+            let ctx = context(r)
+            let row = GNSSPositionSolver.geometry(sat, ctx, cn0Factor: 1)
+            let held = (row.elevation, row.ionosphere, row.troposphereMapping, row.sigma)
+            func pred(_ p: SIMD3<Double>) -> Double { GNSSPositionSolver.geometry(sat, context(p), cn0Factor: 1, cached: held).predictedRange }
+            let h = GNSSPositionSolver.designRow(row, heightGradient: ctx.zenithSlope * up)
+            for i in 0..<3 {
+                var d = SIMD3<Double>(0, 0, 0); d[i] = 1
+                let fd = (pred(r + d) - pred(r - d)) / 2
+                #expect(abs(h[i] - fd) < 1e-8, "elevation \(el)°, axis \(i): \(h[i]) vs \(fd)")
+            }
+        }
+    }
+
     /// Accuracy on the drive against the SPAN ground truth (horizontal, GSDC score = mean of
     /// p50 and p95). Measured when written (commit log): nav+SP3 WLS 3.67 m, filter 2.58 m,
     /// smoother 2.79 m; GPS broadcast only WLS 9.43 m, smoother 2.96 m. Thresholds: measured +
