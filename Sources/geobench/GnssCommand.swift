@@ -16,7 +16,7 @@ struct GnssCommand: ParsableCommand {
         linearly) replaces the SP3 clocks where it covers them. --systems selects systems by RINEX letter (default \
         GREJC). --mode wls (per-epoch weighted least squares with fault exclusion), filter \
         (Kalman filter over position, velocity, clocks and drift with pseudoranges and Doppler; \
-        the default) or smooth (filter + RTS smoother).
+        the default) or smooth (filter + RTS smoother). --ionosphere klobuchar (default: the         navigation file's Klobuchar model for every signal) or dual-frequency (satellites with         L1-band and L5-band code use their ionosphere-free combination, the others Klobuchar;         noisier on phones, see README).
 
         --output is a trace in any supported format (by extension). Times are UTC (converted from \
         the GPS time of the RINEX epochs with the leap-second table, rounded to the millisecond), \
@@ -53,6 +53,9 @@ struct GnssCommand: ParsableCommand {
     @Option(help: "Output trace file (format by extension).")
     var output: String
 
+    @Option(help: "klobuchar or dual-frequency (ionosphere-free L1/L5 combination where a satellite has both).")
+    var ionosphere: String = "klobuchar"
+
     @Option(help: "GSDC ground_truth.csv to measure the horizontal error against (adds \"accuracy\" to --json).")
     var truth: String?
 
@@ -72,9 +75,15 @@ struct GnssCommand: ParsableCommand {
                 }
                 sys.insert(s)
             }
+            guard ionosphere == "klobuchar" || ionosphere == "dual-frequency" else {
+                throw InputError(file: "--ionosphere", line: nil, message: "'\(ionosphere)' is not klobuchar or dual-frequency")
+            }
             let outFmt = try TraceIO.format(of: output, option: "--output")
             if let device = try Self.loadDeviceGNSS(input) {
                 // GSDC device_gnss.csv: satellite states and corrections from the file, no orbits needed.
+                guard ionosphere == "klobuchar" else {
+                    throw InputError(file: "--ionosphere", line: nil, message: "\(input) is a device_gnss.csv with Google's ionospheric corrections applied: --ionosphere dual-frequency does not apply")
+                }
                 var config = GSDCDeviceGNSS.solverConfiguration
                 config.systems = sys
                 let (fixes, residualRMS, stats) = GNSSProcessor(ephemerides: SatelliteEphemerides(), configuration: config).run(device, mode: m)
@@ -105,6 +114,7 @@ struct GnssCommand: ParsableCommand {
             }
             var config = GNSSSolverConfiguration()
             config.systems = sys
+            config.ionosphereFreeCombination = ionosphere == "dual-frequency"
             let processor = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: navFile, precise: orbit, clocks: clocks), configuration: config)
             let (fixes, residualRMS, stats) = processor.run(obs, mode: m)
             try finish(fixes: fixes, residualRMS: residualRMS, stats: stats, mode: m, format: outFmt, start: start)

@@ -39,5 +39,8 @@ struct GnssCommandTests {
         let m = try cli.geobench(["gnss", "--input", Self.dir + "/Pixel5_GnssLog_part1.21o", "--nav", Self.dir + "/hour1180.21n",
                                   "--mode", "fast", "--output", "/tmp/never.csv"])
         #expect(m.status == 2 && m.stderr.contains("--mode: 'fast' is not wls, filter or smooth"))
+        let i = try cli.geobench(["gnss", "--input", Self.dir + "/Pixel5_GnssLog_part1.21o", "--nav", Self.dir + "/hour1180.21n",
+                                  "--ionosphere", "free", "--output", "/tmp/never.csv"])
+        #expect(i.status == 2 && i.stderr.contains("--ionosphere: 'free' is not klobuchar or dual-frequency"), "\(i.stderr)")
     }
 }

@@ -47,11 +47,13 @@ extension GNSSProcessor {
 
     /// ``filterEpochs(_:smooth:filter:)`` on measurements already prepared (e.g. from a GSDC
     /// `device_gnss.csv` with Google's satellite states): `times` GPS s, `flags` RINEX epoch flags.
-    public func filterPrepared(times: [Double], flags: [Int], prepared: [[PreparedMeasurement]], smooth: Bool,
+    public func filterPrepared(times: [Double], flags: [Int], prepared measurements: [[PreparedMeasurement]], smooth: Bool,
                                filter fc: GNSSFilterConfiguration = .init(), statistics: GNSSRunStatistics = .init())
         -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
-        precondition(times.count == prepared.count && flags.count == prepared.count, "one time, flag and measurement list per epoch")
+        precondition(times.count == measurements.count && flags.count == measurements.count, "one time, flag and measurement list per epoch")
         let cfg = configuration
+        // Combined once here; the WLS initialisation finds nothing left to combine.
+        let prepared = cfg.ionosphereFreeCombination ? measurements.map(PreparedMeasurement.ionosphereFreeCombinations) : measurements
         let wls = GNSSPositionSolver(ephemerides: ephemerides, configuration: cfg)
         var stats = statistics
         stats.epochsRead += times.count

@@ -23,6 +23,13 @@ public struct GNSSSignalGroup: Sendable, Hashable, Comparable, CustomStringConve
     /// code suffers far less multipath on phones than L1/E1.
     @inlinable
     public var isWideband: Bool { bandByte == 53 || bandByte == 55 || bandByte == 56 }
+    /// The band `c` of an ionosphere-free code combination
+    /// (``PreparedMeasurement/ionosphereFreeCombinations(_:)``).
+    @inlinable
+    public var isIonosphereFree: Bool { bandByte == 99 }
+    /// The group of a system's ionosphere-free combinations (band `c`: its own receiver clock,
+    /// as the combination carries both bands' hardware delays).
+    public static func ionosphereFree(_ system: GNSSSystem) -> GNSSSignalGroup { GNSSSignalGroup(system: system, bandByte: 99) }
 }
 
 /// One pseudorange (+ Doppler, phase) ready for estimation: satellite state at transmission,
@@ -46,6 +53,46 @@ public struct PreparedMeasurement: Sendable, Hashable {
     /// Code σ (m) given by the source (e.g. GSDC `RawPseudorangeUncertaintyMeters`); when set it
     /// replaces the elevation/C-N0 model.
     public var sigmaOverride: Double? = nil
+
+    /// The measurements with every satellite that has code on an L1-band signal (band 1 or 2:
+    /// L1/E1/B1) and on a wide-band one (L5/E5a/E5b/B2a) replaced by their ionosphere-free
+    /// combination: with sᵢ = (f_L1/fᵢ)² (``ionosphereScale``) and Pᵢ = ρ + sᵢ·I + …, the code
+    /// (s₅P₁ − s₁P₅)/(s₅ − s₁) has no first-order ionosphere. The combination keeps the L1
+    /// measurement's satellite state, takes the wide-band range rate when it has one (else the
+    /// L1's), the lower C/N0 of the two, no carrier phase (a combined phase would need both
+    /// phases' ambiguities) and ``ionosphereScale`` 0; its group is
+    /// ``GNSSSignalGroup/ionosphereFree(_:)``. Other measurements are returned unchanged, in
+    /// order; pairs whose scales do not differ (corrections already applied, e.g. GSDC
+    /// `device_gnss.csv`) are not combined.
+    public static func ionosphereFreeCombinations(_ ms: [PreparedMeasurement]) -> [PreparedMeasurement] {
+        var out: [PreparedMeasurement] = []
+        out.reserveCapacity(ms.count)
+        var used = [Bool](repeating: false, count: ms.count)
+        for i in ms.indices where !used[i] {
+            let a = ms[i]
+            guard a.correctedPseudorange != nil, !a.group.isWideband, !a.group.isIonosphereFree else { continue }
+            for j in ms.indices where j != i && !used[j] {
+                let b = ms[j]
+                guard b.satellite == a.satellite, b.group.isWideband, b.correctedPseudorange != nil,
+                      b.ionosphereScale - a.ionosphereScale > 0.1 else { continue }
+                let s1 = a.ionosphereScale, s5 = b.ionosphereScale
+                var c = a
+                c.correctedPseudorange = (s5 * a.correctedPseudorange! - s1 * b.correctedPseudorange!) / (s5 - s1)
+                c.group = .ionosphereFree(a.satellite.system)
+                c.correctedRangeRate = b.correctedRangeRate ?? a.correctedRangeRate
+                c.carrierPhaseMeters = nil
+                c.lossOfLockIndicator = 0
+                c.ionosphereScale = 0
+                c.cn0 = min(a.cn0, b.cn0)
+                c.sigmaOverride = nil
+                used[i] = true; used[j] = true
+                out.append(c)
+                break
+            }
+        }
+        for i in ms.indices where !used[i] { out.append(ms[i]) }
+        return out
+    }
 }
 
 /// Why a measurement or epoch was not used.

@@ -32,6 +32,13 @@ public struct GNSSSolverConfiguration: Sendable, Hashable {
     public var grossErrorThreshold: Double = 500
     public var useIonosphere = true
     public var useTroposphere = true
+    /// Dual-frequency ionosphere: satellites with code on an L1-band signal and on a wide-band
+    /// one (L5/E5a/B2a) are used as their ionosphere-free combination
+    /// (``PreparedMeasurement/ionosphereFreeCombinations(_:)``, clock group band `c`); satellites
+    /// with one band keep Klobuchar. Off by default: the combination multiplies phone code noise
+    /// (σ ≈ √(2.26² σ_L1² + 1.26² σ_L5²), 2.3× the L1 σ with the defaults) and on the Pixel 5 drive
+    /// it is worse than Klobuchar with the L1/L5 weighting (README, "Raw GNSS").
+    public var ionosphereFreeCombination = false
 
     public init() {}
 
@@ -48,6 +55,11 @@ public struct GNSSSolverConfiguration: Sendable, Hashable {
     @inlinable
     public func codeSigma(group: GNSSSignalGroup, sinElevation: Double, cn0Factor cnf: Double) -> Double {
         var s0 = group.isWideband ? codeSigmaWideband : codeSigmaL1
+        if group.isIonosphereFree {
+            // (s₅P₁ − s₁P₅)/(s₅ − s₁) with the L1/L5 coefficients 2.261 and 1.261 (within 3 % of
+            // the other band pairs' coefficients).
+            s0 = ((2.261 * codeSigmaL1) * (2.261 * codeSigmaL1) + (1.261 * codeSigmaWideband) * (1.261 * codeSigmaWideband)).squareRoot()
+        }
         if group.system == .glonass { s0 *= glonassSigmaFactor }
         let se = max(sinElevation, 0.1)
         return s0 * ((1 + 1 / (se * se)) / 2 * cnf).squareRoot()
@@ -314,9 +326,10 @@ public struct GNSSPositionSolver: Sendable {
     }
 
     /// Solves from prepared measurements (shared with the filter's initialisation).
-    public func solve(_ all: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?,
+    public func solve(_ measurements: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?,
                       skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
         let cfg = configuration
+        let all = cfg.ionosphereFreeCombination ? PreparedMeasurement.ionosphereFreeCombinations(measurements) : measurements
         // The measurements in use, as indices into `all` (nothing copied per exclusion), and the
         // C/N0 variance factor of every measurement (one `pow` each, shared with the Doppler fit).
         var active: [Int] = []
