@@ -4,7 +4,7 @@ scored against the same ground truth, and both timed in one run (whole process, 
 included).
 
     apt-get install rtklib            # Debian package, RTKLIB 2.4.3
-    swift build -c release --product geobench
+    swift build -c release --product geobench --static-swift-stdlib   # as scripts/report builds it
     python3 scripts/dev/gnss_rtklib_reference.py [--shared ../shared/data] [--geobench .build/release/geobench]
 
 Prints, per tool: epochs solved / reference epochs, horizontal p50, p95, GSDC score (mean of the

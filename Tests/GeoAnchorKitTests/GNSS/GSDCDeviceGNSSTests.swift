@@ -16,17 +16,21 @@ import GeoAnchorKitTestSupport
 struct GSDCDeviceGNSSTests {
     static let path = "gnss_traces/gnss_lib_py_samples/google_decimeter_2022/device_gnss.csv"
 
+    /// 3-D distance (m) of our WLS (from the Earth's centre) to Google's `WlsPosition*` per epoch that has both.
+    static func differencesToGoogle(_ dev: GSDCDeviceGNSS, _ configuration: GNSSSolverConfiguration) -> [Double] {
+        let solver = GNSSPositionSolver(ephemerides: SatelliteEphemerides(), configuration: configuration)
+        var skipped: [GNSSSkipReason: Int] = [:]
+        return dev.epochs.compactMap { e in
+            guard let g = e.googleWLS, case .success(let s) = solver.solve(e.measurements, time: e.time, prior: nil, skipped: &skipped) else { return nil }
+            let d = s.position - g
+            return (d * d).sum().squareRoot()
+        }
+    }
+
     @Test func wlsAgainstGoogleBaseline() throws {
         let dev = try GSDCDeviceGNSS.read(contentsOf: SharedData.url(Self.path))
         #expect(dev.epochs.count > 5)
-        let solver = GNSSPositionSolver(ephemerides: SatelliteEphemerides(), configuration: GSDCDeviceGNSS.solverConfiguration)
-        var diffs: [Double] = []
-        var skipped: [GNSSSkipReason: Int] = [:]
-        for e in dev.epochs {
-            guard let g = e.googleWLS, case .success(let s) = solver.solve(e.measurements, time: e.time, prior: nil, skipped: &skipped) else { continue }
-            let d = s.position - g
-            diffs.append((d * d).sum().squareRoot())
-        }
+        let diffs = Self.differencesToGoogle(dev, GSDCDeviceGNSS.solverConfiguration)
         #expect(diffs.count == dev.epochs.count)
         let med = ErrorStatistics(diffs).p50
         print("device_gnss: median 3D difference to Google's WLS \(med) m over \(diffs.count) epochs")
@@ -40,14 +44,7 @@ struct GSDCDeviceGNSSTests {
     /// the same figures). Each epoch within 0.5 m (measured max 0.18 m).
     @Test func reproducesGoogleBaseline2023() throws {
         let dev = try GSDCDeviceGNSS.read(contentsOf: SharedData.url("gnss_traces/gnss_lib_py_samples/google_decimeter_2023/2023-09-07-18-59-us-ca/pixel7pro/device_gnss.csv"))
-        let solver = GNSSPositionSolver(ephemerides: SatelliteEphemerides(), configuration: GSDCDeviceGNSS.googleBaselineConfiguration)
-        var diffs: [Double] = []
-        var skipped: [GNSSSkipReason: Int] = [:]
-        for e in dev.epochs {
-            guard let g = e.googleWLS, case .success(let s) = solver.solve(e.measurements, time: e.time, prior: nil, skipped: &skipped) else { continue }
-            let d = s.position - g
-            diffs.append((d * d).sum().squareRoot())
-        }
+        let diffs = Self.differencesToGoogle(dev, GSDCDeviceGNSS.googleBaselineConfiguration)
         #expect(diffs.count == dev.epochs.count && diffs.count >= 5)
         let med = ErrorStatistics(diffs).p50
         print("device_gnss 2023: median 3D difference to Google's WLS \(med) m over \(diffs.count) epochs")
