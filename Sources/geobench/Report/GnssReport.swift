@@ -46,12 +46,15 @@ enum GnssReport: ReportSection {
         lines.append("  horizontal error vs NovAtel SPAN (m); GSDC score = mean(p50, p95); target in brackets (issue 19)")
         lines.append("    orbits / systems            mode     solved     p50     p95   score   target   epochs/s")
         let gpsOnly: GNSSSolverConfiguration = { var c = GNSSSolverConfiguration(); c.systems = [.gps]; return c }()
+        let dualFrequency: GNSSSolverConfiguration = { var c = GNSSSolverConfiguration(); c.ionosphereFreeCombination = true; return c }()
         let runs: [(String, SatelliteEphemerides, GNSSSolverConfiguration, GNSSProcessingMode, String)] = [
             ("nav + SP3, GPS+GLO+GAL", SatelliteEphemerides(navigation: nav, precise: sp3), .init(), .wls, "5.0"),
             ("nav + SP3, GPS+GLO+GAL", SatelliteEphemerides(navigation: nav, precise: sp3), .init(), .filter, "3.5"),
             ("nav + SP3, GPS+GLO+GAL", SatelliteEphemerides(navigation: nav, precise: sp3), .init(), .smooth, "3.0"),
             ("GPS broadcast only", SatelliteEphemerides(navigation: nav), gpsOnly, .wls, "13"),
             ("GPS broadcast only", SatelliteEphemerides(navigation: nav), gpsOnly, .smooth, "-"),
+            // The dual-frequency option (ionosphere-free L1/L5 where a satellite has both), for comparison.
+            ("nav + SP3, iono-free L1/L5", SatelliteEphemerides(navigation: nav, precise: sp3), dualFrequency, .wls, "-"),
         ]
         for (name, eph, cfg, mode, target) in runs {
             context.progress("raw GNSS: \(name) \(mode.rawValue)")
