@@ -365,6 +365,7 @@ extension GeoRegistration {
         let vAcc = (p[Self.iU * n + Self.iU] + lag.z * lag.z).squareRoot() * CircularError.halfWidth68PerSigma
         let psiDeg = psi * Angle.degreesPerRadian
         let sigma = (p[Self.iPsi * n + Self.iPsi] + lagPsi * lagPsi).squareRoot() * Angle.degreesPerRadian
+            * Swift.max(1, configuration.headingSigmaInflation)
         return GeoRegistrationEstimate(
             time: s.time, position: GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: g.ellipsoidalHeight),
             horizontalAccuracy: hAcc, verticalAccuracy: vAcc,

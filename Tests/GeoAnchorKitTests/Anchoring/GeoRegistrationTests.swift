@@ -35,9 +35,10 @@ struct GeoRegistrationTests {
         #expect(m.headingP95First50 <= m.compassP95First50, "first 50 m: fused \(m.headingP95First50)° vs compass \(m.compassP95First50)°")
         // Device position p95 ≤ 0.6 × the raw fixes' p95 (issue target).
         #expect(m.positionP95 <= 0.6 * m.rawP95, "position p95 \(m.positionP95) m vs raw \(m.rawP95) m")
-        // Honest uncertainty: |error| ≤ 2σ at ≥ 85 % of times (issue: 90 %; measured 0.87–1.0,
-        // the 0.87 in city-walk seed 2's canyon where multipath pulls position and heading together).
-        #expect(m.within2Sigma >= 0.85, "within 2σ: \(m.within2Sigma)")
+        // Honest uncertainty (issue target): |error| ≤ 2σ at ≥ 90 % of times, σ as reported (the
+        // filter's σ × headingSigmaInflation 1.3; with the filter's own σ 0.87–1.0, the 0.87 in
+        // city-walk seed 2's canyon where multipath pulls position and heading together).
+        #expect(m.within2Sigma >= 0.9, "within 2σ: \(m.within2Sigma)")
         // Standing still, an anchor 50 m away moves ≤ 0.5 m/s (p95; issue target).
         #expect(m.stillSpeedP95 <= 0.5, "still anchor speed p95 \(m.stillSpeedP95) m/s")
         // The one relocalisation jump is detected.
@@ -51,7 +52,7 @@ struct GeoRegistrationTests {
         let m = e.metrics
         #expect(m.headingP95After100 <= 3.5, "heading p95 after 100 m \(m.headingP95After100)°")
         #expect(m.positionP95 <= 0.6 * m.rawP95, "position p95 \(m.positionP95) m vs raw \(m.rawP95) m")
-        #expect(m.within2Sigma >= 0.85, "within 2σ: \(m.within2Sigma)")
+        #expect(m.within2Sigma >= 0.9, "within 2σ: \(m.within2Sigma)")
         #expect(e.summary.compassUsed == 0)
         #expect(e.events.contains { if case .headingInitialized = $0 { return true } else { return false } })
     }
