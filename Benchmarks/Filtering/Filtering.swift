@@ -10,7 +10,10 @@ import GeoAnchorKit
 //    times each, median of 15 runs, shared 2-core VM in a slow phase) 1,005–1,071 → 709–762 ns
 //    per adaptive step (≈ 1.4×; ≈ 50 ms per iteration, 2 M steps/s, at the 67–73 ms this
 //    benchmark measured for the previous code) and 296–300 → 197–203 ns per walking-preset step;
-//    the four modes' two-lane arithmetic (> 1,000 SSE2 vector operations per step) is the floor;
+//    the four modes' two-lane arithmetic (> 1,000 SSE2 vector operations per step) is the floor.
+//    2026-11-26 on a faster quiet host, after removing the per-step state copies and the repeated
+//    P hᵀ: 367 → 297 ns per adaptive step (2.7 → 3.4 M steps/s), bit-identical results; this
+//    suite's p0 before the change on that host: 38 ms per iteration (2.6 M steps/s);
 //  - ≥ 10,000,000 position-filter steps/s on one core (FilterPy manages ~45,000; on the
 //    development machine `python3 scripts/dev/filterpy_speed.py` measures FilterPy 2.0 doing
 //    the same step at 22,000 steps/s, against 13 M for "PositionFilter.step" below);

@@ -105,12 +105,20 @@ struct ModeMixture: HorizontalModel {
         /// ``KalmanFilter3/scalarInnovation(measurement:observation:noise:)`` on each axis, h = (h0, h1, h2).
         @inline(__always)
         func innovation(measurement z: V, h0: Double, h1: Double, h2: Double, noise r: Double) -> (y: V, s: V) {
+            let i = innovationWithGains(measurement: z, h0: h0, h1: h1, h2: h2, noise: r)
+            return (i.y, i.s)
+        }
+
+        /// ``innovation(measurement:h0:h1:h2:noise:)`` with the products u = P hᵀ it forms, for
+        /// ``update(innovation:u0:u1:u2:s:)``.
+        @inline(__always)
+        func innovationWithGains(measurement z: V, h0: Double, h1: Double, h2: Double, noise r: Double) -> (y: V, s: V, u0: V, u1: V, u2: V) {
             let u0: V = p00 * h0 + p01 * h1 + p02 * h2
             let u1: V = p01 * h0 + p11 * h1 + p12 * h2
             let u2: V = p02 * h0 + p12 * h1 + p22 * h2
             let hx: V = h0 * x0 + h1 * x1 + h2 * x2
             let hu: V = h0 * u0 + h1 * u1 + h2 * u2
-            return (z - hx, hu + r)
+            return (z - hx, hu + r, u0, u1, u2)
         }
 
         /// ``KalmanFilter3/updateScalar(innovation:observation:noise:)`` on each axis, h = (h0, h1, h2)
@@ -122,6 +130,14 @@ struct ModeMixture: HorizontalModel {
             let u1: V = p01 * h0 + p11 * h1 + p12 * h2
             let u2: V = p02 * h0 + p12 * h1 + p22 * h2
             let s: V = h0 * u0 + h1 * u1 + h2 * u2 + r
+            update(innovation: y, u0: u0, u1: u1, u2: u2, s: s)
+        }
+
+        /// ``update(innovation:h0:h1:h2:noise:)`` from the products u = P hᵀ and the innovation
+        /// variance s = h u + r that ``innovation(measurement:h0:h1:h2:noise:)`` already formed
+        /// for the same state (the same values: the update needs nothing else of h).
+        @inline(__always)
+        mutating func update(innovation y: V, u0: V, u1: V, u2: V, s: V) {
             let k0: V = u0 / s, k1: V = u1 / s, k2: V = u2 / s
             let n00: V = p00 - 2 * k0 * u0 + s * k0 * k0
             let n01: V = p01 - k0 * u1 - u0 * k1 + s * k0 * k1
@@ -169,10 +185,19 @@ struct ModeMixture: HorizontalModel {
         /// ``moments(about:_:_:)`` after normalizing a weighted sum).
         @inline(__always)
         func centered(scale s: Double, about m0: V, _ m1: V, _ m2: V) -> Channel {
-            let d0 = s * x0, d1 = s * x1, d2 = s * x2
-            return Channel(x0: m0 + d0, x1: m1 + d1, x2: m2 + d2,
-                           p00: s * p00 - d0 * d0, p01: s * p01 - d0 * d1, p02: s * p02 - d0 * d2,
-                           p11: s * p11 - d1 * d1, p12: s * p12 - d1 * d2, p22: s * p22 - d2 * d2)
+            var c = Channel.zero
+            c.assignCentered(self, scale: s, about: m0, m1, m2)
+            return c
+        }
+
+        /// Sets this channel to `c.centered(scale:about:_:_:)`, field by field (an array element
+        /// assigned in place: no 144-byte temporary copied with `memmove`).
+        @inline(__always)
+        mutating func assignCentered(_ c: Channel, scale s: Double, about m0: V, _ m1: V, _ m2: V) {
+            let d0 = s * c.x0, d1 = s * c.x1, d2 = s * c.x2
+            x0 = m0 + d0; x1 = m1 + d1; x2 = m2 + d2
+            p00 = s * c.p00 - d0 * d0; p01 = s * c.p01 - d0 * d1; p02 = s * c.p02 - d0 * d2
+            p11 = s * c.p11 - d1 * d1; p12 = s * c.p12 - d1 * d2; p22 = s * c.p22 - d2 * d2
         }
     }
 
@@ -206,6 +231,9 @@ struct ModeMixture: HorizontalModel {
     var crossScratch: [SIMD16<Double>] = []
     // Cached per-mode position innovations (east y, s, north y, s) and noises of the last fix.
     var innovations: [SIMD4<Double>]
+    /// Per mode, the last position innovation's u = P hᵀ (east, north lanes of u0, u1, u2), so
+    /// ``applyPosition()`` does not form them again (the state is unchanged in between).
+    var innovationGains: [SIMD8<Double>]
     /// Scratch: per mode, the squared Mahalanobis distance d² of the last innovation (both axes).
     var squaredDistances: [Double]
     /// Scratch for the per-mode likelihoods `exp(logLikelihood) × likelihoodScale`: the exponent
@@ -240,6 +268,7 @@ struct ModeMixture: HorizontalModel {
         probability = Array(repeating: 1 / Double(modes.count), count: modes.count)
         priorProbability = probability
         innovations = Array(repeating: .zero, count: modes.count)
+        innovationGains = Array(repeating: .zero, count: modes.count)
         squaredDistances = Array(repeating: 0, count: modes.count)
         logLikelihood = Array(repeating: 0, count: modes.count)
         likelihoodScale = Array(repeating: 1, count: modes.count)
@@ -329,7 +358,7 @@ struct ModeMixture: HorizontalModel {
                 guard c > 0 else { mx[j] = st[j]; continue }
                 var sum = shared
                 if a != 0 { sum.add(mx[j], weight: a) }
-                mx[j] = sum.centered(scale: 1 / c, about: r0, r1, r2)
+                mx[j].assignCentered(sum, scale: 1 / c, about: r0, r1, r2)
             }
         }
         }
@@ -337,20 +366,27 @@ struct ModeMixture: HorizontalModel {
         }
         }
         }
-        mixedStates = mixed; priorProbability = prior
-        if recordsPrediction { predictRecording(dt: dt, phi: phi, biasNoise: biasNoise); return }
+        if recordsPrediction {
+            mixedStates = mixed; priorProbability = prior
+            predictRecording(dt: dt, phi: phi, biasNoise: biasNoise); return
+        }
+        // Each mode predicts its mixed state in place; the two arrays then trade places (the old
+        // states become the scratch), so no state is copied.
         let par = parameters, still = stillVariance
-        states.withUnsafeMutableBufferPointer { st in
-        mixed.withUnsafeBufferPointer { mx in
+        mixed.withUnsafeMutableBufferPointer { mx in
             for j in 0..<m {
-                var s = mx[j]
-                s.predict(dt: dt, q: par[j].q, phi: phi, biasNoise: biasNoise)
+                mx[j].predict(dt: dt, q: par[j].q, phi: phi, biasNoise: biasNoise)
                 // Velocity held at zero: a zero-velocity pseudo-measurement.
-                if par[j].holdsStill { s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: still) }
-                st[j] = s
+                // h = (0, 1, 0): u = P hᵀ is the velocity column and s = p₁₁ + r (what the
+                // general update forms, without its products by 0 and 1).
+                if par[j].holdsStill, still > 0, still.isFinite {
+                    let c = mx[j]
+                    mx[j].update(innovation: -c.x1, u0: c.p01, u1: c.p11, u2: c.p12, s: c.p11 + still)
+                }
             }
         }
-        }
+        swap(&mixed, &states)
+        mixedStates = mixed; priorProbability = prior
         for j in 0..<m { probability[j] = prior[j] }   // element-wise: sharing the buffer would copy on the next write
         // No merge here: every step follows the prediction with applyPosition, rejectPosition
         // or reset, each of which merges (and nothing reads the merged state in between).
@@ -461,8 +497,9 @@ struct ModeMixture: HorizontalModel {
         for j in 0..<m {
             let rj = whiteVariance(r, j)
             let hb = parameters[j].observesBias ? 1.0 : 0
-            let i = states[j].innovation(measurement: SIMD2(east, north), h0: 1, h1: 0, h2: hb, noise: rj)
+            let i = states[j].innovationWithGains(measurement: SIMD2(east, north), h0: 1, h1: 0, h2: hb, noise: rj)
             innovations[j] = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
+            innovationGains[j] = SIMD8(i.u0[0], i.u0[1], i.u1[0], i.u1[1], i.u2[0], i.u2[1], 0, 0)
             let q = i.y * i.y / i.s
             squaredDistances[j] = q[0] + q[1]
         }
@@ -505,7 +542,7 @@ struct ModeMixture: HorizontalModel {
 
     mutating func applyPosition() {
         let m = modeCount
-        let par = parameters, inn = innovations, d2 = squaredDistances, r = lastNoise
+        let par = parameters, inn = innovations, gains = innovationGains, d2 = squaredDistances, r = lastNoise
         // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
         let biasWhite = split.white(r)
         var logL: [Double] = [], scale: [Double] = []
@@ -514,11 +551,14 @@ struct ModeMixture: HorizontalModel {
         logL.withUnsafeMutableBufferPointer { ll in
         scale.withUnsafeMutableBufferPointer { sc in
             for j in 0..<m {
-                let v = inn[j]
-                let observesBias = par[j].observesBias
-                let hb = observesBias ? 1.0 : 0
-                let rj = observesBias ? biasWhite : r
-                st[j].update(innovation: SIMD2(v[0], v[2]), h0: 1, h1: 0, h2: hb, noise: rj)
+                let v = inn[j], g = gains[j]
+                let rj = par[j].observesBias ? biasWhite : r
+                // The update of ``Channel/update(innovation:h0:h1:h2:noise:)`` with h = (1, 0, 0 or 1)
+                // from the innovation's own u and s (its noise guard included).
+                if rj > 0, rj.isFinite {
+                    st[j].update(innovation: SIMD2(v[0], v[2]), u0: SIMD2(g[0], g[1]), u1: SIMD2(g[2], g[3]),
+                                 u2: SIMD2(g[4], g[5]), s: SIMD2(v[1], v[3]))
+                }
                 guard m > 1 else { continue }
                 var l = -0.5 * d2[j]
                 // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
