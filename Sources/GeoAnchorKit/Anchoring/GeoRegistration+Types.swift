@@ -210,7 +210,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// pose's heading accuracy) is the filter's σ times this factor. The filter's σ holds only if
     /// its error models do; real GNSS error decorrelates anywhere between 15 and 90 s (the filter
     /// assumes ``gnssCorrelationTime`` 20 s) and relocalisation jumps are sudden. Measured on the
-    /// simulated walks (``GeoRegistrationSimulator``, seeds 1–6, Závist and city, shipped and
+    /// simulated walks (`GeoRegistrationSimulator` in GeoAnchorKitSimulation, seeds 1–6, Závist and city, shipped and
     /// phone GNSS, with and without compass: 48 walks), |heading error| ≤ 2σ held at ≥ 90 % of
     /// times on 37 walks with factor 1, 45 with 1.15 and all 48 with 1.3. 1 reports the filter's
     /// own σ. Only the reported σ changes, never the estimate.
