@@ -16,7 +16,11 @@ struct GnssCommand: ParsableCommand {
         linearly) replaces the SP3 clocks where it covers them. --systems selects systems by RINEX letter (default \
         GREJC). --mode wls (per-epoch weighted least squares with fault exclusion), filter \
         (Kalman filter over position, velocity, clocks and drift with pseudoranges and Doppler; \
-        the default) or smooth (filter + RTS smoother). --ionosphere klobuchar (default: the         navigation file's Klobuchar model for every signal) or dual-frequency (satellites with         L1-band and L5-band code use their ionosphere-free combination, the others Klobuchar;         noisier on phones, see README).
+        the default) or smooth (filter + RTS smoother). \
+        --ionosphere klobuchar (default: the \
+        navigation file's Klobuchar model for every signal) or dual-frequency (satellites with \
+        L1-band and L5-band code use their ionosphere-free combination, the others Klobuchar; \
+        noisier on phones, see README).
 
         --output is a trace in any supported format (by extension). Times are UTC (converted from \
         the GPS time of the RINEX epochs with the leap-second table, rounded to the millisecond), \

@@ -231,8 +231,9 @@ struct ModeMixture: HorizontalModel {
     var crossScratch: [SIMD16<Double>] = []
     // Cached per-mode position innovations (east y, s, north y, s) and noises of the last fix.
     var innovations: [SIMD4<Double>]
-    /// Per mode, the last position innovation's u = P hᵀ (east, north lanes of u0, u1, u2), so
-    /// ``applyPosition()`` does not form them again (the state is unchanged in between).
+    /// Per mode, the last innovation's u = P hᵀ (east, north lanes of u0, u1, u2), so the update
+    /// that follows it (``applyPosition()``, ``updateVelocity(east:north:noise:gate:)``) does not
+    /// form them again (the state is unchanged in between), like ``innovations``.
     var innovationGains: [SIMD8<Double>]
     /// Scratch: per mode, the squared Mahalanobis distance d² of the last innovation (both axes).
     var squaredDistances: [Double]
@@ -589,16 +590,21 @@ struct ModeMixture: HorizontalModel {
         // but one finds unlikely; the likelihoods below then switch modes).
         var d2 = Double.infinity
         for j in 0..<m {
-            let i = states[j].innovation(measurement: SIMD2(ve, vn), h0: 0, h1: 1, h2: 0, noise: r)
+            let i = states[j].innovationWithGains(measurement: SIMD2(ve, vn), h0: 0, h1: 1, h2: 0, noise: r)
             innovations[j] = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
+            innovationGains[j] = SIMD8(i.u0[0], i.u0[1], i.u1[0], i.u1[1], i.u2[0], i.u2[1], 0, 0)
             let q = i.y * i.y / i.s
             squaredDistances[j] = q[0] + q[1]
             d2 = min(d2, squaredDistances[j])
         }
         guard d2 <= gate, d2.isFinite else { return false }
         for j in 0..<m {
-            let v = innovations[j]
-            states[j].update(innovation: SIMD2(v[0], v[2]), h0: 0, h1: 1, h2: 0, noise: r)
+            let v = innovations[j], g = innovationGains[j]
+            // ``Channel/update(innovation:h0:h1:h2:noise:)`` from the gate's own u and s.
+            if r > 0, r.isFinite {
+                states[j].update(innovation: SIMD2(v[0], v[2]), u0: SIMD2(g[0], g[1]), u1: SIMD2(g[2], g[3]),
+                                 u2: SIMD2(g[4], g[5]), s: SIMD2(v[1], v[3]))
+            }
             logLikelihood[j] = -0.5 * squaredDistances[j]
             likelihoodScale[j] = 1 / (v[1] * v[3]).squareRoot()
         }
