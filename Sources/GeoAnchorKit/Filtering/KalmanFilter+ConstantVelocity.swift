@@ -35,7 +35,7 @@ extension KalmanFilter where Vector == SIMD2<Double>, Matrix == SIMD4<Double> {
     /// Joseph-form update with a direct measurement of component `i` (h = eᵢ), given its
     /// innovation `y` and noise `r` (gate it with ``componentInnovation(_:measurement:noise:)``
     /// first). Returns false (state unchanged) for non-finite input or results.
-    @inlinable
+    @inlinable @inline(__always)   // inlined, a constant `i` folds its branches (the height channel's hot path)
     @discardableResult
     mutating func updateComponent(_ i: Int, innovation y: Double, noise r: Double) -> Bool {
         let a = P[0], b = P[1], d = P[3]

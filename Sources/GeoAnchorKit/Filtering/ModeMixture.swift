@@ -39,11 +39,12 @@ struct ModeMixture: HorizontalModel {
 
     /// One mode's state on both axes: (p, v, b) and the six distinct entries of each axis's
     /// symmetric 3×3 covariance, east in lane 0 and north in lane 1 of each `SIMD2`. The axes see
-    /// the same weights, noises and observation rows, so one lane-wise operation updates both; the
-    /// arithmetic is the same expressions as ``KalmanFilter3``'s closed forms, in the same order,
-    /// lane by lane (IEEE operations are exact per lane), so the results are bit-for-bit those
-    /// of two separate ``KalmanFilter3``s — and an axis whose update would be refused (non-finite
-    /// or non-positive) keeps its old value, as before, whatever the other axis does.
+    /// the same weights, noises and observation rows, so one lane-wise operation updates both
+    /// (IEEE operations are exact per lane, so each axis gets exactly what a one-axis filter
+    /// computing the same expressions would). The prediction is ``KalmanFilter3``'s closed form;
+    /// the scalar update its Joseph form reduced to P − k uᵀ (see ``update(innovation:u0:u1:u2:s:)``),
+    /// equal to rounding. An axis whose update would be refused (non-finite or non-positive) keeps
+    /// its old value, whatever the other axis does.
     struct Channel {
         typealias V = SIMD2<Double>
         var x0: V, x1: V, x2: V
@@ -88,7 +89,8 @@ struct ModeMixture: HorizontalModel {
             let n12: V = phi * p12
             let n22: V = phi2 * p22 + biasNoise
             let nx0: V = x0 + dt * x1, nx2: V = phi * x2
-            if Self.allFinite(sum: n00 + n01 + n02 + n11 + n12 + n22 + nx0 + nx2) {
+            // (Summed as a tree: a short dependency chain before the branch.)
+            if Self.allFinite(sum: ((n00 + n01) + (n02 + n11)) + ((n12 + n22) + (nx0 + nx2))) {
                 // The usual case: both axes take the prediction.
                 x0 = nx0; x2 = nx2
                 p00 = n00; p01 = n01; p02 = n02; p11 = n11; p12 = n12; p22 = n22
@@ -102,23 +104,33 @@ struct ModeMixture: HorizontalModel {
             p11.replace(with: n11, where: ok); p12.replace(with: n12, where: ok); p22.replace(with: n22, where: ok)
         }
 
-        /// ``KalmanFilter3/scalarInnovation(measurement:observation:noise:)`` on each axis, h = (h0, h1, h2).
-        @inline(__always)
-        func innovation(measurement z: V, h0: Double, h1: Double, h2: Double, noise r: Double) -> (y: V, s: V) {
-            let i = innovationWithGains(measurement: z, h0: h0, h1: h1, h2: h2, noise: r)
-            return (i.y, i.s)
+        /// A scalar innovation on both axes (east, north lanes): y = z − h x, its variance
+        /// s = h u + r and the products u = P hᵀ, everything ``update(_:)`` needs.
+        struct Innovation {
+            var y: V, s: V, u0: V, u1: V, u2: V
+            static let zero = Innovation(y: .zero, s: .zero, u0: .zero, u1: .zero, u2: .zero)
+            /// The squared Mahalanobis distance on both axes together, y²/s summed.
+            @inline(__always) var squaredDistance: Double { let q = y * y / s; return q[0] + q[1] }
         }
 
-        /// ``innovation(measurement:h0:h1:h2:noise:)`` with the products u = P hᵀ it forms, for
-        /// ``update(innovation:u0:u1:u2:s:)``.
+        /// ``KalmanFilter3/scalarInnovation(measurement:observation:noise:)`` of a position on
+        /// each axis, h = (1, 0, 1) when the fix sees the bias (`biased`) and (1, 0, 0) otherwise,
+        /// with the products u = P hᵀ it forms, for ``update(innovation:u0:u1:u2:s:)``. The sums
+        /// skip the terms h makes zero: for finite states (the only kind a mode holds) each is
+        /// bit-for-bit the general form's (x·1 = x, x·0 + y = y).
         @inline(__always)
-        func innovationWithGains(measurement z: V, h0: Double, h1: Double, h2: Double, noise r: Double) -> (y: V, s: V, u0: V, u1: V, u2: V) {
-            let u0: V = p00 * h0 + p01 * h1 + p02 * h2
-            let u1: V = p01 * h0 + p11 * h1 + p12 * h2
-            let u2: V = p02 * h0 + p12 * h1 + p22 * h2
-            let hx: V = h0 * x0 + h1 * x1 + h2 * x2
-            let hu: V = h0 * u0 + h1 * u1 + h2 * u2
-            return (z - hx, hu + r, u0, u1, u2)
+        func positionInnovation(measurement z: V, biased: Bool, noise r: Double) -> Innovation {
+            if biased {
+                let u0: V = p00 + p02, u1: V = p01 + p12, u2: V = p02 + p22
+                return Innovation(y: z - (x0 + x2), s: (u0 + u2) + r, u0: u0, u1: u1, u2: u2)
+            }
+            return Innovation(y: z - x0, s: p00 + r, u0: p00, u1: p01, u2: p02)
+        }
+
+        /// ``positionInnovation(measurement:biased:noise:)`` of a velocity, h = (0, 1, 0).
+        @inline(__always)
+        func velocityInnovation(measurement z: V, noise r: Double) -> Innovation {
+            Innovation(y: z - x1, s: p11 + r, u0: p01, u1: p11, u2: p12)
         }
 
         /// ``KalmanFilter3/updateScalar(innovation:observation:noise:)`` on each axis, h = (h0, h1, h2)
@@ -133,21 +145,33 @@ struct ModeMixture: HorizontalModel {
             update(innovation: y, u0: u0, u1: u1, u2: u2, s: s)
         }
 
+        /// ``update(innovation:u0:u1:u2:s:)`` of a formed ``Innovation``.
+        @inline(__always)
+        mutating func update(_ i: Innovation) { update(innovation: i.y, u0: i.u0, u1: i.u1, u2: i.u2, s: i.s) }
+
         /// ``update(innovation:h0:h1:h2:noise:)`` from the products u = P hᵀ and the innovation
-        /// variance s = h u + r that ``innovation(measurement:h0:h1:h2:noise:)`` already formed
+        /// variance s = h u + r that ``positionInnovation(measurement:biased:noise:)`` or
+        /// ``velocityInnovation(measurement:noise:)`` already formed
         /// for the same state (the same values: the update needs nothing else of h).
         @inline(__always)
         mutating func update(innovation y: V, u0: V, u1: V, u2: V, s: V) {
-            let k0: V = u0 / s, k1: V = u1 / s, k2: V = u2 / s
-            let n00: V = p00 - 2 * k0 * u0 + s * k0 * k0
-            let n01: V = p01 - k0 * u1 - u0 * k1 + s * k0 * k1
-            let n02: V = p02 - k0 * u2 - u0 * k2 + s * k0 * k2
-            let n11: V = p11 - 2 * k1 * u1 + s * k1 * k1
-            let n12: V = p12 - k1 * u2 - u1 * k2 + s * k1 * k2
-            let n22: V = p22 - 2 * k2 * u2 + s * k2 * k2
+            // k = u / s and P' = P − k uᵀ (= P − u uᵀ / s, symmetric: only the upper triangle is
+            // kept). KalmanFilter3 writes the same update in Joseph form, P − k uᵀ − u kᵀ + s k kᵀ,
+            // which is algebraically identical when k is u / s (as here); this form is a third of
+            // the arithmetic and one division instead of three. Results agree to rounding.
+            let inverse: V = 1 / s
+            let k0: V = u0 * inverse, k1: V = u1 * inverse, k2: V = u2 * inverse
+            let n00: V = p00 - k0 * u0
+            let n01: V = p01 - k0 * u1
+            let n02: V = p02 - k0 * u2
+            let n11: V = p11 - k1 * u1
+            let n12: V = p12 - k1 * u2
+            let n22: V = p22 - k2 * u2
             let nx0: V = x0 + k0 * y, nx1: V = x1 + k1 * y, nx2: V = x2 + k2 * y
-            if all((s .> V.zero) .& (n00 .> V.zero) .& (n11 .> V.zero) .& (n22 .> V.zero)),
-               Self.allFinite(sum: y + s + n00 + n01 + n02 + n11 + n12 + n22 + nx0 + nx1 + nx2) {
+            // One mask, one test: positive s and diagonals, and every value finite (their sum,
+            // summed as a tree for a short dependency chain before the branch).
+            let sum: V = ((y + s) + (n00 + n01)) + ((n02 + n11) + (n12 + n22)) + ((nx0 + nx1) + nx2)
+            if all((s .> V.zero) .& (n00 .> V.zero) .& (n11 .> V.zero) .& (n22 .> V.zero) .& Self.finite(sum)) {
                 // The usual case: both axes take the update.
                 x0 = nx0; x1 = nx1; x2 = nx2
                 p00 = n00; p01 = n01; p02 = n02; p11 = n11; p12 = n12; p22 = n22
@@ -178,6 +202,37 @@ struct ModeMixture: HorizontalModel {
             x0 += w * c.x0; x1 += w * c.x1; x2 += w * c.x2
             p00 += w * c.p00; p01 += w * c.p01; p02 += w * c.p02
             p11 += w * c.p11; p12 += w * c.p12; p22 += w * c.p22
+        }
+
+        /// With this channel holding a mode's raw moments M: sets it to
+        /// `(shared + a·M).centered(scale: s, about: m0, m1, m2)` — one mode's mixed state in
+        /// ``ModeMixture/predict(dt:)`` — field by field in one pass (the same operations as
+        /// ``add(_:weight:)`` on a copy of `shared` and ``assignCentered(_:scale:about:_:_:)``).
+        @inline(__always)
+        mutating func assignMixed(shared c: Channel, weight a: Double, scale s: Double, about m0: V, _ m1: V, _ m2: V) {
+            let d0 = s * (c.x0 + a * x0), d1 = s * (c.x1 + a * x1), d2 = s * (c.x2 + a * x2)
+            p00 = s * (c.p00 + a * p00) - d0 * d0; p01 = s * (c.p01 + a * p01) - d0 * d1
+            p02 = s * (c.p02 + a * p02) - d0 * d2; p11 = s * (c.p11 + a * p11) - d1 * d1
+            p12 = s * (c.p12 + a * p12) - d1 * d2; p22 = s * (c.p22 + a * p22) - d2 * d2
+            x0 = m0 + d0; x1 = m1 + d1; x2 = m2 + d2
+        }
+
+        /// ``add(_:weight:)`` of the position and velocity fields only (x0, x1, p00, p01, p11).
+        @inline(__always)
+        mutating func addPositionVelocity(_ c: Channel, weight w: Double) {
+            x0 += w * c.x0; x1 += w * c.x1
+            p00 += w * c.p00; p01 += w * c.p01; p11 += w * c.p11
+        }
+
+        /// ``assignCentered(_:scale:about:_:_:)`` at scale 1 of the position and velocity fields
+        /// (the same values: 1·x = x); the bias fields become NaN.
+        @inline(__always)
+        mutating func assignCenteredPositionVelocity(_ c: Channel, about m0: V, _ m1: V) {
+            let d0 = c.x0, d1 = c.x1
+            x0 = m0 + d0; x1 = m1 + d1
+            p00 = c.p00 - d0 * d0; p01 = c.p01 - d0 * d1; p11 = c.p11 - d1 * d1
+            let nan = V(repeating: .nan)
+            x2 = nan; p02 = nan; p12 = nan; p22 = nan
         }
 
         /// The mean and covariance of raw moments about (m0, m1, m2) scaled by `s`: with
@@ -223,18 +278,17 @@ struct ModeMixture: HorizontalModel {
     var merged = Channel.zero
     var mergedEast: KalmanFilter3 { merged.filter(0) }
     var mergedNorth: KalmanFilter3 { merged.filter(1) }
-    /// Whether predictions record what the smoother needs (costs the cross-covariances).
+    /// Whether predictions record what the smoother needs (costs the cross-covariances and the
+    /// merged bias); set before the first step.
     var recordsPrediction = false
     var priorEast = KalmanFilter3(x: .zero, P: .zero), priorNorth = KalmanFilter3(x: .zero, P: .zero)
     var crossEast = SIMD16<Double>(), crossNorth = SIMD16<Double>()
     /// Scratch for the per-mode cross-covariances of a recording prediction (allocated on first use).
     var crossScratch: [SIMD16<Double>] = []
-    // Cached per-mode position innovations (east y, s, north y, s) and noises of the last fix.
-    var innovations: [SIMD4<Double>]
-    /// Per mode, the last innovation's u = P hᵀ (east, north lanes of u0, u1, u2), so the update
-    /// that follows it (``applyPosition()``, ``updateVelocity(east:north:noise:gate:)``) does not
-    /// form them again (the state is unchanged in between), like ``innovations``.
-    var innovationGains: [SIMD8<Double>]
+    /// Per mode, the last innovation (position or velocity) with its u = P hᵀ, so the update that
+    /// follows it (``applyPosition()``, ``updateVelocity(east:north:noise:gate:)``) does not form
+    /// them again (the state is unchanged in between).
+    var innovations: [Channel.Innovation]
     /// Scratch: per mode, the squared Mahalanobis distance d² of the last innovation (both axes).
     var squaredDistances: [Double]
     /// Scratch for the per-mode likelihoods `exp(logLikelihood) × likelihoodScale`: the exponent
@@ -269,7 +323,6 @@ struct ModeMixture: HorizontalModel {
         probability = Array(repeating: 1 / Double(modes.count), count: modes.count)
         priorProbability = probability
         innovations = Array(repeating: .zero, count: modes.count)
-        innovationGains = Array(repeating: .zero, count: modes.count)
         squaredDistances = Array(repeating: 0, count: modes.count)
         logLikelihood = Array(repeating: 0, count: modes.count)
         likelihoodScale = Array(repeating: 1, count: modes.count)
@@ -350,16 +403,16 @@ struct ModeMixture: HorizontalModel {
             for i in 0..<m {
                 let w = pr[i] * move[base + i]
                 b += w
-                if w > 0 { shared.add(mx[i], weight: w) }
+                // Unconditional (w = 0 adds exact zeros: the moments are finite), so the sum stays
+                // in vector registers instead of being split into scalars around a branch.
+                shared.add(mx[i], weight: w)
             }
             for j in 0..<m {
                 let a = pr[j] * (stay[base + j] - move[base + j])
                 let c = b + a
                 pp[j] = c
                 guard c > 0 else { mx[j] = st[j]; continue }
-                var sum = shared
-                if a != 0 { sum.add(mx[j], weight: a) }
-                mx[j].assignCentered(sum, scale: 1 / c, about: r0, r1, r2)
+                mx[j].assignMixed(shared: shared, weight: a, scale: 1 / c, about: r0, r1, r2)
             }
         }
         }
@@ -497,12 +550,9 @@ struct ModeMixture: HorizontalModel {
         split.observe(fixVariance: r)
         for j in 0..<m {
             let rj = whiteVariance(r, j)
-            let hb = parameters[j].observesBias ? 1.0 : 0
-            let i = states[j].innovationWithGains(measurement: SIMD2(east, north), h0: 1, h1: 0, h2: hb, noise: rj)
-            innovations[j] = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
-            innovationGains[j] = SIMD8(i.u0[0], i.u0[1], i.u1[0], i.u1[1], i.u2[0], i.u2[1], 0, 0)
-            let q = i.y * i.y / i.s
-            squaredDistances[j] = q[0] + q[1]
+            let i = states[j].positionInnovation(measurement: SIMD2(east, north), biased: parameters[j].observesBias, noise: rj)
+            innovations[j] = i
+            squaredDistances[j] = i.squaredDistance
         }
         lastNoise = r
         // The gate statistic: the smallest d² among the modes that are plausible now (probability
@@ -543,7 +593,7 @@ struct ModeMixture: HorizontalModel {
 
     mutating func applyPosition() {
         let m = modeCount
-        let par = parameters, inn = innovations, gains = innovationGains, d2 = squaredDistances, r = lastNoise
+        let par = parameters, inn = innovations, d2 = squaredDistances, r = lastNoise
         // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
         let biasWhite = split.white(r)
         var logL: [Double] = [], scale: [Double] = []
@@ -552,14 +602,11 @@ struct ModeMixture: HorizontalModel {
         logL.withUnsafeMutableBufferPointer { ll in
         scale.withUnsafeMutableBufferPointer { sc in
             for j in 0..<m {
-                let v = inn[j], g = gains[j]
+                let v = inn[j]
                 let rj = par[j].observesBias ? biasWhite : r
                 // The update of ``Channel/update(innovation:h0:h1:h2:noise:)`` with h = (1, 0, 0 or 1)
                 // from the innovation's own u and s (its noise guard included).
-                if rj > 0, rj.isFinite {
-                    st[j].update(innovation: SIMD2(v[0], v[2]), u0: SIMD2(g[0], g[1]), u1: SIMD2(g[2], g[3]),
-                                 u2: SIMD2(g[4], g[5]), s: SIMD2(v[1], v[3]))
-                }
+                if rj > 0, rj.isFinite { st[j].update(v) }
                 guard m > 1 else { continue }
                 var l = -0.5 * d2[j]
                 // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
@@ -570,7 +617,7 @@ struct ModeMixture: HorizontalModel {
                     l -= 0.5 * excess * excess
                 }
                 ll[j] = l
-                sc[j] = 1 / (v[1] * v[3]).squareRoot()
+                sc[j] = 1 / (v.s[0] * v.s[1]).squareRoot()
             }
         }
         }
@@ -590,23 +637,18 @@ struct ModeMixture: HorizontalModel {
         // but one finds unlikely; the likelihoods below then switch modes).
         var d2 = Double.infinity
         for j in 0..<m {
-            let i = states[j].innovationWithGains(measurement: SIMD2(ve, vn), h0: 0, h1: 1, h2: 0, noise: r)
-            innovations[j] = SIMD4(i.y[0], i.s[0], i.y[1], i.s[1])
-            innovationGains[j] = SIMD8(i.u0[0], i.u0[1], i.u1[0], i.u1[1], i.u2[0], i.u2[1], 0, 0)
-            let q = i.y * i.y / i.s
-            squaredDistances[j] = q[0] + q[1]
+            let i = states[j].velocityInnovation(measurement: SIMD2(ve, vn), noise: r)
+            innovations[j] = i
+            squaredDistances[j] = i.squaredDistance
             d2 = min(d2, squaredDistances[j])
         }
         guard d2 <= gate, d2.isFinite else { return false }
         for j in 0..<m {
-            let v = innovations[j], g = innovationGains[j]
+            let v = innovations[j]
             // ``Channel/update(innovation:h0:h1:h2:noise:)`` from the gate's own u and s.
-            if r > 0, r.isFinite {
-                states[j].update(innovation: SIMD2(v[0], v[2]), u0: SIMD2(g[0], g[1]), u1: SIMD2(g[2], g[3]),
-                                 u2: SIMD2(g[4], g[5]), s: SIMD2(v[1], v[3]))
-            }
+            if r > 0, r.isFinite { states[j].update(v) }
             logLikelihood[j] = -0.5 * squaredDistances[j]
-            likelihoodScale[j] = 1 / (v[1] * v[3]).squareRoot()
+            likelihoodScale[j] = 1 / (v.s[0] * v.s[1]).squareRoot()
         }
         reweight()
         merge()
@@ -709,13 +751,26 @@ struct ModeMixture: HorizontalModel {
         if m == 1 { merged = states[0]; return }
         computeMoments()
         let (r0, r1, r2) = momentOrigin
-        merged = mixedStates.withUnsafeBufferPointer { mx in
+        if recordsPrediction {
+            merged = mixedStates.withUnsafeBufferPointer { mx in
+                probability.withUnsafeBufferPointer { pr in
+                    var sum = Channel.zero
+                    for j in 0..<m where pr[j] > 0 { sum.add(mx[j], weight: pr[j]) }
+                    return sum.centered(scale: 1, about: r0, r1, r2)
+                }
+            }
+            return
+        }
+        // Without a smoother only ``marginals`` read the merged state: its position and velocity
+        // (the same expressions as the full merge, field by field); the bias part is NaN so
+        // that nothing can read it unnoticed.
+        var sum = Channel.zero
+        mixedStates.withUnsafeBufferPointer { mx in
             probability.withUnsafeBufferPointer { pr in
-                var sum = Channel.zero
-                for j in 0..<m where pr[j] > 0 { sum.add(mx[j], weight: pr[j]) }
-                return sum.centered(scale: 1, about: r0, r1, r2)
+                for j in 0..<m { sum.addPositionVelocity(mx[j], weight: pr[j]) }   // μ = 0 adds zeros
             }
         }
+        merged.assignCenteredPositionVelocity(sum, about: r0, r1)
     }
 
     /// Fills `mixedStates` with each mode's raw moments about mode 0's mean (``momentOrigin``):
@@ -731,7 +786,10 @@ struct ModeMixture: HorizontalModel {
         swap(&mx, &mixedStates)
         states.withUnsafeBufferPointer { st in
             mx.withUnsafeMutableBufferPointer { out in
-                for i in 0..<m { out[i] = st[i].moments(about: o.x0, o.x1, o.x2) }
+                // Mode 0 is the origin: offset 0 and second moment P (what moments(about:) gives, exactly).
+                out[0] = st[0]
+                out[0].x0 = .zero; out[0].x1 = .zero; out[0].x2 = .zero
+                for i in 1..<max(m, 1) { out[i] = st[i].moments(about: o.x0, o.x1, o.x2) }
             }
         }
         swap(&mx, &mixedStates)
