@@ -108,9 +108,18 @@ struct ModeMixture: HorizontalModel {
         /// s = h u + r and the products u = P hᵀ, everything ``update(_:)`` needs.
         struct Innovation {
             var y: V, s: V, u0: V, u1: V, u2: V
-            static let zero = Innovation(y: .zero, s: .zero, u0: .zero, u1: .zero, u2: .zero)
+            /// 1 / s, formed once for the distance, the gain and the likelihood.
+            var inverse: V
+            @inline(__always)
+            init(y: V, s: V, u0: V, u1: V, u2: V) {
+                self.y = y; self.s = s; self.u0 = u0; self.u1 = u1; self.u2 = u2
+                inverse = 1 / s
+            }
+            static let zero = Innovation(y: .zero, s: V(repeating: 1), u0: .zero, u1: .zero, u2: .zero)
             /// The squared Mahalanobis distance on both axes together, y²/s summed.
-            @inline(__always) var squaredDistance: Double { let q = y * y / s; return q[0] + q[1] }
+            @inline(__always) var squaredDistance: Double { let q = y * y * inverse; return q[0] + q[1] }
+            /// The Gaussian likelihood's normalization up to a constant, 1/√(s_east s_north).
+            @inline(__always) var likelihoodScale: Double { (inverse[0] * inverse[1]).squareRoot() }
         }
 
         /// ``KalmanFilter3/scalarInnovation(measurement:observation:noise:)`` of a position on
@@ -147,7 +156,7 @@ struct ModeMixture: HorizontalModel {
 
         /// ``update(innovation:u0:u1:u2:s:)`` of a formed ``Innovation``.
         @inline(__always)
-        mutating func update(_ i: Innovation) { update(innovation: i.y, u0: i.u0, u1: i.u1, u2: i.u2, s: i.s) }
+        mutating func update(_ i: Innovation) { update(innovation: i.y, u0: i.u0, u1: i.u1, u2: i.u2, s: i.s, inverse: i.inverse) }
 
         /// ``update(innovation:h0:h1:h2:noise:)`` from the products u = P hᵀ and the innovation
         /// variance s = h u + r that ``positionInnovation(measurement:biased:noise:)`` or
@@ -155,11 +164,16 @@ struct ModeMixture: HorizontalModel {
         /// for the same state (the same values: the update needs nothing else of h).
         @inline(__always)
         mutating func update(innovation y: V, u0: V, u1: V, u2: V, s: V) {
+            update(innovation: y, u0: u0, u1: u1, u2: u2, s: s, inverse: 1 / s)
+        }
+
+        /// ``update(innovation:u0:u1:u2:s:)`` given 1 / s.
+        @inline(__always)
+        mutating func update(innovation y: V, u0: V, u1: V, u2: V, s: V, inverse: V) {
             // k = u / s and P' = P − k uᵀ (= P − u uᵀ / s, symmetric: only the upper triangle is
             // kept). KalmanFilter3 writes the same update in Joseph form, P − k uᵀ − u kᵀ + s k kᵀ,
             // which is algebraically identical when k is u / s (as here); this form is a third of
             // the arithmetic and one division instead of three. Results agree to rounding.
-            let inverse: V = 1 / s
             let k0: V = u0 * inverse, k1: V = u1 * inverse, k2: V = u2 * inverse
             let n00: V = p00 - k0 * u0
             let n01: V = p01 - k0 * u1
@@ -194,6 +208,13 @@ struct ModeMixture: HorizontalModel {
             let d0 = x0 - m0, d1 = x1 - m1, d2 = x2 - m2
             return Channel(x0: d0, x1: d1, x2: d2, p00: p00 + d0 * d0, p01: p01 + d0 * d1, p02: p02 + d0 * d2,
                            p11: p11 + d1 * d1, p12: p12 + d1 * d2, p22: p22 + d2 * d2)
+        }
+
+        /// ``moments(about:_:_:)`` about this channel's own mean: offset 0 and second moment P
+        /// (exactly what that gives: x − x = 0, P + 0·0 = P for finite values).
+        @inline(__always)
+        var momentsOfOrigin: Channel {
+            Channel(x0: .zero, x1: .zero, x2: .zero, p00: p00, p01: p01, p02: p02, p11: p11, p12: p12, p22: p22)
         }
 
         /// Adds `w` times every field of `c` (a weighted sum of ``moments(about:_:_:)``).
@@ -596,11 +617,13 @@ struct ModeMixture: HorizontalModel {
         let par = parameters, inn = innovations, d2 = squaredDistances, r = lastNoise
         // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
         let biasWhite = split.white(r)
-        var logL: [Double] = [], scale: [Double] = []
-        swap(&logL, &logLikelihood); swap(&scale, &likelihoodScale)
+        var logL: [Double] = [], scale: [Double] = [], moments: [Channel] = []
+        swap(&logL, &logLikelihood); swap(&scale, &likelihoodScale); swap(&moments, &mixedStates)
+        var origin = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
         states.withUnsafeMutableBufferPointer { st in
         logL.withUnsafeMutableBufferPointer { ll in
         scale.withUnsafeMutableBufferPointer { sc in
+        moments.withUnsafeMutableBufferPointer { mo in
             for j in 0..<m {
                 let v = inn[j]
                 let rj = par[j].observesBias ? biasWhite : r
@@ -608,6 +631,13 @@ struct ModeMixture: HorizontalModel {
                 // from the innovation's own u and s (its noise guard included).
                 if rj > 0, rj.isFinite { st[j].update(v) }
                 guard m > 1 else { continue }
+                // The merge's raw moments (``computeMoments()``), formed while the state is at hand.
+                if j == 0 {
+                    origin = (st[0].x0, st[0].x1, st[0].x2)
+                    mo[0] = st[0].momentsOfOrigin
+                } else {
+                    mo[j] = st[j].moments(about: origin.0, origin.1, origin.2)
+                }
                 var l = -0.5 * d2[j]
                 // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
                 let vmax = par[j].maximumSpeed
@@ -617,15 +647,20 @@ struct ModeMixture: HorizontalModel {
                     l -= 0.5 * excess * excess
                 }
                 ll[j] = l
-                sc[j] = 1 / (v.s[0] * v.s[1]).squareRoot()
+                sc[j] = v.likelihoodScale
             }
         }
         }
         }
+        }
         // Swaps, so no second reference makes reweight's writes copy.
-        swap(&logL, &logLikelihood); swap(&scale, &likelihoodScale)
-        if m > 1 { reweight() }
-        merge()
+        swap(&logL, &logLikelihood); swap(&scale, &likelihoodScale); swap(&moments, &mixedStates)
+        if m > 1 {
+            momentOrigin = origin
+            momentsCurrent = true
+            reweight()
+        }
+        merge(momentsFormed: true)
     }
 
     /// σ (m/s) of the soft speed limit of a mode with ``MotionMode/maximumSpeed``.
@@ -648,7 +683,7 @@ struct ModeMixture: HorizontalModel {
             // ``Channel/update(innovation:h0:h1:h2:noise:)`` from the gate's own u and s.
             if r > 0, r.isFinite { states[j].update(v) }
             logLikelihood[j] = -0.5 * squaredDistances[j]
-            likelihoodScale[j] = 1 / (v.s[0] * v.s[1]).squareRoot()
+            likelihoodScale[j] = v.likelihoodScale
         }
         reweight()
         merge()
@@ -745,11 +780,12 @@ struct ModeMixture: HorizontalModel {
 
     /// The moment-matched mixture of the modes into the merged posterior: Σⱼ μⱼ Mⱼ of the modes'
     /// raw moments (``computeMoments()``), re-centered. The moments stay for the next
-    /// ``predict(dt:)``'s mixing (the states do not change in between).
-    mutating func merge() {
+    /// ``predict(dt:)``'s mixing (the states do not change in between). `momentsFormed`: the
+    /// caller has just filled them (``applyPosition()``).
+    mutating func merge(momentsFormed: Bool = false) {
         let m = modeCount
         if m == 1 { merged = states[0]; return }
-        computeMoments()
+        if !momentsFormed { computeMoments() }
         let (r0, r1, r2) = momentOrigin
         if recordsPrediction {
             merged = mixedStates.withUnsafeBufferPointer { mx in
@@ -786,9 +822,7 @@ struct ModeMixture: HorizontalModel {
         swap(&mx, &mixedStates)
         states.withUnsafeBufferPointer { st in
             mx.withUnsafeMutableBufferPointer { out in
-                // Mode 0 is the origin: offset 0 and second moment P (what moments(about:) gives, exactly).
-                out[0] = st[0]
-                out[0].x0 = .zero; out[0].x1 = .zero; out[0].x2 = .zero
+                out[0] = st[0].momentsOfOrigin
                 for i in 1..<max(m, 1) { out[i] = st[i].moments(about: o.x0, o.x1, o.x2) }
             }
         }
