@@ -569,23 +569,41 @@ struct ModeMixture: HorizontalModel {
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double {
         let m = modeCount
         split.observe(fixVariance: r)
-        for j in 0..<m {
-            let rj = whiteVariance(r, j)
-            let i = states[j].positionInnovation(measurement: SIMD2(east, north), biased: parameters[j].observesBias, noise: rj)
-            innovations[j] = i
-            squaredDistances[j] = i.squaredDistance
-        }
         lastNoise = r
-        // The gate statistic: the smallest d² among the modes that are plausible now (probability
-        // ≥ ``plausibleProbability``; the most probable always is). A fix is an outlier only when
-        // every plausible mode says so — a moment-matched mixture's variance is dominated by the
-        // most confident mode and would reject fixes that a competing, equally plausible mode
-        // explains (white errors while a correlated-error mode still has weight).
-        var best = Double.infinity, top = 0
-        for j in 1..<max(m, 1) where probability[j] > probability[top] { top = j }
-        for j in 0..<m where j == top || probability[j] >= Self.plausibleProbability {
-            best = min(best, squaredDistances[j])
+        // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
+        let biasWhite = split.white(r), z = SIMD2(east, north)
+        // The scratch arrays are moved out of `self` so the loop writes plain buffers (no
+        // uniqueness or bounds checks per element).
+        var inn: [Channel.Innovation] = [], d2: [Double] = []
+        swap(&inn, &innovations); swap(&d2, &squaredDistances)
+        let best: Double = states.withUnsafeBufferPointer { st in
+        parameters.withUnsafeBufferPointer { par in
+        probability.withUnsafeBufferPointer { pr in
+        inn.withUnsafeMutableBufferPointer { io in
+        d2.withUnsafeMutableBufferPointer { dd in
+            var top = 0
+            for j in 0..<m {
+                let biased = par[j].observesBias
+                let i = st[j].positionInnovation(measurement: z, biased: biased, noise: biased ? biasWhite : r)
+                io[j] = i
+                dd[j] = i.squaredDistance
+                if pr[j] > pr[top] { top = j }
+            }
+            // The gate statistic: the smallest d² among the modes that are plausible now
+            // (probability ≥ ``plausibleProbability``; the most probable always is). A fix is an
+            // outlier only when every plausible mode says so — a moment-matched mixture's variance
+            // is dominated by the most confident mode and would reject fixes that a competing,
+            // equally plausible mode explains (white errors while a correlated-error mode still
+            // has weight).
+            var best = Double.infinity
+            for j in 0..<m where j == top || pr[j] >= Self.plausibleProbability { best = min(best, dd[j]) }
+            return best
         }
+        }
+        }
+        }
+        }
+        swap(&inn, &innovations); swap(&d2, &squaredDistances)
         return best
     }
 
