@@ -13,7 +13,9 @@ import GeoAnchorKit
 //    the four modes' two-lane arithmetic (> 1,000 SSE2 vector operations per step) is the floor.
 //    2026-11-26 on a faster quiet host, after removing the per-step state copies and the repeated
 //    P hᵀ: 367 → 297 ns per adaptive step (2.7 → 3.4 M steps/s), bit-identical results; this
-//    suite's p0 before the change on that host: 38 ms per iteration (2.6 M steps/s);
+//    suite's p0 before the change on that host: 38 ms per iteration (2.6 M steps/s). Then (same
+//    host, README "Fourth round"): 303 → 227 ns per adaptive step (4.4 M steps/s); this suite's
+//    p0 31 → 23 ms per iteration (p50 25 ms), results unchanged to rounding;
 //  - ≥ 10,000,000 position-filter steps/s on one core (FilterPy manages ~45,000; on the
 //    development machine `python3 scripts/dev/filterpy_speed.py` measures FilterPy 2.0 doing
 //    the same step at 22,000 steps/s, against 13 M for "PositionFilter.step" below);
