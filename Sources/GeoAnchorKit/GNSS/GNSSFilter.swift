@@ -157,6 +157,11 @@ extension GNSSProcessor {
                                                          time: e.time, config: cfg, klobuchar: klob)
             var ctxNoIono = ctx
             ctxNoIono.klobuchar = nil
+            // The pseudorange rows' position part is the solver's exact gradient of the predicted
+            // range (``GNSSPositionSolver/designRow(_:heightGradient:)``: Earth rotation during the
+            // flight and the troposphere's height slope, not only −u).
+            let heightGradient = cfg.useTroposphere
+                ? ctx.zenithSlope * SIMD3(ctx.cosLat * ctx.cosLon, ctx.cosLat * ctx.sinLon, ctx.sinLat) : SIMD3<Double>(0, 0, 0)
             var used = 0, gated = 0, tried = 0
             var usedSats = Set<SatelliteID>()
             var us: [(SIMD3<Double>, Int)] = []
@@ -167,7 +172,8 @@ extension GNSSProcessor {
                 guard let gi = gIndex[m.group] else { continue }
                 if let pr = m.correctedPseudorange {
                     var hv = [Double](repeating: 0, count: n)
-                    hv[0] = -row.u.x; hv[1] = -row.u.y; hv[2] = -row.u.z; hv[6] = 1
+                    let g = GNSSPositionSolver.designRow(row, heightGradient: heightGradient)
+                    hv[0] = g.x; hv[1] = g.y; hv[2] = g.z; hv[6] = 1
                     var pred = row.predictedRange + x[6]
                     if gi > 0 { hv[biasBase + gi] = 1; pred += x[biasBase + gi] }
                     rows.append((hv, pr, pred, row.sigma, true, m.satellite))
