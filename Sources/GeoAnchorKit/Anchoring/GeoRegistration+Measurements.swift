@@ -250,7 +250,13 @@ extension GeoRegistration {
             return
         }
         summary.compassUsed += 1
-        scalarUpdate(h, innovation: nu, variance: sigma * sigma * inflate)
+        // Robust weighting: a reading beyond ``compassRobustThreshold`` σ counts as if its
+        // variance were (|n| / threshold)² larger, so its pull on the estimate stops growing with
+        // its distance (the ramps of a disturbance episode pass the gate before the episode
+        // detector trips; each then pulls only as much as a threshold-sized innovation would).
+        var robust = 1.0
+        if let k = c.compassRobustThreshold, Swift.abs(normalized) > k { robust = (normalized / k) * (normalized / k) }
+        scalarUpdate(h, innovation: nu, variance: sigma * sigma * inflate * robust)
         checkSnap(time: r.time)
     }
 

@@ -200,6 +200,10 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     public var compassDecorrelationInterval = 1.0
     /// Normalized-innovation gate for compass readings (σ units of one reading's innovation).
     public var compassGate = 3.0
+    /// Readings whose normalized innovation exceeds this (σ units, below ``compassGate``) are
+    /// down-weighted: variance × (|n| / threshold)², so a reading's pull stops growing with its
+    /// distance. `nil`: every reading inside the gate counts fully.
+    public var compassRobustThreshold: Double? = 1.5
     /// Disturbance-episode detector: time constant (s) of the running mean of normalized compass
     /// innovations, the threshold on it, and after how many seconds of continuous disturbance
     /// the change is taken as a new bias instead.

@@ -161,6 +161,49 @@ struct GeoRegistrationTests {
         #expect(abs(Angle.difference(from: 80, to: relearn.justAfter)) > 5, "without continuity, just after: \(relearn.justAfter)°")
     }
 
+    /// Standing still after 195 m walked with 4 m fixes (reported heading σ ≈ 2.4°), a compass
+    /// 20° off for 60 s (ramped in and out over 3 s: many readings inside the 3σ gate) must not
+    /// drag the heading: ≤ 1° (reference: the construction, frame heading 70°), and less than
+    /// without the robust weighting (`compassRobustThreshold = nil`; measured 0.28° against
+    /// 0.38°), so the test sees the weighting.
+    @Test func standingDisturbanceBarelyMovesHeading() throws {
+        func run(_ configuration: GeoRegistrationConfiguration) throws -> (before: Double, after: Double) {
+            var reg = GeoRegistration(configuration: configuration)
+            let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: 50, longitude: 14, ellipsoidalHeight: 300))
+            var rng = SeededRandom(seed: 5)
+            let psi = 70.0, (s, c) = Angle.sincos(degrees: psi)
+            var before = Double.nan
+            for k in 0...2600 {
+                let t = 1_000_000 + Double(k) * 0.1
+                let n = Swift.min(Double(k), 1500) * 0.13       // 195 m north, then standing still
+                try reg.update(tracking: ARTrackingSample(time: t, position: SIMD3(-s * n, 0, -c * n), yaw: 0 - psi))
+                if k % 10 == 0 {
+                    let g = frame.geodetic(east: 4 * rng.gaussian(), north: n + 4 * rng.gaussian(), up: 0)
+                    try reg.update(fix: Fix(time: t, latitude: g.latitude, longitude: g.longitude,
+                                            ellipsoidalHeight: g.ellipsoidalHeight, horizontalAccuracy: 6))
+                }
+                if k % 5 == 0 {
+                    let since = Double(k - 1800) / 10, until = Double(2400 - k) / 10
+                    let disturbance = k >= 1800 && k < 2400 ? 20 * Swift.min(1, since / 3, until / 3) : 0
+                    try reg.update(compass: CompassReading(time: t, heading: Angle.normalizeHeading(2 + 5 * rng.gaussian() + disturbance),
+                                                           headingAccuracy: 10))
+                }
+                if k == 1799 { before = try #require(reg.estimate).frameHeading }
+            }
+            return (before, try #require(reg.estimate).frameHeading)
+        }
+        let robust = try run(GeoRegistrationConfiguration())
+        var plain = GeoRegistrationConfiguration()
+        plain.compassRobustThreshold = nil
+        let full = try run(plain)
+        let moved = abs(Angle.difference(from: robust.before, to: robust.after))
+        let movedPlain = abs(Angle.difference(from: full.before, to: full.after))
+        print("standing disturbance: heading moved \(moved)° robust, \(movedPlain)° without")
+        #expect(moved <= 1, "robust: \(robust.before)° → \(robust.after)°")
+        #expect(moved < movedPlain, "robust \(moved)° vs plain \(movedPlain)°")
+        #expect(abs(Angle.difference(from: 70, to: robust.after)) <= 1.5)
+    }
+
     /// A landmark sighting agreeing with the truth keeps the heading; the sighting count shows it.
     /// Reference: the construction (a landmark 500 m due east of the corner, device pointing at it).
     @Test func landmarkSighting() throws {
