@@ -160,8 +160,7 @@ extension GNSSProcessor {
             // The pseudorange rows' position part is the solver's exact gradient of the predicted
             // range (``GNSSPositionSolver/designRow(_:heightGradient:)``: Earth rotation during the
             // flight and the troposphere's height slope, not only −u).
-            let heightGradient = cfg.useTroposphere
-                ? ctx.zenithSlope * SIMD3(ctx.cosLat * ctx.cosLon, ctx.cosLat * ctx.sinLon, ctx.sinLat) : SIMD3<Double>(0, 0, 0)
+            let heightGradient = ctx.heightGradient
             var used = 0, gated = 0, tried = 0
             var usedSats = Set<SatelliteID>()
             var us: [(SIMD3<Double>, Int)] = []

@@ -237,6 +237,12 @@ public struct GNSSPositionSolver: Sendable {
             secondsOfWeek = time.truncatingRemainder(dividingBy: GNSSTime.secondsPerWeek)
             self.klobuchar = klobuchar; self.config = config
         }
+
+        /// d(zenith delay)/dh × up (ECEF): the troposphere's part of the design rows
+        /// (``designRow(_:heightGradient:)``); zero away from the surface or without troposphere.
+        var heightGradient: SIMD3<Double> {
+            nearSurface && config.useTroposphere ? zenithSlope * SIMD3(cosLat * cosLon, cosLat * sinLon, sinLat) : SIMD3(0, 0, 0)
+        }
     }
 
     /// The gradient of a row's predicted range with respect to the receiver position (ECEF):
@@ -425,8 +431,7 @@ public struct GNSSPositionSolver: Sendable {
                     // This iteration applies the mask (below): rows under it are dropped unused.
                     if near && !masked { ctx.atmosphereMask = cfg.elevationMask * .pi / 180 }
                     Self.computeRows(all, active, cnf, ctx, rows: &rows, cache: &atmosphereCache, cachedAt: &atmosphereAt)
-                    heightGradient = near && cfg.useTroposphere
-                        ? ctx.zenithSlope * SIMD3(trig[1] * trig[3], trig[1] * trig[2], trig[0]) : SIMD3(0, 0, 0)
+                    heightGradient = ctx.heightGradient
                 }
                 if near && !masked {
                     // Elevation mask once the position is near the surface.
