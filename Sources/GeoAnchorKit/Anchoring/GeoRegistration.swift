@@ -63,7 +63,6 @@ public struct GeoRegistration: Sendable {
     var lastSample: ARTrackingSample?
     var lastHorizontal = SIMD2<Double>(0, 0)
     var lastUp = 0.0
-    var lastYawRadians = 0.0
     /// The tracked yaw's rate of change (rad/s), smoothed over about a second.
     var yawRate = 0.0
     var speed = 0.0
@@ -118,10 +117,9 @@ public struct GeoRegistration: Sendable {
         for (name, v) in [("time", t.time), ("x", t.position.x), ("y", t.position.y), ("z", t.position.z), ("yaw", t.yaw)]
             where !v.isFinite { throw .nonFinite(name: "tracking \(name)", value: v) }
         let q = Self.nominal(t.position, convention)
-        let yaw = t.yaw * Angle.radiansPerDegree
         summary.trackingSamples += 1
         guard let last = lastSample else {
-            lastSample = t; lastHorizontal = SIMD2(q.x, q.y); lastUp = q.z; lastYawRadians = yaw
+            lastSample = t; lastHorizontal = SIMD2(q.x, q.y); lastUp = q.z
             if propagatedAt.isNaN { propagatedAt = t.time }
             return
         }
@@ -133,7 +131,10 @@ public struct GeoRegistration: Sendable {
         var du = q.z - lastUp
         let step = (d * d).sum().squareRoot()
         let c = configuration
-        if step > c.jumpMinimumStep && step > c.maximumTrackingSpeed * dt {
+        // The tracked yaw's change over this step (wrap-safe), rad.
+        let yawStep = Angle.difference(from: last.yaw, to: t.yaw) * Angle.radiansPerDegree
+        let jumped = step > c.jumpMinimumStep && step > c.maximumTrackingSpeed * dt
+        if jumped {
             // A relocalisation: not motion. The position is as uncertain as the jump is large,
             // the heading may have jumped too.
             summary.trackingStepsRejected += 1
@@ -146,7 +147,7 @@ public struct GeoRegistration: Sendable {
                 // The session frame turned, the device did not: its true heading yaw + ψ is
                 // continuous, so the tracked yaw's change beyond the device's recent turn rate is
                 // the frame's rotation, −Δψ.
-                let frameTurn = Self.wrapRadians(yaw - lastYawRadians) - yawRate * dt
+                let frameTurn = yawStep - yawRate * dt
                 x[Self.iPsi] -= frameTurn   // the output follows at once: a frame change, not a correction
                 let s = Foundation.hypot(sigma, c.jumpYawRateSigma * dt) * Angle.radiansPerDegree
                 addVariance(Self.iPsi, s * s)
@@ -161,9 +162,9 @@ public struct GeoRegistration: Sendable {
             let a = Swift.min(1, dt / 1.0)
             speed += a * ((d * d).sum().squareRoot() / dt - speed)
             // The device's turn rate over about a second (not across a jump: its yaw change is the frame's).
-            if d != .zero || step == 0 { yawRate += a * (Self.wrapRadians(yaw - lastYawRadians) / dt - yawRate) }
+            if !jumped { yawRate += a * (yawStep / dt - yawRate) }
         }
-        lastSample = t; lastHorizontal = SIMD2(q.x, q.y); lastUp = q.z; lastYawRadians = yaw
+        lastSample = t; lastHorizontal = SIMD2(q.x, q.y); lastUp = q.z
         if propagatedAt.isNaN { propagatedAt = t.time }
         recent.append((t.time, lastHorizontal))
         if recent.count > 256 { recent.removeFirst(128) }
@@ -260,12 +261,6 @@ public struct GeoRegistration: Sendable {
     }
 
     mutating func addVariance(_ i: Int, _ v: Double) { p[i * Self.n + i] += v }
-
-    /// An angle in radians reduced to [−π, π).
-    static func wrapRadians(_ a: Double) -> Double {
-        let r = a.remainder(dividingBy: 2 * Double.pi)
-        return r >= Double.pi ? r - 2 * Double.pi : r
-    }
 
     // MARK: - Measurement update
 
