@@ -255,7 +255,7 @@ extension GeoRegistration {
         // its distance (the ramps of a disturbance episode pass the gate before the episode
         // detector trips; each then pulls only as much as a threshold-sized innovation would).
         var robust = 1.0
-        if let k = c.compassRobustThreshold, Swift.abs(normalized) > k { robust = (normalized / k) * (normalized / k) }
+        if let k = c.compassRobustThreshold, k > 0, k.isFinite, Swift.abs(normalized) > k { robust = (normalized / k) * (normalized / k) }
         scalarUpdate(h, innovation: nu, variance: sigma * sigma * inflate * robust)
         checkSnap(time: r.time)
     }

@@ -183,8 +183,9 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// yaw's change over that step, less the device's recent turn rate × the step's duration, is
     /// taken as the frame's rotation, with 1σ `hypot(jumpYawContinuitySigma,
     /// jumpYawRateSigma × dt)` degrees (how far the device's own turn over the step can stray
-    /// from its recent rate: hand sway, a sudden turn). `nil`: the heading only becomes 3° less
-    /// certain at a jump (it must be re-learned from the walk).
+    /// from its recent rate: hand sway, a sudden turn). `nil` (or either value negative or not
+    /// finite): the heading only becomes 3° less certain at a jump (it must be re-learned from
+    /// the walk).
     public var jumpYawContinuitySigma: Double? = 1.0
     /// Degrees per second: the device's turn-rate uncertainty over a jump's step (see ``jumpYawContinuitySigma``).
     public var jumpYawRateSigma = 10.0
@@ -202,7 +203,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     public var compassGate = 3.0
     /// Readings whose normalized innovation exceeds this (σ units, below ``compassGate``) are
     /// down-weighted: variance × (|n| / threshold)², so a reading's pull stops growing with its
-    /// distance. `nil`: every reading inside the gate counts fully.
+    /// distance. `nil` (or a value ≤ 0 or not finite): every reading inside the gate counts fully.
     public var compassRobustThreshold: Double? = 1.5
     /// Disturbance-episode detector: time constant (s) of the running mean of normalized compass
     /// innovations, the threshold on it, and after how many seconds of continuous disturbance

@@ -143,7 +143,8 @@ public struct GeoRegistration: Sendable {
             propagate(to: t.time)
             let jump2 = step * step
             addVariance(Self.iE, jump2); addVariance(Self.iN, jump2); addVariance(Self.iU, du * du)
-            if let sigma = c.jumpYawContinuitySigma, headingKnown, dt > 0 {
+            if let sigma = c.jumpYawContinuitySigma, sigma >= 0, sigma.isFinite, c.jumpYawRateSigma >= 0, c.jumpYawRateSigma.isFinite,
+               headingKnown, dt > 0 {
                 // The session frame turned, the device did not: its true heading yaw + ψ is
                 // continuous, so the tracked yaw's change beyond the device's recent turn rate is
                 // the frame's rotation, −Δψ.

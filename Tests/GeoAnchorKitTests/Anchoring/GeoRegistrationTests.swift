@@ -159,6 +159,11 @@ struct GeoRegistrationTests {
         without.jumpYawContinuitySigma = nil
         let relearn = try run(without)
         #expect(abs(Angle.difference(from: 80, to: relearn.justAfter)) > 5, "without continuity, just after: \(relearn.justAfter)°")
+        // A non-finite σ in the configuration means "off", never a NaN covariance.
+        var broken = GeoRegistrationConfiguration()
+        broken.jumpYawRateSigma = .nan
+        let guarded = try run(broken)
+        #expect(guarded.justAfter == relearn.justAfter && guarded.end.isFinite)
     }
 
     /// Standing still after 195 m walked with 4 m fixes (reported heading σ ≈ 2.4°), a compass
