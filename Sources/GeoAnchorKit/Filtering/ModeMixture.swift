@@ -277,24 +277,130 @@ struct ModeMixture: HorizontalModel {
         }
     }
 
-    /// Per-mode parameters (`var`: the adaptive smoother's second pass schedules its one mode's q).
-    var parameters: [Parameters]
+    /// Every per-mode quantity — parameters, states, moments, innovations, probabilities,
+    /// likelihoods, transition factors — in one copy-on-write object of raw buffers, so a step
+    /// makes one uniqueness check per entry point (``uniqueStorage()``) instead of one per array
+    /// written, and the loops index plain pointers (no bounds checks, no retain/release).
+    /// Indices are always in `0..<modeCount` (the count is fixed at `init`).
+    final class Storage: @unchecked Sendable {
+        // @unchecked: the buffers are written only through a ModeMixture that holds the one
+        // reference (`uniqueStorage()` copies otherwise), exactly like an Array's buffer.
+        let count: Int
+        /// Per-mode parameters.
+        let parameters: UnsafeMutablePointer<Parameters>
+        /// Per mode: both axes' states.
+        private(set) var states: UnsafeMutablePointer<Channel>
+        /// Scratch for the mixed states of ``ModeMixture/predict(dt:)``; between a merge and the
+        /// next prediction, the modes' raw moments (``ModeMixture/computeMoments(_:)``).
+        private(set) var moments: UnsafeMutablePointer<Channel>
+        /// Per mode, the last innovation (position or velocity) with its u = P hᵀ, so the update
+        /// that follows it does not form them again (the state is unchanged in between).
+        let innovations: UnsafeMutablePointer<Channel.Innovation>
+        /// Mode probabilities (sum 1).
+        let probability: UnsafeMutablePointer<Double>
+        /// Scratch: the predicted mode probabilities c̄ⱼ of ``ModeMixture/predict(dt:)``.
+        let priorProbability: UnsafeMutablePointer<Double>
+        /// Per mode, the squared Mahalanobis distance d² of the last innovation (both axes).
+        let squaredDistances: UnsafeMutablePointer<Double>
+        /// Per mode, the likelihood `exp(logLikelihood) × likelihoodScale`: the exponent (−½ d² and
+        /// any speed-limit term) and the factor 1/√(s_east s_north) of a Gaussian innovation (1
+        /// where there is none), kept apart so that no step needs a logarithm; then the
+        /// likelihoods themselves (see ``ModeMixture/reweight(_:)``).
+        let logLikelihood: UnsafeMutablePointer<Double>
+        let likelihoodScale: UnsafeMutablePointer<Double>
+        /// Per cache slot and mode (slot-major): the probability of staying, exp(−dt·rateᵢ), and of
+        /// moving to each other mode.
+        let cachedStay: UnsafeMutablePointer<Double>
+        let cachedMove: UnsafeMutablePointer<Double>
+
+        init(parameters p: [Parameters]) {
+            let m = p.count
+            count = m
+            parameters = .allocate(capacity: m)
+            parameters.initialize(from: p, count: m)
+            states = .allocate(capacity: m)
+            states.initialize(repeating: .zero, count: m)
+            moments = .allocate(capacity: m)
+            moments.initialize(repeating: .zero, count: m)
+            innovations = .allocate(capacity: m)
+            innovations.initialize(repeating: .zero, count: m)
+            probability = .allocate(capacity: m)
+            probability.initialize(repeating: 1 / Double(m), count: m)
+            priorProbability = .allocate(capacity: m)
+            priorProbability.initialize(repeating: 1 / Double(m), count: m)
+            squaredDistances = .allocate(capacity: m)
+            squaredDistances.initialize(repeating: 0, count: m)
+            logLikelihood = .allocate(capacity: m)
+            logLikelihood.initialize(repeating: 0, count: m)
+            likelihoodScale = .allocate(capacity: m)
+            likelihoodScale.initialize(repeating: 1, count: m)
+            cachedStay = .allocate(capacity: ModeMixture.cacheSize * m)
+            cachedStay.initialize(repeating: 1, count: ModeMixture.cacheSize * m)
+            cachedMove = .allocate(capacity: ModeMixture.cacheSize * m)
+            cachedMove.initialize(repeating: 0, count: ModeMixture.cacheSize * m)
+        }
+
+        /// A copy of `o` (every buffer).
+        convenience init(copying o: Storage) {
+            let m = o.count
+            self.init(parameters: Array(UnsafeBufferPointer(start: o.parameters, count: m)))
+            states.update(from: o.states, count: m)
+            moments.update(from: o.moments, count: m)
+            innovations.update(from: o.innovations, count: m)
+            for b in [(probability, o.probability), (priorProbability, o.priorProbability),
+                      (squaredDistances, o.squaredDistances), (logLikelihood, o.logLikelihood),
+                      (likelihoodScale, o.likelihoodScale)] {
+                b.0.update(from: b.1, count: m)
+            }
+            cachedStay.update(from: o.cachedStay, count: ModeMixture.cacheSize * m)
+            cachedMove.update(from: o.cachedMove, count: ModeMixture.cacheSize * m)
+        }
+
+        deinit {
+            // Every element type is trivial: deallocation is all that is needed.
+            parameters.deallocate(); states.deallocate(); moments.deallocate(); innovations.deallocate()
+            probability.deallocate(); priorProbability.deallocate(); squaredDistances.deallocate()
+            logLikelihood.deallocate(); likelihoodScale.deallocate(); cachedStay.deallocate(); cachedMove.deallocate()
+        }
+
+        /// The predicted states become the current ones and the old states the scratch (no copy).
+        @inline(__always)
+        func swapStatesAndMoments() { swap(&states, &moments) }
+
+        /// The buffers' current addresses.
+        @inline(__always)
+        var view: View {
+            View(parameters: parameters, states: states, moments: moments, innovations: innovations,
+                 probability: probability, priorProbability: priorProbability, squaredDistances: squaredDistances,
+                 logLikelihood: logLikelihood, likelihoodScale: likelihoodScale, cachedStay: cachedStay, cachedMove: cachedMove)
+        }
+    }
+
+    /// The addresses of a ``Storage``'s buffers (see there), valid while that storage lives and
+    /// until its states and moments trade places; a plain value, so passing it around costs no
+    /// reference counting.
+    struct View {
+        let parameters: UnsafeMutablePointer<Parameters>
+        let states: UnsafeMutablePointer<Channel>
+        let moments: UnsafeMutablePointer<Channel>
+        let innovations: UnsafeMutablePointer<Channel.Innovation>
+        let probability: UnsafeMutablePointer<Double>
+        let priorProbability: UnsafeMutablePointer<Double>
+        let squaredDistances: UnsafeMutablePointer<Double>
+        let logLikelihood: UnsafeMutablePointer<Double>
+        let likelihoodScale: UnsafeMutablePointer<Double>
+        let cachedStay: UnsafeMutablePointer<Double>
+        let cachedMove: UnsafeMutablePointer<Double>
+    }
+
+    var storage: Storage
     let tau: Double?
     /// How bias-observing modes split a fix's variance (``PositionFilter/Configuration/biasShare``).
     var split: BiasSplit
     let stillVariance: Double
-    /// Per mode: both axes' states.
-    var states: [Channel]
-    /// Scratch for the mixed states of ``predict(dt:)`` (kept to avoid an allocation per step);
-    /// between a merge and the next prediction, the modes' raw moments (``computeMoments()``).
-    var mixedStates: [Channel]
-    /// Whether `mixedStates` holds the current states' moments about `momentOrigin`.
+    /// Whether the storage's `moments` hold the current states' moments about `momentOrigin`.
     var momentsCurrent = false
     var momentOrigin: (SIMD2<Double>, SIMD2<Double>, SIMD2<Double>) = (.zero, .zero, .zero)
-    /// Mode probabilities (sum 1).
-    var probability: [Double]
-    /// Scratch: the predicted mode probabilities c̄ⱼ of ``predict(dt:)``.
-    var priorProbability: [Double]
     /// Merged posterior (east, north).
     var merged = Channel.zero
     var mergedEast: KalmanFilter3 { merged.filter(0) }
@@ -306,82 +412,70 @@ struct ModeMixture: HorizontalModel {
     var crossEast = SIMD16<Double>(), crossNorth = SIMD16<Double>()
     /// Scratch for the per-mode cross-covariances of a recording prediction (allocated on first use).
     var crossScratch: [SIMD16<Double>] = []
-    /// Per mode, the last innovation (position or velocity) with its u = P hᵀ, so the update that
-    /// follows it (``applyPosition()``, ``updateVelocity(east:north:noise:gate:)``) does not form
-    /// them again (the state is unchanged in between).
-    var innovations: [Channel.Innovation]
-    /// Scratch: per mode, the squared Mahalanobis distance d² of the last innovation (both axes).
-    var squaredDistances: [Double]
-    /// Scratch for the per-mode likelihoods `exp(logLikelihood) × likelihoodScale`: the exponent
-    /// (−½ d² and any speed-limit term) and the factor 1/√(s_east s_north) of a Gaussian
-    /// innovation (1 where there is none), kept apart so that no step needs a logarithm; then
-    /// the likelihoods themselves (see ``reweight()``).
-    var logLikelihood: [Double]
-    var likelihoodScale: [Double]
     /// The step's transition factors for recent step lengths: `cacheSize` slots of (dt, φ(dt)),
-    /// and per slot and mode the probability of staying, exp(−dt·rateᵢ), and of moving to each
+    /// and per slot and mode (in the storage) the probability of staying and of moving to each
     /// other mode. Timestamps near 1.7e9 s make a nominal 0.1 s step one of a few neighbouring
     /// doubles, so one slot would miss on most steps.
     var cachedDts: SIMD4<Double> = SIMD4(repeating: .nan)
     var cachedPhis = SIMD4<Double>(repeating: 1)
-    var cachedStay: [Double], cachedMove: [Double]
     var nextCacheSlot = 0
     static let cacheSize = 4
 
     init(modes: [MotionMode], configuration c: PositionFilter.Configuration) {
         precondition(!modes.isEmpty, "a motion model needs at least one mode")
-        parameters = modes.map {
+        storage = Storage(parameters: modes.map {
             Parameters(q: $0.accelerationSpectralDensity, observesBias: $0.observesBias && c.biasTimeConstant != nil,
                        holdsStill: $0.holdsStill, rate: $0.meanDuration > 0 ? 1 / $0.meanDuration : 0, kind: $0.kind,
                        maximumSpeed: $0.maximumSpeed ?? .infinity, maximumConsecutiveRejections: $0.maximumConsecutiveRejections)
-        }
+        })
         tau = c.biasTimeConstant.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         split = BiasSplit(biasVariance: tau == nil ? 1 : c.biasSigma * c.biasSigma, share: c.biasShare,
                           minimumWhite: c.minimumHorizontalSigma * c.minimumHorizontalSigma)
         stillVariance = c.stationaryVelocitySigma * c.stationaryVelocitySigma
-        states = Array(repeating: .zero, count: modes.count)
-        mixedStates = states
-        probability = Array(repeating: 1 / Double(modes.count), count: modes.count)
-        priorProbability = probability
-        innovations = Array(repeating: .zero, count: modes.count)
-        squaredDistances = Array(repeating: 0, count: modes.count)
-        logLikelihood = Array(repeating: 0, count: modes.count)
-        likelihoodScale = Array(repeating: 1, count: modes.count)
-        cachedStay = Array(repeating: 1, count: Self.cacheSize * modes.count)
-        cachedMove = Array(repeating: 0, count: Self.cacheSize * modes.count)
     }
 
-    var modeCount: Int { parameters.count }
+    var modeCount: Int { storage.count }
+
+    /// The storage, copied first if another value shares it (call once at the start of every
+    /// mutating entry point; the returned reference is then the only one).
+    @inline(__always)
+    mutating func uniqueStorage() -> View {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+        return storage.view
+    }
+
+    /// Sets mode j's acceleration spectral density q (m²/s³; the adaptive smoother's second pass
+    /// schedules its one mode's q step by step).
+    mutating func setAccelerationSpectralDensity(_ q: Double, mode j: Int) {
+        precondition(j >= 0 && j < modeCount, "mode index out of range")
+        uniqueStorage().parameters[j].q = q
+    }
 
     // MARK: HorizontalModel
 
     mutating func reset(east: Double, north: Double, noise r: Double, velocityVariance: Double) {
+        let s = uniqueStorage()
         split.observe(fixVariance: r)
         let vb = split.current
         for j in 0..<modeCount {
+            let par = s.parameters[j]
             var p00: Double, p02 = 0.0
-            if parameters[j].observesBias {
+            if par.observesBias {
                 // Fix = p + b + w, b ~ N(0, σ_b²): p = fix − b − w, cov(p, b) = −σ_b².
-                p00 = whiteVariance(r, j) + vb; p02 = -vb
+                p00 = split.white(r) + vb; p02 = -vb
             } else {
                 p00 = r
             }
-            let p11 = parameters[j].holdsStill ? stillVariance : velocityVariance
-            states[j] = Channel(x0: SIMD2(east, north), x1: .zero, x2: .zero, p00: SIMD2(repeating: p00), p01: .zero,
-                                p02: SIMD2(repeating: p02), p11: SIMD2(repeating: p11), p12: .zero, p22: SIMD2(repeating: vb))
+            let p11 = par.holdsStill ? stillVariance : velocityVariance
+            s.states[j] = Channel(x0: SIMD2(east, north), x1: .zero, x2: .zero, p00: SIMD2(repeating: p00), p01: .zero,
+                                  p02: SIMD2(repeating: p02), p11: SIMD2(repeating: p11), p12: .zero, p22: SIMD2(repeating: vb))
         }
-        merge()
-    }
-
-    /// The white-noise variance of a fix of variance `r` under mode j.
-    @inline(__always)
-    func whiteVariance(_ r: Double, _ j: Int) -> Double {
-        parameters[j].observesBias ? split.white(r) : r
+        merge(s)
     }
 
     /// The cache slot holding the transition factors for `dt` (computed on a miss).
     @inline(__always)
-    mutating func transitionSlot(_ dt: Double) -> Int {
+    mutating func transitionSlot(_ dt: Double, _ s: View) -> Int {
         for k in 0..<Self.cacheSize where cachedDts[k] == dt { return k }
         let k = nextCacheSlot
         nextCacheSlot = (k + 1) % Self.cacheSize
@@ -389,97 +483,78 @@ struct ModeMixture: HorizontalModel {
         cachedDts[k] = dt
         cachedPhis[k] = tau.map { exp(-dt / $0) } ?? 1
         for i in 0..<m {
-            let stay = exp(-dt * parameters[i].rate)
-            cachedStay[k * m + i] = stay
-            cachedMove[k * m + i] = m > 1 ? (1 - stay) / Double(m - 1) : 0
+            let stay = exp(-dt * s.parameters[i].rate)
+            s.cachedStay[k * m + i] = stay
+            s.cachedMove[k * m + i] = m > 1 ? (1 - stay) / Double(m - 1) : 0
         }
         return k
     }
 
     mutating func predict(dt: Double) {
         let m = modeCount
-        let slot = transitionSlot(dt)
+        let s = uniqueStorage()
+        let slot = transitionSlot(dt, s)
         let phi = cachedPhis[slot], biasNoise = tau == nil ? 0 : split.current * (1 - phi * phi)
-        if m == 1 { predictSingle(dt: dt, phi: phi, biasNoise: biasNoise); return }
+        if m == 1 { predictSingle(s, dt: dt, phi: phi, biasNoise: biasNoise); return }
         // Mixing: with bᵢ = μᵢ·moveᵢ and aⱼ = μⱼ (stayⱼ − moveⱼ) the weights are Πᵢⱼ μᵢ = bᵢ + [i = j] aⱼ,
         // so the predicted mode probabilities are c̄ⱼ = Σᵢ bᵢ + aⱼ and each mode's moment-matched
         // mixed state is the normalized (Σᵢ bᵢ Mᵢ + aⱼ Mⱼ) / c̄ⱼ of the modes' raw moments Mᵢ
-        // (``computeMoments()``, usually left by the last merge), re-centered: one shared sum and
-        // one term per mode instead of m² outer products. The hot loops run on buffer pointers
-        // (no bounds or uniqueness checks); the scratch arrays are moved out of `self` meanwhile
-        // so the closures touch only locals.
-        let base = slot * m
-        if !momentsCurrent { computeMoments() }
+        // (``computeMoments(_:)``, usually left by the last merge), re-centered: one shared sum
+        // and one term per mode instead of m² outer products.
+        if !momentsCurrent { computeMoments(s) }
         momentsCurrent = false   // the mixed states replace them below
         let (r0, r1, r2) = momentOrigin
-        var mixed: [Channel] = [], prior: [Double] = []
-        swap(&mixed, &mixedStates); swap(&prior, &priorProbability)
-        states.withUnsafeBufferPointer { st in
-        probability.withUnsafeBufferPointer { pr in
-        cachedStay.withUnsafeBufferPointer { stay in
-        cachedMove.withUnsafeBufferPointer { move in
-        mixed.withUnsafeMutableBufferPointer { mx in
-        prior.withUnsafeMutableBufferPointer { pp in
-            var shared = Channel.zero, b = 0.0
-            for i in 0..<m {
-                let w = pr[i] * move[base + i]
-                b += w
-                // Unconditional (w = 0 adds exact zeros: the moments are finite), so the sum stays
-                // in vector registers instead of being split into scalars around a branch.
-                shared.add(mx[i], weight: w)
-            }
-            for j in 0..<m {
-                let a = pr[j] * (stay[base + j] - move[base + j])
-                let c = b + a
-                pp[j] = c
-                guard c > 0 else { mx[j] = st[j]; continue }
-                mx[j].assignMixed(shared: shared, weight: a, scale: 1 / c, about: r0, r1, r2)
-            }
+        let st = s.states, mx = s.moments, pr = s.probability, pp = s.priorProbability
+        let stay = s.cachedStay + slot * m, move = s.cachedMove + slot * m
+        var shared = Channel.zero, b = 0.0
+        for i in 0..<m {
+            let w = pr[i] * move[i]
+            b += w
+            // Unconditional (w = 0 adds exact zeros: the moments are finite), so the sum stays
+            // in vector registers instead of being split into scalars around a branch.
+            shared.add(mx[i], weight: w)
         }
+        for j in 0..<m {
+            let a = pr[j] * (stay[j] - move[j])
+            let c = b + a
+            pp[j] = c
+            guard c > 0 else { mx[j] = st[j]; continue }
+            mx[j].assignMixed(shared: shared, weight: a, scale: 1 / c, about: r0, r1, r2)
         }
-        }
-        }
-        }
-        }
-        if recordsPrediction {
-            mixedStates = mixed; priorProbability = prior
-            predictRecording(dt: dt, phi: phi, biasNoise: biasNoise); return
-        }
-        // Each mode predicts its mixed state in place; the two arrays then trade places (the old
+        if recordsPrediction { predictRecording(s, dt: dt, phi: phi, biasNoise: biasNoise); return }
+        // Each mode predicts its mixed state in place; the buffers then trade places (the old
         // states become the scratch), so no state is copied.
-        let par = parameters, still = stillVariance
-        mixed.withUnsafeMutableBufferPointer { mx in
-            for j in 0..<m {
-                mx[j].predict(dt: dt, q: par[j].q, phi: phi, biasNoise: biasNoise)
-                // Velocity held at zero: a zero-velocity pseudo-measurement.
-                // h = (0, 1, 0): u = P hᵀ is the velocity column and s = p₁₁ + r (what the
-                // general update forms, without its products by 0 and 1).
-                if par[j].holdsStill, still > 0, still.isFinite {
-                    let c = mx[j]
-                    mx[j].update(innovation: -c.x1, u0: c.p01, u1: c.p11, u2: c.p12, s: c.p11 + still)
-                }
+        let par = s.parameters, still = stillVariance
+        for j in 0..<m {
+            mx[j].predict(dt: dt, q: par[j].q, phi: phi, biasNoise: biasNoise)
+            // Velocity held at zero: a zero-velocity pseudo-measurement.
+            // h = (0, 1, 0): u = P hᵀ is the velocity column and s = p₁₁ + r (what the
+            // general update forms, without its products by 0 and 1).
+            if par[j].holdsStill, still > 0, still.isFinite {
+                let c = mx[j]
+                mx[j].update(innovation: -c.x1, u0: c.p01, u1: c.p11, u2: c.p12, s: c.p11 + still)
             }
         }
-        swap(&mixed, &states)
-        mixedStates = mixed; priorProbability = prior
-        for j in 0..<m { probability[j] = prior[j] }   // element-wise: sharing the buffer would copy on the next write
+        storage.swapStatesAndMoments()
+        for j in 0..<m { pr[j] = pp[j] }
         // No merge here: every step follows the prediction with applyPosition, rejectPosition
         // or reset, each of which merges (and nothing reads the merged state in between).
     }
 
-    /// The per-mode prediction of ``predict(dt:)`` from the mixed states, recording the
-    /// moment-matched prediction and its cross-covariance with the previous merged posterior
-    /// for the smoother.
-    mutating func predictRecording(dt: Double, phi: Double, biasNoise: Double) {
+    /// The per-mode prediction of ``predict(dt:)`` from the mixed states (in the storage's
+    /// `moments`), recording the moment-matched prediction and its cross-covariance with the
+    /// previous merged posterior for the smoother.
+    mutating func predictRecording(_ st: View, dt: Double, phi: Double, biasNoise: Double) {
         let m = modeCount
         if crossScratch.count != 2 * m { crossScratch = Array(repeating: SIMD16(), count: 2 * m) }
+        let mixed = st.moments, prior = st.priorProbability
         var nextEast = SIMD3<Double>(), nextNorth = SIMD3<Double>()
         for j in 0..<m {
-            var s = mixedStates[j]
+            var s = mixed[j]
             crossScratch[2 * j] = Self.predictionCross(s.filter(0).P, dt: dt, phi: phi)
             crossScratch[2 * j + 1] = Self.predictionCross(s.filter(1).P, dt: dt, phi: phi)
-            s.predict(dt: dt, q: parameters[j].q, phi: phi, biasNoise: biasNoise)
-            if parameters[j].holdsStill {
+            s.predict(dt: dt, q: st.parameters[j].q, phi: phi, biasNoise: biasNoise)
+            if st.parameters[j].holdsStill {
                 // Velocity held at zero: x_{k+1} ← x + k (0 − v), so cov(x_k, ·) ← C (I − k hᵀ)ᵀ.
                 for a in 0..<2 {
                     let s11 = s.p11[a] + stillVariance
@@ -493,11 +568,11 @@ struct ModeMixture: HorizontalModel {
                 }
                 s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance)
             }
-            states[j] = s
-            nextEast += priorProbability[j] * s.filter(0).x
-            nextNorth += priorProbability[j] * s.filter(1).x
+            st.states[j] = s
+            nextEast += prior[j] * s.filter(0).x
+            nextNorth += prior[j] * s.filter(1).x
         }
-        for j in 0..<m { probability[j] = priorProbability[j] }
+        for j in 0..<m { st.probability[j] = prior[j] }
         // Moment-matched prediction and cross-covariance with the previous merged posterior:
         // C = Σⱼ c̄ⱼ [Cⱼ + (x₀ⱼ − x̂)(x̄ⱼ − x̄)ᵀ].
         for a in 0..<2 {
@@ -505,12 +580,12 @@ struct ModeMixture: HorizontalModel {
             let post = a == 0 ? mergedEast.x : mergedNorth.x
             var P = SIMD16<Double>(), C = SIMD16<Double>()
             for j in 0..<m {
-                let w = priorProbability[j]
+                let w = prior[j]
                 guard w > 0 else { continue }
-                let s = states[j].filter(a)
+                let s = st.states[j].filter(a)
                 let d = s.x - next
                 P += w * (s.P + Self.outer(d))
-                C += w * (crossScratch[2 * j + a] + Self.outer(mixedStates[j].filter(a).x - post, d))
+                C += w * (crossScratch[2 * j + a] + Self.outer(mixed[j].filter(a).x - post, d))
             }
             if a == 0 {
                 priorEast = KalmanFilter3(x: next, P: P); crossEast = C
@@ -518,7 +593,7 @@ struct ModeMixture: HorizontalModel {
                 priorNorth = KalmanFilter3(x: next, P: P); crossNorth = C
             }
         }
-        merge()
+        merge(st)
     }
 
     /// cov(x_k, x_{k+1}) = P₀ Fᵀ, F = [[1, dt, 0], [0, 1, 0], [0, 0, φ]] (row-major in 16 lanes).
@@ -535,9 +610,9 @@ struct ModeMixture: HorizontalModel {
 
     /// ``predict(dt:)`` of a one-mode mixture (a Kalman filter: no mixing, no probabilities), in place.
     @inline(__always)
-    mutating func predictSingle(dt: Double, phi: Double, biasNoise: Double) {
-        let p = parameters[0]
-        var s = states[0]
+    mutating func predictSingle(_ st: View, dt: Double, phi: Double, biasNoise: Double) {
+        let p = st.parameters[0]
+        var s = st.states[0]
         var cross = (SIMD16<Double>(), SIMD16<Double>())
         if recordsPrediction {
             cross = (Self.predictionCross(s.filter(0).P, dt: dt, phi: phi), Self.predictionCross(s.filter(1).P, dt: dt, phi: phi))
@@ -558,7 +633,7 @@ struct ModeMixture: HorizontalModel {
             }
             s.update(innovation: -s.x1, h0: 0, h1: 1, h2: 0, noise: stillVariance)
         }
-        states[0] = s
+        st.states[0] = s
         merged = s
         if recordsPrediction {
             crossEast = cross.0; crossNorth = cross.1
@@ -568,42 +643,28 @@ struct ModeMixture: HorizontalModel {
 
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double {
         let m = modeCount
+        let s = uniqueStorage()
         split.observe(fixVariance: r)
         lastNoise = r
-        // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
+        // The white variance of a bias-observing mode, hoisted.
         let biasWhite = split.white(r), z = SIMD2(east, north)
-        // The scratch arrays are moved out of `self` so the loop writes plain buffers (no
-        // uniqueness or bounds checks per element).
-        var inn: [Channel.Innovation] = [], d2: [Double] = []
-        swap(&inn, &innovations); swap(&d2, &squaredDistances)
-        let best: Double = states.withUnsafeBufferPointer { st in
-        parameters.withUnsafeBufferPointer { par in
-        probability.withUnsafeBufferPointer { pr in
-        inn.withUnsafeMutableBufferPointer { io in
-        d2.withUnsafeMutableBufferPointer { dd in
-            var top = 0
-            for j in 0..<m {
-                let biased = par[j].observesBias
-                let i = st[j].positionInnovation(measurement: z, biased: biased, noise: biased ? biasWhite : r)
-                io[j] = i
-                dd[j] = i.squaredDistance
-                if pr[j] > pr[top] { top = j }
-            }
-            // The gate statistic: the smallest d² among the modes that are plausible now
-            // (probability ≥ ``plausibleProbability``; the most probable always is). A fix is an
-            // outlier only when every plausible mode says so — a moment-matched mixture's variance
-            // is dominated by the most confident mode and would reject fixes that a competing,
-            // equally plausible mode explains (white errors while a correlated-error mode still
-            // has weight).
-            var best = Double.infinity
-            for j in 0..<m where j == top || pr[j] >= Self.plausibleProbability { best = min(best, dd[j]) }
-            return best
+        let st = s.states, par = s.parameters, pr = s.probability, io = s.innovations, dd = s.squaredDistances
+        var top = 0
+        for j in 0..<m {
+            let biased = par[j].observesBias
+            let i = st[j].positionInnovation(measurement: z, biased: biased, noise: biased ? biasWhite : r)
+            io[j] = i
+            dd[j] = i.squaredDistance
+            if pr[j] > pr[top] { top = j }
         }
-        }
-        }
-        }
-        }
-        swap(&inn, &innovations); swap(&d2, &squaredDistances)
+        // The gate statistic: the smallest d² among the modes that are plausible now
+        // (probability ≥ ``plausibleProbability``; the most probable always is). A fix is an
+        // outlier only when every plausible mode says so — a moment-matched mixture's variance
+        // is dominated by the most confident mode and would reject fixes that a competing,
+        // equally plausible mode explains (white errors while a correlated-error mode still
+        // has weight).
+        var best = Double.infinity
+        for j in 0..<m where j == top || pr[j] >= Self.plausibleProbability { best = min(best, dd[j]) }
         return best
     }
 
@@ -622,63 +683,55 @@ struct ModeMixture: HorizontalModel {
     mutating func rejectPosition(gate: Double) {
         let m = modeCount
         guard m > 1 else { return }
+        let s = uniqueStorage()
         for j in 0..<m {
-            logLikelihood[j] = -0.5 * min(squaredDistances[j], gate)
-            likelihoodScale[j] = 1
+            s.logLikelihood[j] = -0.5 * min(s.squaredDistances[j], gate)
+            s.likelihoodScale[j] = 1
         }
-        reweight()
-        merge()
+        reweight(s)
+        merge(s)
     }
 
     mutating func applyPosition() {
         let m = modeCount
-        let par = parameters, inn = innovations, d2 = squaredDistances, r = lastNoise
-        // whiteVariance(r, j) for a bias-observing mode (the same expression), hoisted.
+        let s = uniqueStorage()
+        let r = lastNoise
+        // The white variance of a bias-observing mode, hoisted.
         let biasWhite = split.white(r)
-        var logL: [Double] = [], scale: [Double] = [], moments: [Channel] = []
-        swap(&logL, &logLikelihood); swap(&scale, &likelihoodScale); swap(&moments, &mixedStates)
+        let st = s.states, par = s.parameters, inn = s.innovations, d2 = s.squaredDistances
+        let ll = s.logLikelihood, sc = s.likelihoodScale, mo = s.moments
         var origin = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
-        states.withUnsafeMutableBufferPointer { st in
-        logL.withUnsafeMutableBufferPointer { ll in
-        scale.withUnsafeMutableBufferPointer { sc in
-        moments.withUnsafeMutableBufferPointer { mo in
-            for j in 0..<m {
-                let v = inn[j]
-                let rj = par[j].observesBias ? biasWhite : r
-                // The update of ``Channel/update(innovation:h0:h1:h2:noise:)`` with h = (1, 0, 0 or 1)
-                // from the innovation's own u and s (its noise guard included).
-                if rj > 0, rj.isFinite { st[j].update(v) }
-                guard m > 1 else { continue }
-                // The merge's raw moments (``computeMoments()``), formed while the state is at hand.
-                if j == 0 {
-                    origin = (st[0].x0, st[0].x1, st[0].x2)
-                    mo[0] = st[0].momentsOfOrigin
-                } else {
-                    mo[j] = st[j].moments(about: origin.0, origin.1, origin.2)
-                }
-                var l = -0.5 * d2[j]
-                // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
-                let vmax = par[j].maximumSpeed
-                let ve = st[j].x1[0], vn = st[j].x1[1], speed2 = ve * ve + vn * vn
-                if speed2 > vmax * vmax {   // never for an infinite limit; the root only when over it
-                    let excess = (speed2.squareRoot() - vmax) / Self.speedLimitSigma
-                    l -= 0.5 * excess * excess
-                }
-                ll[j] = l
-                sc[j] = v.likelihoodScale
+        for j in 0..<m {
+            let v = inn[j]
+            let rj = par[j].observesBias ? biasWhite : r
+            // The update of ``Channel/update(innovation:h0:h1:h2:noise:)`` with h = (1, 0, 0 or 1)
+            // from the innovation's own u and s (its noise guard included).
+            if rj > 0, rj.isFinite { st[j].update(v) }
+            guard m > 1 else { continue }
+            // The merge's raw moments (``computeMoments(_:)``), formed while the state is at hand.
+            if j == 0 {
+                origin = (st[0].x0, st[0].x1, st[0].x2)
+                mo[0] = st[0].momentsOfOrigin
+            } else {
+                mo[j] = st[j].moments(about: origin.0, origin.1, origin.2)
             }
+            var l = -0.5 * d2[j]
+            // A mode with a speed limit (a pedestrian) finds a faster estimate unlikely.
+            let vmax = par[j].maximumSpeed
+            let ve = st[j].x1[0], vn = st[j].x1[1], speed2 = ve * ve + vn * vn
+            if speed2 > vmax * vmax {   // never for an infinite limit; the root only when over it
+                let excess = (speed2.squareRoot() - vmax) / Self.speedLimitSigma
+                l -= 0.5 * excess * excess
+            }
+            ll[j] = l
+            sc[j] = v.likelihoodScale
         }
-        }
-        }
-        }
-        // Swaps, so no second reference makes reweight's writes copy.
-        swap(&logL, &logLikelihood); swap(&scale, &likelihoodScale); swap(&moments, &mixedStates)
         if m > 1 {
             momentOrigin = origin
             momentsCurrent = true
-            reweight()
+            reweight(s)
         }
-        merge(momentsFormed: true)
+        merge(s, momentsFormed: true)
     }
 
     /// σ (m/s) of the soft speed limit of a mode with ``MotionMode/maximumSpeed``.
@@ -686,25 +739,26 @@ struct ModeMixture: HorizontalModel {
 
     mutating func updateVelocity(east ve: Double, north vn: Double, noise r: Double, gate: Double) -> Bool {
         let m = modeCount
+        let s = uniqueStorage()
         // Gate: refused only when no mode accepts it (a start or stop is a velocity every mode
         // but one finds unlikely; the likelihoods below then switch modes).
         var d2 = Double.infinity
         for j in 0..<m {
-            let i = states[j].velocityInnovation(measurement: SIMD2(ve, vn), noise: r)
-            innovations[j] = i
-            squaredDistances[j] = i.squaredDistance
-            d2 = min(d2, squaredDistances[j])
+            let i = s.states[j].velocityInnovation(measurement: SIMD2(ve, vn), noise: r)
+            s.innovations[j] = i
+            s.squaredDistances[j] = i.squaredDistance
+            d2 = min(d2, s.squaredDistances[j])
         }
         guard d2 <= gate, d2.isFinite else { return false }
         for j in 0..<m {
-            let v = innovations[j]
+            let v = s.innovations[j]
             // ``Channel/update(innovation:h0:h1:h2:noise:)`` from the gate's own u and s.
-            if r > 0, r.isFinite { states[j].update(v) }
-            logLikelihood[j] = -0.5 * squaredDistances[j]
-            likelihoodScale[j] = v.likelihoodScale
+            if r > 0, r.isFinite { s.states[j].update(v) }
+            s.logLikelihood[j] = -0.5 * s.squaredDistances[j]
+            s.likelihoodScale[j] = v.likelihoodScale
         }
-        reweight()
-        merge()
+        reweight(s)
+        merge(s)
         return true
     }
 
@@ -743,9 +797,10 @@ struct ModeMixture: HorizontalModel {
 
     /// The most probable mode's ``MotionMode/maximumConsecutiveRejections``, if it sets one.
     var maximumConsecutiveRejections: Int? {
+        let s = storage.view
         var best = 0
-        for j in 1..<modeCount where probability[j] > probability[best] { best = j }
-        return parameters[best].maximumConsecutiveRejections
+        for j in 1..<modeCount where s.probability[j] > s.probability[best] { best = j }
+        return s.parameters[best].maximumConsecutiveRejections
     }
 
     // MARK: helpers
@@ -754,12 +809,13 @@ struct ModeMixture: HorizontalModel {
     /// as ``probability(of:)``).
     var kindProbabilities: (stationary: Double, walking: Double, vehicle: Double) {
         @inline(__always) get {
+        let st = storage.view
         var s = 0.0, w = 0.0, v = 0.0
         for j in 0..<modeCount {
-            switch parameters[j].kind {
-            case .stationary: s += probability[j]
-            case .walking: w += probability[j]
-            case .vehicle: v += probability[j]
+            switch st.parameters[j].kind {
+            case .stationary: s += st.probability[j]
+            case .walking: w += st.probability[j]
+            case .vehicle: v += st.probability[j]
             }
         }
         return (s, w, v)
@@ -768,83 +824,75 @@ struct ModeMixture: HorizontalModel {
 
     /// Probability of each motion kind (modes of the same kind summed).
     func probability(of kind: MotionKind) -> Double {
+        let s = storage.view
         var p = 0.0
-        for j in 0..<modeCount where parameters[j].kind == kind { p += probability[j] }
+        for j in 0..<modeCount where s.parameters[j].kind == kind { p += s.probability[j] }
         return p
     }
 
-    /// Multiplies the mode probabilities by the likelihoods exp(logL) × scale (``logLikelihood``,
-    /// ``likelihoodScale``) and renormalizes (unchanged when no likelihood is finite). The
-    /// exponents are taken relative to the largest, so no likelihood underflows for being far
-    /// from the others' scale.
-    mutating func reweight() {
+    /// Multiplies the mode probabilities by the likelihoods exp(logL) × scale (the storage's
+    /// `logLikelihood`, `likelihoodScale`) and renormalizes (unchanged when no likelihood is
+    /// finite). The exponents are taken relative to the largest, so no likelihood underflows for
+    /// being far from the others' scale. `s` is the unique storage.
+    @inline(__always)
+    func reweight(_ s: View) {
         let m = modeCount
         guard m > 1 else { return }
+        let ll = s.logLikelihood, sc = s.likelihoodScale, pr = s.probability
         var top = -Double.infinity
-        for j in 0..<m where logLikelihood[j].isFinite && likelihoodScale[j].isFinite { top = max(top, logLikelihood[j]) }
+        for j in 0..<m where ll[j].isFinite && sc[j].isFinite { top = max(top, ll[j]) }
         guard top.isFinite else { return }
         var sum = 0.0
         for j in 0..<m {
             // exp once per mode: kept in logLikelihood for the normalization below.
-            let e = logLikelihood[j] - top, c = likelihoodScale[j]
+            let e = ll[j] - top, c = sc[j]
             let l = e.isFinite && c.isFinite ? (e == 0 ? c : exp(e) * c) : 0
-            logLikelihood[j] = l
-            sum += probability[j] * l
+            ll[j] = l
+            sum += pr[j] * l
         }
         guard sum > 0, sum.isFinite else { return }
         let inverse = 1 / sum
-        for j in 0..<m { probability[j] *= logLikelihood[j] * inverse }
+        for j in 0..<m { pr[j] *= ll[j] * inverse }
     }
 
     /// The moment-matched mixture of the modes into the merged posterior: Σⱼ μⱼ Mⱼ of the modes'
-    /// raw moments (``computeMoments()``), re-centered. The moments stay for the next
+    /// raw moments (``computeMoments(_:)``), re-centered. The moments stay for the next
     /// ``predict(dt:)``'s mixing (the states do not change in between). `momentsFormed`: the
-    /// caller has just filled them (``applyPosition()``).
-    mutating func merge(momentsFormed: Bool = false) {
+    /// caller has just filled them (``applyPosition()``). `s` is the unique storage.
+    @inline(__always)
+    mutating func merge(_ s: View, momentsFormed: Bool = false) {
         let m = modeCount
-        if m == 1 { merged = states[0]; return }
-        if !momentsFormed { computeMoments() }
+        if m == 1 { merged = s.states[0]; return }
+        if !momentsFormed { computeMoments(s) }
         let (r0, r1, r2) = momentOrigin
+        let mx = s.moments, pr = s.probability
         if recordsPrediction {
-            merged = mixedStates.withUnsafeBufferPointer { mx in
-                probability.withUnsafeBufferPointer { pr in
-                    var sum = Channel.zero
-                    for j in 0..<m where pr[j] > 0 { sum.add(mx[j], weight: pr[j]) }
-                    return sum.centered(scale: 1, about: r0, r1, r2)
-                }
-            }
+            var sum = Channel.zero
+            for j in 0..<m where pr[j] > 0 { sum.add(mx[j], weight: pr[j]) }
+            merged = sum.centered(scale: 1, about: r0, r1, r2)
             return
         }
         // Without a smoother only ``marginals`` read the merged state: its position and velocity
         // (the same expressions as the full merge, field by field); the bias part is NaN so
         // that nothing can read it unnoticed.
         var sum = Channel.zero
-        mixedStates.withUnsafeBufferPointer { mx in
-            probability.withUnsafeBufferPointer { pr in
-                for j in 0..<m { sum.addPositionVelocity(mx[j], weight: pr[j]) }   // μ = 0 adds zeros
-            }
-        }
+        for j in 0..<m { sum.addPositionVelocity(mx[j], weight: pr[j]) }   // μ = 0 adds zeros
         merged.assignCenteredPositionVelocity(sum, about: r0, r1)
     }
 
-    /// Fills `mixedStates` with each mode's raw moments about mode 0's mean (``momentOrigin``):
-    /// offset d = x − x₀ and second moment P + d dᵀ (``Channel/moments(about:_:_:)``). The
-    /// offsets are the modes' spread (meters), so re-centering a weighted sum of them costs only
-    /// rounding-level precision.
+    /// Fills the storage's `moments` with each mode's raw moments about mode 0's mean
+    /// (``momentOrigin``): offset d = x − x₀ and second moment P + d dᵀ
+    /// (``Channel/moments(about:_:_:)``). The offsets are the modes' spread (meters), so
+    /// re-centering a weighted sum of them costs only rounding-level precision. `s` is the
+    /// unique storage.
     @inline(__always)
-    mutating func computeMoments() {
+    mutating func computeMoments(_ s: View) {
         let m = modeCount
-        let o = states[0]
+        let st = s.states, out = s.moments
+        let o = st[0]
         momentOrigin = (o.x0, o.x1, o.x2)
-        var mx: [Channel] = []
-        swap(&mx, &mixedStates)
-        states.withUnsafeBufferPointer { st in
-            mx.withUnsafeMutableBufferPointer { out in
-                out[0] = st[0].momentsOfOrigin
-                for i in 1..<max(m, 1) { out[i] = st[i].moments(about: o.x0, o.x1, o.x2) }
-            }
-        }
-        swap(&mx, &mixedStates)
+        out[0] = o.momentsOfOrigin
+        for i in 1..<max(m, 1) { out[i] = st[i].moments(about: o.x0, o.x1, o.x2) }
         momentsCurrent = true
     }
 

@@ -146,7 +146,7 @@ extension PositionFilter {
         let aWalk = schedule.walkingAccuracyInflation, aRide = configuration.accuracyInflation
         for k in 0..<n {
             let v = weight[k]
-            g.modes.parameters[0].q = qWalk + v * (qRide - qWalk)
+            g.modes.setAccelerationSpectralDensity(qWalk + v * (qRide - qWalk), mode: 0)
             var ms = steps[k].m
             if steps[k].gated {
                 ms.horizontalSigma *= 1e4

@@ -216,4 +216,28 @@ struct AdaptiveFilterTests {
         }
         #expect(worst < 1e-9, "max difference \(worst) m")
     }
+
+    // The mode mixture keeps its per-mode buffers in one copy-on-write object: a copied filter
+    // must evolve exactly as the original would (reference: the same filter run without the copy,
+    // compared bit for bit), and stepping the copy must not change the original.
+    @Test("a copied filter is an independent value")
+    func copiedFilterIsIndependent() {
+        let fixes = SyntheticTrace.pedestrian(seed: 5, duration: 120, outlierRate: 0.02).fixes
+        let half = fixes.count / 2
+        var original = PositionFilter()
+        for fix in fixes[..<half] { _ = original.process(fix) }
+        var copy = original
+        // Step the copy through the second half first, then the original: the original must not
+        // see the copy's steps (else its second half would start from the end of the trace).
+        let fromCopy = fixes[half...].map { copy.process($0) }
+        let fromOriginal = fixes[half...].map { original.process($0) }
+        var reference = PositionFilter()
+        let expected = fixes.map { reference.process($0) }[half...]
+        #expect(fromOriginal.count == expected.count)
+        for (a, (b, e)) in zip(fromCopy, zip(fromOriginal, expected)) {
+            #expect(a == e)
+            #expect(b == e)
+        }
+        #expect(expected.contains { $0 != nil } && original.motionProbabilities == reference.motionProbabilities)
+    }
 }
