@@ -10,7 +10,8 @@ import Foundation
 /// - ``JointPathModel``: one joint state for both axes, which a ``PathConstraint`` couples.
 ///
 /// The step calls `predict`, then optionally `updateVelocity`, then `positionInnovation` (which
-/// returns the gate statistic and keeps what it computed) and `applyPosition` when the fix passes
+/// returns the gate statistic and keeps what it computed; `predictInnovation` when there is no
+/// velocity measurement in between) and `applyPosition` when the fix passes
 /// the gate; `marginals` gives the per-axis (position, velocity) estimate.
 protocol HorizontalModel {
     /// What the smoother's backward pass needs from one step.
@@ -26,6 +27,9 @@ protocol HorizontalModel {
     /// The squared Mahalanobis distance (2 degrees of freedom) of a fix (per-axis variance `r`)
     /// against the prediction; kept for ``applyPosition()``.
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double
+    /// ``predict(dt:)`` immediately followed by ``positionInnovation(east:north:noise:)`` (a
+    /// model may do both in one pass; the results must be the same).
+    mutating func predictInnovation(dt: Double, east: Double, north: Double, noise r: Double) -> Double
     /// Applies the fix given to the last ``positionInnovation(east:north:noise:)``.
     mutating func applyPosition()
     /// The fix given to the last ``positionInnovation(east:north:noise:)`` failed the χ² `gate`
@@ -57,6 +61,10 @@ protocol HorizontalModel {
 }
 
 extension HorizontalModel {
+    mutating func predictInnovation(dt: Double, east: Double, north: Double, noise r: Double) -> Double {
+        predict(dt: dt)
+        return positionInnovation(east: east, north: north, noise: r)
+    }
     var maximumConsecutiveRejections: Int? { nil }
     func rejectPosition(gate: Double) {}
     func applyPath(fixEast: Double, fixNorth: Double, sigma: Double, fixAccepted: Bool, gate: Double) -> Bool? { nil }

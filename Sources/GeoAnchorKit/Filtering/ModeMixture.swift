@@ -297,9 +297,9 @@ struct ModeMixture: HorizontalModel {
         /// that follows it does not form them again (the state is unchanged in between).
         let innovations: UnsafeMutablePointer<Channel.Innovation>
         /// Mode probabilities (sum 1).
-        let probability: UnsafeMutablePointer<Double>
+        private(set) var probability: UnsafeMutablePointer<Double>
         /// Scratch: the predicted mode probabilities c̄ⱼ of ``ModeMixture/predict(dt:)``.
-        let priorProbability: UnsafeMutablePointer<Double>
+        private(set) var priorProbability: UnsafeMutablePointer<Double>
         /// Per mode, the squared Mahalanobis distance d² of the last innovation (both axes).
         let squaredDistances: UnsafeMutablePointer<Double>
         /// Per mode, the likelihood `exp(logLikelihood) × likelihoodScale`: the exponent (−½ d² and
@@ -367,6 +367,11 @@ struct ModeMixture: HorizontalModel {
         @inline(__always)
         func swapStatesAndMoments() { swap(&states, &moments) }
 
+        /// The predicted probabilities become the current ones (no copy; the recording
+        /// prediction, which reads the prior afterwards, copies instead).
+        @inline(__always)
+        func swapProbabilities() { swap(&probability, &priorProbability) }
+
         /// The buffers' current addresses.
         @inline(__always)
         var view: View {
@@ -432,6 +437,7 @@ struct ModeMixture: HorizontalModel {
         split = BiasSplit(biasVariance: tau == nil ? 1 : c.biasSigma * c.biasSigma, share: c.biasShare,
                           minimumWhite: c.minimumHorizontalSigma * c.minimumHorizontalSigma)
         stillVariance = c.stationaryVelocitySigma * c.stationaryVelocitySigma
+        sumKindProbabilities(storage.view)
     }
 
     var modeCount: Int { storage.count }
@@ -490,12 +496,27 @@ struct ModeMixture: HorizontalModel {
         return k
     }
 
-    mutating func predict(dt: Double) {
+    mutating func predict(dt: Double) { _ = predict(dt: dt, fix: nil) }
+
+    /// ``predict(dt:)`` then ``positionInnovation(east:north:noise:)``, in one pass over the
+    /// modes when it can (the same values: each mode's innovation is formed from its predicted
+    /// state while that is at hand).
+    mutating func predictInnovation(dt: Double, east: Double, north: Double, noise r: Double) -> Double {
+        predict(dt: dt, fix: (SIMD2(east, north), r))
+    }
+
+    /// ``predict(dt:)``; with a `fix` (position, per-axis variance) also its
+    /// ``positionInnovation(east:north:noise:)``, whose gate statistic it returns (NaN without).
+    @inline(__always)
+    mutating func predict(dt: Double, fix: (z: SIMD2<Double>, r: Double)?) -> Double {
         let m = modeCount
         let s = uniqueStorage()
         let slot = transitionSlot(dt, s)
         let phi = cachedPhis[slot], biasNoise = tau == nil ? 0 : split.current * (1 - phi * phi)
-        if m == 1 { predictSingle(s, dt: dt, phi: phi, biasNoise: biasNoise); return }
+        if m == 1 {
+            predictSingle(s, dt: dt, phi: phi, biasNoise: biasNoise)
+            return fix.map { positionInnovation(east: $0.z[0], north: $0.z[1], noise: $0.r) } ?? .nan
+        }
         // Mixing: with bᵢ = μᵢ·moveᵢ and aⱼ = μⱼ (stayⱼ − moveⱼ) the weights are Πᵢⱼ μᵢ = bᵢ + [i = j] aⱼ,
         // so the predicted mode probabilities are c̄ⱼ = Σᵢ bᵢ + aⱼ and each mode's moment-matched
         // mixed state is the normalized (Σᵢ bᵢ Mᵢ + aⱼ Mⱼ) / c̄ⱼ of the modes' raw moments Mᵢ
@@ -521,10 +542,21 @@ struct ModeMixture: HorizontalModel {
             guard c > 0 else { mx[j] = st[j]; continue }
             mx[j].assignMixed(shared: shared, weight: a, scale: 1 / c, about: r0, r1, r2)
         }
-        if recordsPrediction { predictRecording(s, dt: dt, phi: phi, biasNoise: biasNoise); return }
+        if recordsPrediction {
+            predictRecording(s, dt: dt, phi: phi, biasNoise: biasNoise)
+            return fix.map { positionInnovation(east: $0.z[0], north: $0.z[1], noise: $0.r) } ?? .nan
+        }
+        // The fix's variance split (after the prediction's bias noise, which uses the previous
+        // fix's, as in predict(dt:) followed by positionInnovation).
+        var biasWhite = 0.0
+        if let fix {
+            split.observe(fixVariance: fix.r)
+            lastNoise = fix.r
+            biasWhite = split.white(fix.r)
+        }
         // Each mode predicts its mixed state in place; the buffers then trade places (the old
         // states become the scratch), so no state is copied.
-        let par = s.parameters, still = stillVariance
+        let par = s.parameters, still = stillVariance, io = s.innovations, dd = s.squaredDistances
         for j in 0..<m {
             mx[j].predict(dt: dt, q: par[j].q, phi: phi, biasNoise: biasNoise)
             // Velocity held at zero: a zero-velocity pseudo-measurement.
@@ -534,11 +566,18 @@ struct ModeMixture: HorizontalModel {
                 let c = mx[j]
                 mx[j].update(innovation: -c.x1, u0: c.p01, u1: c.p11, u2: c.p12, s: c.p11 + still)
             }
+            if let fix {
+                let biased = par[j].observesBias
+                let i = mx[j].positionInnovation(measurement: fix.z, biased: biased, noise: biased ? biasWhite : fix.r)
+                io[j] = i
+                dd[j] = i.squaredDistance
+            }
         }
         storage.swapStatesAndMoments()
-        for j in 0..<m { pr[j] = pp[j] }
+        storage.swapProbabilities()
         // No merge here: every step follows the prediction with applyPosition, rejectPosition
         // or reset, each of which merges (and nothing reads the merged state in between).
+        return fix == nil ? .nan : gateStatistic(probability: pp, squaredDistances: dd)
     }
 
     /// The per-mode prediction of ``predict(dt:)`` from the mixed states (in the storage's
@@ -648,15 +687,23 @@ struct ModeMixture: HorizontalModel {
         lastNoise = r
         // The white variance of a bias-observing mode, hoisted.
         let biasWhite = split.white(r), z = SIMD2(east, north)
-        let st = s.states, par = s.parameters, pr = s.probability, io = s.innovations, dd = s.squaredDistances
-        var top = 0
+        let st = s.states, par = s.parameters, io = s.innovations, dd = s.squaredDistances
         for j in 0..<m {
             let biased = par[j].observesBias
             let i = st[j].positionInnovation(measurement: z, biased: biased, noise: biased ? biasWhite : r)
             io[j] = i
             dd[j] = i.squaredDistance
-            if pr[j] > pr[top] { top = j }
         }
+        return gateStatistic(probability: s.probability, squaredDistances: dd)
+    }
+
+    /// The gate statistic of the modes' position innovations (squared distances `dd`) under mode
+    /// probabilities `pr`.
+    @inline(__always)
+    func gateStatistic(probability pr: UnsafeMutablePointer<Double>, squaredDistances dd: UnsafeMutablePointer<Double>) -> Double {
+        let m = modeCount
+        var top = 0
+        for j in 1..<max(m, 1) where pr[j] > pr[top] { top = j }
         // The gate statistic: the smallest d² among the modes that are plausible now
         // (probability ≥ ``plausibleProbability``; the most probable always is). A fix is an
         // outlier only when every plausible mode says so — a moment-matched mixture's variance
@@ -684,11 +731,14 @@ struct ModeMixture: HorizontalModel {
         let m = modeCount
         guard m > 1 else { return }
         let s = uniqueStorage()
+        var top = -Double.infinity
         for j in 0..<m {
-            s.logLikelihood[j] = -0.5 * min(s.squaredDistances[j], gate)
+            let l = -0.5 * min(s.squaredDistances[j], gate)
+            s.logLikelihood[j] = l
             s.likelihoodScale[j] = 1
+            if l.isFinite { top = max(top, l) }
         }
-        reweight(s)
+        reweight(s, top: top)
         merge(s)
     }
 
@@ -701,6 +751,7 @@ struct ModeMixture: HorizontalModel {
         let st = s.states, par = s.parameters, inn = s.innovations, d2 = s.squaredDistances
         let ll = s.logLikelihood, sc = s.likelihoodScale, mo = s.moments
         var origin = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
+        var top = -Double.infinity
         for j in 0..<m {
             let v = inn[j]
             let rj = par[j].observesBias ? biasWhite : r
@@ -723,13 +774,15 @@ struct ModeMixture: HorizontalModel {
                 let excess = (speed2.squareRoot() - vmax) / Self.speedLimitSigma
                 l -= 0.5 * excess * excess
             }
+            let c = v.likelihoodScale
             ll[j] = l
-            sc[j] = v.likelihoodScale
+            sc[j] = c
+            if l.isFinite && c.isFinite { top = max(top, l) }
         }
         if m > 1 {
             momentOrigin = origin
             momentsCurrent = true
-            reweight(s)
+            reweight(s, top: top)
         }
         merge(s, momentsFormed: true)
     }
@@ -750,14 +803,17 @@ struct ModeMixture: HorizontalModel {
             d2 = min(d2, s.squaredDistances[j])
         }
         guard d2 <= gate, d2.isFinite else { return false }
+        var top = -Double.infinity
         for j in 0..<m {
             let v = s.innovations[j]
             // ``Channel/update(innovation:h0:h1:h2:noise:)`` from the gate's own u and s.
             if r > 0, r.isFinite { s.states[j].update(v) }
-            s.logLikelihood[j] = -0.5 * s.squaredDistances[j]
-            s.likelihoodScale[j] = v.likelihoodScale
+            let l = -0.5 * s.squaredDistances[j], c = v.likelihoodScale
+            s.logLikelihood[j] = l
+            s.likelihoodScale[j] = c
+            if l.isFinite && c.isFinite { top = max(top, l) }
         }
-        reweight(s)
+        reweight(s, top: top)
         merge(s)
         return true
     }
@@ -805,11 +861,14 @@ struct ModeMixture: HorizontalModel {
 
     // MARK: helpers
 
-    /// The probability of every motion kind in one pass (each the same sum, in the same order,
-    /// as ``probability(of:)``).
-    var kindProbabilities: (stationary: Double, walking: Double, vehicle: Double) {
-        @inline(__always) get {
-        let st = storage.view
+    /// The probability of every motion kind (each the same sum, in the same order, as
+    /// ``probability(of:)``), formed by every merge (``sumKindProbabilities(_:)``): the filter
+    /// reads it twice per step (statistics and estimate).
+    private(set) var kindProbabilities: (stationary: Double, walking: Double, vehicle: Double) = (0, 0, 0)
+
+    /// Sets ``kindProbabilities`` from the mode probabilities in one pass.
+    @inline(__always)
+    mutating func sumKindProbabilities(_ st: View) {
         var s = 0.0, w = 0.0, v = 0.0
         for j in 0..<modeCount {
             switch st.parameters[j].kind {
@@ -818,8 +877,7 @@ struct ModeMixture: HorizontalModel {
             case .vehicle: v += st.probability[j]
             }
         }
-        return (s, w, v)
-        }
+        kindProbabilities = (s, w, v)
     }
 
     /// Probability of each motion kind (modes of the same kind summed).
@@ -832,15 +890,14 @@ struct ModeMixture: HorizontalModel {
 
     /// Multiplies the mode probabilities by the likelihoods exp(logL) × scale (the storage's
     /// `logLikelihood`, `likelihoodScale`) and renormalizes (unchanged when no likelihood is
-    /// finite). The exponents are taken relative to the largest, so no likelihood underflows for
-    /// being far from the others' scale. `s` is the unique storage.
+    /// finite). The exponents are taken relative to the largest, `top`: the largest logL whose
+    /// logL and scale are both finite (−∞ if none), which the callers find while filling them,
+    /// so no likelihood underflows for being far from the others' scale. `s` is the unique storage.
     @inline(__always)
-    func reweight(_ s: View) {
+    func reweight(_ s: View, top: Double) {
         let m = modeCount
         guard m > 1 else { return }
         let ll = s.logLikelihood, sc = s.likelihoodScale, pr = s.probability
-        var top = -Double.infinity
-        for j in 0..<m where ll[j].isFinite && sc[j].isFinite { top = max(top, ll[j]) }
         guard top.isFinite else { return }
         var sum = 0.0
         for j in 0..<m {
@@ -858,11 +915,13 @@ struct ModeMixture: HorizontalModel {
     /// The moment-matched mixture of the modes into the merged posterior: Σⱼ μⱼ Mⱼ of the modes'
     /// raw moments (``computeMoments(_:)``), re-centered. The moments stay for the next
     /// ``predict(dt:)``'s mixing (the states do not change in between). `momentsFormed`: the
-    /// caller has just filled them (``applyPosition()``). `s` is the unique storage.
+    /// caller has just filled them (``applyPosition()``). `s` is the unique storage. Also sums
+    /// ``kindProbabilities``.
     @inline(__always)
     mutating func merge(_ s: View, momentsFormed: Bool = false) {
         let m = modeCount
         if m == 1 { merged = s.states[0]; return }
+        sumKindProbabilities(s)
         if !momentsFormed { computeMoments(s) }
         let (r0, r1, r2) = momentOrigin
         let mx = s.moments, pr = s.probability

@@ -355,18 +355,23 @@ struct StepCore: Sendable {
         }
 
         let dt = m.time - lastTime
-        h.predict(dt: dt)
+        // Velocity from speed/course (Doppler: independent of the position error, so it is
+        // applied even when the position is gated — a coasting filter then still follows the
+        // speed), or zero velocity when stationary; between the prediction and the position's
+        // innovation (2-DOF gate statistic), which are otherwise formed in one pass.
+        let d2: Double
+        if m.speed != nil || stationaryOverride == true || slowStreak > 0 {
+            h.predict(dt: dt)
+            applyVelocity(&h, m)
+            d2 = h.positionInnovation(east: m.east, north: m.north, noise: r)
+        } else {
+            d2 = h.predictInnovation(dt: dt, east: m.east, north: m.north, noise: r)
+        }
         if hasHeight { height.predictConstantVelocity(dt: dt, q: configuration.verticalAccelerationSpectralDensity) }
         predictedHeight = height
         lastTime = m.time
 
-        // Velocity from speed/course (Doppler: independent of the position error, so it is
-        // applied even when the position is gated — a coasting filter then still follows the
-        // speed), or zero velocity when stationary.
-        if m.speed != nil || stationaryOverride == true || slowStreak > 0 { applyVelocity(&h, m) }
-
-        // Horizontal position: 2-DOF gate.
-        let d2 = h.positionInnovation(east: m.east, north: m.north, noise: r)
+        // Horizontal position: the gate.
         var status = LocalPositionEstimate.Status.updated
         if d2 > gate2 || !d2.isFinite {
             if rejectionStreak >= h.maximumConsecutiveRejections ?? configuration.maximumConsecutiveRejections
