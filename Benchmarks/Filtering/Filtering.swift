@@ -5,7 +5,7 @@ import GeoAnchorKit
 // Filtering speed targets (issue 4; issue 14 for the adaptive model):
 //  - ≥ 5,000,000 adaptive (4-mode interacting multiple model, the default) filter steps/s on one
 //    core — "PositionFilter.step adaptive" below; FilterPy (scripts/dev/filterpy_speed.py) does
-//    one single-model step at ~22,000 steps/s on the development machine. Not reached: measured
+//    one single-model step at ~22,000 steps/s on the development machine. Reached 2026-11-27 (below); earlier:
 //    (release timing loop over these 100k steps, previous and current code alternating, three
 //    times each, median of 15 runs, shared 2-core VM in a slow phase) 1,005–1,071 → 709–762 ns
 //    per adaptive step (≈ 1.4×; ≈ 50 ms per iteration, 2 M steps/s, at the 67–73 ms this
@@ -15,7 +15,9 @@ import GeoAnchorKit
 //    P hᵀ: 367 → 297 ns per adaptive step (2.7 → 3.4 M steps/s), bit-identical results; this
 //    suite's p0 before the change on that host: 38 ms per iteration (2.6 M steps/s). Then (same
 //    host, README "Fourth round"): 303 → 227 ns per adaptive step (4.4 M steps/s); this suite's
-//    p0 31 → 23 ms per iteration (p50 25 ms), results unchanged to rounding;
+//    p0 31 → 23 ms per iteration (p50 25 ms), results unchanged to rounding. 2026-11-27 (same
+//    host, README "Fifth round"): 226 → 195 ns per adaptive step (5.1 M steps/s); this suite's
+//    p0, p25 and p50 20 ms per iteration (5.0, 5.0, 4.9 M steps/s), bit-identical results;
 //  - ≥ 10,000,000 position-filter steps/s on one core (FilterPy manages ~45,000; on the
 //    development machine `python3 scripts/dev/filterpy_speed.py` measures FilterPy 2.0 doing
 //    the same step at 22,000 steps/s, against 13 M for "PositionFilter.step" below);
