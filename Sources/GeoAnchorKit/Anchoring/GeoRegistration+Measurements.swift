@@ -7,6 +7,7 @@ extension GeoRegistration {
     /// before the first tracking sample, is counted (``GeoRegistrationSummary``) but not used.
     /// - Throws: range errors for invalid coordinates or a non-finite time.
     public mutating func update(fix: Fix) throws(GeoAnchorError) {
+        try checkConfiguration()
         guard fix.time.isFinite else { throw .nonFinite(name: "fix time", value: fix.time) }
         try GeodeticCoordinate(latitude: fix.latitude, longitude: fix.longitude).validate()
         guard let acc = fix.horizontalAccuracy, acc.isFinite, acc > 0 else { summary.fixesGated += 1; return }
@@ -203,6 +204,7 @@ extension GeoRegistration {
     /// are counted as gated.
     /// - Throws: non-finite values or a non-positive accuracy.
     public mutating func update(compass r: CompassReading) throws(GeoAnchorError) {
+        try checkConfiguration()
         guard r.time.isFinite else { throw .nonFinite(name: "compass time", value: r.time) }
         guard r.heading.isFinite else { throw .nonFinite(name: "compass heading", value: r.heading) }
         guard r.headingAccuracy.isFinite, r.headingAccuracy > 0 else {
@@ -263,6 +265,7 @@ extension GeoRegistration {
     /// A compass correction measured on landmarks (``LandmarkHeadingOffset``: corrected =
     /// observed + offset): observes the compass bias as −offset with its standard error.
     public mutating func update(compassCorrection o: LandmarkHeadingOffset, time: Double) throws(GeoAnchorError) {
+        try checkConfiguration()
         guard o.offset.isFinite else { throw .nonFinite(name: "landmark offset", value: o.offset) }
         guard o.standardError.isFinite, o.standardError > 0 else {
             throw .outOfRange(name: "landmark offset standard error", value: o.standardError, allowed: .greaterThan(0, unit: "degrees"))
@@ -285,6 +288,7 @@ extension GeoRegistration {
     ///   - time: UTC seconds of the sighting.
     public mutating func update(sighting landmark: GeodeticCoordinate, landmarkAccuracy: Double = 0,
                                 pointingAccuracy: Double = 1, time: Double) throws(GeoAnchorError) {
+        try checkConfiguration()
         try landmark.validate()
         guard pointingAccuracy.isFinite, pointingAccuracy > 0 else {
             throw .outOfRange(name: "pointing accuracy", value: pointingAccuracy, allowed: .greaterThan(0, unit: "degrees"))
@@ -309,6 +313,7 @@ extension GeoRegistration {
 
     /// Feeds an ARKit geotracking / ARCore Earth pose with its accuracies (gated like fixes).
     public mutating func update(geoPose g: ExternalGeoPose) throws(GeoAnchorError) {
+        try checkConfiguration()
         guard g.time.isFinite else { throw .nonFinite(name: "geo pose time", value: g.time) }
         try g.position.validate()
         guard g.horizontalAccuracy.isFinite, g.horizontalAccuracy > 0 else {

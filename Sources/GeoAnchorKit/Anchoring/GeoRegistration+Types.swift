@@ -243,4 +243,58 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     public var snapAngle = 5.0
 
     public init() {}
+
+    /// Checks every value: finite and in its range — time constants, windows, rates, gates and
+    /// σ floors > 0; noise densities, prior σs and speeds ≥ 0; fractions in (0, 1] (the GNSS
+    /// correlated fraction in [0, 1]); ``consecutiveRejectionsForJump`` ≥ 1;
+    /// ``frameHeadingSigma`` > 0 when set. (``jumpYawContinuitySigma``, ``jumpYawRateSigma`` and
+    /// ``compassRobustThreshold`` are not checked: a negative or non-finite value documentedly
+    /// turns their feature off.) ``GeoRegistration`` refuses every measurement with this error
+    /// while its configuration fails the check.
+    /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+    public func validate() throws(GeoAnchorError) {
+        func check(_ name: String, _ v: Double, _ r: ValueRange) throws(GeoAnchorError) {
+            guard v.isFinite, r.contains(v) else { throw .outOfRange(name: name, value: v, allowed: r) }
+        }
+        let positiveSeconds = ValueRange.greaterThan(0, unit: "s")
+        try check("gnssCorrelationTime", gnssCorrelationTime, positiveSeconds)
+        try check("gnssCorrelatedFraction", gnssCorrelatedFraction, .closed(0, 1))
+        try check("minimumFixSigma", minimumFixSigma, .greaterThan(0, unit: "m"))
+        try check("fixGate", fixGate, .greaterThan(0))
+        guard consecutiveRejectionsForJump >= 1 else {
+            throw .outOfRange(name: "consecutiveRejectionsForJump", value: Double(consecutiveRejectionsForJump), allowed: .atLeast(1))
+        }
+        try check("courseSigma", courseSigma, .atLeast(0, unit: "degrees"))
+        try check("courseReferenceSpeed", courseReferenceSpeed, .greaterThan(0, unit: "m/s"))
+        try check("courseMinimumSpeed", courseMinimumSpeed, .atLeast(0, unit: "m/s"))
+        try check("courseWindow", courseWindow, positiveSeconds)
+        try check("courseReferenceAccuracy", courseReferenceAccuracy, .greaterThan(0, unit: "m"))
+        try check("trackingPositionNoise", trackingPositionNoise, .atLeast(0, unit: "m/√m"))
+        try check("trackingYawNoisePerRootMeter", trackingYawNoisePerRootMeter, .atLeast(0, unit: "degrees/√m"))
+        try check("trackingYawNoisePerRootSecond", trackingYawNoisePerRootSecond, .atLeast(0, unit: "degrees/√s"))
+        try check("yawDriftRateSigma", yawDriftRateSigma, .atLeast(0, unit: "degrees/min"))
+        try check("yawDriftRateNoise", yawDriftRateNoise, .atLeast(0, unit: "degrees/min/√min"))
+        try check("scaleSigma", scaleSigma, .atLeast(0))
+        try check("scaleNoisePerRootMeter", scaleNoisePerRootMeter, .atLeast(0, unit: "1/√m"))
+        try check("maximumTrackingSpeed", maximumTrackingSpeed, .greaterThan(0, unit: "m/s"))
+        try check("jumpMinimumStep", jumpMinimumStep, .atLeast(0, unit: "m"))
+        try check("compassBiasSigma", compassBiasSigma, .atLeast(0, unit: "degrees"))
+        try check("compassBiasTime", compassBiasTime, positiveSeconds)
+        try check("compassWhiteFraction", compassWhiteFraction, ValueRange(lower: .exclusive(0), upper: .inclusive(1)))
+        try check("compassDecorrelationInterval", compassDecorrelationInterval, .atLeast(0, unit: "s"))
+        try check("compassGate", compassGate, .greaterThan(0))
+        try check("compassEpisodeTime", compassEpisodeTime, positiveSeconds)
+        try check("compassEpisodeThreshold", compassEpisodeThreshold, .greaterThan(0))
+        try check("compassBiasResetTime", compassBiasResetTime, .atLeast(0, unit: "s"))
+        if let s = frameHeadingSigma { try check("frameHeadingSigma", s, .greaterThan(0, unit: "degrees")) }
+        try check("alignmentSpan", alignmentSpan, .atLeast(0, unit: "m"))
+        try check("headingSigmaInflation", headingSigmaInflation, .greaterThan(0))
+        try check("stillTranslationRate", stillTranslationRate, .greaterThan(0, unit: "m/s"))
+        try check("stillRotationRate", stillRotationRate, .greaterThan(0, unit: "degrees/s"))
+        try check("movingTranslationRate", movingTranslationRate, .greaterThan(0, unit: "m/s"))
+        try check("movingRotationRate", movingRotationRate, .greaterThan(0, unit: "degrees/s"))
+        try check("stillSpeed", stillSpeed, .atLeast(0, unit: "m/s"))
+        try check("snapDistance", snapDistance, .greaterThan(0, unit: "m"))
+        try check("snapAngle", snapAngle, .greaterThan(0, unit: "degrees"))
+    }
 }

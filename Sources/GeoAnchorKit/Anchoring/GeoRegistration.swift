@@ -40,8 +40,14 @@ import Foundation
 public struct GeoRegistration: Sendable {
     /// Axes of the tracking samples' session frame.
     public let convention: ARFrameConvention
-    /// Noise model, gates and output smoothing (may be changed between samples).
-    public var configuration: GeoRegistrationConfiguration
+    /// Noise model, gates and output smoothing (may be changed between samples). While it fails
+    /// ``GeoRegistrationConfiguration/validate()``, every `update` throws that error (and changes
+    /// nothing).
+    public var configuration: GeoRegistrationConfiguration {
+        didSet { configurationError = Self.error(of: configuration) }
+    }
+    /// ``GeoRegistrationConfiguration/validate()``'s error for ``configuration``, if any.
+    var configurationError: GeoAnchorError?
     /// What happened so far.
     public internal(set) var summary = GeoRegistrationSummary()
     /// Discontinuities an app may show; clear with ``removeEvents()``.
@@ -92,6 +98,17 @@ public struct GeoRegistration: Sendable {
                 configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration()) {
         self.convention = convention
         self.configuration = configuration
+        configurationError = Self.error(of: configuration)
+    }
+
+    static func error(of c: GeoRegistrationConfiguration) -> GeoAnchorError? {
+        do { try c.validate(); return nil } catch { return error }
+    }
+
+    /// Throws the configuration's error (the first thing every public `update` does).
+    @inline(__always)
+    func checkConfiguration() throws(GeoAnchorError) {
+        if let configurationError { throw configurationError }
     }
 
     /// Clears ``events``.
@@ -114,6 +131,7 @@ public struct GeoRegistration: Sendable {
     /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` for a NaN/∞ field,
     ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` for time going backwards.
     public mutating func update(tracking t: ARTrackingSample) throws(GeoAnchorError) {
+        try checkConfiguration()
         for (name, v) in [("time", t.time), ("x", t.position.x), ("y", t.position.y), ("z", t.position.z), ("yaw", t.yaw)]
             where !v.isFinite { throw .nonFinite(name: "tracking \(name)", value: v) }
         let q = Self.nominal(t.position, convention)

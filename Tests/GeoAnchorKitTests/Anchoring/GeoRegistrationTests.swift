@@ -234,6 +234,35 @@ struct GeoRegistrationTests {
         #expect(reg.summary.fixesGated == 1)
     }
 
+    /// A configuration value out of range (a zero correlation time would divide by zero in the
+    /// Gauss–Markov factor) is refused with a typed error naming it, on every measurement, until
+    /// the configuration is mended; nothing is counted meanwhile.
+    @Test func invalidConfigurationIsRefused() throws {
+        try GeoRegistrationConfiguration().validate()
+        var broken = GeoRegistrationConfiguration()
+        broken.gnssCorrelationTime = 0
+        #expect(throws: GeoAnchorError.outOfRange(name: "gnssCorrelationTime", value: 0, allowed: .greaterThan(0, unit: "s"))) {
+            try broken.validate()
+        }
+        var reg = GeoRegistration(configuration: broken)
+        #expect(throws: GeoAnchorError.self) { try reg.update(tracking: ARTrackingSample(time: 1, position: .zero, yaw: 0)) }
+        #expect(throws: GeoAnchorError.self) { try reg.update(fix: Fix(time: 1, latitude: 50, longitude: 14, horizontalAccuracy: 3)) }
+        #expect(throws: GeoAnchorError.self) { try reg.update(compass: CompassReading(time: 1, heading: 10, headingAccuracy: 10)) }
+        #expect(reg.summary.trackingSamples == 0 && reg.summary.fixesUsed == 0 && reg.summary.compassUsed == 0)
+        reg.configuration.gnssCorrelationTime = 20
+        try reg.update(tracking: ARTrackingSample(time: 1, position: .zero, yaw: 0))
+        #expect(reg.summary.trackingSamples == 1)
+        // Changed between samples: refused from the next sample on.
+        reg.configuration.compassWhiteFraction = .nan
+        #expect(throws: GeoAnchorError.self) { try reg.update(tracking: ARTrackingSample(time: 2, position: .zero, yaw: 0)) }
+        var noFrame = GeoRegistrationConfiguration()
+        noFrame.frameHeadingSigma = -1
+        #expect(throws: GeoAnchorError.self) { try noFrame.validate() }
+        noFrame.consecutiveRejectionsForJump = 0
+        noFrame.frameHeadingSigma = nil
+        #expect(throws: GeoAnchorError.self) { try noFrame.validate() }
+    }
+
     /// Placement takes the estimate: the pose's heading accuracy is the estimated σ as a 68 %
     /// half-width (σ × 0.9945), so AnchorUncertainty sees σ again (reference: CircularError).
     @Test func placementUsesEstimatedSigma() throws {
