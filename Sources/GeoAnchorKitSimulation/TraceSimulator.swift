@@ -213,8 +213,7 @@ public struct TraceSimulator: Sendable {
         }
 
         static func check(_ name: String, _ v: Double, _ allowed: ValueRange) throws(GeoAnchorError) {
-            guard v.isFinite else { throw .nonFinite(name: name, value: v) }
-            guard allowed.contains(v) else { throw .outOfRange(name: name, value: v, allowed: allowed) }
+            try allowed.check(v, name: name)
         }
     }
 

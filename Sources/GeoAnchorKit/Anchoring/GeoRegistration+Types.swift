@@ -251,11 +251,10 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// ``compassRobustThreshold`` are not checked: a negative or non-finite value documentedly
     /// turns their feature off.) ``GeoRegistration`` refuses every measurement with this error
     /// while its configuration fails the check.
-    /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
     public func validate() throws(GeoAnchorError) {
-        func check(_ name: String, _ v: Double, _ r: ValueRange) throws(GeoAnchorError) {
-            guard v.isFinite, r.contains(v) else { throw .outOfRange(name: name, value: v, allowed: r) }
-        }
+        func check(_ name: String, _ v: Double, _ r: ValueRange) throws(GeoAnchorError) { try r.check(v, name: name) }
         let positiveSeconds = ValueRange.greaterThan(0, unit: "s")
         try check("gnssCorrelationTime", gnssCorrelationTime, positiveSeconds)
         try check("gnssCorrelatedFraction", gnssCorrelatedFraction, .closed(0, 1))

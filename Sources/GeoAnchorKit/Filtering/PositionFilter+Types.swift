@@ -268,11 +268,10 @@ extension PositionFilter {
         /// Checks every value: the spectral densities and the inflation > 0, the windows ≥ 0,
         /// 0 ≤ start < full ≤ 1, all finite. A schedule set in code that fails this is a
         /// programmer error (the smoother stops with this message); a decoded one throws.
-        /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+        /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+        ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
         public func validate() throws(GeoAnchorError) {
-            func check(_ name: String, _ v: Double, _ r: ValueRange) throws(GeoAnchorError) {
-                guard v.isFinite, r.contains(v) else { throw .outOfRange(name: name, value: v, allowed: r) }
-            }
+            func check(_ name: String, _ v: Double, _ r: ValueRange) throws(GeoAnchorError) { try r.check(v, name: name) }
             try check("walkingAccelerationSpectralDensity", walkingAccelerationSpectralDensity, .greaterThan(0, unit: "m²/s³"))
             try check("walkingAccuracyInflation", walkingAccuracyInflation, .greaterThan(0))
             try check("vehicleAccelerationSpectralDensity", vehicleAccelerationSpectralDensity, .greaterThan(0, unit: "m²/s³"))

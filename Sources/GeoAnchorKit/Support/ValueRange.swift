@@ -60,6 +60,14 @@ public struct ValueRange: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Checks a configuration or input value: finite and in this range.
+    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` for NaN or ±∞, else
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` with this range, naming the value.
+    public func check(_ value: Double, name: String) throws(GeoAnchorError) {
+        guard value.isFinite else { throw .nonFinite(name: name, value: value) }
+        guard contains(value) else { throw .outOfRange(name: name, value: value, allowed: self) }
+    }
+
     /// Interval notation with the unit, e.g. `[0, ∞) m`, `(0, 1]`, `= 12`.
     public var description: String {
         func n(_ v: Double) -> String {

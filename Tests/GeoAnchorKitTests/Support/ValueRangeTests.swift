@@ -13,6 +13,17 @@ import Testing
         #expect(ValueRange.exactly(12).contains(12) && !ValueRange.exactly(12).contains(13))
     }
 
+    /// `check` (the configurations' validation): a non-finite value is `nonFinite` even for an
+    /// unbounded range, an out-of-range one `outOfRange` with the range itself.
+    @Test func checkNamesTheValue() throws {
+        try ValueRange.atLeast(0).check(0, name: "w")
+        #expect(throws: GeoAnchorError.nonFinite(name: "w", value: .infinity)) { try ValueRange.atLeast(0).check(.infinity, name: "w") }
+        #expect(throws: GeoAnchorError.self) { try ValueRange.atLeast(0).check(.nan, name: "w") }
+        #expect(throws: GeoAnchorError.outOfRange(name: "w", value: -1, allowed: .atLeast(0, unit: "s"))) {
+            try ValueRange.atLeast(0, unit: "s").check(-1, name: "w")
+        }
+    }
+
     @Test func descriptionIsIntervalNotation() {
         #expect(ValueRange.atLeast(0, unit: "m").description == "[0, ∞) m")
         #expect(ValueRange.greaterThan(0).description == "(0, ∞)")
