@@ -217,6 +217,39 @@ struct AdaptiveFilterTests {
         #expect(worst < 1e-9, "max difference \(worst) m")
     }
 
+    // The step forms the prediction and the position innovation in one pass over the modes
+    // when no velocity measurement comes between them (predictInnovation). Reference: the two
+    // separate calls on a copy of the same mixture; the gate statistic and the estimates must be
+    // equal bit for bit, step after step (2 % outliers, so gated fixes are included).
+    @Test("fused prediction + innovation equals the two calls")
+    func fusedPredictionInnovation() throws {
+        let c = PositionFilter.Configuration.adaptive
+        let fixes = SyntheticTrace.pedestrian(seed: 4, duration: 300, outlierRate: 0.02).fixes
+        let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: fixes[0].latitude, longitude: fixes[0].longitude, ellipsoidalHeight: 0))
+        var fused = ModeMixture(modes: c.motionModes, configuration: c), separate = fused
+        var last = fixes[0].time, steps = 0, gated = 0
+        for (k, fix) in fixes.enumerated() {
+            let p = frame.enu(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: 0)
+            let r = pow((fix.horizontalAccuracy ?? 5) / CircularError.radius68PerSigma, 2)
+            if k == 0 {
+                fused.reset(east: p.east, north: p.north, noise: r, velocityVariance: 4)
+                separate.reset(east: p.east, north: p.north, noise: r, velocityVariance: 4)
+                continue
+            }
+            let dt = fix.time - last
+            last = fix.time
+            let a = fused.predictInnovation(dt: dt, east: p.east, north: p.north, noise: r)
+            separate.predict(dt: dt)
+            let b = separate.positionInnovation(east: p.east, north: p.north, noise: r)
+            #expect(a == b, "step \(k): d² \(a) vs \(b)")
+            if a <= 13.8 { fused.applyPosition(); separate.applyPosition() } else { fused.rejectPosition(gate: 13.8); separate.rejectPosition(gate: 13.8); gated += 1 }
+            let (fe, fn) = fused.marginals, (se, sn) = separate.marginals
+            #expect(fe == se && fn == sn, "step \(k)")
+            steps += 1
+        }
+        #expect(steps > 100 && gated > 0)
+    }
+
     // The mode mixture keeps its per-mode buffers in one copy-on-write object: a copied filter
     // must evolve exactly as the original would (reference: the same filter run without the copy,
     // compared bit for bit), and stepping the copy must not change the original.
