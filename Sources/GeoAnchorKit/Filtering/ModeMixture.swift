@@ -479,6 +479,13 @@ struct ModeMixture: HorizontalModel {
         merge(s)
     }
 
+    /// `body(j)` for every mode j in order; written out for the four modes of the adaptive
+    /// configuration (no loop counter, and the modes' independent work can interleave).
+    @inline(__always)
+    static func forEachMode(_ m: Int, _ body: (Int) -> Void) {
+        if m == 4 { body(0); body(1); body(2); body(3) } else { for j in 0..<m { body(j) } }
+    }
+
     /// The cache slot holding the transition factors for `dt` (computed on a miss).
     @inline(__always)
     mutating func transitionSlot(_ dt: Double, _ s: View) -> Int {
@@ -528,18 +535,18 @@ struct ModeMixture: HorizontalModel {
         let st = s.states, mx = s.moments, pr = s.probability, pp = s.priorProbability
         let stay = s.cachedStay + slot * m, move = s.cachedMove + slot * m
         var shared = Channel.zero, b = 0.0
-        for i in 0..<m {
+        Self.forEachMode(m) { i in
             let w = pr[i] * move[i]
             b += w
             // Unconditional (w = 0 adds exact zeros: the moments are finite), so the sum stays
             // in vector registers instead of being split into scalars around a branch.
             shared.add(mx[i], weight: w)
         }
-        for j in 0..<m {
+        Self.forEachMode(m) { j in
             let a = pr[j] * (stay[j] - move[j])
             let c = b + a
             pp[j] = c
-            guard c > 0 else { mx[j] = st[j]; continue }
+            guard c > 0 else { mx[j] = st[j]; return }
             mx[j].assignMixed(shared: shared, weight: a, scale: 1 / c, about: r0, r1, r2)
         }
         if recordsPrediction {
@@ -557,7 +564,7 @@ struct ModeMixture: HorizontalModel {
         // Each mode predicts its mixed state in place; the buffers then trade places (the old
         // states become the scratch), so no state is copied.
         let par = s.parameters, still = stillVariance, io = s.innovations, dd = s.squaredDistances
-        for j in 0..<m {
+        Self.forEachMode(m) { j in
             mx[j].predict(dt: dt, q: par[j].q, phi: phi, biasNoise: biasNoise)
             // Velocity held at zero: a zero-velocity pseudo-measurement.
             // h = (0, 1, 0): u = P hᵀ is the velocity column and s = p₁₁ + r (what the
@@ -752,13 +759,13 @@ struct ModeMixture: HorizontalModel {
         let ll = s.logLikelihood, sc = s.likelihoodScale, mo = s.moments
         var origin = (SIMD2<Double>.zero, SIMD2<Double>.zero, SIMD2<Double>.zero)
         var top = -Double.infinity
-        for j in 0..<m {
+        Self.forEachMode(m) { j in
             let v = inn[j]
             let rj = par[j].observesBias ? biasWhite : r
             // The update of ``Channel/update(innovation:h0:h1:h2:noise:)`` with h = (1, 0, 0 or 1)
             // from the innovation's own u and s (its noise guard included).
             if rj > 0, rj.isFinite { st[j].update(v) }
-            guard m > 1 else { continue }
+            guard m > 1 else { return }
             // The merge's raw moments (``computeMoments(_:)``), formed while the state is at hand.
             if j == 0 {
                 origin = (st[0].x0, st[0].x1, st[0].x2)
