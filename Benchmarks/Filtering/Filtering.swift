@@ -17,8 +17,8 @@ import GeoAnchorKit
 //    host, README "Fourth round"): 303 → 227 ns per adaptive step (4.4 M steps/s); this suite's
 //    p0 31 → 23 ms per iteration (p50 25 ms), results unchanged to rounding. 2026-11-27 (same
 //    host, README "Fifth round"): 226 → 191 ns per adaptive step (5.2 M steps/s); this suite's
-//    p0, p25 and p50 20 ms per iteration (throughput 51, 50, 49: 5.1, 5.0, 4.9 M steps/s),
-//    bit-identical results;
+//    p0, p25 and p50 20 ms per iteration (throughput p0 51 = 5.1 M steps/s in each of five runs,
+//    p50 46–50 = 4.6–5.0 M steps/s with the shared VM's load), bit-identical results;
 //  - ≥ 10,000,000 position-filter steps/s on one core (FilterPy manages ~45,000; on the
 //    development machine `python3 scripts/dev/filterpy_speed.py` measures FilterPy 2.0 doing
 //    the same step at 22,000 steps/s, against 13 M for "PositionFilter.step" below);
