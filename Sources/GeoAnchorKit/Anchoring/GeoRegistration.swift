@@ -132,8 +132,11 @@ public struct GeoRegistration: Sendable {
     ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` for time going backwards.
     public mutating func update(tracking t: ARTrackingSample) throws(GeoAnchorError) {
         try checkConfiguration()
-        for (name, v) in [("time", t.time), ("x", t.position.x), ("y", t.position.y), ("z", t.position.z), ("yaw", t.yaw)]
-            where !v.isFinite { throw .nonFinite(name: "tracking \(name)", value: v) }
+        // (The named list only on the error path: building it allocated on every sample.)
+        if !(t.time.isFinite && t.position.x.isFinite && t.position.y.isFinite && t.position.z.isFinite && t.yaw.isFinite) {
+            for (name, v) in [("time", t.time), ("x", t.position.x), ("y", t.position.y), ("z", t.position.z), ("yaw", t.yaw)]
+                where !v.isFinite { throw .nonFinite(name: "tracking \(name)", value: v) }
+        }
         let q = Self.nominal(t.position, convention)
         summary.trackingSamples += 1
         guard let last = lastSample else {
