@@ -266,7 +266,7 @@ struct ModeMixture: HorizontalModel {
             return c
         }
 
-        /// Sets this channel to `c.centered(scale:about:_:_:)`, field by field (an array element
+        /// Sets this channel to `c.centered(scale:about:_:_:)`, field by field (a buffer element
         /// assigned in place: no 144-byte temporary copied with `memmove`).
         @inline(__always)
         mutating func assignCentered(_ c: Channel, scale s: Double, about m0: V, _ m1: V, _ m2: V) {
