@@ -286,114 +286,87 @@ struct ModeMixture: HorizontalModel {
         // @unchecked: the buffers are written only through a ModeMixture that holds the one
         // reference (`uniqueStorage()` copies otherwise), exactly like an Array's buffer.
         let count: Int
-        /// Per-mode parameters.
+        /// The buffers (their current addresses: states and moments, probabilities and prior
+        /// probabilities trade places).
+        private(set) var view: View
+
+        init(parameters p: [Parameters]) {
+            let m = p.count, slots = ModeMixture.cacheSize * m
+            count = m
+            func buffer<T>(_ value: T, _ n: Int = m) -> UnsafeMutablePointer<T> {
+                let b = UnsafeMutablePointer<T>.allocate(capacity: n)
+                b.initialize(repeating: value, count: n)
+                return b
+            }
+            let parameters = UnsafeMutablePointer<Parameters>.allocate(capacity: m)
+            parameters.initialize(from: p, count: m)
+            view = View(parameters: parameters, states: buffer(.zero), moments: buffer(.zero), innovations: buffer(.zero),
+                        probability: buffer(1 / Double(m)), priorProbability: buffer(1 / Double(m)),
+                        squaredDistances: buffer(0), logLikelihood: buffer(0), likelihoodScale: buffer(1),
+                        cachedStay: buffer(1, slots), cachedMove: buffer(0, slots))
+        }
+
+        /// A copy of `o` (every buffer).
+        convenience init(copying o: Storage) {
+            let m = o.count, slots = ModeMixture.cacheSize * m, v = o.view
+            self.init(parameters: Array(UnsafeBufferPointer(start: v.parameters, count: m)))
+            view.states.update(from: v.states, count: m)
+            view.moments.update(from: v.moments, count: m)
+            view.innovations.update(from: v.innovations, count: m)
+            view.probability.update(from: v.probability, count: m)
+            view.priorProbability.update(from: v.priorProbability, count: m)
+            view.squaredDistances.update(from: v.squaredDistances, count: m)
+            view.logLikelihood.update(from: v.logLikelihood, count: m)
+            view.likelihoodScale.update(from: v.likelihoodScale, count: m)
+            view.cachedStay.update(from: v.cachedStay, count: slots)
+            view.cachedMove.update(from: v.cachedMove, count: slots)
+        }
+
+        deinit {
+            // Every element type is trivial: deallocation is all that is needed.
+            let v = view
+            v.parameters.deallocate(); v.states.deallocate(); v.moments.deallocate(); v.innovations.deallocate()
+            v.probability.deallocate(); v.priorProbability.deallocate(); v.squaredDistances.deallocate()
+            v.logLikelihood.deallocate(); v.likelihoodScale.deallocate(); v.cachedStay.deallocate(); v.cachedMove.deallocate()
+        }
+
+        /// The predicted states become the current ones and the old states the scratch (no copy).
+        @inline(__always)
+        func swapStatesAndMoments() { (view.states, view.moments) = (view.moments, view.states) }
+
+        /// The predicted probabilities become the current ones (no copy; the recording
+        /// prediction, which reads the prior afterwards, copies instead).
+        @inline(__always)
+        func swapProbabilities() { (view.probability, view.priorProbability) = (view.priorProbability, view.probability) }
+    }
+
+    /// A ``Storage``'s buffers (see there), valid while that storage lives and until its states
+    /// and moments (probabilities and prior) trade places; a plain value, so passing it around
+    /// costs no reference counting.
+    struct View {
         let parameters: UnsafeMutablePointer<Parameters>
         /// Per mode: both axes' states.
-        private(set) var states: UnsafeMutablePointer<Channel>
+        var states: UnsafeMutablePointer<Channel>
         /// Scratch for the mixed states of ``ModeMixture/predict(dt:)``; between a merge and the
         /// next prediction, the modes' raw moments (``ModeMixture/computeMoments(_:)``).
-        private(set) var moments: UnsafeMutablePointer<Channel>
+        var moments: UnsafeMutablePointer<Channel>
         /// Per mode, the last innovation (position or velocity) with its u = P hᵀ, so the update
         /// that follows it does not form them again (the state is unchanged in between).
         let innovations: UnsafeMutablePointer<Channel.Innovation>
         /// Mode probabilities (sum 1).
-        private(set) var probability: UnsafeMutablePointer<Double>
+        var probability: UnsafeMutablePointer<Double>
         /// Scratch: the predicted mode probabilities c̄ⱼ of ``ModeMixture/predict(dt:)``.
-        private(set) var priorProbability: UnsafeMutablePointer<Double>
+        var priorProbability: UnsafeMutablePointer<Double>
         /// Per mode, the squared Mahalanobis distance d² of the last innovation (both axes).
         let squaredDistances: UnsafeMutablePointer<Double>
         /// Per mode, the likelihood `exp(logLikelihood) × likelihoodScale`: the exponent (−½ d² and
         /// any speed-limit term) and the factor 1/√(s_east s_north) of a Gaussian innovation (1
         /// where there is none), kept apart so that no step needs a logarithm; then the
-        /// likelihoods themselves (see ``ModeMixture/reweight(_:)``).
+        /// likelihoods themselves (see ``ModeMixture/reweight(_:top:)``).
         let logLikelihood: UnsafeMutablePointer<Double>
         let likelihoodScale: UnsafeMutablePointer<Double>
         /// Per cache slot and mode (slot-major): the probability of staying, exp(−dt·rateᵢ), and of
         /// moving to each other mode.
-        let cachedStay: UnsafeMutablePointer<Double>
-        let cachedMove: UnsafeMutablePointer<Double>
-
-        init(parameters p: [Parameters]) {
-            let m = p.count
-            count = m
-            parameters = .allocate(capacity: m)
-            parameters.initialize(from: p, count: m)
-            states = .allocate(capacity: m)
-            states.initialize(repeating: .zero, count: m)
-            moments = .allocate(capacity: m)
-            moments.initialize(repeating: .zero, count: m)
-            innovations = .allocate(capacity: m)
-            innovations.initialize(repeating: .zero, count: m)
-            probability = .allocate(capacity: m)
-            probability.initialize(repeating: 1 / Double(m), count: m)
-            priorProbability = .allocate(capacity: m)
-            priorProbability.initialize(repeating: 1 / Double(m), count: m)
-            squaredDistances = .allocate(capacity: m)
-            squaredDistances.initialize(repeating: 0, count: m)
-            logLikelihood = .allocate(capacity: m)
-            logLikelihood.initialize(repeating: 0, count: m)
-            likelihoodScale = .allocate(capacity: m)
-            likelihoodScale.initialize(repeating: 1, count: m)
-            cachedStay = .allocate(capacity: ModeMixture.cacheSize * m)
-            cachedStay.initialize(repeating: 1, count: ModeMixture.cacheSize * m)
-            cachedMove = .allocate(capacity: ModeMixture.cacheSize * m)
-            cachedMove.initialize(repeating: 0, count: ModeMixture.cacheSize * m)
-        }
-
-        /// A copy of `o` (every buffer).
-        convenience init(copying o: Storage) {
-            let m = o.count
-            self.init(parameters: Array(UnsafeBufferPointer(start: o.parameters, count: m)))
-            states.update(from: o.states, count: m)
-            moments.update(from: o.moments, count: m)
-            innovations.update(from: o.innovations, count: m)
-            for b in [(probability, o.probability), (priorProbability, o.priorProbability),
-                      (squaredDistances, o.squaredDistances), (logLikelihood, o.logLikelihood),
-                      (likelihoodScale, o.likelihoodScale)] {
-                b.0.update(from: b.1, count: m)
-            }
-            cachedStay.update(from: o.cachedStay, count: ModeMixture.cacheSize * m)
-            cachedMove.update(from: o.cachedMove, count: ModeMixture.cacheSize * m)
-        }
-
-        deinit {
-            // Every element type is trivial: deallocation is all that is needed.
-            parameters.deallocate(); states.deallocate(); moments.deallocate(); innovations.deallocate()
-            probability.deallocate(); priorProbability.deallocate(); squaredDistances.deallocate()
-            logLikelihood.deallocate(); likelihoodScale.deallocate(); cachedStay.deallocate(); cachedMove.deallocate()
-        }
-
-        /// The predicted states become the current ones and the old states the scratch (no copy).
-        @inline(__always)
-        func swapStatesAndMoments() { swap(&states, &moments) }
-
-        /// The predicted probabilities become the current ones (no copy; the recording
-        /// prediction, which reads the prior afterwards, copies instead).
-        @inline(__always)
-        func swapProbabilities() { swap(&probability, &priorProbability) }
-
-        /// The buffers' current addresses.
-        @inline(__always)
-        var view: View {
-            View(parameters: parameters, states: states, moments: moments, innovations: innovations,
-                 probability: probability, priorProbability: priorProbability, squaredDistances: squaredDistances,
-                 logLikelihood: logLikelihood, likelihoodScale: likelihoodScale, cachedStay: cachedStay, cachedMove: cachedMove)
-        }
-    }
-
-    /// The addresses of a ``Storage``'s buffers (see there), valid while that storage lives and
-    /// until its states and moments trade places; a plain value, so passing it around costs no
-    /// reference counting.
-    struct View {
-        let parameters: UnsafeMutablePointer<Parameters>
-        let states: UnsafeMutablePointer<Channel>
-        let moments: UnsafeMutablePointer<Channel>
-        let innovations: UnsafeMutablePointer<Channel.Innovation>
-        let probability: UnsafeMutablePointer<Double>
-        let priorProbability: UnsafeMutablePointer<Double>
-        let squaredDistances: UnsafeMutablePointer<Double>
-        let logLikelihood: UnsafeMutablePointer<Double>
-        let likelihoodScale: UnsafeMutablePointer<Double>
         let cachedStay: UnsafeMutablePointer<Double>
         let cachedMove: UnsafeMutablePointer<Double>
     }
@@ -555,15 +528,10 @@ struct ModeMixture: HorizontalModel {
         }
         // The fix's variance split (after the prediction's bias noise, which uses the previous
         // fix's, as in predict(dt:) followed by positionInnovation).
-        var biasWhite = 0.0
-        if let fix {
-            split.observe(fixVariance: fix.r)
-            lastNoise = fix.r
-            biasWhite = split.white(fix.r)
-        }
+        let biasWhite = fix.map { observeFix(noise: $0.r) } ?? 0
         // Each mode predicts its mixed state in place; the buffers then trade places (the old
         // states become the scratch), so no state is copied.
-        let par = s.parameters, still = stillVariance, io = s.innovations, dd = s.squaredDistances
+        let par = s.parameters, still = stillVariance
         Self.forEachMode(m) { j in
             mx[j].predict(dt: dt, q: par[j].q, phi: phi, biasNoise: biasNoise)
             // Velocity held at zero: a zero-velocity pseudo-measurement.
@@ -573,18 +541,13 @@ struct ModeMixture: HorizontalModel {
                 let c = mx[j]
                 mx[j].update(innovation: -c.x1, u0: c.p01, u1: c.p11, u2: c.p12, s: c.p11 + still)
             }
-            if let fix {
-                let biased = par[j].observesBias
-                let i = mx[j].positionInnovation(measurement: fix.z, biased: biased, noise: biased ? biasWhite : fix.r)
-                io[j] = i
-                dd[j] = i.squaredDistance
-            }
+            if let fix { Self.storePositionInnovation(of: mx[j], j, s, measurement: fix.z, noise: fix.r, biasWhite: biasWhite) }
         }
         storage.swapStatesAndMoments()
         storage.swapProbabilities()
         // No merge here: every step follows the prediction with applyPosition, rejectPosition
         // or reset, each of which merges (and nothing reads the merged state in between).
-        return fix == nil ? .nan : gateStatistic(probability: pp, squaredDistances: dd)
+        return fix == nil ? .nan : gateStatistic(probability: pp, squaredDistances: s.squaredDistances)
     }
 
     /// The per-mode prediction of ``predict(dt:)`` from the mixed states (in the storage's
@@ -690,18 +653,28 @@ struct ModeMixture: HorizontalModel {
     mutating func positionInnovation(east: Double, north: Double, noise r: Double) -> Double {
         let m = modeCount
         let s = uniqueStorage()
+        let biasWhite = observeFix(noise: r), z = SIMD2(east, north)
+        for j in 0..<m { Self.storePositionInnovation(of: s.states[j], j, s, measurement: z, noise: r, biasWhite: biasWhite) }
+        return gateStatistic(probability: s.probability, squaredDistances: s.squaredDistances)
+    }
+
+    /// Takes a fix's per-axis variance `r` (the bias split follows it; kept for
+    /// ``applyPosition()``) and returns the white variance of a bias-observing mode.
+    @inline(__always)
+    mutating func observeFix(noise r: Double) -> Double {
         split.observe(fixVariance: r)
         lastNoise = r
-        // The white variance of a bias-observing mode, hoisted.
-        let biasWhite = split.white(r), z = SIMD2(east, north)
-        let st = s.states, par = s.parameters, io = s.innovations, dd = s.squaredDistances
-        for j in 0..<m {
-            let biased = par[j].observesBias
-            let i = st[j].positionInnovation(measurement: z, biased: biased, noise: biased ? biasWhite : r)
-            io[j] = i
-            dd[j] = i.squaredDistance
-        }
-        return gateStatistic(probability: s.probability, squaredDistances: dd)
+        return split.white(r)
+    }
+
+    /// Mode j's position innovation (state `c`) with its d², into the storage `s`: noise
+    /// `biasWhite` for a bias-observing mode, `r` otherwise.
+    @inline(__always)
+    static func storePositionInnovation(of c: Channel, _ j: Int, _ s: View, measurement z: SIMD2<Double>, noise r: Double, biasWhite: Double) {
+        let biased = s.parameters[j].observesBias
+        let i = c.positionInnovation(measurement: z, biased: biased, noise: biased ? biasWhite : r)
+        s.innovations[j] = i
+        s.squaredDistances[j] = i.squaredDistance
     }
 
     /// The gate statistic of the modes' position innovations (squared distances `dd`) under mode
@@ -868,9 +841,9 @@ struct ModeMixture: HorizontalModel {
 
     // MARK: helpers
 
-    /// The probability of every motion kind (each the same sum, in the same order, as
-    /// ``probability(of:)``), formed by every merge (``sumKindProbabilities(_:)``): the filter
-    /// reads it twice per step (statistics and estimate).
+    /// The probability of every motion kind (modes of the same kind summed), formed by every
+    /// merge (``sumKindProbabilities(_:)``): the filter reads it twice per step (statistics and
+    /// estimate).
     private(set) var kindProbabilities: (stationary: Double, walking: Double, vehicle: Double) = (0, 0, 0)
 
     /// Sets ``kindProbabilities`` from the mode probabilities in one pass.
@@ -887,12 +860,13 @@ struct ModeMixture: HorizontalModel {
         kindProbabilities = (s, w, v)
     }
 
-    /// Probability of each motion kind (modes of the same kind summed).
+    /// Probability of each motion kind (modes of the same kind summed; ``kindProbabilities``).
     func probability(of kind: MotionKind) -> Double {
-        let s = storage.view
-        var p = 0.0
-        for j in 0..<modeCount where s.parameters[j].kind == kind { p += s.probability[j] }
-        return p
+        switch kind {
+        case .stationary: return kindProbabilities.stationary
+        case .walking: return kindProbabilities.walking
+        case .vehicle: return kindProbabilities.vehicle
+        }
     }
 
     /// Multiplies the mode probabilities by the likelihoods exp(logL) × scale (the storage's
