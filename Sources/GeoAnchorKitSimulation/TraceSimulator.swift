@@ -171,22 +171,22 @@ public struct TraceSimulator: Sendable {
                 guard st.waypointIndex >= 0, st.waypointIndex < waypoints.count else {
                     throw .outOfRange(name: "stops[\(i)].waypointIndex", value: Double(st.waypointIndex), allowed: .closed(0, lastIndex))
                 }
-                try Self.check("stops[\(i)].dwell", st.dwell, .atLeast(0, unit: "s"))
+                try ValueRange.atLeast(0, unit: "s").check(st.dwell, name: "stops[\(i)].dwell")
             }
             for (i, cy) in canyons.enumerated() {
-                try Self.check("canyons[\(i)].from", cy.from, .atLeast(0, unit: "m"))
-                try Self.check("canyons[\(i)].to", cy.to, .atLeast(cy.from, unit: "m"))
+                try ValueRange.atLeast(0, unit: "m").check(cy.from, name: "canyons[\(i)].from")
+                try ValueRange.atLeast(cy.from, unit: "m").check(cy.to, name: "canyons[\(i)].to")
             }
-            try Self.check("geoidSeparation", geoidSeparation, ValueRange(lower: .unbounded, upper: .unbounded, unit: "m"))
-            try Self.check("startTime", startTime, ValueRange(lower: .unbounded, upper: .unbounded, unit: "s"))
-            try Self.check("walkingSpeed", walkingSpeed, .greaterThan(0, unit: "m/s"))
-            try Self.check("speedVariation", speedVariation, ValueRange(lower: .inclusive(0), upper: .exclusive(1)))
-            try Self.check("lateralWander", lateralWander, .atLeast(0, unit: "m"))
-            try Self.check("lateralWanderTime", lateralWanderTime, .greaterThan(0, unit: "s"))
-            try Self.check("fixInterval", fixInterval, .greaterThan(0, unit: "s"))
-            try Self.check("sensors.rate", sensors.rate, .greaterThan(0, unit: "Hz"))
-            try Self.check("sensors.mainStreamDuration", sensors.mainStreamDuration, .atLeast(0, unit: "s"))
-            if let d = sensors.duration { try Self.check("sensors.duration", d, .atLeast(0, unit: "s")) }
+            try ValueRange.unbounded(unit: "m").check(geoidSeparation, name: "geoidSeparation")
+            try ValueRange.unbounded(unit: "s").check(startTime, name: "startTime")
+            try ValueRange.greaterThan(0, unit: "m/s").check(walkingSpeed, name: "walkingSpeed")
+            try ValueRange(lower: .inclusive(0), upper: .exclusive(1)).check(speedVariation, name: "speedVariation")
+            try ValueRange.atLeast(0, unit: "m").check(lateralWander, name: "lateralWander")
+            try ValueRange.greaterThan(0, unit: "s").check(lateralWanderTime, name: "lateralWanderTime")
+            try ValueRange.greaterThan(0, unit: "s").check(fixInterval, name: "fixInterval")
+            try ValueRange.greaterThan(0, unit: "Hz").check(sensors.rate, name: "sensors.rate")
+            try ValueRange.atLeast(0, unit: "s").check(sensors.mainStreamDuration, name: "sensors.mainStreamDuration")
+            if let d = sensors.duration { try ValueRange.atLeast(0, unit: "s").check(d, name: "sensors.duration") }
             for (name, v, n) in [("sensors.hardIron", sensors.hardIron, 3), ("sensors.softIron", sensors.softIron, 9),
                                  ("sensors.accelerometerBias", sensors.accelerometerBias, 3),
                                  ("sensors.gyroscopeBias", sensors.gyroscopeBias, 3)] {
@@ -199,21 +199,17 @@ public struct TraceSimulator: Sendable {
                               ("sensors.magnetometerNoise", sensors.magnetometerNoise),
                               ("sensors.accelerometerNoise", sensors.accelerometerNoise),
                               ("sensors.gyroscopeNoise", sensors.gyroscopeNoise)] {
-                try Self.check(name, v, .atLeast(0))
+                try ValueRange.atLeast(0).check(v, name: name)
             }
             for (name, v) in [("gnss.biasTime", gnss.biasTime), ("gnss.meanDropout", gnss.meanDropout)] {
-                try Self.check(name, v, .greaterThan(0, unit: "s"))
+                try ValueRange.greaterThan(0, unit: "s").check(v, name: name)
             }
             for (name, v) in [("gnss.outlierProbability", gnss.outlierProbability),
                               ("gnss.canyonOutlierProbability", gnss.canyonOutlierProbability),
                               ("gnss.dropoutProbability", gnss.dropoutProbability),
                               ("gnss.canyonDropoutProbability", gnss.canyonDropoutProbability)] {
-                try Self.check(name, v, .closed(0, 1))
+                try ValueRange.closed(0, 1).check(v, name: name)
             }
-        }
-
-        static func check(_ name: String, _ v: Double, _ allowed: ValueRange) throws(GeoAnchorError) {
-            try allowed.check(v, name: name)
         }
     }
 

@@ -254,46 +254,49 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
     ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
     public func validate() throws(GeoAnchorError) {
-        func check(_ name: String, _ v: Double, _ r: ValueRange) throws(GeoAnchorError) { try r.check(v, name: name) }
         let positiveSeconds = ValueRange.greaterThan(0, unit: "s")
-        try check("gnssCorrelationTime", gnssCorrelationTime, positiveSeconds)
-        try check("gnssCorrelatedFraction", gnssCorrelatedFraction, .closed(0, 1))
-        try check("minimumFixSigma", minimumFixSigma, .greaterThan(0, unit: "m"))
-        try check("fixGate", fixGate, .greaterThan(0))
-        guard consecutiveRejectionsForJump >= 1 else {
-            throw .outOfRange(name: "consecutiveRejectionsForJump", value: Double(consecutiveRejectionsForJump), allowed: .atLeast(1))
-        }
-        try check("courseSigma", courseSigma, .atLeast(0, unit: "degrees"))
-        try check("courseReferenceSpeed", courseReferenceSpeed, .greaterThan(0, unit: "m/s"))
-        try check("courseMinimumSpeed", courseMinimumSpeed, .atLeast(0, unit: "m/s"))
-        try check("courseWindow", courseWindow, positiveSeconds)
-        try check("courseReferenceAccuracy", courseReferenceAccuracy, .greaterThan(0, unit: "m"))
-        try check("trackingPositionNoise", trackingPositionNoise, .atLeast(0, unit: "m/√m"))
-        try check("trackingYawNoisePerRootMeter", trackingYawNoisePerRootMeter, .atLeast(0, unit: "degrees/√m"))
-        try check("trackingYawNoisePerRootSecond", trackingYawNoisePerRootSecond, .atLeast(0, unit: "degrees/√s"))
-        try check("yawDriftRateSigma", yawDriftRateSigma, .atLeast(0, unit: "degrees/min"))
-        try check("yawDriftRateNoise", yawDriftRateNoise, .atLeast(0, unit: "degrees/min/√min"))
-        try check("scaleSigma", scaleSigma, .atLeast(0))
-        try check("scaleNoisePerRootMeter", scaleNoisePerRootMeter, .atLeast(0, unit: "1/√m"))
-        try check("maximumTrackingSpeed", maximumTrackingSpeed, .greaterThan(0, unit: "m/s"))
-        try check("jumpMinimumStep", jumpMinimumStep, .atLeast(0, unit: "m"))
-        try check("compassBiasSigma", compassBiasSigma, .atLeast(0, unit: "degrees"))
-        try check("compassBiasTime", compassBiasTime, positiveSeconds)
-        try check("compassWhiteFraction", compassWhiteFraction, ValueRange(lower: .exclusive(0), upper: .inclusive(1)))
-        try check("compassDecorrelationInterval", compassDecorrelationInterval, .atLeast(0, unit: "s"))
-        try check("compassGate", compassGate, .greaterThan(0))
-        try check("compassEpisodeTime", compassEpisodeTime, positiveSeconds)
-        try check("compassEpisodeThreshold", compassEpisodeThreshold, .greaterThan(0))
-        try check("compassBiasResetTime", compassBiasResetTime, .atLeast(0, unit: "s"))
-        if let s = frameHeadingSigma { try check("frameHeadingSigma", s, .greaterThan(0, unit: "degrees")) }
-        try check("alignmentSpan", alignmentSpan, .atLeast(0, unit: "m"))
-        try check("headingSigmaInflation", headingSigmaInflation, .greaterThan(0))
-        try check("stillTranslationRate", stillTranslationRate, .greaterThan(0, unit: "m/s"))
-        try check("stillRotationRate", stillRotationRate, .greaterThan(0, unit: "degrees/s"))
-        try check("movingTranslationRate", movingTranslationRate, .greaterThan(0, unit: "m/s"))
-        try check("movingRotationRate", movingRotationRate, .greaterThan(0, unit: "degrees/s"))
-        try check("stillSpeed", stillSpeed, .atLeast(0, unit: "m/s"))
-        try check("snapDistance", snapDistance, .greaterThan(0, unit: "m"))
-        try check("snapAngle", snapAngle, .greaterThan(0, unit: "degrees"))
+        let noiseAndGates: [(String, Double, ValueRange)] = [
+            ("gnssCorrelationTime", gnssCorrelationTime, positiveSeconds),
+            ("gnssCorrelatedFraction", gnssCorrelatedFraction, .closed(0, 1)),
+            ("minimumFixSigma", minimumFixSigma, .greaterThan(0, unit: "m")),
+            ("fixGate", fixGate, .greaterThan(0)),
+            ("consecutiveRejectionsForJump", Double(consecutiveRejectionsForJump), .atLeast(1)),
+            ("courseSigma", courseSigma, .atLeast(0, unit: "degrees")),
+            ("courseReferenceSpeed", courseReferenceSpeed, .greaterThan(0, unit: "m/s")),
+            ("courseMinimumSpeed", courseMinimumSpeed, .atLeast(0, unit: "m/s")),
+            ("courseWindow", courseWindow, positiveSeconds),
+            ("courseReferenceAccuracy", courseReferenceAccuracy, .greaterThan(0, unit: "m")),
+            ("trackingPositionNoise", trackingPositionNoise, .atLeast(0, unit: "m/√m")),
+            ("trackingYawNoisePerRootMeter", trackingYawNoisePerRootMeter, .atLeast(0, unit: "degrees/√m")),
+            ("trackingYawNoisePerRootSecond", trackingYawNoisePerRootSecond, .atLeast(0, unit: "degrees/√s")),
+            ("yawDriftRateSigma", yawDriftRateSigma, .atLeast(0, unit: "degrees/min")),
+            ("yawDriftRateNoise", yawDriftRateNoise, .atLeast(0, unit: "degrees/min/√min")),
+            ("scaleSigma", scaleSigma, .atLeast(0)),
+            ("scaleNoisePerRootMeter", scaleNoisePerRootMeter, .atLeast(0, unit: "1/√m")),
+            ("maximumTrackingSpeed", maximumTrackingSpeed, .greaterThan(0, unit: "m/s")),
+            ("jumpMinimumStep", jumpMinimumStep, .atLeast(0, unit: "m")),
+            ("compassBiasSigma", compassBiasSigma, .atLeast(0, unit: "degrees")),
+            ("compassBiasTime", compassBiasTime, positiveSeconds),
+            ("compassWhiteFraction", compassWhiteFraction, ValueRange(lower: .exclusive(0), upper: .inclusive(1))),
+            ("compassDecorrelationInterval", compassDecorrelationInterval, .atLeast(0, unit: "s")),
+            ("compassGate", compassGate, .greaterThan(0)),
+            ("compassEpisodeTime", compassEpisodeTime, positiveSeconds),
+            ("compassEpisodeThreshold", compassEpisodeThreshold, .greaterThan(0)),
+            ("compassBiasResetTime", compassBiasResetTime, .atLeast(0, unit: "s"))
+        ]
+        for (name, value, allowed) in noiseAndGates { try allowed.check(value, name: name) }
+        if let s = frameHeadingSigma { try ValueRange.greaterThan(0, unit: "degrees").check(s, name: "frameHeadingSigma") }
+        let alignmentAndOutput: [(String, Double, ValueRange)] = [
+            ("alignmentSpan", alignmentSpan, .atLeast(0, unit: "m")),
+            ("headingSigmaInflation", headingSigmaInflation, .greaterThan(0)),
+            ("stillTranslationRate", stillTranslationRate, .greaterThan(0, unit: "m/s")),
+            ("stillRotationRate", stillRotationRate, .greaterThan(0, unit: "degrees/s")),
+            ("movingTranslationRate", movingTranslationRate, .greaterThan(0, unit: "m/s")),
+            ("movingRotationRate", movingRotationRate, .greaterThan(0, unit: "degrees/s")),
+            ("stillSpeed", stillSpeed, .atLeast(0, unit: "m/s")),
+            ("snapDistance", snapDistance, .greaterThan(0, unit: "m")),
+            ("snapAngle", snapAngle, .greaterThan(0, unit: "degrees"))
+        ]
+        for (name, value, allowed) in alignmentAndOutput { try allowed.check(value, name: name) }
     }
 }

@@ -132,11 +132,13 @@ public struct GeoRegistration: Sendable {
     ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` for time going backwards.
     public mutating func update(tracking t: ARTrackingSample) throws(GeoAnchorError) {
         try checkConfiguration()
-        // (The named list only on the error path: building it allocated on every sample.)
-        if !(t.time.isFinite && t.position.x.isFinite && t.position.y.isFinite && t.position.z.isFinite && t.yaw.isFinite) {
-            for (name, v) in [("time", t.time), ("x", t.position.x), ("y", t.position.y), ("z", t.position.z), ("yaw", t.yaw)]
-                where !v.isFinite { throw .nonFinite(name: "tracking \(name)", value: v) }
-        }
+        // One check per value (a list of them would be an allocation on every sample).
+        let finite = ValueRange.unbounded()
+        try finite.check(t.time, name: "tracking time")
+        try finite.check(t.position.x, name: "tracking x")
+        try finite.check(t.position.y, name: "tracking y")
+        try finite.check(t.position.z, name: "tracking z")
+        try finite.check(t.yaw, name: "tracking yaw")
         let q = Self.nominal(t.position, convention)
         summary.trackingSamples += 1
         guard let last = lastSample else {

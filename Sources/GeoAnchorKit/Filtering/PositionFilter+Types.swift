@@ -271,14 +271,16 @@ extension PositionFilter {
         /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
         ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
         public func validate() throws(GeoAnchorError) {
-            func check(_ name: String, _ v: Double, _ r: ValueRange) throws(GeoAnchorError) { try r.check(v, name: name) }
-            try check("walkingAccelerationSpectralDensity", walkingAccelerationSpectralDensity, .greaterThan(0, unit: "m²/s³"))
-            try check("walkingAccuracyInflation", walkingAccuracyInflation, .greaterThan(0))
-            try check("vehicleAccelerationSpectralDensity", vehicleAccelerationSpectralDensity, .greaterThan(0, unit: "m²/s³"))
-            try check("persistence", persistence, .atLeast(0, unit: "s"))
-            try check("window", window, .atLeast(0, unit: "s"))
-            try check("vehicleProbabilityStart", vehicleProbabilityStart, .closed(0, 1))
-            try check("vehicleProbabilityFull", vehicleProbabilityFull, .closed(0, 1))
+            let values: [(String, Double, ValueRange)] = [
+                ("walkingAccelerationSpectralDensity", walkingAccelerationSpectralDensity, .greaterThan(0, unit: "m²/s³")),
+                ("walkingAccuracyInflation", walkingAccuracyInflation, .greaterThan(0)),
+                ("vehicleAccelerationSpectralDensity", vehicleAccelerationSpectralDensity, .greaterThan(0, unit: "m²/s³")),
+                ("persistence", persistence, .atLeast(0, unit: "s")),
+                ("window", window, .atLeast(0, unit: "s")),
+                ("vehicleProbabilityStart", vehicleProbabilityStart, .closed(0, 1)),
+                ("vehicleProbabilityFull", vehicleProbabilityFull, .closed(0, 1))
+            ]
+            for (name, value, allowed) in values { try allowed.check(value, name: name) }
             guard vehicleProbabilityFull > vehicleProbabilityStart else {
                 throw .outOfRange(name: "vehicleProbabilityFull", value: vehicleProbabilityFull,
                                   allowed: ValueRange(lower: .exclusive(vehicleProbabilityStart), upper: .inclusive(1)))

@@ -45,6 +45,11 @@ public struct ValueRange: Sendable, Hashable, CustomStringConvertible {
         closed(v, v, unit: unit)
     }
 
+    /// Every finite value, `(-∞, ∞)`: with ``check(_:name:)``, a finiteness check.
+    public static func unbounded(unit: String? = nil) -> ValueRange {
+        ValueRange(lower: .unbounded, upper: .unbounded, unit: unit)
+    }
+
     /// Whether `x` lies in the range (NaN never does).
     public func contains(_ x: Double) -> Bool {
         guard !x.isNaN else { return false }

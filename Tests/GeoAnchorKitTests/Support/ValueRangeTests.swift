@@ -22,6 +22,11 @@ import Testing
         #expect(throws: GeoAnchorError.outOfRange(name: "w", value: -1, allowed: .atLeast(0, unit: "s"))) {
             try ValueRange.atLeast(0, unit: "s").check(-1, name: "w")
         }
+        // unbounded(): a finiteness check only (the extremes pass, ±∞ and NaN do not).
+        try ValueRange.unbounded().check(-1e308, name: "w")
+        try ValueRange.unbounded().check(.greatestFiniteMagnitude, name: "w")
+        #expect(throws: GeoAnchorError.nonFinite(name: "w", value: -.infinity)) { try ValueRange.unbounded().check(-.infinity, name: "w") }
+        #expect(ValueRange.unbounded(unit: "m").description == "(-∞, ∞) m")
     }
 
     @Test func descriptionIsIntervalNotation() {
