@@ -21,11 +21,11 @@ extension GeoRegistration {
         propagate(to: fix.time)
         // The slow error's variance follows the reported accuracy (e.g. entering a canyon).
         let slow = c.gnssCorrelatedFraction * sigma
-        for i in [Self.iBE, Self.iBN] where p[i * n + i] < slow * slow { p[i * n + i] = slow * slow }
+        for i in Self.iBE...Self.iBN where p[i * n + i] < slow * slow { p[i * n + i] = slow * slow }
         let white2 = sigma * sigma * Swift.max(0.05, 1 - c.gnssCorrelatedFraction * c.gnssCorrelatedFraction)
         let z = ref.enu(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: h0 ?? ref.origin.height)
         let nuE = z.east - x[Self.iE] - x[Self.iBE], nuN = z.north - x[Self.iN] - x[Self.iBN]
-        let hE = [(Self.iE, 1.0), (Self.iBE, 1.0)], hN = [(Self.iN, 1.0), (Self.iBN, 1.0)]
+        let hE = Row(Self.iE, 1, Self.iBE, 1), hN = Row(Self.iN, 1, Self.iBN, 1)
         let s11 = innovationVariance(hE, white2), s22 = innovationVariance(hN, white2)
         let s12 = p[Self.iE * n + Self.iN] + p[Self.iE * n + Self.iBN] + p[Self.iBE * n + Self.iN] + p[Self.iBE * n + Self.iBN]
         if Self.normalizedSquare(nuE, nuN, s11, s22, s12) > c.fixGate {
@@ -51,7 +51,7 @@ extension GeoRegistration {
         if h0 != nil {
             let sv = (fix.verticalAccuracy.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? 1.7 * sigma * CircularError.halfWidth68PerSigma)
                 / CircularError.halfWidth68PerSigma
-            let hU = [(Self.iU, 1.0), (Self.iBU, 1.0)]
+            let hU = Row(Self.iU, 1, Self.iBU, 1)
             let rv = sv * sv * Swift.max(0.05, 1 - c.gnssCorrelatedFraction * c.gnssCorrelatedFraction)
             let nuU = z.up - x[Self.iU] - x[Self.iBU]
             if nuU * nuU <= 16 * innovationVariance(hU, rv) { scalarUpdate(hU, innovation: nuU, variance: rv) }
@@ -86,7 +86,7 @@ extension GeoRegistration {
         // the course noisier.
         let reception = Swift.max(1, (fix.horizontalAccuracy ?? 0) / c.courseReferenceAccuracy)
         let sigma = c.courseSigma * Swift.max(1, c.courseReferenceSpeed / v) * reception * rad
-        let h = [(Self.iPsi, 1.0)]
+        let h = Row(Self.iPsi, 1)
         guard nu * nu <= 9 * innovationVariance(h, sigma * sigma) else { summary.coursesGated += 1; return }
         summary.coursesUsed += 1
         scalarUpdate(h, innovation: nu, variance: sigma * sigma)
@@ -186,7 +186,7 @@ extension GeoRegistration {
         do {
             pos /= m
             x[Self.iE] = pos.x - x[Self.iBE]; x[Self.iN] = pos.y - x[Self.iBN]
-            for i in [Self.iE, Self.iN] {
+            for i in Self.iE...Self.iN {
                 for j in 0..<n { p[i * n + j] = 0; p[j * n + i] = 0 }
                 p[i * n + i] = sigma * sigma
             }
@@ -227,7 +227,7 @@ extension GeoRegistration {
         }
         let predicted = yaw + (x[Self.iPsi] + x[Self.iBC]) * Angle.degreesPerRadian
         let nu = Angle.difference(from: predicted, to: r.heading) * rad
-        let h = [(Self.iPsi, 1.0), (Self.iBC, 1.0)]
+        let h = Row(Self.iPsi, 1, Self.iBC, 1)
         // Gate on one reading's innovation (not the rate-inflated variance): a disturbance shows
         // as a reading far from heading + tracked bias.
         let single = innovationVariance(h, sigma * sigma)
@@ -275,7 +275,7 @@ extension GeoRegistration {
         let rad = Angle.radiansPerDegree
         let nu = (-o.offset * rad) - x[Self.iBC]
         summary.landmarksUsed += 1
-        scalarUpdate([(Self.iBC, 1.0)], innovation: nu, variance: (o.standardError * rad) * (o.standardError * rad))
+        scalarUpdate(Row(Self.iBC, 1), innovation: nu, variance: (o.standardError * rad) * (o.standardError * rad))
         checkSnap(time: time)
     }
 
@@ -305,7 +305,7 @@ extension GeoRegistration {
         let ls = landmarkAccuracy / CircularError.radius68PerSigma
         let r = (pointingAccuracy * rad) * (pointingAccuracy * rad) + ls * ls / d2
         summary.landmarksUsed += 1
-        scalarUpdate([(Self.iPsi, 1.0), (Self.iE, dn / d2), (Self.iN, -de / d2)], innovation: nu, variance: r)
+        scalarUpdate(Row(Self.iPsi, 1, Self.iE, dn / d2, Self.iN, -de / d2), innovation: nu, variance: r)
         checkSnap(time: time)
     }
 
@@ -337,8 +337,8 @@ extension GeoRegistration {
                 events.append(.headingInitialized(time: g.time, heading: Angle.normalizeHeading(x[Self.iPsi] * Angle.degreesPerRadian), sigma: ha))
             } else {
                 let nu = Angle.difference(from: s.yaw + x[Self.iPsi] * Angle.degreesPerRadian, to: hd) * rad
-                if nu * nu <= 9 * innovationVariance([(Self.iPsi, 1.0)], sig * sig) {
-                    scalarUpdate([(Self.iPsi, 1.0)], innovation: nu, variance: sig * sig)
+                if nu * nu <= 9 * innovationVariance(Row(Self.iPsi, 1), sig * sig) {
+                    scalarUpdate(Row(Self.iPsi, 1), innovation: nu, variance: sig * sig)
                 }
             }
         }
@@ -350,11 +350,11 @@ extension GeoRegistration {
         let s12 = p[Self.iE * n + Self.iN]
         guard Self.normalizedSquare(nuE, nuN, s11, s22, s12) <= configuration.fixGate else { summary.externalPosesGated += 1; return }
         summary.externalPosesUsed += 1
-        scalarUpdate([(Self.iE, 1.0)], innovation: nuE, variance: sigma * sigma)
-        scalarUpdate([(Self.iN, 1.0)], innovation: z.north - x[Self.iN], variance: sigma * sigma)
+        scalarUpdate(Row(Self.iE, 1), innovation: nuE, variance: sigma * sigma)
+        scalarUpdate(Row(Self.iN, 1), innovation: z.north - x[Self.iN], variance: sigma * sigma)
         if let va = g.verticalAccuracy, va > 0, va.isFinite, g.position.verticalReference == .ellipsoid {
             let sv = va / CircularError.halfWidth68PerSigma
-            scalarUpdate([(Self.iU, 1.0)], innovation: z.up - x[Self.iU], variance: sv * sv)
+            scalarUpdate(Row(Self.iU, 1), innovation: z.up - x[Self.iU], variance: sv * sv)
         }
         checkSnap(time: g.time)
     }

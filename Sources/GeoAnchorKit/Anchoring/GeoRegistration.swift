@@ -228,35 +228,41 @@ public struct GeoRegistration: Sendable {
         let T = Swift.max(0, time - propagatedAt)
         let c = configuration, n = Self.n
         let scale = 1 + x[Self.iS]
-        var f = [Double](repeating: 0, count: n * n)
-        for i in 0..<n { f[i * n + i] = 1 }
-        if headingKnown {
-            f[Self.iE * n + Self.iPsi] = scale * accPsi.x
-            f[Self.iN * n + Self.iPsi] = scale * accPsi.y
-            f[Self.iE * n + Self.iS] = accA.x
-            f[Self.iN * n + Self.iS] = accA.y
-            f[Self.iE * n + Self.iW] = scale * accOmega.x
-            f[Self.iN * n + Self.iW] = scale * accOmega.y
-            f[Self.iPsi * n + Self.iW] = T
-        }
-        f[Self.iU * n + Self.iS] = accUp
         let phiB = Foundation.exp(-T / c.gnssCorrelationTime)
         let phiC = Foundation.exp(-T / c.compassBiasTime)
-        for i in [Self.iBE, Self.iBN, Self.iBU] { f[i * n + i] = phiB; x[i] *= phiB }
-        f[Self.iBC * n + Self.iBC] = phiC; x[Self.iBC] *= phiC
-        // P = F P Fᵀ.
-        var fp = [Double](repeating: 0, count: n * n)
-        for i in 0..<n { for k in 0..<n where f[i * n + k] != 0 {
-            let a = f[i * n + k]
-            for j in 0..<n { fp[i * n + j] += a * p[k * n + j] }
-        } }
-        var out = [Double](repeating: 0, count: n * n)
-        for i in 0..<n { for j in i..<n {
-            var s = 0.0
-            for k in 0..<n where f[j * n + k] != 0 { s += fp[i * n + k] * f[j * n + k] }
-            out[i * n + j] = s; out[j * n + i] = s
-        } }
-        p = out
+        // P = F P Fᵀ in place, F = I except: rows E, N gain the odometry's dependence on ψ, s, ω
+        // (when the heading is known), row U on s, row ψ on ω (T), and the GNSS and compass bias
+        // rows decay. Rows (then columns) E, N, U are formed before row (column) ψ, whose old
+        // values they use; the sums run in the order of a dense product skipping F's zeros, and
+        // the lower triangle is the upper one mirrored, so the result is a dense F P Fᵀ's bit for bit.
+        let rowE = SIMD3(scale * accPsi.x, accA.x, scale * accOmega.x)
+        let rowN = SIMD3(scale * accPsi.y, accA.y, scale * accOmega.y)
+        let bias = SIMD4(phiB, phiB, phiB, phiC)
+        p.withUnsafeMutableBufferPointer { q in
+            // Left: P ← F P (rows).
+            for j in 0..<n {
+                if headingKnown {
+                    q[Self.iE * n + j] = Self.odometryRow(q[Self.iE * n + j], rowE, q[Self.iPsi * n + j], q[Self.iS * n + j], q[Self.iW * n + j])
+                    q[Self.iN * n + j] = Self.odometryRow(q[Self.iN * n + j], rowN, q[Self.iPsi * n + j], q[Self.iS * n + j], q[Self.iW * n + j])
+                }
+                if accUp != 0 { q[Self.iU * n + j] += accUp * q[Self.iS * n + j] }
+                if headingKnown && T != 0 { q[Self.iPsi * n + j] += T * q[Self.iW * n + j] }
+                for k in 0..<4 { q[(Self.iBE + k) * n + j] *= bias[k] }
+            }
+            // Right: P ← P Fᵀ (columns), upper triangle.
+            for i in 0..<n {
+                if headingKnown {
+                    if i <= Self.iE { q[i * n + Self.iE] = Self.odometryRow(q[i * n + Self.iE], rowE, q[i * n + Self.iPsi], q[i * n + Self.iS], q[i * n + Self.iW]) }
+                    if i <= Self.iN { q[i * n + Self.iN] = Self.odometryRow(q[i * n + Self.iN], rowN, q[i * n + Self.iPsi], q[i * n + Self.iS], q[i * n + Self.iW]) }
+                }
+                if accUp != 0 && i <= Self.iU { q[i * n + Self.iU] += q[i * n + Self.iS] * accUp }
+                if headingKnown && T != 0 && i <= Self.iPsi { q[i * n + Self.iPsi] += q[i * n + Self.iW] * T }
+                for k in 0..<4 where i <= Self.iBE + k { q[i * n + Self.iBE + k] *= bias[k] }
+            }
+            for i in 0..<n { for j in (i + 1)..<n { q[j * n + i] = q[i * n + j] } }
+        }
+        for k in 0..<3 { x[Self.iBE + k] *= phiB }
+        x[Self.iBC] *= phiC
         // Process noise.
         let dist = accDistance
         let rad = Angle.radiansPerDegree
@@ -284,28 +290,60 @@ public struct GeoRegistration: Sendable {
         propagatedAt = Swift.max(propagatedAt, time)
     }
 
+    /// One odometry row of F times a column of P: `v + a.x ψ + a.y s + a.z ω`, each term only
+    /// when its coefficient is nonzero (as a dense product skipping F's zeros sums them).
+    @inline(__always)
+    static func odometryRow(_ v: Double, _ a: SIMD3<Double>, _ psi: Double, _ s: Double, _ w: Double) -> Double {
+        var r = v
+        if a.x != 0 { r += a.x * psi }
+        if a.y != 0 { r += a.y * s }
+        if a.z != 0 { r += a.z * w }
+        return r
+    }
+
     mutating func addVariance(_ i: Int, _ v: Double) { p[i * Self.n + i] += v }
 
     // MARK: - Measurement update
 
-    /// Innovation variance `H P Hᵀ + r` for a sparse H given as (index, coefficient) pairs.
-    func innovationVariance(_ h: [(Int, Double)], _ r: Double) -> Double {
+    /// A measurement row H with one to three nonzero entries (state index, coefficient), held
+    /// inline: a measurement update allocates nothing.
+    struct Row {
+        let count: Int
+        let indices: SIMD3<Int>
+        let coefficients: SIMD3<Double>
+        init(_ i0: Int, _ a0: Double) { count = 1; indices = SIMD3(i0, 0, 0); coefficients = SIMD3(a0, 0, 0) }
+        init(_ i0: Int, _ a0: Double, _ i1: Int, _ a1: Double) {
+            count = 2; indices = SIMD3(i0, i1, 0); coefficients = SIMD3(a0, a1, 0)
+        }
+        init(_ i0: Int, _ a0: Double, _ i1: Int, _ a1: Double, _ i2: Int, _ a2: Double) {
+            count = 3; indices = SIMD3(i0, i1, i2); coefficients = SIMD3(a0, a1, a2)
+        }
+    }
+
+    /// Innovation variance `H P Hᵀ + r`.
+    func innovationVariance(_ h: Row, _ r: Double) -> Double {
         var s = r
-        for (i, a) in h { for (j, b) in h { s += a * b * p[i * Self.n + j] } }
+        for k in 0..<h.count { for l in 0..<h.count { s += h.coefficients[k] * h.coefficients[l] * p[h.indices[k] * Self.n + h.indices[l]] } }
         return s
     }
 
-    /// Scalar Kalman update with a sparse measurement row; records the change for output smoothing.
-    mutating func scalarUpdate(_ h: [(Int, Double)], innovation nu: Double, variance r: Double) {
+    /// Scalar Kalman update; records the change for output smoothing.
+    mutating func scalarUpdate(_ h: Row, innovation nu: Double, variance r: Double) {
         let n = Self.n
-        var ph = [Double](repeating: 0, count: n)
-        for i in 0..<n { var s = 0.0; for (j, b) in h { s += p[i * n + j] * b }; ph[i] = s }
+        // P Hᵀ: ten values, in two SIMD registers' worth of locals rather than a heap array.
+        var ph0 = SIMD8<Double>(repeating: 0), ph1 = SIMD2<Double>(repeating: 0)
+        for i in 0..<n {
+            var s = 0.0
+            for k in 0..<h.count { s += p[i * n + h.indices[k]] * h.coefficients[k] }
+            if i < 8 { ph0[i] = s } else { ph1[i - 8] = s }
+        }
+        func ph(_ i: Int) -> Double { i < 8 ? ph0[i] : ph1[i - 8] }
         var s = r
-        for (i, a) in h { s += a * ph[i] }
+        for k in 0..<h.count { s += h.coefficients[k] * ph(h.indices[k]) }
         guard s > 0, s.isFinite else { return }
         let before = SIMD4(x[Self.iE], x[Self.iN], x[Self.iU], x[Self.iPsi])
-        for i in 0..<n { x[i] += ph[i] / s * nu }
-        for i in 0..<n { for j in 0..<n { p[i * n + j] -= ph[i] * ph[j] / s } }
+        for i in 0..<n { x[i] += ph(i) / s * nu }
+        for i in 0..<n { for j in 0..<n { p[i * n + j] -= ph(i) * ph(j) / s } }
         for i in 0..<n where p[i * n + i] < 1e-12 { p[i * n + i] = 1e-12 }
         let delta = SIMD4(x[Self.iE], x[Self.iN], x[Self.iU], x[Self.iPsi]) - before
         lag += SIMD3(delta[0], delta[1], delta[2])
