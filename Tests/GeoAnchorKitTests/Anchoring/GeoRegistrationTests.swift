@@ -263,6 +263,49 @@ struct GeoRegistrationTests {
         #expect(throws: GeoAnchorError.self) { try noFrame.validate() }
     }
 
+    /// The covariance propagation works in place on F's few nonzeros; its result must be the
+    /// dense `F P Fᵀ` (reference: the plain triple loop below over an explicit 10×10 F, process
+    /// noise switched off), bit for bit and symmetric, with the heading
+    /// known (odometry rows) and not (only the bias decay and the height's scale term).
+    @Test(arguments: [true, false]) func propagationIsTheDenseProduct(_ headingKnown: Bool) throws {
+        var c = GeoRegistrationConfiguration()
+        c.trackingYawNoisePerRootSecond = 0; c.yawDriftRateNoise = 0; c.gnssCorrelatedFraction = 0; c.compassBiasSigma = 0
+        var reg = GeoRegistration(configuration: c)
+        let n = GeoRegistration.n
+        var rng = SeededRandom(seed: 5)
+        // P = A Aᵀ: symmetric positive definite.
+        let a = (0..<(n * n)).map { _ in rng.gaussian() }
+        for i in 0..<n { for j in 0..<n { reg.p[i * n + j] = (0..<n).reduce(0.0) { $0 + a[i * n + $1] * a[j * n + $1] } } }
+        reg.x = (0..<n).map { _ in rng.gaussian() * 0.01 }
+        reg.headingKnown = headingKnown
+        reg.propagatedAt = 100
+        reg.accA = SIMD2(3.1, -1.7); reg.accPsi = SIMD2(-0.9, 2.4); reg.accOmega = SIMD2(12.5, -4.25); reg.accUp = 0.3
+        let T = 1.5   // 100 + T and back exactly
+        var f = [Double](repeating: 0, count: n * n)
+        for i in 0..<n { f[i * n + i] = 1 }
+        let scale = 1 + reg.x[GeoRegistration.iS]
+        if headingKnown {
+            f[0 * n + 3] = scale * reg.accPsi.x; f[0 * n + 4] = reg.accA.x; f[0 * n + 5] = scale * reg.accOmega.x
+            f[1 * n + 3] = scale * reg.accPsi.y; f[1 * n + 4] = reg.accA.y; f[1 * n + 5] = scale * reg.accOmega.y
+            f[3 * n + 5] = T
+        }
+        f[2 * n + 4] = reg.accUp
+        for i in 6...8 { f[i * n + i] = Foundation.exp(-T / c.gnssCorrelationTime) }
+        f[9 * n + 9] = Foundation.exp(-T / c.compassBiasTime)
+        var fp = [Double](repeating: 0, count: n * n), expected = fp
+        for i in 0..<n { for j in 0..<n { for k in 0..<n where f[i * n + k] != 0 { fp[i * n + j] += f[i * n + k] * reg.p[k * n + j] } } }
+        for i in 0..<n { for j in i..<n {
+            var s = 0.0
+            for k in 0..<n where f[j * n + k] != 0 { s += fp[i * n + k] * f[j * n + k] }
+            expected[i * n + j] = s; expected[j * n + i] = s
+        } }
+        // Before the heading is known the position is not propagated but let walk, 1.6 m/s × T
+        // (the one process noise not switched off above).
+        if !headingKnown { for i in 0...1 { expected[i * n + i] += (1.6 * T) * (1.6 * T) } }
+        reg.propagate(to: 100 + T)
+        for i in 0..<n { for j in 0..<n { #expect(reg.p[i * n + j] == expected[i * n + j], "P[\(i)][\(j)]") } }
+    }
+
     /// Placement takes the estimate: the pose's heading accuracy is the estimated σ as a 68 %
     /// half-width (σ × 0.9945), so AnchorUncertainty sees σ again (reference: CircularError).
     @Test func placementUsesEstimatedSigma() throws {
