@@ -60,3 +60,23 @@ extension GeobenchInterfaceTests {
         #expect(r.status == 2 && r.stderr.contains("\(badCompass):2:"))
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// `geobench report --plots DIR`: the geo-registration section writes one SVG per shipped
+    /// scenario (the `align --plot` drawing of the report's own evaluation) and names it; without
+    /// `--plots` it writes nothing and says how to get them.
+    @Test func reportWritesGeoRegistrationPlots() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-plots-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try geobench(["report", "--only", "geo-registration", "--plots", dir.appendingPathComponent("nested").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        for scenario in ["zavist-tour", "city-walk"] {
+            let file = dir.appendingPathComponent("nested/\(scenario)-geo-registration.svg").path
+            #expect(run.stdout.contains("plot: \(file)"))
+            let svg = try String(contentsOfFile: file, encoding: .utf8)
+            #expect(svg.contains("<svg") && svg.hasSuffix("</svg>\n") && svg.contains("\(scenario) (shipped GNSS"))
+        }
+        let plain = try geobench(["report", "--only", "geo-registration"])
+        #expect(plain.status == 0 && plain.stdout.contains("geobench report --plots DIR"))
+    }
+}

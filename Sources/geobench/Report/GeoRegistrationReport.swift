@@ -39,11 +39,19 @@ enum GeoRegistrationReport: ReportSection {
                                  + String(format: "  %6.2f°      %@        %5.2f / %5.2f m (%.2f)   %5.1f %%   %5.2f m/s      %d",
                                           m.headingP95After100, first, m.positionP95, m.rawP95, m.positionP95 / m.rawP95,
                                           100 * m.within2Sigma, m.stillSpeedP95, e.summary.trackingJumps))
-                    if compass && !phone { lines += overTime(e, name: name) }
+                    if compass && !phone {
+                        lines += overTime(e, name: name)
+                        if let dir = context.plotsDirectory {
+                            let file = dir.appendingPathComponent("\(name)-geo-registration.svg").path
+                            try OutputFile.write(GeoRegistrationPlot.svg(plotRows(e), title: "geobench report: \(name) (shipped GNSS, seed \(seed)), fused vs compass alone"), to: file)
+                            lines.append("    plot: \(file)")
+                        }
+                    }
                 }
             }
         }
         lines.append(try speed())
+        if context.plotsDirectory == nil { lines.append("  plots: geobench report --plots DIR writes DIR/<scenario>-geo-registration.svg (heading and anchor errors over the walk, fused vs compass alone); for any seed:") }
         lines.append("  plot (like accuracy --plot): geobench simulate --scenario zavist-tour --seed 1 --raw r.csv --truth t.csv --tracking k.csv --compass c.csv")
         lines.append("    && geobench align --tracking k.csv --fixes r.csv --compass c.csv --output a.csv --truth t.csv --plot zavist-align.svg")
         lines += targets(results)
@@ -83,6 +91,16 @@ enum GeoRegistrationReport: ReportSection {
         let updates = Double(s.tracking.count + sim.raw.count)
         return String(format: "  speed: %.0f tracking+fix updates/s (%d tracking, %d fixes, %d compass readings in %.1f ms; one core)",
                       updates / best, s.tracking.count, sim.raw.count, s.compass.count, best * 1e3)
+    }
+
+    /// The evaluation's samples as the rows of `align --plot`'s SVG (the same comparison: the
+    /// compass alone is the latest raw fix + the latest compass reading).
+    static func plotRows(_ e: GeoRegistrationEvaluation) -> [GeoRegistrationPlot.Row] {
+        e.samples.map { s in
+            GeoRegistrationPlot.Row(time: s.time, fusedHeading: s.headingError, sigma: s.headingSigma, compassHeading: s.compassError,
+                                    fused50: s.anchorError50, fused200: s.anchorError200,
+                                    compass50: s.compassAnchorError50, compass200: s.compassAnchorError200)
+        }
     }
 
     /// Compass-only vs fused heading error and anchor errors at 50/200 m by distance walked.

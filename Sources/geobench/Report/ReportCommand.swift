@@ -16,6 +16,8 @@ struct ReportContext {
     var tracesDirectory: URL
     /// ../shared/data when present (optional extra comparisons), else nil.
     var sharedDataDirectory: URL?
+    /// Where sections write their plots (SVG), when `--plots DIR` is given; nil: no plots.
+    var plotsDirectory: URL? = nil
     /// Progress on stderr (only when it is a terminal).
     func progress(_ s: String) { Stderr.progress(s) }
 }
@@ -48,11 +50,21 @@ struct ReportCommand: ParsableCommand {
     @Option(help: "Run only sections whose title contains this text (case-insensitive).")
     var only: String?
 
+    @Option(help: "Write the sections' plots (SVG) into this folder (created if missing): geo-registration writes <scenario>-geo-registration.svg.")
+    var plots: String?
+
     func run() throws {
         var isDir: ObjCBool = false
         let shared = FileManager.default.fileExists(atPath: sharedData, isDirectory: &isDir) && isDir.boolValue
             ? URL(fileURLWithPath: sharedData) : nil
-        let ctx = ReportContext(tracesDirectory: URL(fileURLWithPath: traces), sharedDataDirectory: shared)
+        var plotsDirectory: URL?
+        if let plots {
+            do { try FileManager.default.createDirectory(atPath: plots, withIntermediateDirectories: true) } catch {
+                throw InputError(file: plots, line: nil, message: "cannot create the plots folder: \(error.localizedDescription)")
+            }
+            plotsDirectory = URL(fileURLWithPath: plots)
+        }
+        let ctx = ReportContext(tracesDirectory: URL(fileURLWithPath: traces), sharedDataDirectory: shared, plotsDirectory: plotsDirectory)
         print("GeoAnchorKit report")
         print("===================")
         var failures = 0
