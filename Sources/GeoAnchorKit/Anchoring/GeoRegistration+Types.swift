@@ -176,9 +176,20 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// Prior 1σ of the AR tracking scale error and its random walk per √meter.
     public var scaleSigma = 0.03
     public var scaleNoisePerRootMeter = 0.0005
-    /// A tracking step faster than this (m/s) and longer than ``jumpMinimumStep`` is a jump.
-    public var maximumTrackingSpeed = 5.0
+    /// A tracking step that departs from the previous step's velocity (continued over this
+    /// step's duration) by more than ``jumpMinimumStep`` meters and by more than this speed × the
+    /// step's duration is a relocalisation jump (m/s). The test is against the tracked motion,
+    /// not an absolute speed, so a tram or bus ride (8–14 m/s, braking ≈ 1.2 m/s², 5 m/s² in
+    /// turns) tracks as motion while a 2–4 m relocalisation within one frame stands out.
+    public var jumpSpeed = 5.0
     public var jumpMinimumStep = 0.5
+    /// Former name of ``jumpSpeed``, which is now tested against the departure from the tracked
+    /// motion instead of the step's own speed (a vehicle ride was taken for thousands of jumps).
+    @available(*, deprecated, renamed: "jumpSpeed")
+    public var maximumTrackingSpeed: Double {
+        get { jumpSpeed }
+        set { jumpSpeed = newValue }
+    }
     /// At a jump the session frame may turn too. The device does not turn with it, so the tracked
     /// yaw's change over that step, less the device's recent turn rate × the step's duration, is
     /// taken as the frame's rotation, with 1σ `hypot(jumpYawContinuitySigma,
@@ -273,7 +284,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
             ("yawDriftRateNoise", yawDriftRateNoise, .atLeast(0, unit: "degrees/min/√min")),
             ("scaleSigma", scaleSigma, .atLeast(0)),
             ("scaleNoisePerRootMeter", scaleNoisePerRootMeter, .atLeast(0, unit: "1/√m")),
-            ("maximumTrackingSpeed", maximumTrackingSpeed, .greaterThan(0, unit: "m/s")),
+            ("jumpSpeed", jumpSpeed, .greaterThan(0, unit: "m/s")),
             ("jumpMinimumStep", jumpMinimumStep, .atLeast(0, unit: "m")),
             ("compassBiasSigma", compassBiasSigma, .atLeast(0, unit: "degrees")),
             ("compassBiasTime", compassBiasTime, positiveSeconds),

@@ -16,8 +16,9 @@ import Foundation
 ///
 /// **Robustness.** Fixes and compass readings pass a χ² innovation gate, so an outlier or a
 /// magnetic disturbance cannot drag a well-determined heading (the bias state takes slow compass
-/// errors). A tracking step faster than ``GeoRegistrationConfiguration/maximumTrackingSpeed`` is
-/// a relocalisation jump: it is not used as motion and the position uncertainty grows; the frame
+/// errors). A tracking step that departs from the tracked motion faster than
+/// ``GeoRegistrationConfiguration/jumpSpeed`` (the previous step's velocity continued; so a
+/// vehicle ride is motion) is a relocalisation jump: it is not used as motion and the position uncertainty grows; the frame
 /// may have turned with it while the device did not, so the tracked yaw's jump (beyond the
 /// device's recent turn rate) is taken as the frame's rotation
 /// (``GeoRegistrationConfiguration/jumpYawContinuitySigma``). A run of rejected fixes means a
@@ -71,6 +72,8 @@ public struct GeoRegistration: Sendable {
     var lastUp = 0.0
     /// The tracked yaw's rate of change (rad/s), smoothed over about a second.
     var yawRate = 0.0
+    /// The latest (non-jump) tracking step's velocity, nominal horizontal axes, m/s.
+    var stepVelocity = SIMD2<Double>(0, 0)
     var speed = 0.0
     // Accumulators since the last covariance propagation.
     var propagatedAt = Double.nan
@@ -156,7 +159,11 @@ public struct GeoRegistration: Sendable {
         let c = configuration
         // The tracked yaw's change over this step (wrap-safe), rad.
         let yawStep = Angle.difference(from: last.yaw, to: t.yaw) * Angle.radiansPerDegree
-        let jumped = step > c.jumpMinimumStep && step > c.maximumTrackingSpeed * dt
+        // A jump departs from the tracked motion: the previous step's velocity continued over
+        // this step (not an absolute speed limit, which a vehicle ride would trip every frame).
+        let departure = d - stepVelocity * dt
+        let off = (departure * departure).sum().squareRoot()
+        let jumped = off > c.jumpMinimumStep && off > c.jumpSpeed * dt
         if jumped {
             // A relocalisation: not motion. The position is as uncertain as the jump is large,
             // the heading may have jumped too.
@@ -186,7 +193,7 @@ public struct GeoRegistration: Sendable {
             let a = Swift.min(1, dt / 1.0)
             speed += a * ((d * d).sum().squareRoot() / dt - speed)
             // The device's turn rate over about a second (not across a jump: its yaw change is the frame's).
-            if !jumped { yawRate += a * (yawStep / dt - yawRate) }
+            if !jumped { yawRate += a * (yawStep / dt - yawRate); stepVelocity = d / dt }
         }
         lastSample = t; lastHorizontal = SIMD2(q.x, q.y); lastUp = q.z
         if propagatedAt.isNaN { propagatedAt = t.time }

@@ -50,6 +50,7 @@ enum GeoRegistrationReport: ReportSection {
                 }
             }
         }
+        lines += ride()
         lines.append(try speed())
         if context.plotsDirectory == nil { lines.append("  plots: geobench report --plots DIR writes DIR/<scenario>-geo-registration.svg (heading and anchor errors over the walk, fused vs compass alone); for any seed:") }
         lines.append("  plot (like accuracy --plot): geobench simulate --scenario zavist-tour --seed 1 --raw r.csv --truth t.csv --tracking k.csv --compass c.csv")
@@ -91,6 +92,23 @@ enum GeoRegistrationReport: ReportSection {
         let updates = Double(s.tracking.count + sim.raw.count)
         return String(format: "  speed: %.0f tracking+fix updates/s (%d tracking, %d fixes, %d compass readings in %.1f ms; one core)",
                       updates / best, s.tracking.count, sim.raw.count, s.compass.count, best * 1e3)
+    }
+
+    /// First do no harm off foot: a tour that rides a tram between two walks
+    /// (`TraceSimulator.walkRideWalk`, seed 1), AR tracking throughout. Vehicle motion must track
+    /// as motion, not as thousands of relocalisation jumps.
+    static func ride() -> [String] {
+        let (truth, raw) = TraceSimulator.walkRideWalk(seed: 1)
+        let streams = GeoRegistrationSimulator(seed: 1).run(truth: truth)
+        var lines = ["  walk–ride–walk (5 min walk, 10 min tram at 8–14 m/s with stops, walk; GNSS slow error 1.6 m, τ 90 s):"]
+        for compass in [true, false] {
+            let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass)
+            let m = e.metrics
+            lines.append(String(format: "    compass %@  heading≥100m %5.2f°  pos fused/raw %5.2f / %5.2f m (%.2f)  |err|≤2σ %5.1f %%  jumps %d (1 simulated)",
+                                compass ? "yes" : "no ", m.headingP95After100, m.positionP95, m.rawP95, m.positionP95 / m.rawP95,
+                                100 * m.within2Sigma, e.summary.trackingJumps))
+        }
+        return lines
     }
 
     /// The evaluation's samples as the rows of `align --plot`'s SVG (the same comparison: the
