@@ -20,8 +20,10 @@ struct AlignCommand: ParsableCommand {
         — the device position (WGS84, ellipsoidal height, m), its true heading (degrees, [0, 360)), \
         the 1-sigma of that heading (degrees), the 68 % horizontal radius (m) and the true heading \
         of the session's -z axis (degrees; +y for enu). \
-        --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, compass_used, \
-        compass_gated, tracking_jumps, large_corrections, heading_reinitializations} on stdout. \
+        --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking, \
+        compass_used, compass_gated, tracking_jumps, large_corrections, heading_reinitializations, \
+        fix_accuracy_scale_max} on stdout; fix_accuracy_scale_max is the largest factor the fixes' \
+        reported accuracies had to be widened by (1: they held; >= 1.5 also warns on stderr). \
         --truth TRACE --plot FILE.svg draws |heading error| and the error of anchors 50 m and 200 m \
         ahead over time, fused vs the compass alone (latest fix + latest compass reading). \
         Bad input (times going backwards, NaN, yaw out of range, missing columns) exits 2 with FILE:LINE: message.
@@ -101,11 +103,12 @@ struct AlignCommand: ParsableCommand {
             let sum = reg.summary
             let unused = fixList.count - fi
             if json {
-                let o: [String: Int] = ["rows": rows, "fixes_used": sum.fixesUsed, "fixes_gated": sum.fixesGated,
-                                        "fixes_before_tracking": sum.fixesBeforeTracking, "fixes_after_tracking": unused,
-                                        "compass_used": sum.compassUsed, "compass_gated": sum.compassGated,
-                                        "tracking_jumps": sum.trackingJumps, "large_corrections": sum.largeCorrections,
-                                        "heading_reinitializations": sum.headingReinitializations]
+                let o = JSONSummary(rows: rows, fixes_used: sum.fixesUsed, fixes_gated: sum.fixesGated,
+                                    fixes_before_tracking: sum.fixesBeforeTracking, fixes_after_tracking: unused,
+                                    compass_used: sum.compassUsed, compass_gated: sum.compassGated,
+                                    tracking_jumps: sum.trackingJumps, large_corrections: sum.largeCorrections,
+                                    heading_reinitializations: sum.headingReinitializations,
+                                    fix_accuracy_scale_max: (sum.maximumFixAccuracyScale * 1000).rounded() / 1000)
                 let enc = JSONEncoder()
                 enc.outputFormatting = [.sortedKeys]
                 print(String(decoding: try enc.encode(o), as: UTF8.self))
@@ -114,10 +117,21 @@ struct AlignCommand: ParsableCommand {
                              + "\(sum.fixesBeforeTracking) before / \(unused) after tracking; compass \(sum.compassUsed) used, \(sum.compassGated) gated; "
                              + "\(sum.trackingJumps) tracking jump(s)")
             }
+            if sum.maximumFixAccuracyScale >= 1.5 {
+                Stderr.print("warning: \(fixes): the fixes' reported accuracies look optimistic — their errors needed up to "
+                             + String(format: "%.1f", sum.maximumFixAccuracyScale) + " × the reported radius (the estimator widened them)")
+            }
             if rows == 0 {
                 Stderr.print("warning: no estimate: the heading never became known (no compass and the tracked path never spanned \(config.alignmentSpan) m with fixes)")
             }
         }
+    }
+
+    /// `--json` output (keys in snake case, as documented in `--help` and the README).
+    struct JSONSummary: Encodable {
+        var rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking: Int
+        var compass_used, compass_gated, tracking_jumps, large_corrections, heading_reinitializations: Int
+        var fix_accuracy_scale_max: Double
     }
 
     /// Parses a time field: Unix seconds or ISO 8601 UTC.

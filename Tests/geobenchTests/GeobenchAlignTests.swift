@@ -28,6 +28,10 @@ extension GeobenchInterfaceTests {
         let j = try json(run.stdout)
         for k in ["rows", "fixes_used", "fixes_gated", "compass_used", "compass_gated", "tracking_jumps"] { #expect(j[k] != nil, "\(k)") }
         #expect(j["rows"] as? Int == trackingRows)
+        // 1 when the reported accuracies held; the simulator's are honest, so no widening warning.
+        let scale = try #require(j["fix_accuracy_scale_max"] as? Double)
+        #expect(scale >= 1 && scale < 1.5, "fix_accuracy_scale_max \(scale)")
+        #expect(!run.stderr.contains("look optimistic"))
         #expect(try String(contentsOfFile: path("p.svg"), encoding: .utf8).contains("<svg"))
         // Without compass: magnetometer-free, fewer rows (the heading needs 30 m of walk).
         let nc = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--output", path("o2.csv"), "--json"])

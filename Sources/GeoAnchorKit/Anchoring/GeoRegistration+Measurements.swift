@@ -13,7 +13,7 @@ extension GeoRegistration {
         guard let acc = fix.horizontalAccuracy, acc.isFinite, acc > 0 else { summary.fixesGated += 1; return }
         guard lastSample != nil else { summary.fixesBeforeTracking += 1; return }
         let c = configuration, n = Self.n
-        let sigma = Swift.max(acc / CircularError.radius68PerSigma, c.minimumFixSigma)
+        let sigma = Swift.max(acc / CircularError.radius68PerSigma, c.minimumFixSigma) * fixVarianceScale.squareRoot()
         lastGnssSigma = sigma
         let h0 = fix.ellipsoidalHeight
         if reference == nil { try start(at: fix, sigma: sigma) }
@@ -28,7 +28,9 @@ extension GeoRegistration {
         let hE = Row(Self.iE, 1, Self.iBE, 1), hN = Row(Self.iN, 1, Self.iBN, 1)
         let s11 = innovationVariance(hE, white2), s22 = innovationVariance(hN, white2)
         let s12 = p[Self.iE * n + Self.iN] + p[Self.iE * n + Self.iBN] + p[Self.iBE * n + Self.iN] + p[Self.iBE * n + Self.iBN]
-        if Self.normalizedSquare(nuE, nuN, s11, s22, s12) > c.fixGate {
+        let d2 = Self.normalizedSquare(nuE, nuN, s11, s22, s12)
+        checkFixAccuracy(d2, time: fix.time)
+        if d2 > c.fixGate {
             consecutiveRejections += 1
             guard consecutiveRejections >= c.consecutiveRejectionsForJump else { summary.fixesGated += 1; return }
             // Many fixes in a row disagree: the tracked position jumped (or drifted away).
@@ -93,6 +95,27 @@ extension GeoRegistration {
     }
 
     /// `νᵀ S⁻¹ ν` of a 2-D innovation with covariance [[s11, s12], [s12, s22]] (0 if singular).
+    /// The reported-accuracy check: the running mean of the fixes' halved normalized innovations
+    /// (each capped at twice the gate, so one outlier moves it little) over
+    /// ``GeoRegistrationConfiguration/fixAccuracyAdaptationTime``; the variance multiplier grows
+    /// by the mean's excess over ``GeoRegistrationConfiguration/fixAccuracyTolerance`` and
+    /// shrinks (to 1 at least) by its shortfall under 1, each at the mean's rate. Capped at 100
+    /// (σ × 10).
+    mutating func checkFixAccuracy(_ d2: Double, time: Double) {
+        defer { lastFixTime = time }
+        guard let tau = configuration.fixAccuracyAdaptationTime, tau > 0, tau.isFinite, headingKnown, d2.isFinite else { return }
+        let gap = lastFixTime.isNaN ? 0 : Swift.max(0, time - lastFixTime)
+        let a = Swift.min(1, gap / tau)
+        fixConsistency += a * (Swift.min(d2, 2 * configuration.fixGate) / 2 - fixConsistency)
+        // Widen above the tolerance, relax below 1, hold between (the running mean scatters, and
+        // canyons' errors exceed any model for a while).
+        let tolerance = configuration.fixAccuracyTolerance
+        let excess = fixConsistency > tolerance ? fixConsistency - tolerance : Swift.min(0, fixConsistency - 1)
+        fixVarianceScale = Swift.min(100, Swift.max(1, fixVarianceScale * (1 + a * excess)))
+        summary.fixAccuracyScale = fixVarianceScale.squareRoot()
+        summary.maximumFixAccuracyScale = Swift.max(summary.maximumFixAccuracyScale, summary.fixAccuracyScale)
+    }
+
     static func normalizedSquare(_ a: Double, _ b: Double, _ s11: Double, _ s22: Double, _ s12: Double) -> Double {
         let det = s11 * s22 - s12 * s12
         return det > 0 ? (s22 * a * a - 2 * s12 * a * b + s11 * b * b) / det : 0
