@@ -199,18 +199,20 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     public var scaleSigma = 0.03
     public var scaleNoisePerRootMeter = 0.0005
     /// A tracking step that departs from the previous step's velocity (continued over this
-    /// step's duration) by more than ``jumpMinimumStep`` meters and by more than this speed × the
-    /// step's duration is a relocalisation jump (m/s). The test is against the tracked motion,
-    /// not an absolute speed, so a tram or bus ride (8–14 m/s, braking ≈ 1.2 m/s², 5 m/s² in
-    /// turns) tracks as motion while a 2–4 m relocalisation within one frame stands out.
-    public var jumpSpeed = 5.0
+    /// step's duration dt) by more than `max(jumpMinimumStep, ½ jumpAcceleration dt²)` meters —
+    /// more than any acceleration of the device could explain — is a relocalisation jump
+    /// (m/s²). The test is against the tracked motion, not an absolute speed, so a tram or bus
+    /// ride (8–14 m/s, braking ≈ 1.2 m/s², ≈ 5 m/s² in turns) tracks as motion, while a 2–4 m
+    /// relocalisation stands out at 10 Hz (0.5 m) and still at 1 Hz (2.5 m).
+    public var jumpAcceleration = 5.0
     public var jumpMinimumStep = 0.5
-    /// Former name of ``jumpSpeed``, which is now tested against the departure from the tracked
-    /// motion instead of the step's own speed (a vehicle ride was taken for thousands of jumps).
-    @available(*, deprecated, renamed: "jumpSpeed")
+    /// Replaced by ``jumpAcceleration``: the old absolute speed limit took every frame of a
+    /// vehicle ride for a jump. Not kept as an alias (its meaning is gone; a silently ignored
+    /// setting would be worse than this compile error).
+    @available(*, unavailable, renamed: "jumpAcceleration", message: "jumps are now steps departing from the tracked motion by more than ½ jumpAcceleration dt² (or jumpMinimumStep)")
     public var maximumTrackingSpeed: Double {
-        get { jumpSpeed }
-        set { jumpSpeed = newValue }
+        get { jumpAcceleration }
+        set { jumpAcceleration = newValue }
     }
     /// At a jump the session frame may turn too. The device does not turn with it, so the tracked
     /// yaw's change over that step, less the device's recent turn rate × the step's duration, is
@@ -307,7 +309,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
             ("yawDriftRateNoise", yawDriftRateNoise, .atLeast(0, unit: "degrees/min/√min")),
             ("scaleSigma", scaleSigma, .atLeast(0)),
             ("scaleNoisePerRootMeter", scaleNoisePerRootMeter, .atLeast(0, unit: "1/√m")),
-            ("jumpSpeed", jumpSpeed, .greaterThan(0, unit: "m/s")),
+            ("jumpAcceleration", jumpAcceleration, .greaterThan(0, unit: "m/s²")),
             ("jumpMinimumStep", jumpMinimumStep, .atLeast(0, unit: "m")),
             ("compassBiasSigma", compassBiasSigma, .atLeast(0, unit: "degrees")),
             ("compassBiasTime", compassBiasTime, positiveSeconds),

@@ -16,9 +16,9 @@ import Foundation
 ///
 /// **Robustness.** Fixes and compass readings pass a χ² innovation gate, so an outlier or a
 /// magnetic disturbance cannot drag a well-determined heading (the bias state takes slow compass
-/// errors). A tracking step that departs from the tracked motion faster than
-/// ``GeoRegistrationConfiguration/jumpSpeed`` (the previous step's velocity continued; so a
-/// vehicle ride is motion) is a relocalisation jump: it is not used as motion and the position uncertainty grows; the frame
+/// errors). A tracking step that departs from the tracked motion (the previous step's velocity
+/// continued) by more than ``GeoRegistrationConfiguration/jumpAcceleration`` could explain is a
+/// relocalisation jump (so a vehicle ride is motion): it is not used as motion and the position uncertainty grows; the frame
 /// may have turned with it while the device did not, so the tracked yaw's jump (beyond the
 /// device's recent turn rate) is taken as the frame's rotation
 /// (``GeoRegistrationConfiguration/jumpYawContinuitySigma``). A run of rejected fixes means a
@@ -72,8 +72,10 @@ public struct GeoRegistration: Sendable {
     var lastUp = 0.0
     /// The tracked yaw's rate of change (rad/s), smoothed over about a second.
     var yawRate = 0.0
-    /// The latest (non-jump) tracking step's velocity, nominal horizontal axes, m/s.
-    var stepVelocity = SIMD2<Double>(0, 0)
+    /// The latest (non-jump) tracking step's velocity, nominal horizontal axes, m/s; nil before
+    /// the first step with a duration (the first step cannot be judged: the session may start
+    /// in a moving vehicle).
+    var stepVelocity: SIMD2<Double>?
     var speed = 0.0
     // Accumulators since the last covariance propagation.
     var propagatedAt = Double.nan
@@ -166,9 +168,11 @@ public struct GeoRegistration: Sendable {
         let yawStep = Angle.difference(from: last.yaw, to: t.yaw) * Angle.radiansPerDegree
         // A jump departs from the tracked motion: the previous step's velocity continued over
         // this step (not an absolute speed limit, which a vehicle ride would trip every frame).
-        let departure = d - stepVelocity * dt
-        let off = (departure * departure).sum().squareRoot()
-        let jumped = off > c.jumpMinimumStep && off > c.jumpSpeed * dt
+        var jumped = false
+        if let v = stepVelocity {
+            let departure = d - v * dt
+            jumped = (departure * departure).sum().squareRoot() > Swift.max(c.jumpMinimumStep, 0.5 * c.jumpAcceleration * dt * dt)
+        }
         if jumped {
             // A relocalisation: not motion. The position is as uncertain as the jump is large,
             // the heading may have jumped too.

@@ -78,6 +78,38 @@ struct GeoRegistrationTests {
         }
     }
 
+    /// Jump detection from the tracking alone (reference: the construction): at 1 Hz a walk at
+    /// 1.3 m/s with a 90° corner (departure 1.8 m) and at 10 Hz a vehicle braking from 14 m/s at
+    /// 1.2 m/s² and turning at 5 m/s² are motion; a 3 m sideways relocalisation is one jump at
+    /// either rate. (A speed threshold of 5 m/s × dt let the 1 Hz jump pass: 3 m + the 1.3 m step.)
+    @Test func jumpsAreDepartureFromTrackedMotion() throws {
+        func jumps(rate: Double, _ position: (Double) -> SIMD2<Double>) throws -> [Double] {
+            var reg = GeoRegistration(convention: .enu)
+            for k in 0...Int(120 * rate) {
+                let t = Double(k) / rate, p = position(t)
+                try reg.update(tracking: ARTrackingSample(time: t, position: SIMD3(p.x, p.y, 0), yaw: 0))
+            }
+            return reg.events.compactMap { if case .trackingJump(let t, _, false) = $0 { return t } else { return nil } }
+        }
+        // On foot at 1 Hz: north 60 s, then east (a corner at t = 60), a 3 m jump west at t = 90.
+        let walk: (Double) -> SIMD2<Double> = { t in
+            let n = 1.3 * Swift.min(t, 60), e = 1.3 * Swift.max(0, t - 60)
+            return SIMD2(e - (t >= 90 ? 3 : 0), n)
+        }
+        #expect(try jumps(rate: 1, walk) == [90])
+        #expect(try jumps(rate: 10, walk) == [90])
+        // A tram at 10 Hz: 14 m/s east for 20 s, a quarter turn north on a 40 m radius (4.9 m/s²
+        // centripetal), then braking at 1.2 m/s² to a stop — no jumps.
+        let tram: (Double) -> SIMD2<Double> = { t in
+            let r = 40.0, v = 14.0, turn = Double.pi / 2 * r / v
+            if t < 20 { return SIMD2(v * t, 0) }
+            if t < 20 + turn { let a = v / r * (t - 20); return SIMD2(280 + r * Foundation.sin(a), r - r * Foundation.cos(a)) }
+            let tb = Swift.min(t - 20 - turn, v / 1.2)
+            return SIMD2(280 + r, r + v * tb - 0.6 * tb * tb)
+        }
+        #expect(try jumps(rate: 10, tram).isEmpty)
+    }
+
     /// Fixes whose reported accuracy is 0.37 × what it should be (the simulator's log-mean −1
     /// instead of −0.15; phones under multipath report like this): the accuracy check widens them
     /// and says so (maximum factor ≥ 1.5), which keeps |heading error| ≤ 2σ at ≥ 90 % (reference:
