@@ -29,7 +29,6 @@ extension GeoRegistration {
         let s11 = innovationVariance(hE, white2), s22 = innovationVariance(hN, white2)
         let s12 = p[Self.iE * n + Self.iN] + p[Self.iE * n + Self.iBN] + p[Self.iBE * n + Self.iN] + p[Self.iBE * n + Self.iBN]
         let d2 = Self.normalizedSquare(nuE, nuN, s11, s22, s12)
-        checkFixAccuracy(d2, time: fix.time)
         if d2 > c.fixGate {
             consecutiveRejections += 1
             guard consecutiveRejections >= c.consecutiveRejectionsForJump else { summary.fixesGated += 1; return }
@@ -45,6 +44,7 @@ extension GeoRegistration {
             alignment.removeAll()
         } else {
             consecutiveRejections = 0
+            checkFixAccuracy(d2, time: fix.time)
         }
         summary.fixesUsed += 1
         scalarUpdate(hE, innovation: nuE, variance: white2)
@@ -94,28 +94,25 @@ extension GeoRegistration {
         scalarUpdate(h, innovation: nu, variance: sigma * sigma)
     }
 
-    /// `νᵀ S⁻¹ ν` of a 2-D innovation with covariance [[s11, s12], [s12, s22]] (0 if singular).
-    /// The reported-accuracy check: the running mean of the fixes' halved normalized innovations
-    /// (each capped at twice the gate, so one outlier moves it little) over
-    /// ``GeoRegistrationConfiguration/fixAccuracyAdaptationTime``; the variance multiplier grows
-    /// by the mean's excess over ``GeoRegistrationConfiguration/fixAccuracyTolerance`` and
-    /// shrinks (to 1 at least) by its shortfall under 1, each at the mean's rate. Capped at 100
-    /// (σ × 10).
+    /// The reported-accuracy check. A fix inside the gate with normalized innovation d² (2
+    /// degrees of freedom, computed with the current factor s) says the variance factor that
+    /// would have made it consistent is `s × d² / 2` (in expectation the ratio of its true to its
+    /// reported variance, whatever s is: no feedback loop). Their running mean over
+    /// ``GeoRegistrationConfiguration/fixAccuracyAdaptationTime`` (at most a tenth per fix, so
+    /// no single fix after a dropout sets it) becomes s once it exceeds
+    /// ``GeoRegistrationConfiguration/fixAccuracyTolerance``; below, s is 1. Capped at 100 (σ × 10).
     mutating func checkFixAccuracy(_ d2: Double, time: Double) {
         defer { lastFixTime = time }
         guard let tau = configuration.fixAccuracyAdaptationTime, tau > 0, tau.isFinite, headingKnown, d2.isFinite else { return }
         let gap = lastFixTime.isNaN ? 0 : Swift.max(0, time - lastFixTime)
-        let a = Swift.min(1, gap / tau)
-        fixConsistency += a * (Swift.min(d2, 2 * configuration.fixGate) / 2 - fixConsistency)
-        // Widen above the tolerance, relax below 1, hold between (the running mean scatters, and
-        // canyons' errors exceed any model for a while).
-        let tolerance = configuration.fixAccuracyTolerance
-        let excess = fixConsistency > tolerance ? fixConsistency - tolerance : Swift.min(0, fixConsistency - 1)
-        fixVarianceScale = Swift.min(100, Swift.max(1, fixVarianceScale * (1 + a * excess)))
+        let a = Swift.min(0.1, gap / tau)
+        fixVarianceEstimate += a * (fixVarianceScale * d2 / 2 - fixVarianceEstimate)
+        fixVarianceScale = fixVarianceEstimate > configuration.fixAccuracyTolerance ? Swift.min(100, fixVarianceEstimate) : 1
         summary.fixAccuracyScale = fixVarianceScale.squareRoot()
         summary.maximumFixAccuracyScale = Swift.max(summary.maximumFixAccuracyScale, summary.fixAccuracyScale)
     }
 
+    /// `νᵀ S⁻¹ ν` of a 2-D innovation with covariance [[s11, s12], [s12, s22]] (0 if singular).
     static func normalizedSquare(_ a: Double, _ b: Double, _ s11: Double, _ s22: Double, _ s12: Double) -> Double {
         let det = s11 * s22 - s12 * s12
         return det > 0 ? (s22 * a * a - 2 * s12 * a * b + s11 * b * b) / det : 0

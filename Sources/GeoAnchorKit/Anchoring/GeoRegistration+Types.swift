@@ -157,22 +157,24 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     public var fixGate = 13.8
     /// This many consecutive rejected fixes mean the track, not the fixes, is wrong: re-anchor.
     public var consecutiveRejectionsForJump = 10
-    /// Time constant (s) of the check that the fixes' reported accuracies hold: the running mean
-    /// of each fix's normalized innovation (χ², 2 degrees of freedom, halved: 1 when the
-    /// accuracies are right) widens every fix's σ while it exceeds ``fixAccuracyTolerance`` and
-    /// relaxes back to the reported σ (never below it) while it is under 1. Phones' accuracies
-    /// are often optimistic under multipath; taken at face value they make the estimate
-    /// overconfident and gate good fixes. ``GeoRegistrationSummary/fixAccuracyScale`` shows the
-    /// factor. `nil` (or a value ≤ 0 or not finite) takes the reported accuracies as they are.
+    /// Time constant (s) of the check that the fixes' reported accuracies hold. Each fix inside
+    /// the gate tells by how much its variance would have had to be scaled to be consistent
+    /// (its normalized innovation, χ² with 2 degrees of freedom, halved: 1 on average when the
+    /// accuracies are right); the running mean of that over this time becomes the factor on
+    /// every fix's variance once it exceeds ``fixAccuracyTolerance``, else the factor is 1 (never
+    /// below the reported σ). Phones' accuracies are often optimistic under multipath; taken at
+    /// face value they make the estimate overconfident. ``GeoRegistrationSummary/fixAccuracyScale``
+    /// shows the factor (on σ). `nil` (or a value ≤ 0 or not finite) takes the reported
+    /// accuracies as they are.
     ///
     /// Measured on the 48 simulated walks with every reported accuracy 0.37 × what it should be
-    /// (the simulator's log-mean −1 instead of −0.15): |heading error| ≤ 2σ at ≥ 90 % of times on 47
-    /// walks (17 without the check), the heading target on 20 (8), position on 35 (25); with
-    /// honest accuracies the counts are unchanged (30, 38, 48).
+    /// (the simulator's log-mean −1 instead of −0.15): |heading error| ≤ 2σ at ≥ 90 % of times on 46
+    /// walks (17 without the check), the heading target on 19 (8), position on 36 (25). With
+    /// honest accuracies it never engages: every estimate is the same bit for bit.
     public var fixAccuracyAdaptationTime: Double? = 60
-    /// The running mean of halved normalized fix innovations above which fixes are widened (≥ 1;
-    /// between 1 and this the factor holds: the mean scatters, and canyon errors exceed the model
-    /// for a while without the accuracies being wrong).
+    /// The running mean of the variance factors the fixes ask for above which it is applied (≥ 1;
+    /// below it the mean's scatter and canyons' passing excess over the model are no evidence
+    /// that the reported accuracies are wrong).
     public var fixAccuracyTolerance = 1.5
 
     /// Course over ground of the fixes (``Fix/course``, with ``Fix/speed``): 1σ in degrees at

@@ -82,10 +82,10 @@ public struct GeoRegistration: Sendable {
     var accA = SIMD2<Double>(0, 0), accPsi = SIMD2<Double>(0, 0), accOmega = SIMD2<Double>(0, 0)
     var accUp = 0.0, accDistance = 0.0
     var lastGnssSigma = 2.0
-    /// Fix variance multiplier from the accuracy check (≥ 1), the running mean of the fixes'
-    /// halved normalized innovations, and the latest fix time.
+    /// Fix variance multiplier from the accuracy check (≥ 1), the running mean of the factors
+    /// the fixes' innovations ask for, and the latest fix time.
     var fixVarianceScale = 1.0
-    var fixConsistency = 1.0
+    var fixVarianceEstimate = 1.0
     var lastFixTime = Double.nan
     var lastCompassTime = -Double.infinity
     var consecutiveRejections = 0
