@@ -37,7 +37,8 @@ import Foundation
 /// p95 after 100 m walked 1.1–2.1° in open country, 1.3–3.7° in urban canyons (48 walks); position
 /// p95 0.28–0.77 × the raw fixes'; see the README table for figures per scenario.
 /// *Speed*: a tracking sample costs a few rotations; the covariance is propagated once per
-/// measurement (Benchmarks/Anchoring, `geo-registration`).
+/// measurement, and at least every 1.5 s while none arrives (so the reported σ grows during a
+/// GNSS dropout) (Benchmarks/Anchoring, `geo-registration`).
 public struct GeoRegistration: Sendable {
     /// Axes of the tracking samples' session frame.
     public let convention: ARFrameConvention
@@ -72,6 +73,8 @@ public struct GeoRegistration: Sendable {
     var lastUp = 0.0
     /// The tracked yaw's rate of change (rad/s), smoothed over about a second.
     var yawRate = 0.0
+    /// Longest time (s) the covariance goes unpropagated while tracking samples arrive.
+    static let coastingPropagationInterval = 1.5
     /// The latest (non-jump) tracking step's velocity, nominal horizontal axes, m/s; nil before
     /// the first step with a duration (the first step cannot be judged: the session may start
     /// in a moving vehicle).
@@ -222,6 +225,10 @@ public struct GeoRegistration: Sendable {
         x[Self.iU] += (1 + x[Self.iS]) * du
         accUp += du
         accDistance += step == 0 || d == .zero ? 0 : step
+        // Coasting (no fix or compass reading for a while): propagate anyway, so the covariance —
+        // and the σ the estimate reports — grows with the tracking's drift during a GNSS dropout
+        // instead of keeping the value of the last measurement.
+        if t.time - propagatedAt > Self.coastingPropagationInterval { propagate(to: t.time) }
         advanceOutput(dt: dt)
     }
 

@@ -110,6 +110,40 @@ struct GeoRegistrationTests {
         #expect(try jumps(rate: 10, tram).isEmpty)
     }
 
+    /// A GNSS dropout with no compass: the estimate coasts on the tracking, and its heading σ
+    /// must grow as the filter's own yaw model says (reference: the configured yaw random walk
+    /// over the coasted time and distance, √(σ₀² + q) — a lower bound, drift-rate uncertainty
+    /// adds to it; × the reported-σ inflation), not keep the value of the last fix (which it did
+    /// while the covariance was propagated only at measurements).
+    @Test func sigmaGrowsWhileCoasting() throws {
+        var reg = GeoRegistration()
+        let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: 50, longitude: 14, ellipsoidalHeight: 300))
+        var rng = SeededRandom(seed: 9)
+        var before: GeoRegistrationEstimate?
+        for k in 0...4000 {
+            let t = 1_000_000 + Double(k) * 0.1
+            let d = Double(k) * 0.13   // 1.3 m/s: north 130 m, then east
+            let e = d <= 130 ? 0 : d - 130, n = Swift.min(d, 130)
+            try reg.update(tracking: ARTrackingSample(time: t, position: SIMD3(e, 0, -n), yaw: d <= 130 ? 0 : 90))
+            // Fixes for the first 200 s, then none (a dropout of 200 s).
+            if k % 10 == 0 && k <= 2000 {
+                let g = frame.geodetic(east: e + rng.gaussian(), north: n + rng.gaussian(), up: 0)
+                try reg.update(fix: Fix(time: t, latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: g.ellipsoidalHeight,
+                                        horizontalAccuracy: 1.5))
+            }
+            if k == 2000 { before = reg.estimate }
+        }
+        let start = try #require(before), end = try #require(reg.estimate)
+        let c = GeoRegistrationConfiguration()
+        let walked = 2000 * 0.13, seconds = 200.0
+        let q = c.trackingYawNoisePerRootMeter * c.trackingYawNoisePerRootMeter * walked
+            + c.trackingYawNoisePerRootSecond * c.trackingYawNoisePerRootSecond * seconds
+        let own0 = start.headingSigma / c.headingSigmaInflation
+        let expected = (own0 * own0 + q).squareRoot() * c.headingSigmaInflation
+        #expect(end.headingSigma >= expected - 1e-9, "heading σ \(start.headingSigma)° → \(end.headingSigma)°, at least \(expected)°")
+        #expect(end.horizontalAccuracy > start.horizontalAccuracy + 1, "horizontal accuracy \(start.horizontalAccuracy) → \(end.horizontalAccuracy) m")
+    }
+
     /// Fixes whose reported accuracy is 0.37 × what it should be (the simulator's log-mean −1
     /// instead of −0.15; phones under multipath report like this): the accuracy check widens them
     /// and says so (maximum factor ≥ 1.5), which keeps |heading error| ≤ 2σ at ≥ 90 % (reference:
