@@ -22,8 +22,10 @@ struct AlignCommand: ParsableCommand {
         of the session's -z axis (degrees; +y for enu). \
         --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking, \
         compass_used, compass_gated, tracking_jumps, large_corrections, heading_reinitializations, \
-        fix_accuracy_scale_max} on stdout; fix_accuracy_scale_max is the largest factor the fixes' \
-        reported accuracies had to be widened by (1: they held; >= 1.5 also warns on stderr). \
+        fixes_without_accuracy, fix_accuracy_scale_max} on stdout; fix_accuracy_scale_max is the \
+        largest factor the fixes' reported accuracies had to be widened by (1: they held; >= 1.5 also \
+        warns on stderr). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
+        5 m per axis (fixes_without_accuracy counts them; a note on stderr). \
         --truth TRACE --plot FILE.svg draws |heading error| and the error of anchors 50 m and 200 m \
         ahead over time, fused vs the compass alone (latest fix + latest compass reading). \
         Bad input (times going backwards, NaN, yaw out of range, missing columns) exits 2 with FILE:LINE: message.
@@ -108,6 +110,7 @@ struct AlignCommand: ParsableCommand {
                                     compass_used: sum.compassUsed, compass_gated: sum.compassGated,
                                     tracking_jumps: sum.trackingJumps, large_corrections: sum.largeCorrections,
                                     heading_reinitializations: sum.headingReinitializations,
+                                    fixes_without_accuracy: sum.fixesWithoutAccuracy,
                                     fix_accuracy_scale_max: (sum.maximumFixAccuracyScale * 1000).rounded() / 1000)
                 let enc = JSONEncoder()
                 enc.outputFormatting = [.sortedKeys]
@@ -116,6 +119,10 @@ struct AlignCommand: ParsableCommand {
                 Stderr.print("\(tracking): \(samples.count) tracking rows, \(rows) written; fixes \(sum.fixesUsed) used, \(sum.fixesGated) gated, "
                              + "\(sum.fixesBeforeTracking) before / \(unused) after tracking; compass \(sum.compassUsed) used, \(sum.compassGated) gated; "
                              + "\(sum.trackingJumps) tracking jump(s)")
+            }
+            if sum.fixesWithoutAccuracy > 0 {
+                Stderr.print("note: \(fixes): \(sum.fixesWithoutAccuracy) fixes without a horizontal accuracy: σ from their HDOP × "
+                             + "\(config.userEquivalentRangeError) m / √2, else \(config.unreportedFixSigma.map { "\($0)" } ?? "-") m per axis")
             }
             if sum.maximumFixAccuracyScale >= 1.5 {
                 Stderr.print("warning: \(fixes): the fixes' reported accuracies look optimistic — their errors needed up to "
@@ -131,6 +138,7 @@ struct AlignCommand: ParsableCommand {
     struct JSONSummary: Encodable {
         var rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking: Int
         var compass_used, compass_gated, tracking_jumps, large_corrections, heading_reinitializations: Int
+        var fixes_without_accuracy: Int
         var fix_accuracy_scale_max: Double
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// `geobench align` and `simulate --tracking/--compass`: the interface of issue 12 (CSV header,
 /// JSON keys, exit 2 with FILE:LINE on bad input). Numbers are tested in GeoRegistrationTests.
@@ -82,5 +83,67 @@ extension GeobenchInterfaceTests {
         }
         let plain = try geobench(["report", "--only", "geo-registration"])
         #expect(plain.status == 0 && plain.stdout.contains("geobench report --plots DIR"))
+    }
+}
+
+extension GeobenchInterfaceTests {
+    /// `align --fixes` on a GPX track another tool wrote (gpxpy's cerknicko-jezero.gpx: a 2 h
+    /// walk, 296 points ≈ 8 s apart, no accuracy, no HDOP, one 92 m/s glitch) with tracking made
+    /// from the same points (10 Hz, linear between them) in a session whose −z looked at 40°.
+    /// The fixes are used with the assumed σ (counted in fixes_without_accuracy, noted on
+    /// stderr), not dropped; the heading offset comes out as the construction's 40° (tolerance
+    /// 2°: the tracking is the fixes' own path, so only the glitch and the interpolation differ).
+    @Test(.enabled(if: SharedData.shouldRun)) func alignOnThirdPartyGPX() throws {
+        let gpx = SharedData.url("gpx/gpxpy_test_files/cerknicko-jezero.gpx")
+        let fixes = try TraceReader.load(url: gpx).fixes
+        #expect(fixes.count == 296 && fixes.allSatisfy { $0.horizontalAccuracy == nil && $0.hdop == nil })
+        let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: fixes[0].latitude, longitude: fixes[0].longitude, ellipsoidalHeight: 0))
+        let enu = fixes.map { frame.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0) }
+        let psi = 40.0
+        let (sinPsi, cosPsi): (Double, Double) = Angle.sincos(degrees: psi)
+        // The points joined by straight lines, at 10 Hz, then averaged over 4 s (centered): the
+        // polyline's corners are instant velocity changes (up to 9 m/s: parts are ridden), which
+        // no device makes and the jump rule rightly flags.
+        var times: [Double] = [], path: [SIMD2<Double>] = []
+        var j = 0
+        var t = fixes[0].time
+        while t <= fixes[fixes.count - 1].time {
+            while j + 1 < fixes.count - 1 && fixes[j + 1].time <= t { j += 1 }
+            let f: Double = (t - fixes[j].time) / Swift.max(fixes[j + 1].time - fixes[j].time, 1e-9)
+            path.append(SIMD2(enu[j].east + f * (enu[j + 1].east - enu[j].east), enu[j].north + f * (enu[j + 1].north - enu[j].north)))
+            times.append(t)
+            t += 0.1
+        }
+        var sum = SIMD2<Double>(0, 0), smooth: [SIMD2<Double>] = []
+        var prefix: [SIMD2<Double>] = [sum]
+        for p in path { sum += p; prefix.append(sum) }
+        for i in path.indices {
+            let lo = Swift.max(0, i - 20), hi = Swift.min(path.count, i + 21)
+            smooth.append((prefix[hi] - prefix[lo]) / Double(hi - lo))
+        }
+        var csv = "time,x,y,z,yaw\n"
+        var heading = 0.0
+        for i in smooth.indices {
+            let d = smooth[Swift.min(i + 1, smooth.count - 1)] - smooth[Swift.max(i - 1, 0)]
+            if (d * d).sum() > 1e-6 { heading = Angle.normalizeHeading(Angle.atan2Degrees(d.x, d.y)) }
+            let e = smooth[i].x, n = smooth[i].y
+            let forward: Double = e * sinPsi + n * cosPsi, right: Double = e * cosPsi - n * sinPsi
+            csv += String(format: "%.2f,%.4f,0,%.4f,%.3f\n", times[i], right, -forward, Angle.difference(from: psi, to: heading))
+        }
+        let tracking = try temporaryFile("cerknica-tracking.csv", csv)
+        let out = tracking + ".out.csv"
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try geobench(["align", "--tracking", tracking, "--fixes", gpx.path, "--output", out, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j2 = try json(r.stdout)
+        let used = try #require(j2["fixes_used"] as? Int), without = try #require(j2["fixes_without_accuracy"] as? Int)
+        #expect(used > 250 && without >= used, "used \(used), without accuracy \(without)")
+        #expect(r.stderr.contains("fixes without a horizontal accuracy"))
+        let rows = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").dropFirst()
+        #expect(rows.count > 50_000)
+        // heading_offset (last column) over the second half of the walk.
+        let offsets: [Double] = rows.suffix(rows.count / 2).compactMap { row in row.split(separator: ",").last.flatMap { Double(String($0)) } }
+        let worst = offsets.map { Swift.abs(Angle.difference(from: psi, to: $0)) }.max() ?? .infinity
+        #expect(worst <= 2, "heading offset off by up to \(worst)°")
     }
 }

@@ -3,17 +3,31 @@ import Foundation
 extension GeoRegistration {
     // MARK: - GNSS
 
-    /// Feeds one GNSS fix (time order within the fixes). A fix without a horizontal accuracy, or
-    /// before the first tracking sample, is counted (``GeoRegistrationSummary``) but not used.
+    /// Feeds one GNSS fix (time order within the fixes). Its σ comes from its horizontal accuracy
+    /// (68 % radius), else from its HDOP (× ``GeoRegistrationConfiguration/userEquivalentRangeError``
+    /// / √2), else it is ``GeoRegistrationConfiguration/unreportedFixSigma`` (GPX tracks report
+    /// neither); the last two are counted in ``GeoRegistrationSummary/fixesWithoutAccuracy``. A
+    /// fix with no σ at all (`unreportedFixSigma` nil), or before the first tracking sample, is
+    /// counted (``GeoRegistrationSummary``) but not used.
     /// - Throws: range errors for invalid coordinates or a non-finite time.
     public mutating func update(fix: Fix) throws(GeoAnchorError) {
         try checkConfiguration()
         guard fix.time.isFinite else { throw .nonFinite(name: "fix time", value: fix.time) }
         try GeodeticCoordinate(latitude: fix.latitude, longitude: fix.longitude).validate()
-        guard let acc = fix.horizontalAccuracy, acc.isFinite, acc > 0 else { summary.fixesGated += 1; return }
-        guard lastSample != nil else { summary.fixesBeforeTracking += 1; return }
         let c = configuration, n = Self.n
-        let sigma = Swift.max(acc / CircularError.radius68PerSigma, c.minimumFixSigma) * fixVarianceScale.squareRoot()
+        let reported: Double
+        if let acc = fix.horizontalAccuracy, acc.isFinite, acc > 0 {
+            reported = acc / CircularError.radius68PerSigma
+        } else if let h = fix.hdop, h.isFinite, h > 0 {
+            reported = h * c.userEquivalentRangeError / 2.0.squareRoot()
+        } else if let d = c.unreportedFixSigma, d.isFinite, d > 0 {
+            reported = d
+        } else {
+            summary.fixesGated += 1; return
+        }
+        guard lastSample != nil else { summary.fixesBeforeTracking += 1; return }
+        if !(fix.horizontalAccuracy.map { $0.isFinite && $0 > 0 } ?? false) { summary.fixesWithoutAccuracy += 1 }
+        let sigma = Swift.max(reported, c.minimumFixSigma) * fixVarianceScale.squareRoot()
         lastGnssSigma = sigma
         let h0 = fix.ellipsoidalHeight
         if reference == nil { try start(at: fix, sigma: sigma) }

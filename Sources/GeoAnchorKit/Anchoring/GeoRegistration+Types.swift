@@ -80,6 +80,9 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     public var fixesGated = 0
     /// Fixes before the first tracking sample (nothing to register yet).
     public var fixesBeforeTracking = 0
+    /// Fixes used without a reported horizontal accuracy: σ from their HDOP or
+    /// ``GeoRegistrationConfiguration/unreportedFixSigma``.
+    public var fixesWithoutAccuracy = 0
     /// Fix courses (course over ground) used as heading observations, and gated.
     public var coursesUsed = 0
     public var coursesGated = 0
@@ -153,6 +156,14 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     public var gnssCorrelatedFraction = 0.7
     /// Fix σ floor, meters per axis (a reported accuracy of 0 is not trusted).
     public var minimumFixSigma = 0.8
+    /// A fix without a horizontal accuracy but with an HDOP gets σ = HDOP × this / √2 per axis
+    /// (m; the user-equivalent range error, as ``PositionFilter`` uses it; NMEA and GPX files
+    /// often carry only HDOP).
+    public var userEquivalentRangeError = 6.0
+    /// Per-axis σ (m) of a fix reporting neither accuracy nor HDOP (most GPX tracks); the
+    /// reported-accuracy check (``fixAccuracyAdaptationTime``) widens it if the fixes disagree
+    /// more. `nil`: such fixes are counted (``GeoRegistrationSummary/fixesGated``) but not used.
+    public var unreportedFixSigma: Double? = 5
     /// χ² (2 degrees of freedom) above which a fix is rejected as an outlier (0.999: 13.8).
     public var fixGate = 13.8
     /// This many consecutive rejected fixes mean the track, not the fixes, is wrong: re-anchor.
@@ -284,7 +295,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// Checks every value: finite and in its range — time constants, windows, rates, gates and
     /// σ floors > 0; noise densities, prior σs and speeds ≥ 0; fractions in (0, 1] (the GNSS
     /// correlated fraction in [0, 1]); ``consecutiveRejectionsForJump`` ≥ 1;
-    /// ``frameHeadingSigma`` > 0 when set. (``jumpYawContinuitySigma``, ``jumpYawRateSigma``,
+    /// ``frameHeadingSigma`` and ``unreportedFixSigma`` > 0 when set. (``jumpYawContinuitySigma``, ``jumpYawRateSigma``,
     /// ``compassRobustThreshold`` and ``fixAccuracyAdaptationTime`` are not checked: a negative or
     /// non-finite value documentedly turns their feature off.) ``GeoRegistration`` refuses every measurement with this error
     /// while its configuration fails the check.
@@ -296,6 +307,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
             ("gnssCorrelationTime", gnssCorrelationTime, positiveSeconds),
             ("gnssCorrelatedFraction", gnssCorrelatedFraction, .closed(0, 1)),
             ("minimumFixSigma", minimumFixSigma, .greaterThan(0, unit: "m")),
+            ("userEquivalentRangeError", userEquivalentRangeError, .greaterThan(0, unit: "m")),
             ("fixGate", fixGate, .greaterThan(0)),
             ("consecutiveRejectionsForJump", Double(consecutiveRejectionsForJump), .atLeast(1)),
             ("fixAccuracyTolerance", fixAccuracyTolerance, .atLeast(1)),
@@ -324,6 +336,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
         ]
         for (name, value, allowed) in noiseAndGates { try allowed.check(value, name: name) }
         if let s = frameHeadingSigma { try ValueRange.greaterThan(0, unit: "degrees").check(s, name: "frameHeadingSigma") }
+        if let s = unreportedFixSigma { try ValueRange.greaterThan(0, unit: "m").check(s, name: "unreportedFixSigma") }
         let alignmentAndOutput: [(String, Double, ValueRange)] = [
             ("alignmentSpan", alignmentSpan, .atLeast(0, unit: "m")),
             ("headingSigmaInflation", headingSigmaInflation, .greaterThan(0)),

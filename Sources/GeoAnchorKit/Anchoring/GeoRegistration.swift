@@ -205,7 +205,10 @@ public struct GeoRegistration: Sendable {
             let a = Swift.min(1, dt / 1.0)
             speed += a * ((d * d).sum().squareRoot() / dt - speed)
             // The device's turn rate over about a second (not across a jump: its yaw change is the frame's).
-            if !jumped { yawRate += a * (yawStep / dt - yawRate); stepVelocity = d / dt }
+            // After a jump the next step is not judged (its velocity is unknown: the device may
+            // really have changed pace, and judging every later step by the pre-jump velocity
+            // would make each of them a jump).
+            if !jumped { yawRate += a * (yawStep / dt - yawRate); stepVelocity = d / dt } else { stepVelocity = nil }
         }
         lastSample = t; lastHorizontal = SIMD2(q.x, q.y); lastUp = q.z
         if propagatedAt.isNaN { propagatedAt = t.time }

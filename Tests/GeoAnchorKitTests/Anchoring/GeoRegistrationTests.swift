@@ -81,7 +81,8 @@ struct GeoRegistrationTests {
     /// Jump detection from the tracking alone (reference: the construction): at 1 Hz a walk at
     /// 1.3 m/s with a 90° corner (departure 1.8 m) and at 10 Hz a vehicle braking from 14 m/s at
     /// 1.2 m/s² and turning at 5 m/s² are motion; a 3 m sideways relocalisation is one jump at
-    /// either rate. (A speed threshold of 5 m/s × dt let the 1 Hz jump pass: 3 m + the 1.3 m step.)
+    /// either rate, and only it; a frozen pose is two jumps, not a hundred. (A speed threshold of
+    /// 5 m/s × dt let the 1 Hz jump pass: 3 m + the 1.3 m step.)
     @Test func jumpsAreDepartureFromTrackedMotion() throws {
         func jumps(rate: Double, _ position: (Double) -> SIMD2<Double>) throws -> [Double] {
             var reg = GeoRegistration(convention: .enu)
@@ -108,6 +109,12 @@ struct GeoRegistrationTests {
             return SIMD2(280 + r, r + v * tb - 0.6 * tb * tb)
         }
         #expect(try jumps(rate: 10, tram).isEmpty)
+        // Tracking that freezes (ARKit holds the pose while tracking is limited) on a bicycle at
+        // 6.6 m/s for 10 s, then resumes: the freeze and the resumption are a jump each, and the
+        // frozen steps are not — they are judged by their own velocity, not the pre-freeze one
+        // (by which each of the hundred would have been a jump).
+        let freeze: (Double) -> SIMD2<Double> = { t in SIMD2(6.6 * (t < 30 ? t : t < 40 ? 30 : t - 10), 0) }
+        #expect(try jumps(rate: 10, freeze).map { ($0 * 10).rounded() / 10 } == [30.1, 40.1])
     }
 
     /// A GNSS dropout with no compass: the estimate coasts on the tracking, and its heading σ
@@ -343,9 +350,14 @@ struct GeoRegistrationTests {
         #expect(throws: GeoAnchorError.self) { try reg.update(tracking: ARTrackingSample(time: 1, position: .zero, yaw: 0)) }
         #expect(throws: GeoAnchorError.self) { try reg.update(compass: CompassReading(time: 3, heading: 10, headingAccuracy: 0)) }
         #expect(throws: GeoAnchorError.self) { try reg.update(fix: Fix(time: 3, latitude: 95, longitude: 0, horizontalAccuracy: 3)) }
-        // A fix without an accuracy is counted, not silently dropped.
+        // A fix without an accuracy or HDOP (a GPX track point) is used with the configured σ and
+        // counted; with no such σ configured it is counted as gated — never silently dropped.
+        var strict = reg
+        strict.configuration.unreportedFixSigma = nil
+        #expect(throws: Never.self) { try strict.update(fix: Fix(time: 3, latitude: 50, longitude: 14)) }
+        #expect(strict.summary.fixesGated == 1 && strict.summary.fixesUsed == 0)
         #expect(throws: Never.self) { try reg.update(fix: Fix(time: 3, latitude: 50, longitude: 14)) }
-        #expect(reg.summary.fixesGated == 1)
+        #expect(reg.summary.fixesWithoutAccuracy == 1 && reg.summary.fixesUsed == 1 && reg.summary.fixesGated == 0)
     }
 
     /// A configuration value out of range (a zero correlation time would divide by zero in the
