@@ -76,7 +76,8 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     public var trackingStepsRejected = 0
     /// Fixes used as position observations.
     public var fixesUsed = 0
-    /// Fixes rejected by the innovation gate (outliers) or lacking an accuracy.
+    /// Fixes rejected by the innovation gate (outliers), or with no σ at all (no accuracy, no HDOP
+    /// and ``GeoRegistrationConfiguration/unreportedFixSigma`` nil).
     public var fixesGated = 0
     /// Fixes before the first tracking sample (nothing to register yet).
     public var fixesBeforeTracking = 0
