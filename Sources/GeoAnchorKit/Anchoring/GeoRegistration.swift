@@ -18,11 +18,14 @@ import Foundation
 /// magnetic disturbance cannot drag a well-determined heading (the bias state takes slow compass
 /// errors). A tracking step that departs from the tracked motion (the previous step's velocity
 /// continued) by more than ``GeoRegistrationConfiguration/jumpAcceleration`` could explain is a
-/// relocalisation jump (so a vehicle ride is motion): it is not used as motion and the position uncertainty grows; the frame
-/// may have turned with it while the device did not, so the tracked yaw's jump (beyond the
+/// relocalisation jump (so a vehicle ride is motion): it is not used as motion and the position
+/// uncertainty grows; the frame may have turned with it while the device did not, so the tracked yaw's jump (beyond the
 /// device's recent turn rate) is taken as the frame's rotation
 /// (``GeoRegistrationConfiguration/jumpYawContinuitySigma``). A run of rejected fixes means a
-/// jump from the GNSS side and re-anchors the position. Without a
+/// jump from the GNSS side and re-anchors the position. The fixes' reported accuracies are
+/// checked against their innovations and widened when optimistic
+/// (``GeoRegistrationConfiguration/fixAccuracyAdaptationTime``); fixes that report none get σ
+/// from their HDOP or ``GeoRegistrationConfiguration/unreportedFixSigma``. Without a
 /// compass or frame prior, the heading is initialized by a least-squares rotation (2-D Procrustes)
 /// of the tracked path onto the fixes once it spans ``GeoRegistrationConfiguration/alignmentSpan``.
 ///
