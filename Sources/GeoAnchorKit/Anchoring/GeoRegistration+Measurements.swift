@@ -15,18 +15,18 @@ extension GeoRegistration {
         guard fix.time.isFinite else { throw .nonFinite(name: "fix time", value: fix.time) }
         try GeodeticCoordinate(latitude: fix.latitude, longitude: fix.longitude).validate()
         let c = configuration, n = Self.n
-        let reported: Double
+        let reported: Double, statesAccuracy: Bool
         if let acc = fix.horizontalAccuracy, acc.isFinite, acc > 0 {
-            reported = acc / CircularError.radius68PerSigma
-        } else if let h = fix.hdop, h.isFinite, h > 0 {
-            reported = h * c.userEquivalentRangeError / 2.0.squareRoot()
+            reported = acc / CircularError.radius68PerSigma; statesAccuracy = true
+        } else if let h = fix.hdopHorizontalSigma(userEquivalentRangeError: c.userEquivalentRangeError) {
+            reported = h; statesAccuracy = false
         } else if let d = c.unreportedFixSigma, d.isFinite, d > 0 {
-            reported = d
+            reported = d; statesAccuracy = false
         } else {
             summary.fixesGated += 1; return
         }
         guard lastSample != nil else { summary.fixesBeforeTracking += 1; return }
-        if !(fix.horizontalAccuracy.map { $0.isFinite && $0 > 0 } ?? false) { summary.fixesWithoutAccuracy += 1 }
+        if !statesAccuracy { summary.fixesWithoutAccuracy += 1 }
         let sigma = Swift.max(reported, c.minimumFixSigma) * fixVarianceScale.squareRoot()
         lastGnssSigma = sigma
         let h0 = fix.ellipsoidalHeight

@@ -181,7 +181,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     ///
     /// Measured on the 48 simulated walks with every reported accuracy 0.37 × what it should be
     /// (the simulator's log-mean −1 instead of −0.15): |heading error| ≤ 2σ at ≥ 90 % of times on 46
-    /// walks (17 without the check), the heading target on 19 (8), position on 36 (25). With
+    /// walks (18 without the check), the heading target on 19 (8), position on 37 (25). With
     /// honest accuracies it never engages: every estimate is the same bit for bit.
     public var fixAccuracyAdaptationTime: Double? = 60
     /// The running mean of the variance factors the fixes ask for above which it is applied (≥ 1;

@@ -89,7 +89,8 @@ public struct GeoRegistration: Sendable {
     var accUp = 0.0, accDistance = 0.0
     var lastGnssSigma = 2.0
     /// Fix variance multiplier from the accuracy check (≥ 1), the running mean of the factors
-    /// the fixes' innovations ask for, and the latest fix time.
+    /// the fixes' innovations ask for, and the time of the latest fix the check saw (one inside
+    /// the gate).
     var fixVarianceScale = 1.0
     var fixVarianceEstimate = 1.0
     var lastFixTime = Double.nan
@@ -290,8 +291,7 @@ public struct GeoRegistration: Sendable {
             }
             for i in 0..<n { for j in (i + 1)..<n { q[j * n + i] = q[i * n + j] } }
         }
-        for k in 0..<3 { x[Self.iBE + k] *= phiB }
-        x[Self.iBC] *= phiC
+        for k in 0..<4 { x[Self.iBE + k] *= bias[k] }
         // Process noise.
         let dist = accDistance
         let rad = Angle.radiansPerDegree

@@ -182,8 +182,8 @@ public struct PositionFilter: Sendable {
         var sigma: Double
         if let a = fix.horizontalAccuracy, a > 0 {
             sigma = a * c.horizontalSigmaPerAccuracy * (inflation ?? c.accuracyInflation)
-        } else if let h = fix.hdop, h > 0, h.isFinite {
-            sigma = h * c.userEquivalentRangeError / 2.0.squareRoot()
+        } else if let h = fix.hdopHorizontalSigma(userEquivalentRangeError: c.userEquivalentRangeError) {
+            sigma = h
         } else {
             sigma = c.defaultHorizontalSigma
         }

@@ -181,3 +181,13 @@ public struct Fix: Sendable, Hashable, Codable {
         }
     }
 }
+
+extension Fix {
+    /// Per-axis horizontal σ (m) from the fix's HDOP: `HDOP × uere / √2` (the user-equivalent
+    /// range error spread over two axes); nil without a positive, finite HDOP. The fallback of
+    /// ``PositionFilter`` and ``GeoRegistration`` for fixes that state no accuracy.
+    func hdopHorizontalSigma(userEquivalentRangeError uere: Double) -> Double? {
+        guard let h = hdop, h > 0, h.isFinite else { return nil }
+        return h * uere / 2.0.squareRoot()
+    }
+}
