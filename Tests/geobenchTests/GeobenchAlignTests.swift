@@ -83,6 +83,10 @@ extension GeobenchInterfaceTests {
         }
         let plain = try geobench(["report", "--only", "geo-registration"])
         #expect(plain.status == 0 && plain.stdout.contains("geobench report --plots DIR"))
+        // A plots folder that cannot be made (under a regular file) is an error naming it, before any section runs.
+        let file = try temporaryFile("not-a-folder", "x")
+        let bad = try geobench(["report", "--only", "geo-registration", "--plots", file + "/plots"])
+        #expect(bad.status != 0 && bad.stderr.contains(file + "/plots") && !bad.stdout.contains("## Anchoring"), "\(bad.stderr)")
     }
 }
 

@@ -387,6 +387,19 @@ struct GeoRegistrationTests {
         noFrame.consecutiveRejectionsForJump = 0
         noFrame.frameHeadingSigma = nil
         #expect(throws: GeoAnchorError.self) { try noFrame.validate() }
+        // This round's settings are checked too, each naming itself.
+        var c = GeoRegistrationConfiguration()
+        c.jumpAcceleration = 0
+        #expect(throws: GeoAnchorError.outOfRange(name: "jumpAcceleration", value: 0, allowed: .greaterThan(0, unit: "m/s²"))) { try c.validate() }
+        c = GeoRegistrationConfiguration()
+        c.fixAccuracyTolerance = 0.5
+        #expect(throws: GeoAnchorError.outOfRange(name: "fixAccuracyTolerance", value: 0.5, allowed: .atLeast(1))) { try c.validate() }
+        c = GeoRegistrationConfiguration()
+        c.userEquivalentRangeError = -6
+        #expect(throws: GeoAnchorError.outOfRange(name: "userEquivalentRangeError", value: -6, allowed: .greaterThan(0, unit: "m"))) { try c.validate() }
+        c = GeoRegistrationConfiguration()
+        c.unreportedFixSigma = .infinity
+        #expect(throws: GeoAnchorError.nonFinite(name: "unreportedFixSigma", value: .infinity)) { try c.validate() }
     }
 
     /// The covariance propagation works in place on F's few nonzeros; its result must be the
