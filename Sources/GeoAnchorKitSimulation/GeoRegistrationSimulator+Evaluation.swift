@@ -39,9 +39,10 @@ public struct GeoRegistrationEvaluation: Sendable {
     ///   - streams: the simulator's tracking/compass streams with truth.
     ///   - useCompass: `false` runs magnetometer-free.
     public static func run(raw: [Fix], streams s: GeoRegistrationSimulator.Output, useCompass: Bool,
-                           configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration()) -> GeoRegistrationEvaluation {
+                           configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration(),
+                           path: PathConstraint? = nil) -> GeoRegistrationEvaluation {
         var ev = GeoRegistrationEvaluation()
-        var reg = GeoRegistration(convention: .arkitGravity(sessionHeading: 0), configuration: configuration)
+        var reg = GeoRegistration(convention: .arkitGravity(sessionHeading: 0), configuration: configuration, path: path)
         guard let origin = s.truePositions.first, let frame = try? LocalTangentFrame(origin: origin) else { return ev }
         let truthENU = s.truePositions.map { frame.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: $0.height) }
         // Raw fix errors against the truth at the same time (truth sampled at the tracking rate).

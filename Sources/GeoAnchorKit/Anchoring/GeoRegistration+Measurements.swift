@@ -73,6 +73,7 @@ extension GeoRegistration {
             if nuU * nuU <= 16 * innovationVariance(hU, rv) { scalarUpdate(hU, innovation: nuU, variance: rv) }
         }
         if headingKnown { updateCourse(fix) }
+        if headingKnown { applyPath(fix: SIMD2(z.east, z.north), sigma: sigma, fixAccepted: d2 <= c.fixGate, time: fix.time) }
         if !headingFromTrack, let s = lastSample {
             let q = Self.nominal(s.position, convention)
             alignment.append((SIMD2(q.x, q.y), SIMD2(z.east, z.north), fix.time))
@@ -106,6 +107,59 @@ extension GeoRegistration {
         guard nu * nu <= 9 * innovationVariance(h, sigma * sigma) else { summary.coursesGated += 1; return }
         summary.coursesUsed += 1
         scalarUpdate(h, innovation: nu, variance: sigma * sigma)
+    }
+
+    /// Map aiding (``path``): after each fix, "the device is on the line of the path segment it
+    /// walks along, ± ``PathConstraint/crossTrackSigma``", a scalar observation of the position
+    /// across that line (see ``PathConstraint`` for the leg choice and the corridor outside which
+    /// the walker has left the path). The walker's offset from the drawn line persists (one side
+    /// of a street, a square crossed diagonally), so constraints closer together than
+    /// ``GeoRegistrationConfiguration/pathCorrelationTime`` count as one (variance × that time /
+    /// their spacing). A turned path then observes the heading: the tracked walk must be turned
+    /// to lie along it. The map check releases the path while the fixes' cross-track residuals,
+    /// averaged over ``GeoRegistrationConfiguration/pathCheckTime``, stand off it by more than
+    /// ``GeoRegistrationConfiguration/pathCheckSigmas`` × √(σ_fix² + crossTrackSigma²) (a
+    /// wrongly drawn or shifted path), and takes it back below half that.
+    mutating func applyPath(fix z: SIMD2<Double>, sigma: Double, fixAccepted: Bool, time: Double) {
+        guard let path, let localPath else { return }
+        let c = configuration
+        let estimate = PlanarPoint(x: x[Self.iE], y: x[Self.iN])
+        // The corridor is judged on the fix (the evidence); on the estimate when the fix was gated.
+        let probe = fixAccepted ? PlanarPoint(x: z.x, y: z.y) : estimate
+        let corridor = path.corridorSigmas * sigma + path.corridorWidth
+        // The leg is chosen by the direction of motion: the tracked velocity turned by ψ.
+        var velocity = PlanarPoint(x: 0, y: 0)
+        if let v = stepVelocity {
+            let psi = x[Self.iPsi], sn = Foundation.sin(psi), cs = Foundation.cos(psi)
+            velocity = PlanarPoint(x: cs * v.x + sn * v.y, y: -sn * v.x + cs * v.y)
+        }
+        guard localPath.distance(to: probe, within: corridor) <= corridor,
+              let line = localPath.constraint(at: estimate, velocity: velocity, within: corridor) else {
+            summary.pathSkipped += 1; return
+        }
+        let normal = line.normal
+        if fixAccepted {
+            // The map check: the fix's cross-track residual (as a vector, so legs of different
+            // directions add up to the path's displacement), averaged over pathCheckTime.
+            let off = normal.x * (z.x - line.point.x) + normal.y * (z.y - line.point.y)
+            let gap = lastPathFixTime.isFinite ? Swift.max(0, time - lastPathFixTime) : 0
+            lastPathFixTime = time
+            pathResidualMean += Swift.min(1, gap / c.pathCheckTime) * (SIMD2(normal.x * off, normal.y * off) - pathResidualMean)
+            let limit = c.pathCheckSigmas * (sigma * sigma + path.crossTrackSigma * path.crossTrackSigma).squareRoot()
+            let m = (pathResidualMean * pathResidualMean).sum().squareRoot()
+            if m > limit && !pathReleased { pathReleased = true; summary.pathReleases += 1 }
+            else if m < 0.5 * limit { pathReleased = false }
+        }
+        guard !pathReleased else { summary.pathSkipped += 1; return }
+        let h = Row(Self.iE, normal.x, Self.iN, normal.y)
+        let nu = normal.x * (line.point.x - x[Self.iE]) + normal.y * (line.point.y - x[Self.iN])
+        let r = path.crossTrackSigma * path.crossTrackSigma
+        guard nu * nu <= c.pathGate * innovationVariance(h, r) else { summary.pathSkipped += 1; return }
+        let gap = time - lastPathTime
+        let inflate = gap > 0 ? Swift.max(1, c.pathCorrelationTime / gap) : 100
+        lastPathTime = time
+        summary.pathUpdates += 1
+        scalarUpdate(h, innovation: nu, variance: r * inflate)
     }
 
     /// The reported-accuracy check. A fix inside the gate with normalized innovation d² (2
@@ -167,6 +221,7 @@ extension GeoRegistration {
             events.append(.headingInitialized(time: fix.time, heading: 0, sigma: prior))
         }
         lag = .zero; lagPsi = 0
+        if let path, let reference { localPath = path.local(in: reference) }
     }
 
     /// Least-squares rotation of the tracked path onto the fixes (2-D Procrustes), once the path

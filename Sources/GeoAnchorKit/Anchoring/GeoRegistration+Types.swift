@@ -95,6 +95,13 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     public var externalPosesGated = 0
     /// Landmark sightings and landmark compass corrections used.
     public var landmarksUsed = 0
+    /// Path (``GeoRegistration/path``) cross-track constraints applied, and skipped (outside the
+    /// corridor, beyond a free end, gated, or while the map check holds the path released).
+    public var pathUpdates = 0
+    public var pathSkipped = 0
+    /// Times the map check released the path: the fixes stood off it on average (a wrongly drawn
+    /// or shifted path, or a walk beside it). Nonzero: check the path.
+    public var pathReleases = 0
     /// Tracking jumps detected (in the tracking or from a run of rejected fixes).
     public var trackingJumps = 0
     /// Output corrections beyond the snap limits.
@@ -188,6 +195,18 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// below it the mean's scatter and canyons' passing excess over the model are no evidence
     /// that the reported accuracies are wrong).
     public var fixAccuracyTolerance = 1.5
+
+    /// Map aiding (``GeoRegistration/path``): the walker's offset from the drawn line persists
+    /// about this long (s; keeping to one side of a street, crossing a square), so cross-track
+    /// constraints closer together count as one. The simulator's stray has 30 s.
+    public var pathCorrelationTime = 30.0
+    /// χ² (1 degree of freedom) above which a cross-track constraint is skipped (0.997: 9).
+    public var pathGate = 9.0
+    /// The map check: time constant (s) of the running mean of the fixes' cross-track residuals,
+    /// and the limit on it in `√(σ_fix² + crossTrackSigma²)` units above which the path is
+    /// released (taken back below half the limit).
+    public var pathCheckTime = 60.0
+    public var pathCheckSigmas = 2.0
 
     /// Course over ground of the fixes (``Fix/course``, with ``Fix/speed``): 1σ in degrees at
     /// ``courseReferenceSpeed`` m/s (growing as 1/speed below it), used above
@@ -312,6 +331,10 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
             ("fixGate", fixGate, .greaterThan(0)),
             ("consecutiveRejectionsForJump", Double(consecutiveRejectionsForJump), .atLeast(1)),
             ("fixAccuracyTolerance", fixAccuracyTolerance, .atLeast(1)),
+            ("pathCorrelationTime", pathCorrelationTime, .atLeast(0, unit: "s")),
+            ("pathGate", pathGate, .greaterThan(0)),
+            ("pathCheckTime", pathCheckTime, positiveSeconds),
+            ("pathCheckSigmas", pathCheckSigmas, .greaterThan(0)),
             ("courseSigma", courseSigma, .atLeast(0, unit: "degrees")),
             ("courseReferenceSpeed", courseReferenceSpeed, .greaterThan(0, unit: "m/s")),
             ("courseMinimumSpeed", courseMinimumSpeed, .atLeast(0, unit: "m/s")),

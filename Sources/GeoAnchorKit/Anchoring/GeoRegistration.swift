@@ -53,6 +53,23 @@ public struct GeoRegistration: Sendable {
     }
     /// ``GeoRegistrationConfiguration/validate()``'s error for ``configuration``, if any.
     var configurationError: GeoAnchorError?
+    /// The walking path the device is known to follow (a tour's path), used as a soft
+    /// cross-track constraint on the device position after each fix (map aiding); nil: none.
+    /// A turned path makes the heading observable where the fixes cannot (urban canyons): see
+    /// ``GeoRegistrationConfiguration/pathCorrelationTime`` and the map check
+    /// (``GeoRegistrationConfiguration/pathCheckSigmas``). Its ``PathConstraint/crossTrackSigma``
+    /// must cover how far the walker strays from the drawn line *and* how far the line is off
+    /// (digitizing): a path stated tighter than it is turns the heading with its own errors.
+    public let path: PathConstraint?
+    /// ``path`` in the reference frame (set at the first fix).
+    var localPath: LocalPath?
+    /// Time of the latest applied cross-track constraint and of the latest fix the map check saw.
+    var lastPathTime = -Double.infinity
+    var lastPathFixTime = -Double.infinity
+    /// The map check's running mean of the fixes' cross-track residual vectors (ENU, m), and
+    /// whether it holds the path released.
+    var pathResidualMean = SIMD2<Double>(0, 0)
+    var pathReleased = false
     /// What happened so far.
     public internal(set) var summary = GeoRegistrationSummary()
     /// Discontinuities an app may show; clear with ``removeEvents()``.
@@ -111,9 +128,11 @@ public struct GeoRegistration: Sendable {
     ///     the heading is ignored (it is what this estimates); use ``GeoRegistrationConfiguration/frameHeadingSigma``
     ///     to state a frame that is already north-aligned.
     ///   - configuration: the filter's noise model, gates and output rates.
+    ///   - path: the walking path the device follows (map aiding), if known.
     public init(convention: ARFrameConvention = .arkitGravity(sessionHeading: 0),
-                configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration()) {
+                configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration(), path: PathConstraint? = nil) {
         self.convention = convention
+        self.path = path
         self.configuration = configuration
         configurationError = Self.error(of: configuration)
     }
