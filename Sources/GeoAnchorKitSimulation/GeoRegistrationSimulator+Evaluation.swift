@@ -38,6 +38,8 @@ public struct GeoRegistrationEvaluation: Sendable {
     ///   - raw: the phone fixes (``TraceSimulator/Output/raw``).
     ///   - streams: the simulator's tracking/compass streams with truth.
     ///   - useCompass: `false` runs magnetometer-free.
+    ///   - configuration: the estimator's configuration.
+    ///   - path: map aiding (``GeoRegistration/path``), e.g. ``drawnPath(of:vertexError:crossTrackSigma:seed:)``.
     public static func run(raw: [Fix], streams s: GeoRegistrationSimulator.Output, useCompass: Bool,
                            configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration(),
                            path: PathConstraint? = nil) -> GeoRegistrationEvaluation {
@@ -101,6 +103,26 @@ public struct GeoRegistrationEvaluation: Sendable {
         ev.summary = reg.summary
         ev.events = reg.events
         return ev
+    }
+
+    /// The walk's path as a tour file would draw it: the scenario's waypoints, each moved by a
+    /// Gaussian digitizing error of `vertexError` meters per axis (0: exact). Pair with a
+    /// ``TraceSimulator/Configuration/lateralWander`` so the walker strays from it as people do.
+    /// - Throws: ``PathConstraint``'s errors (fewer than two waypoints, a bad σ).
+    public static func drawnPath(of config: TraceSimulator.Configuration, vertexError: Double = 0, crossTrackSigma: Double = 1.5,
+                                 seed: UInt64 = 0) throws(GeoAnchorError) -> PathConstraint {
+        guard let first = config.waypoints.first else {
+            throw .outOfRange(name: "path lines", value: 0, allowed: .atLeast(1))
+        }
+        let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: first.latitude, longitude: first.longitude))
+        var rng = SeededRandom(seed: seed)
+        let vertices = config.waypoints.map { w -> GeodeticCoordinate in
+            guard vertexError > 0 else { return w }
+            let p = frame.enu(latitude: w.latitude, longitude: w.longitude, ellipsoidalHeight: 0)
+            let g = frame.geodetic(east: p.east + vertexError * rng.gaussian(), north: p.north + vertexError * rng.gaussian(), up: 0)
+            return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude)
+        }
+        return try PathConstraint(lines: [vertices], crossTrackSigma: crossTrackSigma)
     }
 
     /// Error (m) of an anchor placed `distance` ahead along the true heading when the device is

@@ -116,10 +116,13 @@ extension GeoRegistration {
     /// of a street, a square crossed diagonally), so constraints closer together than
     /// ``GeoRegistrationConfiguration/pathCorrelationTime`` count as one (variance × that time /
     /// their spacing). A turned path then observes the heading: the tracked walk must be turned
-    /// to lie along it. The map check releases the path while the fixes' cross-track residuals,
-    /// averaged over ``GeoRegistrationConfiguration/pathCheckTime``, stand off it by more than
-    /// ``GeoRegistrationConfiguration/pathCheckSigmas`` × √(σ_fix² + crossTrackSigma²) (a
-    /// wrongly drawn or shifted path), and takes it back below half that.
+    /// to lie along it. The map check averages the fixes' cross-track residuals over
+    /// ``GeoRegistrationConfiguration/pathCheckTime``: their mean offset m widens the constraint
+    /// (variance crossTrackSigma² + m² − (slow σ of the fix)², not below crossTrackSigma², so a
+    /// line drawn a few meters off loosens itself while a canyon's pull, which the fix's larger
+    /// reported σ covers, does not), and
+    /// beyond ``GeoRegistrationConfiguration/pathCheckSigmas`` × √(σ_fix² + crossTrackSigma²) the
+    /// path is released until m falls below half that.
     mutating func applyPath(fix z: SIMD2<Double>, sigma: Double, fixAccepted: Bool, time: Double) {
         guard let path, let localPath else { return }
         let c = configuration
@@ -153,7 +156,12 @@ extension GeoRegistration {
         guard !pathReleased else { summary.pathSkipped += 1; return }
         let h = Row(Self.iE, normal.x, Self.iN, normal.y)
         let nu = normal.x * (line.point.x - x[Self.iE]) + normal.y * (line.point.y - x[Self.iN])
-        let r = path.crossTrackSigma * path.crossTrackSigma
+        // The path is no more certain than the fixes' mean offset from it, beyond what their own
+        // slow error explains: a line drawn a few meters off (or a walk along one side of a wide
+        // street) loosens its own constraint, a canyon's multipath pull (with its larger reported
+        // σ) does not.
+        let slow = c.gnssCorrelatedFraction * sigma
+        let r = path.crossTrackSigma * path.crossTrackSigma + Swift.max(0, (pathResidualMean * pathResidualMean).sum() - slow * slow)
         guard nu * nu <= c.pathGate * innovationVariance(h, r) else { summary.pathSkipped += 1; return }
         let gap = time - lastPathTime
         let inflate = gap > 0 ? Swift.max(1, c.pathCorrelationTime / gap) : 100
