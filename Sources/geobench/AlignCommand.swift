@@ -26,6 +26,13 @@ struct AlignCommand: ParsableCommand {
         largest factor the fixes' reported accuracies had to be widened by (1: they held; >= 1.5 also \
         warns on stderr). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
         5 m per axis (fixes_without_accuracy counts them; a note on stderr). \
+        --path FILE.geojson: map aiding with the walking path the device follows (a tour file's \
+        LineString/MultiLineString features with "kind": "path", else every line); --path-sigma (m, \
+        default 1.5) must cover how far the walker strays from the drawn line and how far the line is \
+        off; the path is not used outside a corridor of 2 sigma of the fix + 3 m around it, nor while \
+        the fixes stand off it on average (the map check: a path drawn off the walk, or multipath \
+        along a street canyon; a note on stderr). With --path the JSON adds path_updates, \
+        path_skipped, path_releases. \
         --truth TRACE --plot FILE.svg draws |heading error| and the error of anchors 50 m and 200 m \
         ahead over time, fused vs the compass alone (latest fix + latest compass reading). \
         Bad input (times going backwards, NaN, yaw out of range, missing columns) exits 2 with FILE:LINE: message.
@@ -49,6 +56,12 @@ struct AlignCommand: ParsableCommand {
 
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
+
+    @Option(help: "GeoJSON file with the walking path the device follows (map aiding; \"kind\": \"path\" lines preferred).")
+    var path: String?
+
+    @Option(help: "σ (m) of the device's distance from the --path line (stray + drawing error).")
+    var pathSigma: Double = 1.5
 
     @Option(help: "Truth trace with device headings (e.g. simulate --truth), for --plot.")
     var truth: String?
@@ -77,7 +90,8 @@ struct AlignCommand: ParsableCommand {
             for i in fixList.indices.dropFirst() where fixList[i].time < fixList[i - 1].time {
                 throw InputError(file: fixes, line: nil, message: "fix #\(i + 1) time \(fixList[i].time) goes backwards (previous fix \(fixList[i - 1].time))")
             }
-            var reg = GeoRegistration(convention: convention, configuration: config)
+            let constraint = try path.map { try PathConstraint.load($0, crossTrackSigma: pathSigma) }
+            var reg = GeoRegistration(convention: convention, configuration: config, path: constraint)
             let writer = try CSVWriter(path: output, header: ["time", "latitude", "longitude", "ellipsoidal_height", "heading",
                                                               "heading_sigma", "horizontal_accuracy", "heading_offset"])
             if plot != nil && truth == nil { throw InputError(file: "--plot", line: nil, message: "--plot needs --truth") }
@@ -111,14 +125,18 @@ struct AlignCommand: ParsableCommand {
                                     tracking_jumps: sum.trackingJumps, large_corrections: sum.largeCorrections,
                                     heading_reinitializations: sum.headingReinitializations,
                                     fixes_without_accuracy: sum.fixesWithoutAccuracy,
-                                    fix_accuracy_scale_max: (sum.maximumFixAccuracyScale * 1000).rounded() / 1000)
+                                    fix_accuracy_scale_max: (sum.maximumFixAccuracyScale * 1000).rounded() / 1000,
+                                    path_updates: constraint == nil ? nil : sum.pathUpdates,
+                                    path_skipped: constraint == nil ? nil : sum.pathSkipped,
+                                    path_releases: constraint == nil ? nil : sum.pathReleases)
                 let enc = JSONEncoder()
                 enc.outputFormatting = [.sortedKeys]
                 print(String(decoding: try enc.encode(o), as: UTF8.self))
             } else {
                 Stderr.print("\(tracking): \(samples.count) tracking rows, \(rows) written; fixes \(sum.fixesUsed) used, \(sum.fixesGated) gated, "
                              + "\(sum.fixesBeforeTracking) before / \(unused) after tracking; compass \(sum.compassUsed) used, \(sum.compassGated) gated; "
-                             + "\(sum.trackingJumps) tracking jump(s)")
+                             + "\(sum.trackingJumps) tracking jump(s)"
+                             + (constraint == nil ? "" : "; path \(sum.pathUpdates) applied, \(sum.pathSkipped) skipped"))
             }
             if sum.fixesWithoutAccuracy > 0 {
                 Stderr.print("note: \(fixes): \(sum.fixesWithoutAccuracy) fixes without a horizontal accuracy: σ from their HDOP × "
@@ -127,6 +145,11 @@ struct AlignCommand: ParsableCommand {
             if sum.maximumFixAccuracyScale >= 1.5 {
                 Stderr.print("warning: \(fixes): the fixes' reported accuracies look optimistic — their errors needed up to "
                              + String(format: "%.1f", sum.maximumFixAccuracyScale) + " × the reported radius (the estimator widened them)")
+            }
+            if let path, sum.pathReleases > 0 {
+                Stderr.print("note: \(path): the fixes stood off the path on average \(sum.pathReleases) time(s) (multipath along a street "
+                             + "canyon, or a path drawn away from the walk); it was not used meanwhile (\(sum.pathUpdates) constraints applied, "
+                             + "\(sum.pathSkipped) skipped)")
             }
             if rows == 0 {
                 Stderr.print("warning: no estimate: the heading never became known (no compass and the tracked path never spanned \(config.alignmentSpan) m with fixes)")
@@ -140,6 +163,8 @@ struct AlignCommand: ParsableCommand {
         var compass_used, compass_gated, tracking_jumps, large_corrections, heading_reinitializations: Int
         var fixes_without_accuracy: Int
         var fix_accuracy_scale_max: Double
+        /// With --path only (absent otherwise).
+        var path_updates, path_skipped, path_releases: Int?
     }
 
     /// Parses a time field: Unix seconds or ISO 8601 UTC.

@@ -119,15 +119,7 @@ struct FilterCommand: ParsableCommand {
             var opts = TraceReadConfiguration(skipInvalid: skipInvalid, provider: provider)
             if let date { opts.defaultDate = try TraceIO.parseDate(date) }
 
-            var constraint: PathConstraint? = nil
-            if let path {
-                guard pathSigma > 0, pathSigma.isFinite else {
-                    throw InputError(file: "--path-sigma", line: nil, message: "\(pathSigma) must be a positive number of meters")
-                }
-                let collection: GeoJSONFeatureCollection
-                collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: path))
-                constraint = try located(path, context: "not a usable path") { try PathConstraint(geoJSON: collection, crossTrackSigma: pathSigma) }
-            }
+            let constraint = try path.map { try PathConstraint.load($0, crossTrackSigma: pathSigma) }
 
             var fixesRead = 0, fixesWritten = 0
             var statistics: PositionFilterStatistics? = nil

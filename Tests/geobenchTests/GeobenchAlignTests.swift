@@ -64,6 +64,38 @@ extension GeobenchInterfaceTests {
         let r = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--compass", badCompass, "--output", path("o5.csv")])
         #expect(r.status == 2 && r.stderr.contains("\(badCompass):2:"))
     }
+
+    /// `align --path`: map aiding with the tour file `simulate --pois` writes (its "kind": "path"
+    /// line); the JSON gains path_updates, path_skipped, path_releases (absent without --path);
+    /// a bad --path-sigma or a file without lines exits 2 naming it.
+    @Test func alignWithPath() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-align-path-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func path(_ n: String) -> String { dir.appendingPathComponent(n).path }
+        let sim = try geobench(["simulate", "--scenario", "city-walk", "--seed", "2", "--sensor-duration", "0", "--lateral-wander", "1.5",
+                                "--raw", path("raw.csv"), "--truth", path("truth.csv"), "--pois", path("tour.geojson"),
+                                "--tracking", path("trk.csv"), "--compass", path("cmp.csv")])
+        #expect(sim.status == 0, "\(sim.stderr)")
+        let plain = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--output", path("o1.csv"), "--json"])
+        #expect(plain.status == 0, "\(plain.stderr)")
+        #expect(try json(plain.stdout)["path_updates"] == nil)
+        let run = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--compass", path("cmp.csv"),
+                                "--path", path("tour.geojson"), "--path-sigma", "1.5", "--output", path("o2.csv"), "--json"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let j = try json(run.stdout)
+        let updates = try #require(j["path_updates"] as? Int), skipped = try #require(j["path_skipped"] as? Int)
+        #expect(j["path_releases"] as? Int != nil)
+        // Most fixes of a walk along the path constrain it; the rest are outside the corridor or gated.
+        let used = try #require(j["fixes_used"] as? Int)
+        #expect(updates > used / 2 && updates + skipped <= used, "path \(updates) applied, \(skipped) skipped of \(used) fixes")
+        let badSigma = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", path("tour.geojson"),
+                                     "--path-sigma", "0", "--output", path("o3.csv")])
+        #expect(badSigma.status == 2 && badSigma.stderr.contains("--path-sigma"), "\(badSigma.stderr)")
+        let empty = try temporaryFile("empty.geojson", #"{"type":"FeatureCollection","features":[]}"#)
+        let noLines = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", empty, "--output", path("o4.csv")])
+        #expect(noLines.status == 2 && noLines.stderr.contains(empty), "\(noLines.stderr)")
+    }
 }
 
 extension GeobenchInterfaceTests {
