@@ -28,8 +28,23 @@ public struct TourUpdate: Sendable {
     public var refusal: InputRefusal? = nil
 }
 
+/// What the engine tells the AR view after each AR frame, once the session is aligned.
+public struct ARAlignment: Sendable {
+    /// The session's alignment to the Earth: device position and heading with their σ, the true
+    /// heading of the session's −z axis (`frameHeading`).
+    public var estimate: GeoRegistrationEstimate
+    /// Each POI's model position in the ARKit session frame (meters; put an `ARAnchor` there), or
+    /// why it could not be placed.
+    public var anchorPositions: [String: Result<SIMD3<Double>, GeoAnchorError>]
+    /// Relocalisations and large corrections since the previous frame (tell the user the scene
+    /// was re-aligned).
+    public var events: [GeoRegistrationEvent]
+}
+
 /// The app's location brain, isolated in an actor: plans the tour, filters position and heading,
-/// runs the tour session and places the POIs' models.
+/// runs the tour session and places the POIs' models — from the compass (``locationUpdate(_:)``)
+/// or, in an AR view, from the session aligned by AR tracking + GNSS + compass
+/// (``arFrameUpdate(time:cameraPosition:cameraYaw:)``).
 public actor TourEngine {
     public let tour: Tour
     public let plan: RoutePlan
@@ -38,6 +53,9 @@ public actor TourEngine {
     private var headingFilter = HeadingFilter()
     private let anchors: [GeoAnchor]
     private let placer: AnchorPlacer
+    private let environment: AnchorEnvironment
+    /// The AR session (ARKit `.gravity`) aligned to the Earth, map-aided by the tour's own path.
+    private var registration: GeoRegistration
 
     /// Plans the visiting order from `start` (a walk along `paths` when given, else straight
     /// legs), builds the tour and its session.
@@ -62,7 +80,28 @@ public actor TourEngine {
         }
         // MSL anchors need a geoid: the app ships an EGM96 excerpt in its bundle. (Without one,
         // placement reports a typed error per anchor instead of a wrong height.)
-        placer = AnchorPlacer(environment: AnchorEnvironment(geoid: try Self.bundledGeoid()), convention: .arkitGravityAndHeading)
+        environment = AnchorEnvironment(geoid: try Self.bundledGeoid())
+        placer = AnchorPlacer(environment: environment, convention: .arkitGravityAndHeading)
+        // Visitors stray from the planned line and the line is drawn from map data: σ 2 m.
+        registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0), path: try tour.pathConstraint(crossTrackSigma: 2))
+    }
+
+    /// An AR frame of an ARKit `.gravity` session (`ARFrame.camera.transform`: the camera's
+    /// position in meters and its yaw, degrees clockwise seen from above, 0 = the session's −z).
+    /// Returns nil until the session is aligned (the first fix with a compass reading, or 30 m
+    /// walked without one).
+    public func arFrameUpdate(time: Double, cameraPosition: SIMD3<Double>, cameraYaw: Double) throws -> ARAlignment? {
+        try registration.update(tracking: ARTrackingSample(time: time, position: cameraPosition, yaw: cameraYaw))
+        let events = registration.events
+        registration.removeEvents()
+        guard let estimate = registration.estimate else { return nil }
+        // Placements relative to the device in the session's axes, shifted to the session origin.
+        let sessionPlacer = AnchorPlacer(environment: environment, convention: .arkitGravity(sessionHeading: estimate.frameHeading))
+        var positions: [String: Result<SIMD3<Double>, GeoAnchorError>] = [:]
+        for (a, r) in zip(anchors, try sessionPlacer.place(anchors, registration: estimate)) {
+            positions[a.id] = r.map { estimate.devicePositionInSession + $0.position }
+        }
+        return ARAlignment(estimate: estimate, anchorPositions: positions, events: events)
     }
 
     /// The EGM96 excerpt shipped as a bundle resource (`Bundle.main` in an app target).
@@ -74,8 +113,13 @@ public actor TourEngine {
     }
 
     /// A compass reading (CoreLocation's `CLHeading`: true heading and its accuracy, degrees).
-    public func headingUpdate(trueHeading: Double, accuracy: Double, time: Double) -> HeadingFilter.CompassOutcome {
-        headingFilter.update(heading: trueHeading, accuracy: accuracy, time: time)
+    /// - Throws: a non-finite heading or time (from the AR alignment, which also takes the reading).
+    public func headingUpdate(trueHeading: Double, accuracy: Double, time: Double) throws -> HeadingFilter.CompassOutcome {
+        // CoreLocation's negative accuracy marks an invalid heading: only valid ones align the session.
+        if accuracy > 0 {
+            try registration.update(compass: CompassReading(time: time, heading: trueHeading, headingAccuracy: accuracy))
+        }
+        return headingFilter.update(heading: trueHeading, accuracy: accuracy, time: time)
     }
 
     /// A gyroscope sample (CoreMotion `rotationRate.z`, rad/s).
@@ -89,6 +133,8 @@ public actor TourEngine {
             return TourUpdate(events: [], guidance: session.guidance(), placements: [:], position: nil,
                               refusal: positionFilter.lastRefusal)
         }
+        // The AR alignment takes the raw fix (it has its own error model); only fixes the filter accepted.
+        try registration.update(fix: fix)
         let update = try session.update(filtered.fix)
         if let r = update.refusal {
             return TourUpdate(events: [], guidance: session.guidance(), placements: [:], position: filtered, refusal: r)
