@@ -447,29 +447,22 @@ struct GeoRegistrationTests {
         noFrame.consecutiveRejectionsForJump = 0
         noFrame.frameHeadingSigma = nil
         #expect(throws: GeoAnchorError.self) { try noFrame.validate() }
-        // This round's settings are checked too, each naming itself.
+        // Later settings are checked too, each naming itself.
+        let cases: [(WritableKeyPath<GeoRegistrationConfiguration, Double>, Double, GeoAnchorError)] = [
+            (\.jumpAcceleration, 0, .outOfRange(name: "jumpAcceleration", value: 0, allowed: .greaterThan(0, unit: "m/s²"))),
+            (\.fixAccuracyTolerance, 0.5, .outOfRange(name: "fixAccuracyTolerance", value: 0.5, allowed: .atLeast(1))),
+            (\.userEquivalentRangeError, -6, .outOfRange(name: "userEquivalentRangeError", value: -6, allowed: .greaterThan(0, unit: "m"))),
+            (\.pathGate, 0, .outOfRange(name: "pathGate", value: 0, allowed: .greaterThan(0))),
+            (\.pathCorrelationTime, -1, .outOfRange(name: "pathCorrelationTime", value: -1, allowed: .atLeast(0, unit: "s"))),
+            (\.pathCheckTime, .infinity, .nonFinite(name: "pathCheckTime", value: .infinity)),
+            (\.pathCheckSigmas, 0, .outOfRange(name: "pathCheckSigmas", value: 0, allowed: .greaterThan(0)))
+        ]
+        for (field, value, error) in cases {
+            var c = GeoRegistrationConfiguration()
+            c[keyPath: field] = value
+            #expect(throws: error) { try c.validate() }
+        }
         var c = GeoRegistrationConfiguration()
-        c.jumpAcceleration = 0
-        #expect(throws: GeoAnchorError.outOfRange(name: "jumpAcceleration", value: 0, allowed: .greaterThan(0, unit: "m/s²"))) { try c.validate() }
-        c = GeoRegistrationConfiguration()
-        c.fixAccuracyTolerance = 0.5
-        #expect(throws: GeoAnchorError.outOfRange(name: "fixAccuracyTolerance", value: 0.5, allowed: .atLeast(1))) { try c.validate() }
-        c = GeoRegistrationConfiguration()
-        c.userEquivalentRangeError = -6
-        #expect(throws: GeoAnchorError.outOfRange(name: "userEquivalentRangeError", value: -6, allowed: .greaterThan(0, unit: "m"))) { try c.validate() }
-        c = GeoRegistrationConfiguration()
-        c.pathGate = 0
-        #expect(throws: GeoAnchorError.outOfRange(name: "pathGate", value: 0, allowed: .greaterThan(0))) { try c.validate() }
-        c = GeoRegistrationConfiguration()
-        c.pathCorrelationTime = -1
-        #expect(throws: GeoAnchorError.outOfRange(name: "pathCorrelationTime", value: -1, allowed: .atLeast(0, unit: "s"))) { try c.validate() }
-        c = GeoRegistrationConfiguration()
-        c.pathCheckTime = .nan
-        #expect(throws: GeoAnchorError.self) { try c.validate() }
-        c = GeoRegistrationConfiguration()
-        c.pathCheckSigmas = 0
-        #expect(throws: GeoAnchorError.outOfRange(name: "pathCheckSigmas", value: 0, allowed: .greaterThan(0))) { try c.validate() }
-        c = GeoRegistrationConfiguration()
         c.unreportedFixSigma = .infinity
         #expect(throws: GeoAnchorError.nonFinite(name: "unreportedFixSigma", value: .infinity)) { try c.validate() }
     }
