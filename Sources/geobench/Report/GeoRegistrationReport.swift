@@ -50,7 +50,7 @@ enum GeoRegistrationReport: ReportSection {
                 }
             }
         }
-        lines += try mapAided()
+        lines += try mapAided(context)
         lines += offTheModel()
         lines.append(try speed())
         if context.plotsDirectory == nil { lines.append("  plots: geobench report --plots DIR writes DIR/<scenario>-geo-registration.svg (heading and anchor errors over the walk, fused vs compass alone); for any seed:") }
@@ -99,7 +99,7 @@ enum GeoRegistrationReport: ReportSection {
     /// drawn line (σ 1.5 m, τ 30 s, as people keep to one side or cut a corner — the traces/
     /// walker is exactly on it, which would flatter the path): without a path, with the exact
     /// path, and with a path whose vertices are off by σ 2 m (stated as crossTrackSigma 2.5 m).
-    static func mapAided() throws -> [String] {
+    static func mapAided(_ context: ReportContext) throws -> [String] {
         var lines = ["  map aiding — the tour path as a cross-track constraint (GeoRegistration(path:), align --path); walker strays σ 1.5 m from it;",
                      "  each cell: heading p95 after 100 m, position p95 / raw p95, |heading error| ≤ 2σ",
                      "  walk              gnss     compass  " + ["no path", "exact path", "path ±2 m (σ 2.5 m)"].map { $0.padding(toLength: 22, withPad: " ", startingAt: 0) }.joined()]
@@ -113,6 +113,7 @@ enum GeoRegistrationReport: ReportSection {
             for phone in [false, true] {
                 var c = config
                 if phone { c.gnss = GeoRegistrationSimulator.phoneGNSS(c.gnss) }
+                context.progress("geo-registration map aiding \(name) \(phone ? "phone" : "shipped")")
                 let sim = try TraceSimulator(config: c, seed: seed).run()
                 let streams = GeoRegistrationSimulator(seed: seed).run(truth: sim.truth)
                 for compass in [true, false] {
