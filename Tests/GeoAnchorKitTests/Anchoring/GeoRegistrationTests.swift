@@ -366,7 +366,7 @@ struct GeoRegistrationTests {
     /// The walk of ``walk(_:seed:compass:configuration:)`` with a walker who strays from the drawn
     /// path (σ 1.5 m, τ 30 s), run without and with map aiding (`path`: the scenario's waypoints,
     /// exact or transformed by `drawn`).
-    static func strayingWalk(_ name: String, seed: UInt64, compass: Bool,
+    static func strayingWalk(_ name: String, seed: UInt64, compass: Bool, dropout: ClosedRange<Double>? = nil,
                              drawn: ((ENUVector) -> (east: Double, north: Double))? = nil) throws -> (plain: GeoRegistrationEvaluation, aided: GeoRegistrationEvaluation) {
         var config = TraceSimulator.Configuration.scenarios[name]!
         config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss)
@@ -383,8 +383,24 @@ struct GeoRegistrationTests {
                 return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude)
             }])
         }
-        return (GeoRegistrationEvaluation.run(raw: out.raw, streams: streams, useCompass: compass),
-                GeoRegistrationEvaluation.run(raw: out.raw, streams: streams, useCompass: compass, path: path))
+        var raw = out.raw
+        if let d = dropout, let t0 = raw.first?.time { raw.removeAll { d.contains($0.time - t0) } }
+        return (GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass),
+                GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass, path: path))
+    }
+
+    /// Map aiding through a GNSS dropout (no fix for 120 s, as in a narrow street): the heading
+    /// the path made certain before it carries the tracked walk through. Reference: simulator
+    /// truth over the dropout's last 60 s; bound: p95 position error at most 0.8 × the unaided
+    /// one (measured 1.86 m against 3.94 m). Applying the path once a second during the dropout
+    /// too was tried and not kept: 2.04 m here, and no clear gain over 48 walks with long dropouts.
+    @Test func mapAidingThroughADropout() throws {
+        let (plain, aided) = try Self.strayingWalk("city-walk", seed: 2, compass: true, dropout: 600...720)
+        let t0 = try #require(plain.samples.first?.time)
+        func p95(_ e: GeoRegistrationEvaluation) -> Double {
+            GeoRegistrationEvaluation.quantile(e.samples.filter { (660...720).contains($0.time - t0) }.map(\.positionError), 0.95)
+        }
+        #expect(p95(aided) <= 0.8 * p95(plain), "dropout position p95 \(p95(aided)) m vs unaided \(p95(plain)) m")
     }
 
     /// Map aiding: in the city walks' canyons the fixes stand off the street for a minute at a
