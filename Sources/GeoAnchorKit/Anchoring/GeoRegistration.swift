@@ -29,6 +29,11 @@ import Foundation
 /// compass or frame prior, the heading is initialized by a least-squares rotation (2-D Procrustes)
 /// of the tracked path onto the fixes once it spans ``GeoRegistrationConfiguration/alignmentSpan``.
 ///
+/// **Map aiding** (``path``, optional): the walking path the device follows — a tour's path —
+/// constrains the position across the segment walked after each fix, so a turned path
+/// observes ψ where the fixes are poor (urban canyons); a map check widens or releases a path
+/// the fixes stand off (``GeoRegistrationConfiguration/pathCheckSigmas``).
+///
 /// **Output smoothing.** Corrections reach ``estimate`` at bounded rates (slower while standing
 /// still), so placed anchors do not jitter with fix noise; larger corrections are applied at once
 /// and reported in ``events``. The reported σ includes the not-yet-applied correction.
@@ -38,7 +43,9 @@ import Foundation
 ///
 /// *Accuracy* (simulated walks with ground truth, `GeoRegistrationTests`, README): heading error
 /// p95 after 100 m walked 1.1–2.1° in open country, 1.3–3.7° in urban canyons (48 walks); position
-/// p95 0.28–0.77 × the raw fixes'; see the README table for figures per scenario.
+/// p95 0.28–0.77 × the raw fixes'; see the README table for figures per scenario. With the
+/// exact tour path and a walker straying 1.5 m from it, the heading target (≤ 1.5° with
+/// compass, ≤ 2.0° without) is met on 47 of the 48 walks (33 without the path).
 /// *Speed*: a tracking sample costs a few rotations; the covariance is propagated once per
 /// measurement, and at least every 1.5 s while none arrives (so the reported σ grows during a
 /// GNSS dropout) (Benchmarks/Anchoring, `geo-registration`).
