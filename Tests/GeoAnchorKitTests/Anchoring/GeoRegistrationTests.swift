@@ -439,6 +439,16 @@ struct GeoRegistrationTests {
         #expect(a.headingP95After100 <= p.headingP95After100 + 0.5, "heading p95 \(a.headingP95After100)° vs unaided \(p.headingP95After100)°")
     }
 
+    /// A path somewhere else (the tour file of another town: every vertex 10 km off) is never
+    /// within the corridor: skipped at every fix, and the estimate is the unaided one bit for bit.
+    @Test func pathElsewhereChangesNothing() throws {
+        let (plain, aided) = try Self.strayingWalk("zavist-tour", seed: 3, compass: false) { (east: $0.east + 10_000, north: $0.north) }
+        #expect(aided.summary.pathUpdates == 0 && aided.summary.pathReleases == 0)
+        // Every fix once the heading is known (the first 30 m without compass go before it).
+        #expect(aided.summary.pathSkipped > aided.summary.fixesUsed * 9 / 10 && aided.summary.pathSkipped <= aided.summary.fixesUsed)
+        #expect(aided.samples == plain.samples)
+    }
+
     @Test func invalidConfigurationIsRefused() throws {
         try GeoRegistrationConfiguration().validate()
         var broken = GeoRegistrationConfiguration()
