@@ -67,7 +67,14 @@ public struct GeoRegistration: Sendable {
     /// (``GeoRegistrationConfiguration/pathCheckSigmas``). Its ``PathConstraint/crossTrackSigma``
     /// must cover how far the walker strays from the drawn line *and* how far the line is off
     /// (digitizing): a path stated tighter than it is turns the heading with its own errors.
-    public let path: PathConstraint?
+    /// May be set at any time (a tour chosen after the AR session started; nil ends map aiding);
+    /// the map check starts afresh.
+    public var path: PathConstraint? {
+        didSet {
+            localPath = path.flatMap { p in reference.map { p.local(in: $0) } }
+            pathResidualMean = .zero; pathReleased = false; lastPathFixTime = -.infinity; lastPathTime = -.infinity
+        }
+    }
     /// ``path`` in the reference frame (set at the first fix).
     var localPath: LocalPath?
     /// Time of the latest applied cross-track constraint and of the latest fix the map check saw.

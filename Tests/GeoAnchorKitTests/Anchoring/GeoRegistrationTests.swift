@@ -439,6 +439,32 @@ struct GeoRegistrationTests {
         #expect(a.headingP95After100 <= p.headingP95After100 + 0.5, "heading p95 \(a.headingP95After100)° vs unaided \(p.headingP95After100)°")
     }
 
+    /// The path set during the walk (a tour chosen after the AR session started) is used from
+    /// then on, and setting it back to nil ends map aiding: counted constraints only while set.
+    @Test func pathCanBeSetDuringTheWalk() throws {
+        var config = TraceSimulator.Configuration.cityWalk
+        config.sensors.duration = 0
+        let out = try TraceSimulator(config: config, seed: 4).run()
+        let streams = GeoRegistrationSimulator(seed: 4).run(truth: out.truth)
+        var reg = GeoRegistration()
+        var fi = 0, ci = 0, fixesWhileSet = 0
+        let third = streams.tracking.count / 3
+        for (k, t) in streams.tracking.enumerated() {
+            if k == third { reg.path = try GeoRegistrationEvaluation.drawnPath(of: config) }
+            if k == 2 * third {
+                #expect(reg.summary.pathUpdates > 100, "\(reg.summary.pathUpdates) constraints in the middle third")
+                reg.path = nil
+            }
+            let before = fi
+            try reg.update(tracking: t, fixes: out.raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci)
+            if reg.path != nil { fixesWhileSet += fi - before }
+            if k == third - 1 { #expect(reg.summary.pathUpdates == 0 && reg.summary.pathSkipped == 0) }
+        }
+        // One decision per fix while the path was set, none before or after.
+        let decisions = reg.summary.pathUpdates + reg.summary.pathSkipped
+        #expect(decisions > 0 && decisions <= fixesWhileSet, "\(decisions) path decisions, \(fixesWhileSet) fixes while set")
+    }
+
     /// A path somewhere else (the tour file of another town: every vertex 10 km off) is never
     /// within the corridor: skipped at every fix, and the estimate is the unaided one bit for bit.
     @Test func pathElsewhereChangesNothing() throws {
