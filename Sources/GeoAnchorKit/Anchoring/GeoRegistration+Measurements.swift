@@ -120,9 +120,8 @@ extension GeoRegistration {
     /// ``GeoRegistrationConfiguration/pathCheckTime``: their mean offset m widens the constraint
     /// (variance crossTrackSigma² + m² − (slow σ of the fix)², not below crossTrackSigma², so a
     /// line drawn a few meters off loosens itself while a canyon's pull, which the fix's larger
-    /// reported σ covers, does not), and
-    /// beyond ``GeoRegistrationConfiguration/pathCheckSigmas`` × √(σ_fix² + crossTrackSigma²) the
-    /// path is released until m falls below half that.
+    /// reported σ covers, does not), and beyond ``GeoRegistrationConfiguration/pathCheckSigmas``
+    /// × √(σ_fix² + crossTrackSigma²) the path is released until m falls below half that.
     mutating func applyPath(fix z: SIMD2<Double>, sigma: Double, fixAccepted: Bool, time: Double) {
         guard let path, let localPath else { return }
         let c = configuration

@@ -204,9 +204,8 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     public var pathGate = 9.0
     /// The map check: time constant (s) of the running mean m of the fixes' cross-track
     /// residuals (m², less the fix's slow-error variance, is added to the constraint's variance),
-    /// and the limit on |m| in
-    /// `√(σ_fix² + crossTrackSigma²)` units above which the path is released (taken back below
-    /// half the limit).
+    /// and the limit on |m| in `√(σ_fix² + crossTrackSigma²)` units above which the path is
+    /// released (taken back below half the limit).
     public var pathCheckTime = 60.0
     public var pathCheckSigmas = 2.0
 
