@@ -27,7 +27,8 @@ struct AlignCommand: ParsableCommand {
         warns on stderr). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
         5 m per axis (fixes_without_accuracy counts them; a note on stderr). \
         --path FILE.geojson: map aiding with the walking path the device follows (a tour file's \
-        LineString/MultiLineString features with "kind": "path", else every line); --path-sigma (m, \
+        LineString/MultiLineString features with "kind": "path", else every line; FILE.gpx: its \
+        track segments, else its routes, times not needed); --path-sigma (m, \
         default 1.5) must cover how far the walker strays from the drawn line and how far the line is \
         off; the path is not used outside a corridor of 2 sigma of the fix + 3 m around it, nor while \
         the fixes stand off it on average (the map check: a path drawn off the walk, or multipath \
@@ -57,7 +58,7 @@ struct AlignCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
 
-    @Option(help: "GeoJSON file with the walking path the device follows (map aiding; \"kind\": \"path\" lines preferred).")
+    @Option(help: "GeoJSON (\"kind\": \"path\" lines preferred) or GPX (track segments, else routes) with the walking path the device follows (map aiding).")
     var path: String?
 
     @Option(help: "σ (m) of the device's distance from the --path line (stray + drawing error).")

@@ -30,7 +30,8 @@ struct FilterCommand: ParsableCommand {
         moment-matched mixture of its modes where it rode) and writes the smoothed \
         estimates instead. --path FILE.geojson constrains the estimate to a known \
         walking path (map aiding): the LineString/MultiLineString features with "kind": "path" \
-        (the tour files' convention), else every line in the file; --path-sigma sets how far \
+        (the tour files' convention), else every line in the file; a .gpx path file gives its \
+        track segments, else its routes (times not needed); --path-sigma sets how far \
         (σ, m) the walker strays from the drawn line (default 1.5). The constraint is released \
         outside a corridor of 2 σ of the fix + 3 m around the path. --profile sets a one-mode process model (walking, cycling, \
         driving). Measurement σ: horizontal_accuracy is read as a 68 % radius (σ = accuracy / \
@@ -62,7 +63,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "Force a one-mode process model: walking, cycling or driving (default: adaptive).")
     var profile: String?
 
-    @Option(help: "GeoJSON file with the walking path to constrain the estimate to (LineStrings; \"kind\": \"path\" preferred).")
+    @Option(help: "GeoJSON (LineStrings; \"kind\": \"path\" preferred) or GPX (track segments, else routes) with the walking path to constrain the estimate to.")
     var path: String?
 
     @Option(help: "σ (m) of the walker's distance from the --path line.")

@@ -89,6 +89,24 @@ extension GeobenchInterfaceTests {
         // Most fixes of a walk along the path constrain it; the rest are outside the corridor or gated.
         let used = try #require(j["fixes_used"] as? Int)
         #expect(updates > used / 2 && updates + skipped <= used, "path \(updates) applied, \(skipped) skipped of \(used) fixes")
+        // The same path as an untimed GPX track (what an outdoor planner exports): the same lines,
+        // so the same estimates, byte for byte, and the same JSON.
+        let tour = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: path("tour.geojson")))
+        let lines = try PathConstraint(geoJSON: tour).lines
+        var gpx = "<?xml version=\"1.0\"?>\r\n<gpx version=\"1.1\" creator=\"test\" xmlns=\"http://www.topografix.com/GPX/1/1\">\r\n<trk>"
+        for l in lines {
+            gpx += "<trkseg>\r\n" + l.map { "<trkpt lat=\"\($0.latitude)\" lon=\"\($0.longitude)\"></trkpt>\r\n" }.joined() + "</trkseg>"
+        }
+        gpx += "</trk></gpx>\r\n"
+        let gpxPath = try temporaryFile("tour.gpx", gpx)
+        let viaGPX = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--compass", path("cmp.csv"),
+                                   "--path", gpxPath, "--path-sigma", "1.5", "--output", path("o2g.csv"), "--json"])
+        #expect(viaGPX.status == 0, "\(viaGPX.stderr)")
+        #expect(viaGPX.stdout == run.stdout)
+        #expect(try String(contentsOfFile: path("o2g.csv"), encoding: .utf8) == String(contentsOfFile: path("o2.csv"), encoding: .utf8))
+        let badGPX = try temporaryFile("bad.gpx", "<gpx version=\"1.1\"><trk><trkseg>\n<trkpt lat=\"95\" lon=\"14\"/></trkseg></trk></gpx>\n")
+        let bad = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", badGPX, "--output", path("o5.csv")])
+        #expect(bad.status == 2 && bad.stderr.contains("\(badGPX):2:"), "\(bad.stderr)")
         let badSigma = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", path("tour.geojson"),
                                      "--path-sigma", "0", "--output", path("o3.csv")])
         #expect(badSigma.status == 2 && badSigma.stderr.contains("--path-sigma"), "\(badSigma.stderr)")

@@ -36,6 +36,37 @@ public enum GPXReader {
         return out
     }
 
+    /// Reads a GPX file as lines — a walking path for ``PathConstraint/init(lines:crossTrackSigma:corridorSigmas:corridorWidth:)``,
+    /// e.g. a tour planned in an outdoor app: each track segment (`trkseg`) is a line of its
+    /// points in document order, or, in a file without track points, each route (`rte`). Times
+    /// are not needed (planned tracks and routes have none); waypoints are not part of a line.
+    /// Segments without points are left out; a one-point segment is kept (the constraint refuses
+    /// it, naming the line). Points are validated as ``read(url:options:onFix:onUntimedPoint:onWaypoint:)``
+    /// validates them.
+    /// - Throws: ``TraceFormatError`` with the line of a bad point, or for a document that is not GPX.
+    public static func lines(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [[GeodeticCoordinate]] {
+        var tracks: [[GeodeticCoordinate]] = [], routes: [[GeodeticCoordinate]] = []
+        _ = try TraceReader.typedReaderError(source: url.path) {
+            guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
+                throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
+            }
+            try refuseEntityDeclarations(url: url)
+            return try read(stream: stream, source: url.path, options: options, onFix: { _ in }, onUntimedPoint: nil, onWaypoint: nil,
+                            onLinePoint: { isRoute, line, p in
+                                let c = GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude)
+                                if isRoute {
+                                    while routes.count <= line { routes.append([]) }
+                                    routes[line].append(c)
+                                } else {
+                                    while tracks.count <= line { tracks.append([]) }
+                                    tracks[line].append(c)
+                                }
+                            })
+        }
+        let found = tracks.contains { !$0.isEmpty } ? tracks : routes
+        return found.filter { !$0.isEmpty }
+    }
+
     /// Reads a GPX file.
     /// - Parameters:
     ///   - url: the file.
@@ -66,9 +97,12 @@ public enum GPXReader {
                         onWaypoint: onWaypoint)
     }
 
+    /// `onLinePoint(isRoute, line, point)`: every valid track or route point, timed or not, with
+    /// the index of its track segment or route (for ``lines(url:options:)``).
     static func read(stream: InputStream, source: String, options: TraceReadConfiguration,
                      onFix: (Fix) throws -> Void, onUntimedPoint: ((Fix) throws -> Void)?,
-                     onWaypoint: ((GPXWaypoint) throws -> Void)?) throws -> TraceReadSummary {
+                     onWaypoint: ((GPXWaypoint) throws -> Void)?,
+                     onLinePoint: ((Bool, Int, Fix) -> Void)? = nil) throws -> TraceReadSummary {
         // XMLParser.parse() runs to completion and its delegate methods cannot throw: the
         // delegate calls the closures itself, stores the first thrown error and aborts the parse.
         return try withoutActuallyEscaping(onFix) { onFix in
@@ -82,6 +116,7 @@ public enum GPXReader {
                 parser.shouldResolveExternalEntities = false
                 parser.delegate = d
                 d.parser = parser
+                d.onLinePoint = onLinePoint
                 let ok = parser.parse()
                 if let e = d.callbackError { throw e }
                 if let e = d.formatError { throw e }
@@ -124,6 +159,9 @@ public enum GPXReader {
         /// Route points held until the end: they are the trace only if the file has no track point.
         var routePoints: [(fix: Fix, hasTime: Bool)] = []
         var sawTrackPoint = false
+        /// See `read(stream:…onLinePoint:)`; the current track segment's and route's indices.
+        var onLinePoint: ((Bool, Int, Fix) -> Void)? = nil
+        var trackSegment = -1, route = -1
         /// The kind of the point being read: wpt, rtept or trkpt.
         var pointKind = ""
         var pointName: String? = nil
@@ -191,7 +229,8 @@ public enum GPXReader {
             let name = Self.localName(elementName)
             if name == "gpx" { sawGPX = true }
             if point != nil { depthInPoint += 1; text = ""; collecting = true; return }
-            if name == "trkseg" { summary.segments += 1 }
+            if name == "trkseg" { summary.segments += 1; trackSegment += 1 }
+            if name == "rte" { route += 1 }
             if name == "wpt" || name == "rtept" || name == "trkpt" {
                 pointKind = name
                 pointName = nil
@@ -235,6 +274,10 @@ public enum GPXReader {
                 let p = point!
                 point = nil
                 if let msg = pointInvalid ?? p.validationProblem { fail(pointLine, "<\(pointKind)>: " + msg); return }
+                if let onLinePoint, pointKind != "wpt" {
+                    // A track point outside any <trkseg> (invalid GPX, but seen) joins segment 0.
+                    onLinePoint(pointKind == "rtept", Swift.max(0, pointKind == "rtept" ? route : trackSegment), p)
+                }
                 do {
                     switch pointKind {
                     case "wpt":

@@ -2,16 +2,23 @@ import Foundation
 import GeoAnchorKit
 
 extension PathConstraint {
-    /// The `--path FILE.geojson` option of `filter` and `align`: the file's path lines (see
-    /// ``PathConstraint/init(geoJSON:crossTrackSigma:corridorSigmas:corridorWidth:)``) with the
-    /// `--path-sigma` cross-track σ.
+    /// The `--path FILE` option of `filter` and `align`: a GeoJSON file's path lines (see
+    /// ``PathConstraint/init(geoJSON:crossTrackSigma:corridorSigmas:corridorWidth:)``) or, for a
+    /// `.gpx` file, its track segments, else its routes (``GPXReader/lines(url:options:)``: a
+    /// tour planned in an outdoor app; no times needed), with the `--path-sigma` cross-track σ.
     /// - Throws: ``InputError`` naming `--path-sigma` for a non-positive σ, or the file for an
-    ///   unreadable or line-less GeoJSON.
+    ///   unreadable file, a bad point (with its line) or no line.
     static func load(_ file: String, crossTrackSigma: Double) throws -> PathConstraint {
         guard crossTrackSigma > 0, crossTrackSigma.isFinite else {
             throw InputError(file: "--path-sigma", line: nil, message: "\(crossTrackSigma) must be a positive number of meters")
         }
-        let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: file))
+        let url = URL(fileURLWithPath: file)
+        if url.pathExtension.lowercased() == "gpx" {
+            let lines = try GPXReader.lines(url: url)
+            guard !lines.isEmpty else { throw InputError(file: file, line: nil, message: "no track segment or route with points to use as a path") }
+            return try located(file, context: "not a usable path") { try PathConstraint(lines: lines, crossTrackSigma: crossTrackSigma) }
+        }
+        let collection = try GeoJSONFeatureCollection.read(contentsOf: url)
         return try located(file, context: "not a usable path") { try PathConstraint(geoJSON: collection, crossTrackSigma: crossTrackSigma) }
     }
 }

@@ -27,6 +27,31 @@ struct GPXSemanticsTests {
         #expect(try GPXReader.waypoints(url: SharedData.url(path)) == waypoints)
     }
 
+    /// A GPX as a walking path (`GPXReader.lines`, for `PathConstraint`): each track segment a
+    /// line, else each route; times not needed. Reference: the files' own text — the
+    /// `<trkpt`/`<rtept` coordinates matched by a regex within each `<trkseg>` / `<rte>` block,
+    /// in order — for gpxpy's untimed cerknicko (8 segments, 296 points), gpxpy's route.gpx
+    /// (one route, no track) and a CalTopo export (two segments).
+    @Test(.enabled(if: SharedData.shouldRun),
+          arguments: ["gpx/gpxpy_test_files/cerknicko-without-times.gpx", "gpx/gpxpy_test_files/route.gpx",
+                      "gpx/georust_gpx_fixtures/caltopo-export.gpx"])
+    func linesForAPath(_ path: String) throws {
+        let text = try SharedData.text(path)
+        let hasTrack = text.contains("<trkpt")
+        let blocks = text.components(separatedBy: hasTrack ? "<trkseg" : "<rte>").dropFirst()
+        let point = try Regex(hasTrack ? #"<trkpt\s+lat="([-0-9.]+)"\s+lon="([-0-9.]+)""# : #"<rtept\s+lat="([-0-9.]+)"\s+lon="([-0-9.]+)""#)
+        let expected = blocks.map { b in b.matches(of: point).map { (Double(String($0.output[1].substring!))!, Double(String($0.output[2].substring!))!) } }
+            .filter { !$0.isEmpty }
+        #expect(!expected.isEmpty)
+        let lines = try GPXReader.lines(url: SharedData.url(path))
+        #expect(lines.map(\.count) == expected.map(\.count), "\(lines.map(\.count)) vs \(expected.map(\.count))")
+        for (l, e) in zip(lines, expected) {
+            #expect(zip(l, e).allSatisfy { $0.latitude == $1.0 && $0.longitude == $1.1 })
+        }
+        let constraint = try PathConstraint(lines: lines)
+        #expect(constraint.lines.count == expected.count)
+    }
+
     /// Every writer takes a trace whose first point has no `<ele>` and later ones do (and the
     /// reverse): the missing height is an empty cell/absent element, the CSV height column
     /// follows the first fix that has a height. Round trip through each format keeps which
