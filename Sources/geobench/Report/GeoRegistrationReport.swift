@@ -19,33 +19,25 @@ enum GeoRegistrationReport: ReportSection {
         lines.append("  gnss: 'shipped' = the scenario's own model (slow error 1.6 m/axis, τ 90 s); 'phone' = ADVIO-like (2.5 m/axis, τ 15 s, 1.1 m white)")
         var results: [(label: String, compass: Bool, m: Metrics)] = []
         lines.append("  walk              gnss     compass  heading≥100m  first50 fused/compass  pos fused/raw (ratio)  |err|≤2σ  still anchor@50m  jumps")
-        for (name, seed) in TracesReport.scenarios {
-            guard let base = TraceSimulator.Configuration.scenarios[name] else { continue }
-            for phone in [false, true] {
-                var config = base
-                // Unchanged otherwise (sensors included), so 'shipped' is exactly traces/<name>.raw.csv.
-                if phone { config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss) }
-                context.progress("geo-registration \(name) \(phone ? "phone" : "shipped")")
-                let sim = try TraceSimulator(config: config, seed: seed).run()
-                let streams = GeoRegistrationSimulator(seed: seed).run(truth: sim.truth)
-                for compass in [true, false] {
-                    let e = GeoRegistrationEvaluation.run(raw: sim.raw, streams: streams, useCompass: compass)
-                    let m = e.metrics
-                    results.append(("\(name)/\(phone ? "phone" : "shipped")/\(compass ? "compass" : "no compass")", compass, m))
-                    let first = compass ? String(format: "%5.2f° / %5.2f°", m.headingP95First50, m.compassP95First50)
-                                        : String(format: "%5.2f° /    —  ", m.headingP95First50)
-                    lines.append("  " + name.padding(toLength: 17, withPad: " ", startingAt: 0)
-                                 + (phone ? " phone  " : " shipped") + (compass ? "  yes    " : "  no     ")
-                                 + String(format: "  %6.2f°      %@        %5.2f / %5.2f m (%.2f)   %5.1f %%   %5.2f m/s      %d",
-                                          m.headingP95After100, first, m.positionP95, m.rawP95, m.positionP95 / m.rawP95,
-                                          100 * m.within2Sigma, m.stillSpeedP95, e.summary.trackingJumps))
-                    if compass && !phone {
-                        lines += overTime(e, name: name)
-                        if let dir = context.plotsDirectory {
-                            let file = dir.appendingPathComponent("\(name)-geo-registration.svg").path
-                            try OutputFile.write(GeoRegistrationPlot.svg(plotRows(e), title: "geobench report: \(name) (shipped GNSS, seed \(seed)), fused vs compass alone"), to: file)
-                            lines.append("    plot: \(file)")
-                        }
+        // Unchanged otherwise (sensors included), so 'shipped' is exactly traces/<name>.raw.csv.
+        try forEachWalk(context, label: "geo-registration") { name, seed, phone, _, sim, streams in
+            for compass in [true, false] {
+                let e = GeoRegistrationEvaluation.run(raw: sim.raw, streams: streams, useCompass: compass)
+                let m = e.metrics
+                results.append(("\(name)/\(phone ? "phone" : "shipped")/\(compass ? "compass" : "no compass")", compass, m))
+                let first = compass ? String(format: "%5.2f° / %5.2f°", m.headingP95First50, m.compassP95First50)
+                                    : String(format: "%5.2f° /    —  ", m.headingP95First50)
+                lines.append("  " + name.padding(toLength: 17, withPad: " ", startingAt: 0)
+                             + (phone ? " phone  " : " shipped") + (compass ? "  yes    " : "  no     ")
+                             + String(format: "  %6.2f°      %@        %5.2f / %5.2f m (%.2f)   %5.1f %%   %5.2f m/s      %d",
+                                      m.headingP95After100, first, m.positionP95, m.rawP95, m.positionP95 / m.rawP95,
+                                      100 * m.within2Sigma, m.stillSpeedP95, e.summary.trackingJumps))
+                if compass && !phone {
+                    lines += overTime(e, name: name)
+                    if let dir = context.plotsDirectory {
+                        let file = dir.appendingPathComponent("\(name)-geo-registration.svg").path
+                        try OutputFile.write(GeoRegistrationPlot.svg(plotRows(e), title: "geobench report: \(name) (shipped GNSS, seed \(seed)), fused vs compass alone"), to: file)
+                        lines.append("    plot: \(file)")
                     }
                 }
             }
@@ -106,29 +98,19 @@ enum GeoRegistrationReport: ReportSection {
         let variants: [(label: String, vertexError: Double, sigma: Double)?] = [nil, ("exact path", 0, 1.5), ("path ±2 m", 2, 2.5)]
         var results: [[(label: String, compass: Bool, m: Metrics)]] = Array(repeating: [], count: variants.count)
         var releases = Array(repeating: 0, count: variants.count)
-        for (name, seed) in TracesReport.scenarios {
-            guard var config = TraceSimulator.Configuration.scenarios[name] else { continue }
-            config.lateralWander = 1.5
-            config.sensors.duration = 0
-            for phone in [false, true] {
-                var c = config
-                if phone { c.gnss = GeoRegistrationSimulator.phoneGNSS(c.gnss) }
-                context.progress("geo-registration map aiding \(name) \(phone ? "phone" : "shipped")")
-                let sim = try TraceSimulator(config: c, seed: seed).run()
-                let streams = GeoRegistrationSimulator(seed: seed).run(truth: sim.truth)
-                for compass in [true, false] {
-                    var row = "  " + name.padding(toLength: 17, withPad: " ", startingAt: 0) + (phone ? " phone  " : " shipped")
-                        + (compass ? "  yes    " : "  no     ")
-                    for (k, v) in variants.enumerated() {
-                        let path = try v.map { try GeoRegistrationEvaluation.drawnPath(of: c, vertexError: $0.vertexError, crossTrackSigma: $0.sigma, seed: seed) }
-                        let e = GeoRegistrationEvaluation.run(raw: sim.raw, streams: streams, useCompass: compass, path: path)
-                        let m = e.metrics
-                        releases[k] += e.summary.pathReleases
-                        results[k].append(("\(name)/\(phone ? "phone" : "shipped")/\(compass ? "compass" : "no compass")", compass, m))
-                        row += String(format: "%5.2f° %4.2f %5.1f%%    ", m.headingP95After100, m.positionP95 / m.rawP95, 100 * m.within2Sigma)
-                    }
-                    lines.append(row)
+        try forEachWalk(context, label: "geo-registration map aiding", { $0.lateralWander = 1.5; $0.sensors.duration = 0 }) { name, seed, phone, c, sim, streams in
+            for compass in [true, false] {
+                var row = "  " + name.padding(toLength: 17, withPad: " ", startingAt: 0) + (phone ? " phone  " : " shipped")
+                    + (compass ? "  yes    " : "  no     ")
+                for (k, v) in variants.enumerated() {
+                    let path = try v.map { try GeoRegistrationEvaluation.drawnPath(of: c, vertexError: $0.vertexError, crossTrackSigma: $0.sigma, seed: seed) }
+                    let e = GeoRegistrationEvaluation.run(raw: sim.raw, streams: streams, useCompass: compass, path: path)
+                    let m = e.metrics
+                    releases[k] += e.summary.pathReleases
+                    results[k].append(("\(name)/\(phone ? "phone" : "shipped")/\(compass ? "compass" : "no compass")", compass, m))
+                    row += String(format: "%5.2f° %4.2f %5.1f%%    ", m.headingP95After100, m.positionP95 / m.rawP95, 100 * m.within2Sigma)
                 }
+                lines.append(row)
             }
         }
         for (k, v) in variants.enumerated() {
@@ -137,6 +119,24 @@ enum GeoRegistrationReport: ReportSection {
         }
         lines.append("  map check releases (the fixes' mean standing off the drawn path), exact / ±2 m: \(releases[1]) / \(releases[2])")
         return lines
+    }
+
+    /// Runs `body` on each shipped scenario (its traces/ seed) with its own and with phone-like
+    /// GNSS: the configuration (after `adjust`), the simulated walk and its tracking/compass streams.
+    static func forEachWalk(_ context: ReportContext, label: String, _ adjust: (inout TraceSimulator.Configuration) -> Void = { _ in },
+                            _ body: (_ name: String, _ seed: UInt64, _ phone: Bool, _ config: TraceSimulator.Configuration,
+                                     _ sim: TraceSimulator.Output, _ streams: GeoRegistrationSimulator.Output) throws -> Void) throws {
+        for (name, seed) in TracesReport.scenarios {
+            guard var base = TraceSimulator.Configuration.scenarios[name] else { continue }
+            adjust(&base)
+            for phone in [false, true] {
+                var config = base
+                if phone { config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss) }
+                context.progress("\(label) \(name) \(phone ? "phone" : "shipped")")
+                let sim = try TraceSimulator(config: config, seed: seed).run()
+                try body(name, seed, phone, config, sim, GeoRegistrationSimulator(seed: seed).run(truth: sim.truth))
+            }
+        }
     }
 
     /// First do no harm off the simulator's assumptions: a tour that rides a tram between two walks
