@@ -24,6 +24,9 @@ public struct GeoRegistrationEvaluation: Sendable {
         public var compassAnchorError200: Double?
         /// While standing still: how fast an anchor 50 m away moves in the session frame (m/s).
         public var stillAnchorSpeed: Double?
+        /// Output ellipsoidal height − true height, meters (the vertical error every placed
+        /// model inherits).
+        public var heightError: Double = 0
     }
 
     public var samples: [Sample] = []
@@ -40,11 +43,15 @@ public struct GeoRegistrationEvaluation: Sendable {
     ///   - useCompass: `false` runs magnetometer-free.
     ///   - configuration: the estimator's configuration.
     ///   - path: map aiding (``GeoRegistration/path``), e.g. ``drawnPath(of:vertexError:crossTrackSigma:seed:)``.
+    ///   - ground: ground aiding (``GeoRegistration/ground``), e.g. with the scenario's
+    ///     ``TraceSimulator/Configuration/terrainModel(demError:seed:)`` and a device height of 0 (the simulated
+    ///     device is at ground level).
     public static func run(raw: [Fix], streams s: GeoRegistrationSimulator.Output, useCompass: Bool,
                            configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration(),
-                           path: PathConstraint? = nil) -> GeoRegistrationEvaluation {
+                           path: PathConstraint? = nil, ground: GroundConstraint? = nil) -> GeoRegistrationEvaluation {
         var ev = GeoRegistrationEvaluation()
         var reg = GeoRegistration(convention: .arkitGravity(sessionHeading: 0), configuration: configuration, path: path)
+        reg.ground = ground
         guard let origin = s.truePositions.first, let frame = try? LocalTangentFrame(origin: origin) else { return ev }
         let truthENU = s.truePositions.map { frame.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: $0.height) }
         // Raw fix errors against the truth at the same time (truth sampled at the tracking rate).
@@ -72,7 +79,8 @@ public struct GeoRegistrationEvaluation: Sendable {
                                 compassError: nil, positionError: ((est - truth) * (est - truth)).sum().squareRoot(),
                                 anchorError50: anchorError(distance: 50, trueHeading: s.trueHeadings[k], truth: truth, headingError: dh, position: est),
                                 anchorError200: anchorError(distance: 200, trueHeading: s.trueHeadings[k], truth: truth, headingError: dh, position: est),
-                                compassAnchorError50: nil, compassAnchorError200: nil, stillAnchorSpeed: nil)
+                                compassAnchorError50: nil, compassAnchorError200: nil, stillAnchorSpeed: nil,
+                                heightError: e.position.height - s.truePositions[k].height)
             if let c = lastCompass, let f = lastFix {
                 let ce = Angle.difference(from: s.trueHeadings[k], to: c.heading)
                 sample.compassError = ce

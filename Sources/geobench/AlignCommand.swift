@@ -34,6 +34,11 @@ struct AlignCommand: ParsableCommand {
         the fixes stand off it on average (the map check: a path drawn off the walk, or multipath \
         along a street canyon; a note on stderr). With --path the JSON adds path_updates, \
         path_skipped, path_releases. \
+        --dem FILE.asc: ground aiding with an ESRI ASCII grid DEM (geographic, WGS84): the device \
+        is carried --device-height m (default 1.5) above it, +/- --dem-sigma m (default 0.5: how \
+        the phone is held and the DEM's own error); --dem-datum msl (default; through --geoid, \
+        default /usr/share/proj/egm96_15.gtx) or ellipsoid. Outside the DEM the constraint is \
+        skipped. With --dem the JSON adds ground_updates, ground_skipped. \
         --truth TRACE --plot FILE.svg draws |heading error| and the error of anchors 50 m and 200 m \
         ahead over time, fused vs the compass alone (latest fix + latest compass reading). \
         Bad input (times going backwards, NaN, yaw out of range, missing columns) exits 2 with FILE:LINE: message.
@@ -64,6 +69,21 @@ struct AlignCommand: ParsableCommand {
     @Option(help: "σ (m) of the device's distance from the --path line (stray + drawing error).")
     var pathSigma: Double = 1.5
 
+    @Option(help: "ESRI ASCII grid DEM (.asc, geographic) the device is carried above (ground aiding).")
+    var dem: String?
+
+    @Option(help: "Vertical datum of the --dem heights: msl (through --geoid) or ellipsoid.")
+    var demDatum: String = "msl"
+
+    @Option(help: "Geoid grid (GTX) for an MSL --dem.")
+    var geoid: String = "/usr/share/proj/egm96_15.gtx"
+
+    @Option(help: "Height (m) of the device above the --dem ground.")
+    var deviceHeight: Double = 1.5
+
+    @Option(help: "1σ (m) of the device's height above the --dem ground (holding + DEM error).")
+    var demSigma: Double = 0.5
+
     @Option(help: "Truth trace with device headings (e.g. simulate --truth), for --plot.")
     var truth: String?
 
@@ -93,6 +113,19 @@ struct AlignCommand: ParsableCommand {
             }
             let constraint = try path.map { try PathConstraint.load($0, crossTrackSigma: pathSigma) }
             var reg = GeoRegistration(convention: convention, configuration: config, path: constraint)
+            if let dem {
+                let datum: VerticalReference
+                switch demDatum {
+                case "msl": datum = .meanSeaLevel
+                case "ellipsoid": datum = .ellipsoid
+                default: throw InputError(file: "--dem-datum", line: nil, message: "unknown datum '\(demDatum)' (msl, ellipsoid)")
+                }
+                let grid = try located(dem) { try ESRIASCIIGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
+                let geoidGrid = datum == .meanSeaLevel ? try located(geoid) { try GeoidGrid(path: geoid) } : nil
+                reg.ground = try located("--device-height/--dem-sigma") {
+                    try GroundConstraint(environment: AnchorEnvironment(geoid: geoidGrid, terrain: grid), deviceHeight: deviceHeight, sigma: demSigma)
+                }
+            }
             let writer = try CSVWriter(path: output, header: ["time", "latitude", "longitude", "ellipsoidal_height", "heading",
                                                               "heading_sigma", "horizontal_accuracy", "heading_offset"])
             if plot != nil && truth == nil { throw InputError(file: "--plot", line: nil, message: "--plot needs --truth") }
@@ -129,7 +162,9 @@ struct AlignCommand: ParsableCommand {
                                     fix_accuracy_scale_max: (sum.maximumFixAccuracyScale * 1000).rounded() / 1000,
                                     path_updates: constraint == nil ? nil : sum.pathUpdates,
                                     path_skipped: constraint == nil ? nil : sum.pathSkipped,
-                                    path_releases: constraint == nil ? nil : sum.pathReleases)
+                                    path_releases: constraint == nil ? nil : sum.pathReleases,
+                                    ground_updates: dem == nil ? nil : sum.groundUpdates,
+                                    ground_skipped: dem == nil ? nil : sum.groundSkipped)
                 let enc = JSONEncoder()
                 enc.outputFormatting = [.sortedKeys]
                 print(String(decoding: try enc.encode(o), as: UTF8.self))
@@ -152,6 +187,9 @@ struct AlignCommand: ParsableCommand {
                              + "canyon, or a path drawn away from the walk); it was not used meanwhile (\(sum.pathUpdates) constraints applied, "
                              + "\(sum.pathSkipped) skipped)")
             }
+            if let dem, sum.groundUpdates == 0 {
+                Stderr.print("warning: \(dem): no ground constraint was applied (\(sum.groundSkipped) skipped): does the DEM cover the walk?")
+            }
             if rows == 0 {
                 Stderr.print("warning: no estimate: the heading never became known (no compass and the tracked path never spanned \(config.alignmentSpan) m with fixes)")
             }
@@ -166,6 +204,8 @@ struct AlignCommand: ParsableCommand {
         var fix_accuracy_scale_max: Double
         /// With --path only (absent otherwise).
         var path_updates, path_skipped, path_releases: Int?
+        /// With --dem only.
+        var ground_updates, ground_skipped: Int?
     }
 
     /// Parses a time field: Unix seconds or ISO 8601 UTC.

@@ -74,6 +74,7 @@ extension GeoRegistration {
         }
         if headingKnown { updateCourse(fix) }
         if headingKnown { applyPath(fix: SIMD2(z.east, z.north), sigma: sigma, fixAccepted: d2 <= c.fixGate, time: fix.time) }
+        if ground != nil { applyGround(time: fix.time) }
         if !headingFromTrack, let s = lastSample {
             let q = Self.nominal(s.position, convention)
             alignment.append((SIMD2(q.x, q.y), SIMD2(z.east, z.north), fix.time))
@@ -166,6 +167,29 @@ extension GeoRegistration {
         let inflate = gap > 0 ? Swift.max(1, c.pathCorrelationTime / gap) : 100
         lastPathTime = time
         summary.pathUpdates += 1
+        scalarUpdate(h, innovation: nu, variance: r * inflate)
+    }
+
+    /// Ground aiding (``ground``): the height observed as the terrain's + the carrying height at
+    /// the estimated horizontal position. Only the height is observed: coupling the terrain's
+    /// slope into the horizontal position passed DEM errors to the heading (heading target 30 →
+    /// 25–29 of 48 walks with a 1 m DEM error; vertical no better).
+    mutating func applyGround(time: Double) {
+        guard let g = ground, let ref = reference else { return }
+        let p = ref.geodetic(east: x[Self.iE], north: x[Self.iN], up: x[Self.iU])
+        let anchor = GeoAnchor(id: "ground", latitude: p.latitude, longitude: p.longitude, altitude: .aboveTerrain(g.deviceHeight))
+        guard let height = try? g.environment.ellipsoidalHeight(of: anchor, floorEllipsoidalHeight: nil) else {
+            summary.groundSkipped += 1; return   // no terrain here (outside the DEM, no geoid for an MSL one)
+        }
+        let up = ref.enu(latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: height).up
+        let h = Row(Self.iU, 1)
+        let nu = up - x[Self.iU]
+        let r = g.sigma * g.sigma
+        guard nu * nu <= 16 * innovationVariance(h, r) else { summary.groundSkipped += 1; return }
+        let gap = time - lastGroundTime
+        let inflate = gap > 0 ? Swift.max(1, configuration.pathCorrelationTime / gap) : 100
+        lastGroundTime = time
+        summary.groundUpdates += 1
         scalarUpdate(h, innovation: nu, variance: r * inflate)
     }
 

@@ -102,6 +102,10 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     /// Times the map check released the path: the fixes stood off it on average (a wrongly drawn
     /// or shifted path, or a walk beside it). Nonzero: check the path.
     public var pathReleases = 0
+    /// Ground constraints (``GeoRegistration/ground``) applied, and skipped (no terrain at the
+    /// estimated position, gated).
+    public var groundUpdates = 0
+    public var groundSkipped = 0
     /// Tracking jumps detected (in the tracking or from a run of rejected fixes).
     public var trackingJumps = 0
     /// Output corrections beyond the snap limits.
@@ -150,6 +154,28 @@ public struct GeoRegistrationEstimate: Sendable, Hashable {
     public var devicePose: DevicePose {
         DevicePose(position: position, horizontalAccuracy: horizontalAccuracy, verticalAccuracy: verticalAccuracy,
                    heading: heading, headingAccuracy: headingSigma * CircularError.halfWidth68PerSigma)
+    }
+}
+
+/// Ground aiding for ``GeoRegistration/ground``: the device is carried ``deviceHeight`` above
+/// the terrain of ``environment`` (a DEM as a ``TerrainModel``, MSL ones through its geoid) —
+/// the vertical the fixes give worst (phones' vertical errors are 1.5–2 × their horizontal ones).
+public struct GroundConstraint: Sendable {
+    /// The terrain (required for the constraint to apply) and the geoid for an MSL terrain.
+    public var environment: AnchorEnvironment
+    /// Height of the device above the ground, meters (a hand-held phone: ≈ 1.5, as
+    /// ``DevicePose/heightAboveFloor``).
+    public var deviceHeight: Double
+    /// 1σ (m) of the device's height above the ground as the DEM gives it: how the phone is held
+    /// and the DEM's own error.
+    public var sigma: Double
+
+    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` for a non-finite height;
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` for a σ that is not > 0.
+    public init(environment: AnchorEnvironment, deviceHeight: Double = 1.5, sigma: Double = 0.5) throws(GeoAnchorError) {
+        guard deviceHeight.isFinite else { throw .nonFinite(name: "deviceHeight", value: deviceHeight) }
+        try ValueRange.greaterThan(0, unit: "m").check(sigma, name: "ground sigma")
+        self.environment = environment; self.deviceHeight = deviceHeight; self.sigma = sigma
     }
 }
 

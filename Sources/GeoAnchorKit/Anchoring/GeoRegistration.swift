@@ -75,6 +75,15 @@ public struct GeoRegistration: Sendable {
             pathResidualMean = .zero; pathReleased = false; lastPathFixTime = -.infinity; lastPathTime = -.infinity
         }
     }
+    /// Ground aiding (optional): the device is carried ``GroundConstraint/deviceHeight`` above the
+    /// terrain of a DEM. After each fix the height is observed as terrain + that height (±
+    /// ``GroundConstraint/sigma``, counted once per ``GeoRegistrationConfiguration/pathCorrelationTime``
+    /// — how the phone is held persists — and χ²-gated at 16). Where the terrain has no data
+    /// (or an MSL terrain has no geoid) the constraint is skipped
+    /// (``GeoRegistrationSummary/groundSkipped``). Every placed model inherits the device's
+    /// vertical error; the fixes' vertical is the worst they give.
+    public var ground: GroundConstraint?
+    var lastGroundTime = -Double.infinity
     /// ``path`` in the reference frame (set at the first fix).
     var localPath: LocalPath?
     /// Time of the latest applied cross-track constraint and of the latest fix the map check saw.

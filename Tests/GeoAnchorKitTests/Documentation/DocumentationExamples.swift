@@ -768,4 +768,40 @@ struct DocumentationExamples {
         #expect(e.metrics.headingP95After100 <= 1.5, "heading p95 after 100 m \(e.metrics.headingP95After100)°")
         #expect(e.summary.pathUpdates > e.summary.fixesUsed / 2, "\(e.summary.pathUpdates) path constraints, \(e.summary.fixesUsed) fixes")
     }
+
+    /// The article's ground-aiding block, verbatim, with a flat DEM at 300 m (ellipsoidal) and a
+    /// walk whose fixes all say 306 m (a 6 m vertical GNSS error). Reference: the construction —
+    /// the device is 1.5 m above the ground, so its height must end within 0.3 m of 301.5 m
+    /// (without the DEM it stays near the fixes' 306 m, checked too).
+    @Test func groundAidingArticleExample() throws {
+        let demFile = FileManager.default.temporaryDirectory.appendingPathComponent("flat-\(UUID().uuidString).asc")
+        defer { try? FileManager.default.removeItem(at: demFile) }
+        let rows = String(repeating: (Array(repeating: "300", count: 20).joined(separator: " ") + "\n"), count: 20)
+        try ("ncols 20\nnrows 20\nxllcenter 13.99\nyllcenter 49.99\ncellsize 0.001\n" + rows).write(to: demFile, atomically: true, encoding: .utf8)
+        func walk(_ registration: inout GeoRegistration) throws {
+            for k in 0..<600 {
+                let t = 1_780_000_000.0 + Double(k) * 0.1, north = 0.13 * Double(k)
+                try registration.update(tracking: ARTrackingSample(time: t, position: SIMD3(0, 0, -north), yaw: 0))
+                if k % 10 == 0 {
+                    let g = Geodesic.wgs84.destination(latitude: 50, longitude: 14, azimuth: 0, distance: north)
+                    try registration.update(fix: Fix(time: t, latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: 306,
+                                                     horizontalAccuracy: 4, verticalAccuracy: 6))
+                    try registration.update(compass: CompassReading(time: t, heading: 0, headingAccuracy: 15))
+                }
+            }
+        }
+        var plain = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+        try walk(&plain)
+        var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+        // --- article begins ---
+        let dem = try ESRIASCIIGrid(contentsOf: demFile, verticalReference: .ellipsoid)
+        registration.ground = try GroundConstraint(environment: AnchorEnvironment(terrain: dem),
+                                                   deviceHeight: 1.5, sigma: 0.5)
+        // --- article ends ---
+        try walk(&registration)
+        let aided = try #require(registration.estimate), unaided = try #require(plain.estimate)
+        #expect(abs(aided.position.height - 301.5) <= 0.3, "\(aided.position.height) m")
+        #expect(abs(unaided.position.height - 306) <= 1, "\(unaided.position.height) m")
+        #expect(registration.summary.groundUpdates > 0)
+    }
 }
