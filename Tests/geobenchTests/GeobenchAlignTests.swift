@@ -8,10 +8,9 @@ import GeoAnchorKitTestSupport
 /// JSON keys, exit 2 with FILE:LINE on bad input). Numbers are tested in GeoRegistrationTests.
 extension GeobenchInterfaceTests {
     @Test func alignInterface() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-align-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        func path(_ n: String) -> String { dir.appendingPathComponent(n).path }
+        let dir = try AlignScratch("geobench-align")
+        defer { dir.remove() }
+        let path = dir.path
         let sim = try geobench(["simulate", "--scenario", "city-walk", "--seed", "5", "--sensor-duration", "0",
                                 "--raw", path("raw.csv"), "--truth", path("truth.csv"),
                                 "--tracking", path("trk.csv"), "--compass", path("cmp.csv")])
@@ -73,10 +72,9 @@ extension GeobenchInterfaceTests {
     /// the run without `--dem` (measured 0.14 m against 1.91 m); JSON ground_updates > 0;
     /// a DEM that does not cover the walk warns and changes nothing.
     @Test func alignWithDEM() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-align-dem-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        func path(_ n: String) -> String { dir.appendingPathComponent(n).path }
+        let dir = try AlignScratch("geobench-align-dem")
+        defer { dir.remove() }
+        let path = dir.path
         let sim = try geobench(["simulate", "--scenario", "city-walk", "--seed", "2", "--sensor-duration", "0",
                                 "--raw", path("raw.csv"), "--truth", path("truth.csv"), "--tracking", path("trk.csv"), "--compass", path("cmp.csv")])
         #expect(sim.status == 0, "\(sim.stderr)")
@@ -129,10 +127,9 @@ extension GeobenchInterfaceTests {
     /// line); the JSON gains path_updates, path_skipped, path_releases (absent without --path);
     /// a bad --path-sigma or a file without lines exits 2 naming it.
     @Test func alignWithPath() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-align-path-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        func path(_ n: String) -> String { dir.appendingPathComponent(n).path }
+        let dir = try AlignScratch("geobench-align-path")
+        defer { dir.remove() }
+        let path = dir.path
         let sim = try geobench(["simulate", "--scenario", "city-walk", "--seed", "2", "--sensor-duration", "0", "--lateral-wander", "1.5",
                                 "--raw", path("raw.csv"), "--truth", path("truth.csv"), "--pois", path("tour.geojson"),
                                 "--tracking", path("trk.csv"), "--compass", path("cmp.csv")])
@@ -260,4 +257,16 @@ extension GeobenchInterfaceTests {
         let worst = offsets.map { Swift.abs(Angle.difference(from: psi, to: $0)) }.max() ?? .infinity
         #expect(worst <= 2, "heading offset off by up to \(worst)°")
     }
+}
+
+/// A fresh temporary directory for one align test (removed by `remove()`); `path(name)` is a
+/// file in it.
+struct AlignScratch {
+    let url: URL
+    init(_ prefix: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    func remove() { try? FileManager.default.removeItem(at: url) }
 }
