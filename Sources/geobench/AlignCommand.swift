@@ -5,7 +5,7 @@ import GeoAnchorKit
 struct AlignCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "align",
-        abstract: "Geo-register an AR session: fuse AR tracking, GNSS fixes and an optional compass (GeoRegistration).",
+        abstract: "Geo-register an AR session: fuse AR tracking, GNSS fixes, an optional compass, tour path and DEM (GeoRegistration).",
         discussion: """
         --tracking CSV columns time,x,y,z,yaw: time ISO 8601 UTC or Unix seconds; x,y,z the device \
         position in the AR session frame, meters (frame arkit-gravity, the default: y up, at session \
