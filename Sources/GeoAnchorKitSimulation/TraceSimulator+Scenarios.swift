@@ -84,14 +84,17 @@ extension TraceSimulator.Configuration {
     /// a smooth field of 1σ `demError` meters (two plane waves of 150–400 m wavelength in random
     /// directions, drawn from `seed`) — for ground aiding (``GroundConstraint``) against the
     /// simulator's truth. `demError` 0 is the true ground.
-    public func terrainModel(demError: Double = 0, seed: UInt64 = 0) -> any TerrainModel {
+    /// - Throws: ``GeoAnchorError`` for an invalid first waypoint (the frame's origin).
+    public func terrainModel(demError: Double = 0, seed: UInt64 = 0) throws(GeoAnchorError) -> any TerrainModel {
         var rng = SeededRandom(seed: seed)
         let waves = (0..<2).map { _ -> (k: SIMD2<Double>, phase: Double) in
             let length = rng.uniform(150, 400), dir = rng.uniform(0, 2 * Double.pi)
             return (SIMD2(Foundation.sin(dir), Foundation.cos(dir)) * (2 * Double.pi / length), rng.uniform(0, 2 * Double.pi))
         }
+        let origin = waypoints.first ?? GeodeticCoordinate(latitude: 0, longitude: 0)
         return SimulatedTerrain(terrain: terrain, geoidSeparation: geoidSeparation,
-                                origin: GeodeticCoordinate(latitude: waypoints.first?.latitude ?? 0, longitude: waypoints.first?.longitude ?? 0),
+                                frame: try LocalTangentFrame(origin: GeodeticCoordinate(latitude: origin.latitude, longitude: origin.longitude,
+                                                                                        ellipsoidalHeight: 0)),
                                 demError: demError, waves: waves)
     }
 
@@ -114,19 +117,19 @@ extension TraceSimulator.Configuration {
     }
 }
 
-/// ``TraceSimulator/Configuration/terrainModel``: the scenario terrain in the simulator's frame
-/// (origin at the first waypoint, ellipsoidal height 0).
+/// ``TraceSimulator/Configuration/terrainModel(demError:seed:)``: the scenario terrain in the
+/// simulator's frame (origin at the first waypoint, ellipsoidal height 0).
 struct SimulatedTerrain: TerrainModel {
     let terrain: TraceSimulator.Terrain
     let geoidSeparation: Double
-    let origin: GeodeticCoordinate
+    /// The simulator's frame (``TraceSimulator``'s: the first waypoint at ellipsoidal height 0).
+    let frame: LocalTangentFrame
     /// 1σ of the DEM error (m) and its two plane waves (wave vector, phase); each wave has
     /// amplitude demError (two of them: σ = demError).
     let demError: Double
     let waves: [(k: SIMD2<Double>, phase: Double)]
     var verticalReference: VerticalReference { .ellipsoid }
     func terrainHeight(latitude: Double, longitude: Double) throws(GeoAnchorError) -> Double {
-        let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: origin.latitude, longitude: origin.longitude, ellipsoidalHeight: 0))
         let p = frame.enu(latitude: latitude, longitude: longitude, ellipsoidalHeight: 0)
         var error = 0.0
         for w in waves { error += demError * Foundation.sin(w.k.x * p.east + w.k.y * p.north + w.phase) }

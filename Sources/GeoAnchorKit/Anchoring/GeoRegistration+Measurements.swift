@@ -126,18 +126,15 @@ extension GeoRegistration {
     mutating func applyPath(fix z: SIMD2<Double>, sigma: Double, fixAccepted: Bool, time: Double) {
         guard let path, let localPath else { return }
         let c = configuration
-        let estimate = PlanarPoint(x: x[Self.iE], y: x[Self.iN])
-        // The corridor is judged on the fix (the evidence); on the estimate when the fix was gated.
-        let probe = fixAccepted ? PlanarPoint(x: z.x, y: z.y) : estimate
-        let corridor = path.corridorSigmas * sigma + path.corridorWidth
         // The leg is chosen by the direction of motion: the tracked velocity turned by ψ.
         var velocity = PlanarPoint(x: 0, y: 0)
         if let v = stepVelocity {
             let psi = x[Self.iPsi], sn = Foundation.sin(psi), cs = Foundation.cos(psi)
             velocity = PlanarPoint(x: cs * v.x + sn * v.y, y: -sn * v.x + cs * v.y)
         }
-        guard localPath.distance(to: probe, within: corridor) <= corridor,
-              let line = localPath.constraint(at: estimate, velocity: velocity, within: corridor) else {
+        guard let line = localPath.corridorLine(estimate: PlanarPoint(x: x[Self.iE], y: x[Self.iN]),
+                                                fix: fixAccepted ? PlanarPoint(x: z.x, y: z.y) : nil, fixSigma: sigma,
+                                                velocity: velocity, constraint: path) else {
             summary.pathSkipped += 1; return
         }
         let normal = line.normal
@@ -164,7 +161,7 @@ extension GeoRegistration {
         let r = path.crossTrackSigma * path.crossTrackSigma + Swift.max(0, (pathResidualMean * pathResidualMean).sum() - slow * slow)
         guard nu * nu <= c.pathGate * innovationVariance(h, r) else { summary.pathSkipped += 1; return }
         let gap = time - lastPathTime
-        let inflate = gap > 0 ? Swift.max(1, c.pathCorrelationTime / gap) : 100
+        let inflate = Self.correlationInflation(gap: gap, correlationTime: c.pathCorrelationTime)
         lastPathTime = time
         summary.pathUpdates += 1
         scalarUpdate(h, innovation: nu, variance: r * inflate)
@@ -187,7 +184,7 @@ extension GeoRegistration {
         let r = g.sigma * g.sigma
         guard nu * nu <= 16 * innovationVariance(h, r) else { summary.groundSkipped += 1; return }
         let gap = time - lastGroundTime
-        let inflate = gap > 0 ? Swift.max(1, configuration.pathCorrelationTime / gap) : 100
+        let inflate = Self.correlationInflation(gap: gap, correlationTime: configuration.pathCorrelationTime)
         lastGroundTime = time
         summary.groundUpdates += 1
         scalarUpdate(h, innovation: nu, variance: r * inflate)
@@ -209,6 +206,14 @@ extension GeoRegistration {
         fixVarianceScale = fixVarianceEstimate > configuration.fixAccuracyTolerance ? Swift.min(100, fixVarianceEstimate) : 1
         summary.fixAccuracyScale = fixVarianceScale.squareRoot()
         summary.maximumFixAccuracyScale = Swift.max(summary.maximumFixAccuracyScale, summary.fixAccuracyScale)
+    }
+
+    /// Variance factor for an observation whose error persists about `correlationTime` seconds
+    /// and arrives `gap` seconds after the previous one: observations closer together count as
+    /// one (× correlationTime / gap, at least 1; × 100 for a second one at the same time).
+    /// Compass readings, path and ground constraints.
+    static func correlationInflation(gap: Double, correlationTime: Double) -> Double {
+        gap > 0 ? Swift.max(1, correlationTime / gap) : 100
     }
 
     /// `νᵀ S⁻¹ ν` of a 2-D innovation with covariance [[s11, s12], [s12, s22]] (0 if singular).
@@ -335,7 +340,7 @@ extension GeoRegistration {
         let c = configuration, rad = Angle.radiansPerDegree
         let sigma = c.compassWhiteFraction * r.headingAccuracy / CircularError.halfWidth68PerSigma * rad
         let gap = r.time - lastCompassTime
-        let inflate = gap > 0 ? Swift.max(1, c.compassDecorrelationInterval / gap) : 1 / 0.01
+        let inflate = Self.correlationInflation(gap: gap, correlationTime: c.compassDecorrelationInterval)
         lastCompassTime = r.time
         let yaw = s.yaw
         if !headingKnown {

@@ -108,14 +108,10 @@ struct JointPathModel: HorizontalModel {
     mutating func applyPath(fixEast: Double, fixNorth: Double, sigma: Double, fixAccepted: Bool, gate: Double) -> Bool? {
         guard let localPath else { return nil }
         let x = state.x
-        let estimate = PlanarPoint(x: x[JointIndex.east], y: x[JointIndex.north])
-        // The corridor is judged on the fix (the evidence); on the estimate when the fix was gated.
-        let probe = fixAccepted ? PlanarPoint(x: fixEast, y: fixNorth) : estimate
-        let corridor = constraint.corridorSigmas * sigma + constraint.corridorWidth
-        // Both searches are bounded by the corridor: far from the path a step costs O(1).
-        guard localPath.distance(to: probe, within: corridor) <= corridor,
-              let c = localPath.constraint(at: estimate, velocity: PlanarPoint(x: x[JointIndex.velocityEast], y: x[JointIndex.velocityNorth]),
-                                           within: corridor) else { return false }
+        guard let c = localPath.corridorLine(estimate: PlanarPoint(x: x[JointIndex.east], y: x[JointIndex.north]),
+                                             fix: fixAccepted ? PlanarPoint(x: fixEast, y: fixNorth) : nil, fixSigma: sigma,
+                                             velocity: PlanarPoint(x: x[JointIndex.velocityEast], y: x[JointIndex.velocityNorth]),
+                                             constraint: constraint) else { return false }
         var h = SIMD8<Double>()
         h[JointIndex.east] = c.normal.x; h[JointIndex.north] = c.normal.y
         let s = constraint.crossTrackSigma

@@ -145,6 +145,18 @@ struct LocalPath: Sendable {
         return (grid.start[chosen], PlanarPoint(x: -d.y / len, y: d.x / len))
     }
 
+    /// The line that constrains an estimate after a fix, or nil when the walker has left the
+    /// path: the corridor (``PathConstraint/corridorSigmas`` × `fixSigma` +
+    /// ``PathConstraint/corridorWidth``) is judged on the fix — the evidence — or on the estimate
+    /// when the fix was gated (`fix` nil), and the leg is ``constraint(at:velocity:within:)``'s
+    /// within it. Both searches are bounded by the corridor: far from the path this is O(1).
+    func corridorLine(estimate: PlanarPoint, fix: PlanarPoint?, fixSigma: Double, velocity: PlanarPoint,
+                      constraint: PathConstraint) -> (point: PlanarPoint, normal: PlanarPoint)? {
+        let corridor = constraint.corridorSigmas * fixSigma + constraint.corridorWidth
+        guard distance(to: fix ?? estimate, within: corridor) <= corridor else { return nil }
+        return self.constraint(at: estimate, velocity: velocity, within: corridor)
+    }
+
     /// Meters: segments this much farther than the nearest are still candidates for the leg.
     static let legTolerance = 5.0
 }

@@ -47,21 +47,16 @@ public enum GPXReader {
     public static func lines(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [[GeodeticCoordinate]] {
         var tracks: [[GeodeticCoordinate]] = [], routes: [[GeodeticCoordinate]] = []
         _ = try TraceReader.typedReaderError(source: url.path) {
-            guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
-                throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
-            }
-            try refuseEntityDeclarations(url: url)
-            return try read(stream: stream, source: url.path, options: options, onFix: { _ in }, onUntimedPoint: nil, onWaypoint: nil,
-                            onLinePoint: { isRoute, line, p in
-                                let c = GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude)
-                                if isRoute {
-                                    while routes.count <= line { routes.append([]) }
-                                    routes[line].append(c)
-                                } else {
-                                    while tracks.count <= line { tracks.append([]) }
-                                    tracks[line].append(c)
-                                }
-                            })
+            try read(url: url, options: options, onFix: { _ in }, onUntimedPoint: nil, onWaypoint: nil, onLinePoint: { isRoute, line, p in
+                let c = GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude)
+                if isRoute {
+                    while routes.count <= line { routes.append([]) }
+                    routes[line].append(c)
+                } else {
+                    while tracks.count <= line { tracks.append([]) }
+                    tracks[line].append(c)
+                }
+            })
         }
         let found = tracks.contains { !$0.isEmpty } ? tracks : routes
         return found.filter { !$0.isEmpty }
@@ -79,12 +74,19 @@ public enum GPXReader {
                             onFix: (Fix) throws -> Void,
                             onUntimedPoint: ((Fix) throws -> Void)? = nil,
                             onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
+        try read(url: url, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint, onWaypoint: onWaypoint, onLinePoint: nil)
+    }
+
+    /// ``read(url:options:onFix:onUntimedPoint:onWaypoint:)`` with `onLinePoint` (see
+    /// `read(stream:…onLinePoint:)`): opens the file and refuses entity declarations.
+    static func read(url: URL, options: TraceReadConfiguration, onFix: (Fix) throws -> Void, onUntimedPoint: ((Fix) throws -> Void)?,
+                     onWaypoint: ((GPXWaypoint) throws -> Void)?, onLinePoint: ((Bool, Int, Fix) -> Void)?) throws -> TraceReadSummary {
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
         try refuseEntityDeclarations(url: url)
         return try read(stream: stream, source: url.path, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
-                        onWaypoint: onWaypoint)
+                        onWaypoint: onWaypoint, onLinePoint: onLinePoint)
     }
 
     /// Reads GPX from bytes in memory.
