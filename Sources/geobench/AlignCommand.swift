@@ -76,7 +76,7 @@ struct AlignCommand: ParsableCommand {
     var demDatum: String = "msl"
 
     @Option(help: "Geoid grid (GTX) for an MSL --dem.")
-    var geoid: String = "/usr/share/proj/egm96_15.gtx"
+    var geoid: String = GeoidGrid.defaultPath
 
     @Option(help: "Height (m) of the device above the --dem ground.")
     var deviceHeight: Double = 1.5
@@ -114,11 +114,9 @@ struct AlignCommand: ParsableCommand {
             let constraint = try path.map { try PathConstraint.load($0, crossTrackSigma: pathSigma) }
             var reg = GeoRegistration(convention: convention, configuration: config, path: constraint)
             if let dem {
-                let datum: VerticalReference
-                switch demDatum {
-                case "msl": datum = .meanSeaLevel
-                case "ellipsoid": datum = .ellipsoid
-                default: throw InputError(file: "--dem-datum", line: nil, message: "unknown datum '\(demDatum)' (msl, ellipsoid)")
+                guard let datum = VerticalReference(rawValue: demDatum) else {
+                    throw InputError(file: "--dem-datum", line: nil,
+                                     message: "unknown datum '\(demDatum)' (\(VerticalReference.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 let grid = try located(dem) { try ESRIASCIIGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
                 let geoidGrid = datum == .meanSeaLevel ? try located(geoid) { try GeoidGrid(path: geoid) } : nil

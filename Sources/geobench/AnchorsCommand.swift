@@ -73,7 +73,7 @@ struct AnchorsCommand: ParsableCommand {
     var output: String?
 
     @Option(help: "Geoid grid (GTX) for MSL heights.")
-    var geoid: String = "/usr/share/proj/egm96_15.gtx"
+    var geoid: String = GeoidGrid.defaultPath
 
     @Option(help: "Culling range, meters.")
     var maxRange: Double = 10_000

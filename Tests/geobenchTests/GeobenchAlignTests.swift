@@ -79,7 +79,7 @@ extension GeobenchInterfaceTests {
                                 "--raw", path("raw.csv"), "--truth", path("truth.csv"), "--tracking", path("trk.csv"), "--compass", path("cmp.csv")])
         #expect(sim.status == 0, "\(sim.stderr)")
         // The DEM: 0.0002° cells over the walk (≈ 14 × 22 m), heights from the scenario's terrain.
-        let terrain = TraceSimulator.Configuration.cityWalk.terrainModel()
+        let terrain = try TraceSimulator.Configuration.cityWalk.terrainModel()
         func grid(lat0: Double, lon0: Double) throws -> String {
             let n = 120, cell = 0.0002
             var text = "ncols \(n)\nnrows \(n)\nxllcenter \(lon0)\nyllcenter \(lat0)\ncellsize \(cell)\n"

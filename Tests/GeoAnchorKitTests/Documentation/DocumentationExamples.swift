@@ -757,7 +757,6 @@ struct DocumentationExamples {
             print("the fixes stood off the tour path; it was set aside meanwhile")
         }
         // --- article ends ---
-        _ = registration
         var config = TraceSimulator.Configuration.cityWalk
         config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss)
         config.sensors.duration = 0
@@ -766,7 +765,13 @@ struct DocumentationExamples {
         let streams = GeoRegistrationSimulator(seed: 1002).run(truth: out.truth)
         let e = GeoRegistrationEvaluation.run(raw: out.raw, streams: streams, useCompass: true, path: path)
         #expect(e.metrics.headingP95After100 <= 1.5, "heading p95 after 100 m \(e.metrics.headingP95After100)°")
-        #expect(e.summary.pathUpdates > e.summary.fixesUsed / 2, "\(e.summary.pathUpdates) path constraints, \(e.summary.fixesUsed) fixes")
+        // The article's registration, fed the same walk, uses the path at most fixes.
+        var fi = 0, ci = 0
+        for t in streams.tracking {
+            try registration.update(tracking: t, fixes: out.raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci)
+        }
+        #expect(registration.summary.pathUpdates > registration.summary.fixesUsed / 2,
+                "\(registration.summary.pathUpdates) path constraints, \(registration.summary.fixesUsed) fixes")
     }
 
     /// The article's ground-aiding block, verbatim, with a flat DEM at 300 m (ellipsoidal) and a
