@@ -162,9 +162,9 @@ extension GeoRegistration {
         guard nu * nu <= c.pathGate * innovationVariance(h, r) else { summary.pathSkipped += 1; return }
         let gap = time - lastPathTime
         let inflate = Self.correlationInflation(gap: gap, correlationTime: c.pathCorrelationTime)
+        guard scalarUpdate(h, innovation: nu, variance: r * inflate) else { summary.pathSkipped += 1; return }
         lastPathTime = time
         summary.pathUpdates += 1
-        scalarUpdate(h, innovation: nu, variance: r * inflate)
     }
 
     /// Ground aiding (``ground``): the height observed as the terrain's + the carrying height at
@@ -185,9 +185,9 @@ extension GeoRegistration {
         guard nu * nu <= 16 * innovationVariance(h, r) else { summary.groundSkipped += 1; return }
         let gap = time - lastGroundTime
         let inflate = Self.correlationInflation(gap: gap, correlationTime: configuration.pathCorrelationTime)
+        guard scalarUpdate(h, innovation: nu, variance: r * inflate) else { summary.groundSkipped += 1; return }
         lastGroundTime = time
         summary.groundUpdates += 1
-        scalarUpdate(h, innovation: nu, variance: r * inflate)
     }
 
     /// The reported-accuracy check. A fix inside the gate with normalized innovation d² (2

@@ -399,7 +399,10 @@ public struct GeoRegistration: Sendable {
     }
 
     /// Scalar Kalman update; records the change for output smoothing.
-    mutating func scalarUpdate(_ h: Row, innovation nu: Double, variance r: Double) {
+    /// - Returns: whether it was applied (false when the innovation variance is not a positive
+    ///   finite number, e.g. an absurdly large observation variance overflowed).
+    @discardableResult
+    mutating func scalarUpdate(_ h: Row, innovation nu: Double, variance r: Double) -> Bool {
         let n = Self.n
         // P Hᵀ: ten values, in two SIMD registers' worth of locals rather than a heap array.
         var ph0 = SIMD8<Double>(repeating: 0), ph1 = SIMD2<Double>(repeating: 0)
@@ -411,7 +414,7 @@ public struct GeoRegistration: Sendable {
         func ph(_ i: Int) -> Double { i < 8 ? ph0[i] : ph1[i - 8] }
         var s = r
         for k in 0..<h.count { s += h.coefficients[k] * ph(h.indices[k]) }
-        guard s > 0, s.isFinite else { return }
+        guard s > 0, s.isFinite else { return false }
         let before = SIMD4(x[Self.iE], x[Self.iN], x[Self.iU], x[Self.iPsi])
         for i in 0..<n { x[i] += ph(i) / s * nu }
         for i in 0..<n { for j in 0..<n { p[i * n + j] -= ph(i) * ph(j) / s } }
@@ -419,6 +422,7 @@ public struct GeoRegistration: Sendable {
         let delta = SIMD4(x[Self.iE], x[Self.iN], x[Self.iU], x[Self.iPsi]) - before
         lag += SIMD3(delta[0], delta[1], delta[2])
         lagPsi += delta[3]
+        return true
     }
 
     /// Applies the snap rule after a batch of updates.

@@ -366,7 +366,7 @@ struct GeoRegistrationTests {
     /// The walk of ``walk(_:seed:compass:configuration:)`` with a walker who strays from the drawn
     /// path (σ 1.5 m, τ 30 s), run without and with map aiding (`path`: the scenario's waypoints,
     /// exact or transformed by `drawn`).
-    static func strayingWalk(_ name: String, seed: UInt64, compass: Bool, dropout: ClosedRange<Double>? = nil,
+    static func strayingWalk(_ name: String, seed: UInt64, compass: Bool, dropout: ClosedRange<Double>? = nil, pathSigma: Double = 1.5,
                              drawn: ((ENUVector) -> (east: Double, north: Double))? = nil) throws -> (plain: GeoRegistrationEvaluation, aided: GeoRegistrationEvaluation) {
         var config = TraceSimulator.Configuration.scenarios[name]!
         config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss)
@@ -374,14 +374,14 @@ struct GeoRegistrationTests {
         config.lateralWander = 1.5
         let out = try TraceSimulator(config: config, seed: seed).run()
         let streams = GeoRegistrationSimulator(seed: seed &+ 1000).run(truth: out.truth)
-        var path = try GeoRegistrationEvaluation.drawnPath(of: config)
+        var path = try GeoRegistrationEvaluation.drawnPath(of: config, crossTrackSigma: pathSigma)
         if let drawn {
             let frame = try LocalTangentFrame(origin: config.waypoints[0])
             path = try PathConstraint(lines: [config.waypoints.map { w in
                 let moved = drawn(frame.enu(latitude: w.latitude, longitude: w.longitude, ellipsoidalHeight: 0))
                 let g = frame.geodetic(east: moved.east, north: moved.north, up: 0)
                 return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude)
-            }])
+            }], crossTrackSigma: pathSigma)
         }
         var raw = out.raw
         if let d = dropout, let t0 = raw.first?.time { raw.removeAll { d.contains($0.time - t0) } }
@@ -472,6 +472,16 @@ struct GeoRegistrationTests {
         #expect(aided.summary.pathUpdates == 0 && aided.summary.pathReleases == 0)
         // Every fix once the heading is known (the first 30 m without compass go before it).
         #expect(aided.summary.pathSkipped > aided.summary.fixesUsed * 9 / 10 && aided.summary.pathSkipped <= aided.summary.fixesUsed)
+        #expect(aided.samples == plain.samples)
+    }
+
+    /// A path stated absurdly uncertain (crossTrackSigma 1e300 m: its variance overflows) informs
+    /// nothing: no constraint is applied or counted as applied (each is counted skipped), and the
+    /// estimate is the unaided one bit for bit.
+    @Test func absurdPathSigmaIsSkippedNotCounted() throws {
+        let (plain, aided) = try Self.strayingWalk("city-walk", seed: 1, compass: true, pathSigma: 1e300)
+        #expect(aided.summary.pathUpdates == 0 && aided.summary.pathReleases == 0)
+        #expect(aided.summary.pathSkipped > aided.summary.fixesUsed / 2)
         #expect(aided.samples == plain.samples)
     }
 
