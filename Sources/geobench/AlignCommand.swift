@@ -41,7 +41,7 @@ struct AlignCommand: ParsableCommand {
         skipped. With --dem the JSON adds ground_updates, ground_skipped. \
         --truth TRACE --plot FILE.svg draws |heading error| and the error of anchors 50 m and 200 m \
         ahead over time, fused vs the compass alone (latest fix + latest compass reading). \
-        Bad input (times going backwards, NaN, yaw out of range, missing columns) exits 2 with FILE:LINE: message.
+        Bad input (times going backwards, NaN, yaw out of range, coordinates beyond ±10,000 km, missing columns) exits 2 with FILE:LINE: message. Fixes stating a horizontal accuracy beyond 100 km, and compass readings beyond 180°, carry no information: counted gated.
         """
     )
 
@@ -235,6 +235,10 @@ struct AlignCommand: ParsableCommand {
             }
             last = t
             let x = try table.double(row, cols[1], "x"), y = try table.double(row, cols[2], "y"), z = try table.double(row, cols[3], "z")
+            for (name, v) in [("x", x), ("y", y), ("z", z)] where Swift.abs(v) > GeoRegistration.maximumTrackingCoordinate {
+                throw InputError(file: table.source, line: row.line,
+                                 message: "\(name) \(v) m is beyond ±\(Int(GeoRegistration.maximumTrackingCoordinate)) m (AR session coordinates)")
+            }
             let yaw = try table.double(row, cols[4], "yaw")
             guard Swift.abs(yaw) <= 360 else {
                 throw InputError(file: table.source, line: row.line, message: "yaw \(yaw) is outside [-360, 360] degrees")

@@ -129,7 +129,7 @@ struct FilterCommand: ParsableCommand {
                 writer.extraCSVColumns = ["motion", "motion_stationary", "motion_walking", "motion_vehicle"]
                 func write(_ e: FilteredFix, _ fix: Fix) throws {
                     let out = e.fix(replacing: fix)
-                    // An extreme but finite input (accuracy 1e308) can overflow the filter: an error
+                    // An extreme but finite input can overflow the filter: an error
                     // naming the input fix, never nan/inf in the output (which no reader accepts).
                     if let problem = out.validationProblem {
                         throw InputError(file: input, line: nil,

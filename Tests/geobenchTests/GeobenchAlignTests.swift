@@ -54,6 +54,7 @@ extension GeobenchInterfaceTests {
         for (body, line, what) in [("time,x,y,z,yaw\n10,0,0,0,0\n9,0,0,0,0\n", 3, "backwards"),
                                    ("time,x,y,z,yaw\n10,0,nan,0,0\n", 2, "finite"),
                                    ("time,x,y,z,yaw\n10,0,0,0,361\n", 2, "yaw"),
+                                   ("time,x,y,z,yaw\n10,0,0,0,0\n11,0,1e308,0,0\n", 3, "beyond"),
                                    ("time,x,y,z\n10,0,0,0\n", 1, "yaw")] {
             let bad = try temporaryFile("bad.csv", body)
             let r = try geobench(["align", "--tracking", bad, "--fixes", path("raw.csv"), "--output", path("o4.csv")])

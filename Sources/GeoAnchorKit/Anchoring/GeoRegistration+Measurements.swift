@@ -8,7 +8,8 @@ extension GeoRegistration {
     /// / √2), else it is ``GeoRegistrationConfiguration/unreportedFixSigma`` (GPX tracks report
     /// neither); the last two are counted in ``GeoRegistrationSummary/fixesWithoutAccuracy``. A
     /// fix with no σ at all (`unreportedFixSigma` nil), or before the first tracking sample, is
-    /// counted (``GeoRegistrationSummary``) but not used.
+    /// counted (``GeoRegistrationSummary``) but not used; so is a fix whose σ is beyond
+    /// ``Fix/maximumUsableHorizontalAccuracy`` (counted gated).
     /// - Throws: range errors for invalid coordinates or a non-finite time.
     public mutating func update(fix: Fix) throws(GeoAnchorError) {
         try checkConfiguration()
@@ -25,6 +26,7 @@ extension GeoRegistration {
         } else {
             summary.fixesGated += 1; return
         }
+        guard reported * CircularError.radius68PerSigma <= Fix.maximumUsableHorizontalAccuracy else { summary.fixesGated += 1; return }
         guard lastSample != nil else { summary.fixesBeforeTracking += 1; return }
         if !statesAccuracy { summary.fixesWithoutAccuracy += 1 }
         let sigma = Swift.max(reported, c.minimumFixSigma) * fixVarianceScale.squareRoot()
@@ -325,8 +327,9 @@ extension GeoRegistration {
 
     // MARK: - Compass
 
-    /// Feeds one compass reading (optional input). Readings before the first tracking sample
-    /// are counted as gated.
+    /// Feeds one compass reading (optional input). Readings before the first tracking sample,
+    /// and readings whose accuracy is beyond ``GeoRegistration/maximumCompassAccuracy``, are
+    /// counted as gated.
     /// - Throws: non-finite values or a non-positive accuracy.
     public mutating func update(compass r: CompassReading) throws(GeoAnchorError) {
         try checkConfiguration()
@@ -335,7 +338,7 @@ extension GeoRegistration {
         guard r.headingAccuracy.isFinite, r.headingAccuracy > 0 else {
             throw .outOfRange(name: "compass heading accuracy", value: r.headingAccuracy, allowed: .greaterThan(0, unit: "degrees"))
         }
-        guard let s = lastSample, reference != nil else { summary.compassGated += 1; return }
+        guard let s = lastSample, reference != nil, r.headingAccuracy <= Self.maximumCompassAccuracy else { summary.compassGated += 1; return }
         propagate(to: r.time)
         let c = configuration, rad = Angle.radiansPerDegree
         let sigma = c.compassWhiteFraction * r.headingAccuracy / CircularError.halfWidth68PerSigma * rad
@@ -399,8 +402,7 @@ extension GeoRegistration {
         propagate(to: time)
         let rad = Angle.radiansPerDegree
         let nu = (-o.offset * rad) - x[Self.iBC]
-        summary.landmarksUsed += 1
-        scalarUpdate(Row(Self.iBC, 1), innovation: nu, variance: (o.standardError * rad) * (o.standardError * rad))
+        if scalarUpdate(Row(Self.iBC, 1), innovation: nu, variance: (o.standardError * rad) * (o.standardError * rad)) { summary.landmarksUsed += 1 }
         checkSnap(time: time)
     }
 
@@ -429,14 +431,15 @@ extension GeoRegistration {
         let nu = Angle.difference(from: s.yaw + x[Self.iPsi] * Angle.degreesPerRadian, to: az * Angle.degreesPerRadian) * rad
         let ls = landmarkAccuracy / CircularError.radius68PerSigma
         let r = (pointingAccuracy * rad) * (pointingAccuracy * rad) + ls * ls / d2
-        summary.landmarksUsed += 1
-        scalarUpdate(Row(Self.iPsi, 1, Self.iE, dn / d2, Self.iN, -de / d2), innovation: nu, variance: r)
+        if scalarUpdate(Row(Self.iPsi, 1, Self.iE, dn / d2, Self.iN, -de / d2), innovation: nu, variance: r) { summary.landmarksUsed += 1 }
         checkSnap(time: time)
     }
 
     // MARK: - External geo pose
 
-    /// Feeds an ARKit geotracking / ARCore Earth pose with its accuracies (gated like fixes).
+    /// Feeds an ARKit geotracking / ARCore Earth pose with its accuracies (gated like fixes;
+    /// one whose horizontal accuracy is beyond ``Fix/maximumUsableHorizontalAccuracy`` is
+    /// counted gated).
     public mutating func update(geoPose g: ExternalGeoPose) throws(GeoAnchorError) {
         try checkConfiguration()
         guard g.time.isFinite else { throw .nonFinite(name: "geo pose time", value: g.time) }
@@ -444,7 +447,7 @@ extension GeoRegistration {
         guard g.horizontalAccuracy.isFinite, g.horizontalAccuracy > 0 else {
             throw .outOfRange(name: "geo pose horizontal accuracy", value: g.horizontalAccuracy, allowed: .greaterThan(0, unit: "m"))
         }
-        guard lastSample != nil else { summary.externalPosesGated += 1; return }
+        guard lastSample != nil, g.horizontalAccuracy <= Fix.maximumUsableHorizontalAccuracy else { summary.externalPosesGated += 1; return }
         if reference == nil {
             try start(at: Fix(time: g.time, latitude: g.position.latitude, longitude: g.position.longitude,
                               height: g.position.height, verticalReference: g.position.verticalReference),

@@ -186,17 +186,27 @@ public struct GeoRegistration: Sendable {
 
     // MARK: - Tracking
 
+    /// The largest coordinate magnitude a tracking sample may have: 10,000 km (m). AR session
+    /// coordinates are meters from where the session started; beyond this they are not a walk,
+    /// and their squares would lose the precision (or overflow) the estimator needs.
+    public static let maximumTrackingCoordinate = 1e7
+    /// The largest compass heading accuracy (degrees) that is used: 180°; CoreLocation never
+    /// reports more, a wider one says nothing. Such readings are counted gated.
+    public static let maximumCompassAccuracy = 180.0
+
     /// Feeds one AR tracking sample (time order).
     /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` for a NaN/∞ field,
-    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` for time going backwards.
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` for time going backwards or a
+    ///   coordinate beyond ±``maximumTrackingCoordinate``.
     public mutating func update(tracking t: ARTrackingSample) throws(GeoAnchorError) {
         try checkConfiguration()
         // One check per value (a list of them would be an allocation on every sample).
         let finite = ValueRange.unbounded()
+        let extent = ValueRange.closed(-Self.maximumTrackingCoordinate, Self.maximumTrackingCoordinate, unit: "m")
         try finite.check(t.time, name: "tracking time")
-        try finite.check(t.position.x, name: "tracking x")
-        try finite.check(t.position.y, name: "tracking y")
-        try finite.check(t.position.z, name: "tracking z")
+        try extent.check(t.position.x, name: "tracking x")
+        try extent.check(t.position.y, name: "tracking y")
+        try extent.check(t.position.z, name: "tracking z")
         try finite.check(t.yaw, name: "tracking yaw")
         let q = Self.nominal(t.position, convention)
         summary.trackingSamples += 1

@@ -8,7 +8,8 @@ public struct LocalMeasurement: Sendable, Hashable {
     /// Meters east / north of the frame origin (on the ellipsoid).
     public var east: Double
     public var north: Double
-    /// Per-axis position σ, meters (> 0).
+    /// Per-axis position σ, meters (> 0, at most ``Fix/maximumUsableHorizontalAccuracy``: beyond, the
+    /// measurement is refused as invalid).
     public var horizontalSigma: Double
     /// Height (m) in ``verticalReference``, and its σ (m).
     public var height: Double?

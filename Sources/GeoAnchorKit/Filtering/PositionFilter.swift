@@ -241,7 +241,7 @@ public struct PositionFilter: Sendable {
     /// Processes one measurement in the local frame: predicts to its time, gates and applies it.
     ///
     /// - Returns: the estimate at the measurement's time, or nil when the measurement was
-    ///   refused without an estimate (non-finite values, time going backwards, exact duplicate;
+    ///   refused without an estimate (non-finite values, a σ beyond ``Fix/maximumUsableHorizontalAccuracy``, time going backwards, exact duplicate;
     ///   counted, kept in ``lastRefusal``, passed to ``onRefusal``).
     public mutating func step(_ m: LocalMeasurement) -> LocalPositionEstimate? {
         guard let info = advance(m) else { refuse(core.refusal(of: m)); return nil }
@@ -318,9 +318,10 @@ struct StepCore: Sendable {
         if !m.time.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "time", value: m.time)) }
         if !m.east.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "east", value: m.east)) }
         if !m.north.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "north", value: m.north)) }
-        if !(m.horizontalSigma > 0 && m.horizontalSigma.isFinite) {
+        if !(m.horizontalSigma > 0 && m.horizontalSigma <= Fix.maximumUsableHorizontalAccuracy) {
             return InputRefusal(reason: .invalidValue, time: m.time,
-                                error: .outOfRange(name: "horizontalSigma", value: m.horizontalSigma, allowed: .greaterThan(0, unit: "m")))
+                                error: .outOfRange(name: "horizontalSigma", value: m.horizontalSigma,
+                                                   allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(Fix.maximumUsableHorizontalAccuracy), unit: "m")))
         }
         if m.time < lastTime {
             return InputRefusal(reason: .outOfOrder, time: m.time,
@@ -330,7 +331,7 @@ struct StepCore: Sendable {
     }
 
     mutating func advance<H: HorizontalModel>(_ h: inout H, _ m: LocalMeasurement) -> PositionFilter.StepInfo? {
-        guard m.time.isFinite, m.east.isFinite, m.north.isFinite, m.horizontalSigma > 0, m.horizontalSigma.isFinite else {
+        guard m.time.isFinite, m.east.isFinite, m.north.isFinite, m.horizontalSigma > 0, m.horizontalSigma <= Fix.maximumUsableHorizontalAccuracy else {
             statistics.invalid += 1
             return nil
         }

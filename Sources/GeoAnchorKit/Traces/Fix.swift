@@ -34,6 +34,12 @@ public struct Fix: Sendable, Hashable, Codable {
     public var geoidSeparation: Double?
     /// Radius of 68 % confidence, meters.
     public var horizontalAccuracy: Double?
+    /// The largest horizontal accuracy (m) the estimators use: 100 km. A fix stating more says
+    /// nothing about a walk (receivers put 9999 m or more on invalid fixes), and its variance next
+    /// to centimeter-level states would cost a filter its precision (1e100 m once made a filtered
+    /// walk 5 × worse than its input). ``PositionFilter`` refuses such fixes as invalid (a σ
+    /// beyond this), ``GeoRegistration`` counts them gated.
+    public static let maximumUsableHorizontalAccuracy = 100_000.0
     /// 68 % vertical half-interval, meters.
     public var verticalAccuracy: Double?
     /// Ground speed, m/s.
