@@ -171,7 +171,8 @@ public struct TourSession: Sendable {
     ///     to evaluate them with GEOS instead (same events).
     /// - Returns: the events this position completed, stops first (tour order), then zones, then
     ///   the path; or, for a fix that cannot be used (non-finite values, latitude outside ±90°,
-    ///   negative accuracy, time going backwards), no events and the ``Update/refusal`` — the
+    ///   negative accuracy or one beyond ``Fix/maximumUsableHorizontalAccuracy``, time going
+    ///   backwards), no events and the ``Update/refusal`` — the
     ///   session is unchanged, the refusal counted in ``statistics``, kept in ``lastRefusal`` and
     ///   passed to ``onRefusal`` (the policy of ``InputRefusal``).
     /// - Throws: ``TourError/zoneEvaluationFailed(reason:)`` when `zones` throws (the session is

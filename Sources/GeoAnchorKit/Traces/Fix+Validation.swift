@@ -44,15 +44,16 @@ extension Fix {
 
     /// The first value a streaming component (``PositionFilter``, ``TourSession``) cannot use as
     /// a position, nil when all are usable: a non-finite time, a latitude outside ±90°, a
-    /// non-finite longitude, a negative or non-finite horizontal accuracy. Laxer than
+    /// non-finite longitude, a negative horizontal accuracy or one beyond
+    /// ``maximumUsableHorizontalAccuracy`` (100 km; infinity included). Laxer than
     /// ``validationProblem`` (which also bounds years, longitudes and every optional field for
     /// files): a live stream needs only these.
     var unusablePositionValue: GeoAnchorError? {
         if !time.isFinite { return .nonFinite(name: "time", value: time) }
         if !(latitude.isFinite && Swift.abs(latitude) <= 90) { return .invalidLatitude(latitude) }
         if !longitude.isFinite { return .invalidLongitude(longitude) }
-        if let a = horizontalAccuracy, !(a >= 0 && a.isFinite) {
-            return .outOfRange(name: "horizontalAccuracy", value: a, allowed: .atLeast(0, unit: "m"))
+        if let a = horizontalAccuracy, !(a >= 0 && a <= Self.maximumUsableHorizontalAccuracy) {
+            return .outOfRange(name: "horizontalAccuracy", value: a, allowed: .closed(0, Self.maximumUsableHorizontalAccuracy, unit: "m"))
         }
         return nil
     }

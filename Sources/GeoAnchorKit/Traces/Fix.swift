@@ -37,8 +37,9 @@ public struct Fix: Sendable, Hashable, Codable {
     /// The largest horizontal accuracy (m) the estimators use: 100 km. A fix stating more says
     /// nothing about a walk (receivers put 9999 m or more on invalid fixes), and its variance next
     /// to centimeter-level states would cost a filter its precision (1e100 m once made a filtered
-    /// walk 5 × worse than its input). ``PositionFilter`` refuses such fixes as invalid (a σ
-    /// beyond this), ``GeoRegistration`` counts them gated.
+    /// walk 5 × worse than its input; 1e20 m made a tour zone "entered", P(inside) rounding to
+    /// ½). ``PositionFilter`` and ``TourSession`` refuse such fixes as invalid (counted),
+    /// ``GeoRegistration`` counts them gated.
     public static let maximumUsableHorizontalAccuracy = 100_000.0
     /// 68 % vertical half-interval, meters.
     public var verticalAccuracy: Double?

@@ -90,7 +90,7 @@ struct PositionFilterTests {
         for b in bad { #expect(f.process(b) == nil) }
         // Each refusal says why and names the value (the InputRefusal policy).
         #expect(seen.items.map(\.reason) == [.invalidValue, .invalidValue, .invalidValue, .outOfOrder, .duplicate, .invalidValue])
-        #expect(seen.items[1].error == .outOfRange(name: "horizontalAccuracy", value: -1, allowed: .atLeast(0, unit: "m")))
+        #expect(seen.items[1].error == .outOfRange(name: "horizontalAccuracy", value: -1, allowed: .closed(0, Fix.maximumUsableHorizontalAccuracy, unit: "m")))
         #expect(seen.items[2].error == .invalidLatitude(91))
         #expect(seen.items[3].error == .outOfRange(name: "time (must not go backwards)", value: back.time, allowed: .atLeast(last.time, unit: "s")))
         #expect(f.lastRefusal?.reason == .invalidValue && f.lastRefusal?.time.isNaN == true)

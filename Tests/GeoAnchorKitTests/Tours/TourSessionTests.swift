@@ -170,9 +170,13 @@ struct TourSessionTests {
                                              error: .outOfRange(name: "time (must not go backwards)", value: 5, allowed: .atLeast(10, unit: "s"))))
         let acc = try session.update(Fix(time: 11, latitude: 49.9577, longitude: 14.3953, horizontalAccuracy: -.infinity))
         #expect(acc.refusal?.reason == .invalidValue)
-        #expect(session.statistics == { var s = TourSession.Statistics(); s.updates = 1; s.invalid = 2; s.outOfOrder = 1; return s }())
-        #expect(session.lastRefusal == acc.refusal)
-        #expect(seen.items.map(\.reason) == [.invalidValue, .outOfOrder, .invalidValue])
+        // Finite but no use to a walk (P(inside) of every zone rounded to ½ at 1e20 m: "entered").
+        let huge = try session.update(Fix(time: 11, latitude: 49.9577, longitude: 14.3953, horizontalAccuracy: 1e20))
+        #expect(huge.refusal == InputRefusal(reason: .invalidValue, time: 11,
+                                             error: .outOfRange(name: "horizontalAccuracy", value: 1e20, allowed: .closed(0, 100_000, unit: "m"))))
+        #expect(session.statistics == { var s = TourSession.Statistics(); s.updates = 1; s.invalid = 3; s.outOfOrder = 1; return s }())
+        #expect(session.lastRefusal == huge.refusal)
+        #expect(seen.items.map(\.reason) == [.invalidValue, .outOfOrder, .invalidValue, .invalidValue])
         #expect(try session.update(Fix(time: 12, latitude: 49.9577, longitude: 14.3953)).refusal == nil, "the stream goes on")
     }
 
