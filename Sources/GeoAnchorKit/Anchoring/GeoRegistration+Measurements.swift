@@ -328,7 +328,7 @@ extension GeoRegistration {
     // MARK: - Compass
 
     /// Feeds one compass reading (optional input). Readings before the first tracking sample,
-    /// and readings whose accuracy is beyond ``GeoRegistration/maximumCompassAccuracy``, are
+    /// and readings whose accuracy is beyond ``CompassReading/maximumUsableAccuracy``, are
     /// counted as gated.
     /// - Throws: non-finite values or a non-positive accuracy.
     public mutating func update(compass r: CompassReading) throws(GeoAnchorError) {
@@ -338,7 +338,7 @@ extension GeoRegistration {
         guard r.headingAccuracy.isFinite, r.headingAccuracy > 0 else {
             throw .outOfRange(name: "compass heading accuracy", value: r.headingAccuracy, allowed: .greaterThan(0, unit: "degrees"))
         }
-        guard let s = lastSample, reference != nil, r.headingAccuracy <= Self.maximumCompassAccuracy else { summary.compassGated += 1; return }
+        guard let s = lastSample, reference != nil, r.headingAccuracy <= CompassReading.maximumUsableAccuracy else { summary.compassGated += 1; return }
         propagate(to: r.time)
         let c = configuration, rad = Angle.radiansPerDegree
         let sigma = c.compassWhiteFraction * r.headingAccuracy / CircularError.halfWidth68PerSigma * rad

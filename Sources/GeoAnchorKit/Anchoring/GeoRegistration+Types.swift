@@ -25,6 +25,11 @@ public struct CompassReading: Sendable, Hashable {
     public var heading: Double
     /// Heading accuracy, degrees (> 0; treated as a 68 % half-width, σ = accuracy / 0.9945).
     public var headingAccuracy: Double
+    /// The largest heading accuracy (degrees) the estimators use: 180°. CoreLocation never
+    /// reports more and a wider one says nothing; its variance would overflow the filters'
+    /// (1e200° once left ``HeadingFilter`` refusing every later input). ``GeoRegistration``
+    /// counts such readings gated, ``HeadingFilter`` refuses them as invalid.
+    public static let maximumUsableAccuracy = 180.0
 
     public init(time: Double, heading: Double, headingAccuracy: Double) {
         self.time = time; self.heading = heading; self.headingAccuracy = headingAccuracy

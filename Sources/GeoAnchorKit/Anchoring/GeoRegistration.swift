@@ -190,9 +190,6 @@ public struct GeoRegistration: Sendable {
     /// coordinates are meters from where the session started; beyond this they are not a walk,
     /// and their squares would lose the precision (or overflow) the estimator needs.
     public static let maximumTrackingCoordinate = 1e7
-    /// The largest compass heading accuracy (degrees) that is used: 180°; CoreLocation never
-    /// reports more, a wider one says nothing. Such readings are counted gated.
-    public static let maximumCompassAccuracy = 180.0
 
     /// Feeds one AR tracking sample (time order).
     /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` for a NaN/∞ field,

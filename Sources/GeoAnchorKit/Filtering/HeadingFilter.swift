@@ -246,7 +246,8 @@ public struct HeadingFilter: Sendable {
     ///
     /// - Parameters:
     ///   - heading: degrees clockwise from **true** north (apply declination first).
-    ///   - accuracy: 68 % half-interval, degrees (> 0); nil → ``Configuration/defaultCompassSigma``.
+    ///   - accuracy: 68 % half-interval, degrees (> 0, at most ``CompassReading/maximumUsableAccuracy``,
+    ///     else refused as invalid); nil → ``Configuration/defaultCompassSigma``.
     ///   - time: UTC seconds of the reading.
     ///   - fieldMagnitude: the measured field's total intensity (unit of
     ///     ``ExpectedField/totalIntensity``), for disturbance detection.
@@ -258,11 +259,12 @@ public struct HeadingFilter: Sendable {
     /// added to its variance.
     public mutating func update(heading: Double, accuracy: Double?, time: Double,
                                 fieldMagnitude: Double? = nil, fieldInclination: Double? = nil) -> CompassOutcome {
-        guard heading.isFinite, time.isFinite, accuracy.map({ $0 > 0 && $0.isFinite }) ?? true else {
+        guard heading.isFinite, time.isFinite, accuracy.map({ $0 > 0 && $0 <= CompassReading.maximumUsableAccuracy }) ?? true else {
             statistics.invalid += 1
             let e: GeoAnchorError = !heading.isFinite ? .nonFinite(name: "heading", value: heading)
                 : !time.isFinite ? .nonFinite(name: "time", value: time)
-                : .outOfRange(name: "compass accuracy", value: accuracy ?? .nan, allowed: .greaterThan(0, unit: "degrees"))
+                : .outOfRange(name: "compass accuracy", value: accuracy ?? .nan,
+                              allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(CompassReading.maximumUsableAccuracy), unit: "degrees"))
             return .refused(refuse(InputRefusal(reason: .invalidValue, time: time, error: e)))
         }
         var sigma = accuracy.map { $0 / CircularError.halfWidth68PerSigma } ?? configuration.defaultCompassSigma

@@ -88,14 +88,19 @@ struct HeadingFilterTests {
         } else { Issue.record("NaN heading accepted") }
         #expect(f.update(heading: 10, accuracy: -1, time: 1)
                 == .refused(InputRefusal(reason: .invalidValue, time: 1,
-                                         error: .outOfRange(name: "compass accuracy", value: -1, allowed: .greaterThan(0, unit: "degrees")))))
+                                         error: .outOfRange(name: "compass accuracy", value: -1,
+                                                            allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(180), unit: "degrees")))))
+        // Finite but meaningless: 1e200° once initialized an infinite variance that left the
+        // filter refusing every later input.
+        if case .refused(let r) = f.update(heading: 10, accuracy: 1e200, time: 1) { #expect(r.reason == .invalidValue) }
+        else { Issue.record("accuracy 1e200 accepted") }
         if case .refused(let r) = f.predict(to: .nan, headingRate: 1) { #expect(r.reason == .invalidValue) } else { Issue.record("NaN time accepted") }
         #expect(f.predict(to: -5, headingRate: 1)
                 == .refused(InputRefusal(reason: .outOfOrder, time: -5,
                                          error: .outOfRange(name: "gyro time (must not go backwards)", value: -5, allowed: .atLeast(0, unit: "s")))))
         #expect(f.estimate! == before)
-        #expect(f.statistics.waitingForCompass == 1 && f.statistics.invalid == 4)
-        #expect(seen.items.map(\.reason) == [.invalidValue, .invalidValue, .invalidValue, .outOfOrder])
+        #expect(f.statistics.waitingForCompass == 1 && f.statistics.invalid == 5)
+        #expect(seen.items.map(\.reason) == [.invalidValue, .invalidValue, .invalidValue, .invalidValue, .outOfOrder])
         #expect(f.lastRefusal?.reason == .outOfOrder)
     }
 
