@@ -146,6 +146,11 @@ public struct HeadingFilter: Sendable {
         public var lateCompassApplied = 0
         /// Compass readings refused for lagging more than the latency.
         public var compassTooOld = 0
+        /// Times the filter's clock was reset: five gyro steps or compass readings in a row, in
+        /// order, more than a minute behind the filter's time mean that time was wrong (a sample
+        /// from the future, a clock set back); the filter then goes on from them instead of
+        /// refusing the rest of the stream (the lag compensation's history starts over).
+        public var clockResets = 0
         public init() {}
     }
 
@@ -175,6 +180,20 @@ public struct HeadingFilter: Sendable {
     /// (time, rotation) for compass readings that lag behind the gyro.
     var rotation = 0.0
     var history = RotationHistory()
+    var clock = ClockResetDetector()
+
+    /// The largest rate of change of heading a gyro step may state: 10,000 °/s (phone gyroscopes
+    /// saturate at 2,000–4,000 °/s). Beyond, the step is refused as invalid: one sample at 1e6 °/s
+    /// once threw the heading off for the rest of a walk (mean error 4–8° against 0.6°).
+    public static let maximumHeadingRate = 10_000.0
+
+    /// Restarts the time base at `time` (see ``Statistics/clockResets``).
+    mutating func resetClock(to time: Double) {
+        statistics.clockResets += 1
+        self.time = time
+        history = RotationHistory()
+        history.append(time: time, rotation: rotation)
+    }
 
     /// Creates a heading filter.
     public init(configuration: Configuration = Configuration(), expectedField: ExpectedField? = nil) {
@@ -198,17 +217,21 @@ public struct HeadingFilter: Sendable {
     ///     with z up this is −ω_z of its gyroscope; see ``predict(to:gyroZ:)``); nil without a gyro.
     /// - Returns: what happened; a refused step leaves the state unchanged and says why.
     public mutating func predict(to time: Double, headingRate: Double?) -> PredictOutcome {
-        guard time.isFinite, headingRate.map({ $0.isFinite }) ?? true else {
+        guard time >= Fix.earliestTime, time <= Fix.latestTime, headingRate.map({ Swift.abs($0) <= Self.maximumHeadingRate }) ?? true else {
             statistics.invalid += 1
-            let e: GeoAnchorError = time.isFinite ? .nonFinite(name: "heading rate", value: headingRate ?? .nan) : .nonFinite(name: "time", value: time)
+            let e: GeoAnchorError = !(time >= Fix.earliestTime && time <= Fix.latestTime)
+                ? .outOfRange(name: "time", value: time, allowed: .closed(Fix.earliestTime, Fix.latestTime, unit: "s"))
+                : .outOfRange(name: "heading rate", value: headingRate ?? .nan, allowed: .closed(-Self.maximumHeadingRate, Self.maximumHeadingRate, unit: "°/s"))
             return .refused(refuse(InputRefusal(reason: .invalidValue, time: time, error: e)))
         }
         guard initialized else { statistics.waitingForCompass += 1; return .waitingForCompass }
         guard time >= self.time else {
+            if clock.refused(time, latest: self.time) { resetClock(to: time); return .predicted }
             statistics.invalid += 1
             return .refused(refuse(InputRefusal(reason: .outOfOrder, time: time,
                 error: .outOfRange(name: "gyro time (must not go backwards)", value: time, allowed: .atLeast(self.time, unit: "s")))))
         }
+        clock.accepted()
         let dt = time - self.time
         let c = configuration
         if let w = headingRate {
@@ -259,10 +282,12 @@ public struct HeadingFilter: Sendable {
     /// added to its variance.
     public mutating func update(heading: Double, accuracy: Double?, time: Double,
                                 fieldMagnitude: Double? = nil, fieldInclination: Double? = nil) -> CompassOutcome {
-        guard heading.isFinite, time.isFinite, accuracy.map({ $0 > 0 && $0 <= CompassReading.maximumUsableAccuracy }) ?? true else {
+        guard heading.isFinite, time >= Fix.earliestTime, time <= Fix.latestTime,
+              accuracy.map({ $0 > 0 && $0 <= CompassReading.maximumUsableAccuracy }) ?? true else {
             statistics.invalid += 1
             let e: GeoAnchorError = !heading.isFinite ? .nonFinite(name: "heading", value: heading)
-                : !time.isFinite ? .nonFinite(name: "time", value: time)
+                : !(time >= Fix.earliestTime && time <= Fix.latestTime)
+                    ? .outOfRange(name: "time", value: time, allowed: .closed(Fix.earliestTime, Fix.latestTime, unit: "s"))
                 : .outOfRange(name: "compass accuracy", value: accuracy ?? .nan,
                               allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(CompassReading.maximumUsableAccuracy), unit: "degrees"))
             return .refused(refuse(InputRefusal(reason: .invalidValue, time: time, error: e)))
@@ -283,6 +308,12 @@ public struct HeadingFilter: Sendable {
                 sigma *= configuration.disturbedSigmaFactor * severity
             }
         }
+        // A reading so disturbed that its inflated σ is beyond any usable accuracy says nothing
+        // (a field of 1e300 µT once initialized an infinite variance): gated, never a start.
+        guard sigma * CircularError.halfWidth68PerSigma <= CompassReading.maximumUsableAccuracy else {
+            statistics.compassGated += 1
+            return .gated(mahalanobisSquared: 0, disturbed: true)
+        }
         if !initialized || (streak >= configuration.maximumConsecutiveRejections && !disturbed) {
             if initialized { statistics.reinitializations += 1 }
             let bs = configuration.initialBiasSigma
@@ -297,6 +328,7 @@ public struct HeadingFilter: Sendable {
             return .initialized
         }
         var lag = 0.0, rotated = 0.0
+        if time < self.time, clock.refused(time, latest: self.time) { resetClock(to: time) }
         if time < self.time {
             lag = self.time - time
             guard lag <= configuration.maximumCompassLatency, let r = history.rotation(at: time) else {
