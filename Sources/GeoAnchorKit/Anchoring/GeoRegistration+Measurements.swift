@@ -13,8 +13,9 @@ extension GeoRegistration {
     /// - Throws: range errors for invalid coordinates or a non-finite time.
     public mutating func update(fix: Fix) throws(GeoAnchorError) {
         try checkConfiguration()
-        guard fix.time.isFinite else { throw .nonFinite(name: "fix time", value: fix.time) }
+        try checkTime(fix.time, name: "fix time")
         try GeodeticCoordinate(latitude: fix.latitude, longitude: fix.longitude).validate()
+        checkClock(fix.time)
         let c = configuration, n = Self.n
         let reported: Double, statesAccuracy: Bool
         if let acc = fix.horizontalAccuracy, acc.isFinite, acc > 0 {
@@ -31,7 +32,7 @@ extension GeoRegistration {
         if !statesAccuracy { summary.fixesWithoutAccuracy += 1 }
         let sigma = Swift.max(reported, c.minimumFixSigma) * fixVarianceScale.squareRoot()
         lastGnssSigma = sigma
-        let h0 = fix.ellipsoidalHeight
+        let h0 = Self.usableHeight(fix.ellipsoidalHeight)
         if reference == nil { try start(at: fix, sigma: sigma) }
         guard let ref = reference else { return }
         propagate(to: fix.time)
@@ -235,9 +236,14 @@ extension GeoRegistration {
         }
     }
 
+    /// A height the estimator uses: nil when absent or beyond ±``Fix/maximumUsableHeight``.
+    static func usableHeight(_ h: Double?) -> Double? {
+        h.flatMap { Swift.abs($0) <= Fix.maximumUsableHeight ? $0 : nil }
+    }
+
     /// Starts the reference frame at the first usable fix and sets the priors.
     mutating func start(at fix: Fix, sigma: Double) throws(GeoAnchorError) {
-        let h = fix.ellipsoidalHeight ?? 0
+        let h = Self.usableHeight(fix.ellipsoidalHeight) ?? 0
         reference = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: h))
         let c = configuration, n = Self.n, rad = Angle.radiansPerDegree
         x = [Double](repeating: 0, count: n)
@@ -333,11 +339,12 @@ extension GeoRegistration {
     /// - Throws: non-finite values or a non-positive accuracy.
     public mutating func update(compass r: CompassReading) throws(GeoAnchorError) {
         try checkConfiguration()
-        guard r.time.isFinite else { throw .nonFinite(name: "compass time", value: r.time) }
+        try checkTime(r.time, name: "compass time")
         guard r.heading.isFinite else { throw .nonFinite(name: "compass heading", value: r.heading) }
         guard r.headingAccuracy.isFinite, r.headingAccuracy > 0 else {
             throw .outOfRange(name: "compass heading accuracy", value: r.headingAccuracy, allowed: .greaterThan(0, unit: "degrees"))
         }
+        checkClock(r.time)
         guard let s = lastSample, reference != nil, r.headingAccuracy <= CompassReading.maximumUsableAccuracy else { summary.compassGated += 1; return }
         propagate(to: r.time)
         let c = configuration, rad = Angle.radiansPerDegree
@@ -391,17 +398,22 @@ extension GeoRegistration {
     }
 
     /// A compass correction measured on landmarks (``LandmarkHeadingOffset``: corrected =
-    /// observed + offset): observes the compass bias as −offset with its standard error.
+    /// observed + offset): observes the compass bias as −offset with its standard error. The
+    /// offset is an angle (360° is 0°: it once pulled the estimate by a full turn).
+    /// - Throws: an offset outside [−360°, 360°] or not finite, a standard error ≤ 0 or not
+    ///   finite, a time outside the years 0001–9999.
     public mutating func update(compassCorrection o: LandmarkHeadingOffset, time: Double) throws(GeoAnchorError) {
         try checkConfiguration()
-        guard o.offset.isFinite else { throw .nonFinite(name: "landmark offset", value: o.offset) }
+        try ValueRange.closed(-360, 360, unit: "degrees").check(o.offset, name: "landmark offset")
         guard o.standardError.isFinite, o.standardError > 0 else {
             throw .outOfRange(name: "landmark offset standard error", value: o.standardError, allowed: .greaterThan(0, unit: "degrees"))
         }
+        try checkTime(time, name: "landmark correction time")
+        checkClock(time)
         guard reference != nil else { return }
         propagate(to: time)
         let rad = Angle.radiansPerDegree
-        let nu = (-o.offset * rad) - x[Self.iBC]
+        let nu = Angle.difference(from: x[Self.iBC] * Angle.degreesPerRadian, to: -o.offset) * rad
         if scalarUpdate(Row(Self.iBC, 1), innovation: nu, variance: (o.standardError * rad) * (o.standardError * rad)) { summary.landmarksUsed += 1 }
         checkSnap(time: time)
     }
@@ -420,6 +432,8 @@ extension GeoRegistration {
         guard pointingAccuracy.isFinite, pointingAccuracy > 0 else {
             throw .outOfRange(name: "pointing accuracy", value: pointingAccuracy, allowed: .greaterThan(0, unit: "degrees"))
         }
+        try checkTime(time, name: "sighting time")
+        checkClock(time)
         guard let ref = reference, let s = lastSample, headingKnown else { return }
         propagate(to: time)
         let l = ref.enu(latitude: landmark.latitude, longitude: landmark.longitude, ellipsoidalHeight: ref.origin.height)
@@ -442,11 +456,12 @@ extension GeoRegistration {
     /// counted gated).
     public mutating func update(geoPose g: ExternalGeoPose) throws(GeoAnchorError) {
         try checkConfiguration()
-        guard g.time.isFinite else { throw .nonFinite(name: "geo pose time", value: g.time) }
+        try checkTime(g.time, name: "geo pose time")
         try g.position.validate()
         guard g.horizontalAccuracy.isFinite, g.horizontalAccuracy > 0 else {
             throw .outOfRange(name: "geo pose horizontal accuracy", value: g.horizontalAccuracy, allowed: .greaterThan(0, unit: "m"))
         }
+        checkClock(g.time)
         guard lastSample != nil, g.horizontalAccuracy <= Fix.maximumUsableHorizontalAccuracy else { summary.externalPosesGated += 1; return }
         if reference == nil {
             try start(at: Fix(time: g.time, latitude: g.position.latitude, longitude: g.position.longitude,
@@ -456,7 +471,7 @@ extension GeoRegistration {
         guard let ref = reference, let s = lastSample else { return }
         propagate(to: g.time)
         let n = Self.n, rad = Angle.radiansPerDegree
-        if let hd = g.heading, let ha = g.headingAccuracy, hd.isFinite, ha.isFinite, ha > 0 {
+        if let hd = g.heading, let ha = g.headingAccuracy, hd.isFinite, ha > 0, ha <= CompassReading.maximumUsableAccuracy {
             let sig = ha / CircularError.halfWidth68PerSigma * rad
             if !headingKnown {
                 headingKnown = true
@@ -471,8 +486,8 @@ extension GeoRegistration {
             }
         }
         let sigma = g.horizontalAccuracy / CircularError.radius68PerSigma
-        let z = ref.enu(latitude: g.position.latitude, longitude: g.position.longitude,
-                        ellipsoidalHeight: g.position.verticalReference == .ellipsoid ? g.position.height : ref.origin.height)
+        let poseHeight = g.position.verticalReference == .ellipsoid ? Self.usableHeight(g.position.height) : nil
+        let z = ref.enu(latitude: g.position.latitude, longitude: g.position.longitude, ellipsoidalHeight: poseHeight ?? ref.origin.height)
         let nuE = z.east - x[Self.iE], nuN = z.north - x[Self.iN]
         let s11 = p[Self.iE * n + Self.iE] + sigma * sigma, s22 = p[Self.iN * n + Self.iN] + sigma * sigma
         let s12 = p[Self.iE * n + Self.iN]
@@ -480,7 +495,7 @@ extension GeoRegistration {
         summary.externalPosesUsed += 1
         scalarUpdate(Row(Self.iE, 1), innovation: nuE, variance: sigma * sigma)
         scalarUpdate(Row(Self.iN, 1), innovation: z.north - x[Self.iN], variance: sigma * sigma)
-        if let va = g.verticalAccuracy, va > 0, va.isFinite, g.position.verticalReference == .ellipsoid {
+        if let va = g.verticalAccuracy, va > 0, va.isFinite, poseHeight != nil {
             let sv = va / CircularError.halfWidth68PerSigma
             scalarUpdate(Row(Self.iU, 1), innovation: z.up - x[Self.iU], variance: sv * sv)
         }

@@ -50,7 +50,8 @@ public struct ExternalGeoPose: Sendable, Hashable {
     public var verticalAccuracy: Double?
     /// The device's true heading, degrees, `nil` if the source gives none.
     public var heading: Double?
-    /// 68 % heading half-width, degrees (ARCore `headingAccuracy`/`yawAccuracy`).
+    /// 68 % heading half-width, degrees (ARCore `headingAccuracy`/`yawAccuracy`); beyond
+    /// ``CompassReading/maximumUsableAccuracy`` (180°) the pose is used without its heading.
     public var headingAccuracy: Double?
 
     public init(time: Double, position: GeodeticCoordinate, horizontalAccuracy: Double,
@@ -79,6 +80,13 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     public var trackingSamples = 0
     /// Tracking steps not used as motion because they were discontinuities (jumps).
     public var trackingStepsRejected = 0
+    /// Restarts after a reset clock: five inputs in a row, in time order, more than a minute
+    /// older than the estimator's latest time mean that time was wrong (a sample from the
+    /// future, a clock set back); the estimator then starts over from them (its state, not this
+    /// summary, its events, configuration, path or ground constraint) instead of refusing or
+    /// misusing the rest of the stream. The inputs before the fifth are used (measurements) or
+    /// refused as going backwards (tracking samples), as without a reset.
+    public var clockResets = 0
     /// Fixes used as position observations.
     public var fixesUsed = 0
     /// Fixes rejected by the innovation gate (outliers), or with no σ at all (no accuracy, no HDOP
@@ -347,7 +355,11 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// Checks every value: finite and in its range — time constants, windows, rates, gates and
     /// σ floors > 0; noise densities, prior σs and speeds ≥ 0; fractions in (0, 1] (the GNSS
     /// correlated fraction in [0, 1]); ``consecutiveRejectionsForJump`` ≥ 1;
-    /// ``frameHeadingSigma`` and ``unreportedFixSigma`` > 0 when set. (``jumpYawContinuitySigma``, ``jumpYawRateSigma``,
+    /// ``frameHeadingSigma`` and ``unreportedFixSigma`` > 0 when set. Upper bounds where a larger
+    /// value is no tracking or no fix and its square overflows the filter (1e10 for the scale σ
+    /// once made every estimate NaN): fix σs ≤ 100 km (``Fix/maximumUsableHorizontalAccuracy``),
+    /// angle σs ≤ 180°, scale σ and its noise ≤ 1, tracking position noise ≤ 10 m/√m, yaw drift
+    /// rate σ and noise ≤ 3600 °/min. (``jumpYawContinuitySigma``, ``jumpYawRateSigma``,
     /// ``compassRobustThreshold`` and ``fixAccuracyAdaptationTime`` are not checked: a negative or
     /// non-finite value documentedly turns their feature off.) ``GeoRegistration`` refuses every measurement with this error
     /// while its configuration fails the check.
@@ -355,11 +367,13 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
     public func validate() throws(GeoAnchorError) {
         let positiveSeconds = ValueRange.greaterThan(0, unit: "s")
+        let fixSigma = ValueRange(lower: .exclusive(0), upper: .inclusive(Fix.maximumUsableHorizontalAccuracy), unit: "m")
+        let angleSigma = ValueRange.closed(0, 180, unit: "degrees")
         let noiseAndGates: [(String, Double, ValueRange)] = [
             ("gnssCorrelationTime", gnssCorrelationTime, positiveSeconds),
             ("gnssCorrelatedFraction", gnssCorrelatedFraction, .closed(0, 1)),
-            ("minimumFixSigma", minimumFixSigma, .greaterThan(0, unit: "m")),
-            ("userEquivalentRangeError", userEquivalentRangeError, .greaterThan(0, unit: "m")),
+            ("minimumFixSigma", minimumFixSigma, fixSigma),
+            ("userEquivalentRangeError", userEquivalentRangeError, fixSigma),
             ("fixGate", fixGate, .greaterThan(0)),
             ("consecutiveRejectionsForJump", Double(consecutiveRejectionsForJump), .atLeast(1)),
             ("fixAccuracyTolerance", fixAccuracyTolerance, .atLeast(1)),
@@ -367,21 +381,21 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
             ("pathGate", pathGate, .greaterThan(0)),
             ("pathCheckTime", pathCheckTime, positiveSeconds),
             ("pathCheckSigmas", pathCheckSigmas, .greaterThan(0)),
-            ("courseSigma", courseSigma, .atLeast(0, unit: "degrees")),
+            ("courseSigma", courseSigma, angleSigma),
             ("courseReferenceSpeed", courseReferenceSpeed, .greaterThan(0, unit: "m/s")),
             ("courseMinimumSpeed", courseMinimumSpeed, .atLeast(0, unit: "m/s")),
             ("courseWindow", courseWindow, positiveSeconds),
             ("courseReferenceAccuracy", courseReferenceAccuracy, .greaterThan(0, unit: "m")),
-            ("trackingPositionNoise", trackingPositionNoise, .atLeast(0, unit: "m/√m")),
-            ("trackingYawNoisePerRootMeter", trackingYawNoisePerRootMeter, .atLeast(0, unit: "degrees/√m")),
-            ("trackingYawNoisePerRootSecond", trackingYawNoisePerRootSecond, .atLeast(0, unit: "degrees/√s")),
-            ("yawDriftRateSigma", yawDriftRateSigma, .atLeast(0, unit: "degrees/min")),
-            ("yawDriftRateNoise", yawDriftRateNoise, .atLeast(0, unit: "degrees/min/√min")),
-            ("scaleSigma", scaleSigma, .atLeast(0)),
-            ("scaleNoisePerRootMeter", scaleNoisePerRootMeter, .atLeast(0, unit: "1/√m")),
+            ("trackingPositionNoise", trackingPositionNoise, .closed(0, 10, unit: "m/√m")),
+            ("trackingYawNoisePerRootMeter", trackingYawNoisePerRootMeter, .closed(0, 180, unit: "degrees/√m")),
+            ("trackingYawNoisePerRootSecond", trackingYawNoisePerRootSecond, .closed(0, 180, unit: "degrees/√s")),
+            ("yawDriftRateSigma", yawDriftRateSigma, .closed(0, 3600, unit: "degrees/min")),
+            ("yawDriftRateNoise", yawDriftRateNoise, .closed(0, 3600, unit: "degrees/min/√min")),
+            ("scaleSigma", scaleSigma, .closed(0, 1)),
+            ("scaleNoisePerRootMeter", scaleNoisePerRootMeter, .closed(0, 1, unit: "1/√m")),
             ("jumpAcceleration", jumpAcceleration, .greaterThan(0, unit: "m/s²")),
             ("jumpMinimumStep", jumpMinimumStep, .atLeast(0, unit: "m")),
-            ("compassBiasSigma", compassBiasSigma, .atLeast(0, unit: "degrees")),
+            ("compassBiasSigma", compassBiasSigma, angleSigma),
             ("compassBiasTime", compassBiasTime, positiveSeconds),
             ("compassWhiteFraction", compassWhiteFraction, ValueRange(lower: .exclusive(0), upper: .inclusive(1))),
             ("compassDecorrelationInterval", compassDecorrelationInterval, .atLeast(0, unit: "s")),
@@ -391,8 +405,8 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
             ("compassBiasResetTime", compassBiasResetTime, .atLeast(0, unit: "s"))
         ]
         for (name, value, allowed) in noiseAndGates { try allowed.check(value, name: name) }
-        if let s = frameHeadingSigma { try ValueRange.greaterThan(0, unit: "degrees").check(s, name: "frameHeadingSigma") }
-        if let s = unreportedFixSigma { try ValueRange.greaterThan(0, unit: "m").check(s, name: "unreportedFixSigma") }
+        if let s = frameHeadingSigma { try ValueRange(lower: .exclusive(0), upper: .inclusive(180), unit: "degrees").check(s, name: "frameHeadingSigma") }
+        if let s = unreportedFixSigma { try fixSigma.check(s, name: "unreportedFixSigma") }
         let alignmentAndOutput: [(String, Double, ValueRange)] = [
             ("alignmentSpan", alignmentSpan, .atLeast(0, unit: "m")),
             ("headingSigmaInflation", headingSigmaInflation, .greaterThan(0)),

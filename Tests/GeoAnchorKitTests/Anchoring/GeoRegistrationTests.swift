@@ -393,6 +393,96 @@ struct GeoRegistrationTests {
         #expect(!gated.samples.isEmpty && estimates(gated) == estimates(reference))
     }
 
+    /// A landmark compass correction of `offset` degrees, σ 1°.
+    static func correction(_ offset: Double) -> LandmarkHeadingOffset {
+        LandmarkHeadingOffset(offset: offset, standardError: 1, formalStandardError: 1, reducedChiSquare: 1, sightings: [])
+    }
+
+    /// Feeds Závist seed 1 (phone GNSS, with compass) by hand, calling `inject` once at 30 % of
+    /// the tracking samples; returns the horizontal position errors (m) against truth from there on
+    /// and the registration.
+    static func injectedWalk(_ inject: ((inout GeoRegistration, Double) throws -> Void)?) throws -> (errors: [Double], reg: GeoRegistration) {
+        var config = TraceSimulator.Configuration.zavistTour
+        config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss)
+        config.sensors.duration = 0
+        let out = try TraceSimulator(config: config, seed: 1).run()
+        let s = GeoRegistrationSimulator(seed: 1001).run(truth: out.truth)
+        let frame = try LocalTangentFrame(origin: s.truePositions[0])
+        var reg = GeoRegistration()
+        var fi = 0, ci = 0, errors: [Double] = []
+        let at = s.tracking.count * 3 / 10
+        for (i, sample) in s.tracking.enumerated() {
+            if i == at, let inject { try inject(&reg, sample.time) }
+            try reg.update(tracking: sample, fixes: out.raw, fixCursor: &fi, compass: s.compass, compassCursor: &ci)
+            guard i >= at, let e = reg.estimate else { continue }
+            let a = frame.enu(latitude: e.position.latitude, longitude: e.position.longitude, ellipsoidalHeight: 0)
+            let b = frame.enu(latitude: s.truePositions[i].latitude, longitude: s.truePositions[i].longitude, ellipsoidalHeight: 0)
+            errors.append(hypot(a.east - b.east, a.north - b.north))
+        }
+        return (errors, reg)
+    }
+
+    /// One input from the future (a corrupted clock: a fix, or a landmark correction, 10⁶ s
+    /// ahead) once stopped the covariance from growing for the rest of the walk (position p95
+    /// ≈ 15.5 m against 2.85 m; every estimate NaN at time 1e300, now a typed error). Now five
+    /// later inputs a minute or more behind restart the estimator (`clockResets`), which
+    /// re-registers from the fixes. Reference: simulator truth; bound: p95 from the injection on
+    /// ≤ 1.7 × that of the undisturbed walk (measured 4.53 m against 2.85 m: the fresh estimator
+    /// starts from the fixes alone), and every estimate finite.
+    @Test(arguments: ["fix", "landmark"]) func inputFromTheFutureRestartsTheClock(_ kind: String) throws {
+        let base = try Self.injectedWalk(nil)
+        let hit = try Self.injectedWalk { reg, t in
+            if kind == "fix" { try reg.update(fix: Fix(time: t + 1e6, latitude: 49.9566, longitude: 14.3868, horizontalAccuracy: 5)) }
+            else { try reg.update(compassCorrection: Self.correction(3), time: t + 1e6) }
+        }
+        #expect(hit.reg.summary.clockResets == 1)
+        #expect(hit.errors.allSatisfy { $0.isFinite })
+        let p0 = GeoRegistrationEvaluation.quantile(base.errors, 0.95), p1 = GeoRegistrationEvaluation.quantile(hit.errors, 0.95)
+        #expect(p1 <= 1.7 * p0, "p95 \(p1) m vs \(p0) m undisturbed")
+        var reg = GeoRegistration()
+        #expect(throws: GeoAnchorError.self) { try reg.update(fix: Fix(time: 1e300, latitude: 50, longitude: 14, horizontalAccuracy: 5)) }
+    }
+
+    /// Values a source may state that carry nothing or wrap: a landmark correction of 360° is one
+    /// of 0° (it once pulled the walk's position p95 from 2.85 to 13 m); a geo pose whose heading
+    /// accuracy is 1e200° is used without its heading (its variance was infinite: every later
+    /// estimate non-finite); a first fix 1e20 m high is used horizontally (it became the frame's
+    /// origin: estimates 1e14 m off). Reference: the same walk with 0°, no heading, no height;
+    /// tolerance 1e-6 m (only rounding differs) resp. bit for bit.
+    @Test func wrappedAndUninformativeValues() throws {
+        let zero = try Self.injectedWalk { reg, t in try reg.update(compassCorrection: Self.correction(0), time: t) }
+        let full = try Self.injectedWalk { reg, t in try reg.update(compassCorrection: Self.correction(360), time: t) }
+        #expect(zero.errors.count == full.errors.count && zip(zero.errors, full.errors).allSatisfy { abs($0 - $1) <= 1e-6 })
+        var noRegistration = GeoRegistration()
+        #expect(throws: GeoAnchorError.self) {
+            try noRegistration.update(compassCorrection: Self.correction(1e6), time: 0)
+        }
+        // A pose before the heading is known (the first input after two tracking samples).
+        func poseFirst(_ headingAccuracy: Double?) throws -> GeoRegistrationEstimate? {
+            var reg = GeoRegistration()
+            try reg.update(tracking: ARTrackingSample(time: 0, position: .zero, yaw: 0))
+            try reg.update(tracking: ARTrackingSample(time: 1, position: SIMD3(0, 0, -1), yaw: 0))
+            try reg.update(geoPose: ExternalGeoPose(time: 1, position: GeodeticCoordinate(latitude: 50, longitude: 14, ellipsoidalHeight: 300),
+                                                    horizontalAccuracy: 3, heading: headingAccuracy == nil ? nil : 40, headingAccuracy: headingAccuracy))
+            try reg.update(compass: CompassReading(time: 1.5, heading: 42, headingAccuracy: 10))
+            try reg.update(tracking: ARTrackingSample(time: 2, position: SIMD3(0, 0, -2), yaw: 0))
+            return reg.estimate
+        }
+        let huge = try #require(try poseFirst(1e200)), none = try #require(try poseFirst(nil))
+        #expect(huge.heading.isFinite && huge == none)
+        var config = TraceSimulator.Configuration.zavistTour
+        config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss)
+        config.sensors.duration = 0
+        var raw = try TraceSimulator(config: config, seed: 1).run().raw
+        raw[0].height = 1e20
+        var reg = GeoRegistration()
+        try reg.update(tracking: ARTrackingSample(time: raw[0].time, position: .zero, yaw: 0))
+        try reg.update(fix: raw[0])
+        try reg.update(compass: CompassReading(time: raw[0].time, heading: 10, headingAccuracy: 10))
+        let e = try #require(reg.estimate)
+        #expect(abs(e.position.latitude - raw[0].latitude) < 1e-9 && abs(e.position.height) < 1e5)
+    }
+
     /// A configuration value out of range (a zero correlation time would divide by zero in the
     /// Gauss–Markov factor) is refused with a typed error naming it, on every measurement, until
     /// the configuration is mended; nothing is counted meanwhile.
@@ -594,7 +684,14 @@ struct GeoRegistrationTests {
         let cases: [(WritableKeyPath<GeoRegistrationConfiguration, Double>, Double, GeoAnchorError)] = [
             (\.jumpAcceleration, 0, .outOfRange(name: "jumpAcceleration", value: 0, allowed: .greaterThan(0, unit: "m/s²"))),
             (\.fixAccuracyTolerance, 0.5, .outOfRange(name: "fixAccuracyTolerance", value: 0.5, allowed: .atLeast(1))),
-            (\.userEquivalentRangeError, -6, .outOfRange(name: "userEquivalentRangeError", value: -6, allowed: .greaterThan(0, unit: "m"))),
+            (\.userEquivalentRangeError, -6, .outOfRange(name: "userEquivalentRangeError", value: -6,
+                                                          allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(100_000), unit: "m"))),
+            // Finite but overflowing: every estimate was NaN with these (the scale σ at 1e10, the
+            // yaw noise at 1e200); a σ floor of 1e10 m made every fix count as used with no effect.
+            (\.scaleSigma, 1e10, .outOfRange(name: "scaleSigma", value: 1e10, allowed: .closed(0, 1))),
+            (\.trackingYawNoisePerRootSecond, 1e200, .outOfRange(name: "trackingYawNoisePerRootSecond", value: 1e200, allowed: .closed(0, 180, unit: "degrees/√s"))),
+            (\.minimumFixSigma, 1e10, .outOfRange(name: "minimumFixSigma", value: 1e10,
+                                                  allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(100_000), unit: "m"))),
             (\.pathGate, 0, .outOfRange(name: "pathGate", value: 0, allowed: .greaterThan(0))),
             (\.pathCorrelationTime, -1, .outOfRange(name: "pathCorrelationTime", value: -1, allowed: .atLeast(0, unit: "s"))),
             (\.pathCheckTime, .infinity, .nonFinite(name: "pathCheckTime", value: .infinity)),
