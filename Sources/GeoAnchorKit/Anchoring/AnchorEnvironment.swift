@@ -107,14 +107,24 @@ public struct DevicePose: Sendable, Hashable {
                    heightAboveFloor: heightAboveFloor)
     }
 
-    /// Checks ranges of every field.
+    /// Checks ranges of every field: accuracies ≥ 0 and finite, the horizontal and vertical ones
+    /// at most ``Fix/maximumUsableHorizontalAccuracy`` (100 km: at 1e200 m every anchor's
+    /// uncertainty was NaN and the loading order meaningless); the position's height and
+    /// ``heightAboveFloor`` within ±``Fix/maximumUsableHeight`` (a pose 1e20 m high put the anchors
+    /// 1e14 m away). A heading accuracy beyond 180° is allowed (the heading is then unknown;
+    /// ``AnchorUncertainty`` counts it as 180°).
     public func validate() throws(GeoAnchorError) {
         try position.validate()
         guard heading.isFinite else { throw .nonFinite(name: "heading", value: heading) }
-        for (n, v) in [("horizontalAccuracy", horizontalAccuracy), ("verticalAccuracy", verticalAccuracy),
-                       ("headingAccuracy", headingAccuracy)] {
-            guard v.isFinite, v >= 0 else { throw .outOfRange(name: n, value: v, allowed: .atLeast(0)) }
+        let usable = ValueRange.closed(0, Fix.maximumUsableHorizontalAccuracy, unit: "m")
+        for (n, v) in [("horizontalAccuracy", horizontalAccuracy), ("verticalAccuracy", verticalAccuracy)] {
+            try usable.check(v, name: n)
         }
-        guard heightAboveFloor.isFinite else { throw .nonFinite(name: "heightAboveFloor", value: heightAboveFloor) }
+        guard headingAccuracy.isFinite, headingAccuracy >= 0 else {
+            throw .outOfRange(name: "headingAccuracy", value: headingAccuracy, allowed: .atLeast(0))
+        }
+        let heights = ValueRange.closed(-Fix.maximumUsableHeight, Fix.maximumUsableHeight, unit: "m")
+        try heights.check(position.height, name: "height")
+        try heights.check(heightAboveFloor, name: "heightAboveFloor")
     }
 }

@@ -37,13 +37,14 @@ public struct AnchorUncertainty: Sendable, Hashable {
     ///   - positionSigma: combined horizontal accuracy, meters (68 % radius, e.g. the root-sum-square
     ///     of the device's and the anchor's horizontal accuracies).
     ///   - verticalSigma: combined vertical accuracy, meters (68 % half-width).
-    ///   - headingSigma: heading accuracy, degrees (68 % half-width).
+    ///   - headingSigma: heading accuracy, degrees (68 % half-width); its σ is capped at 180°.
     @inlinable
     public init(horizontalDistance: Double, slantDistance: Double, positionSigma: Double,
                 verticalSigma: Double, headingSigma: Double) {
         let sh = positionSigma / CircularError.radius68PerSigma
         let sv = verticalSigma / CircularError.halfWidth68PerSigma
-        let psi = headingSigma / CircularError.halfWidth68PerSigma * Angle.radiansPerDegree
+        // Beyond 180° the heading is simply unknown (and a huge σ would overflow to NaN).
+        let psi = Swift.min(headingSigma / CircularError.halfWidth68PerSigma, 180) * Angle.radiansPerDegree
         let lateral = horizontalDistance * psi
         meters = CircularError.radius68(variances: sh * sh + lateral * lateral, sh * sh, sv * sv)
         // Angular error: across the line of sight and in its vertical plane. atan2 handles s = 0

@@ -25,6 +25,26 @@ struct AnchorExpectedErrorTests {
         #expect(a.floor == b.floor, "\(a.floor) vs \(b.floor)")
         #expect(b.ellipsoidal > a.ellipsoidal + 3, "\(a.ellipsoidal) → \(b.ellipsoidal)")
     }
+
+    /// Accuracies no pose can have are typed errors (at 1e200 m every anchor's uncertainty was
+    /// NaN and the loading order meaningless; a pose 1e20 m high put anchors 1e14 m away); an
+    /// unknown heading (accuracy beyond 180°, e.g. a long coast without compass) is not an
+    /// error: its σ counts as 180°, so the uncertainty is finite and equals that at 180°
+    /// (reference: the model at 180°; exact).
+    @Test func absurdPoseValues() throws {
+        let g = try LocalTangentFrame(origin: Self.device).geodetic(east: 30, north: 40, up: 0)
+        let anchor = GeoAnchor(id: "h", latitude: g.latitude, longitude: g.longitude, altitude: .ellipsoidal(252))
+        func pose(h: Double = 5, v: Double = 3, heading: Double = 10, height: Double = 250) -> DevicePose {
+            DevicePose(position: GeodeticCoordinate(latitude: Self.device.latitude, longitude: Self.device.longitude, ellipsoidalHeight: height),
+                       horizontalAccuracy: h, verticalAccuracy: v, heading: 0, headingAccuracy: heading)
+        }
+        for bad in [pose(h: 1e200), pose(v: 1e200), pose(height: 1e20)] {
+            #expect(throws: GeoAnchorError.self) { try AnchorPlacer().place([anchor], from: bad) }
+        }
+        let unknown = try AnchorPlacer().place([anchor], from: pose(heading: 1e300))[0].get().uncertainty
+        let half = try AnchorPlacer().place([anchor], from: pose(heading: 180 * CircularError.halfWidth68PerSigma))[0].get().uncertainty
+        #expect(unknown.meters.isFinite && unknown == half)
+    }
 }
 
 /// `Float4x4.columns` has the shape `simd_float4x4(columns:)` takes, and round-trips
