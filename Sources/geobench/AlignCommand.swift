@@ -207,19 +207,6 @@ struct AlignCommand: ParsableCommand {
     }
 
     /// Parses a time field: Unix seconds or ISO 8601 UTC.
-    static func time(_ s: String, table: CSVTable, line: Int) throws -> Double {
-        let t = s.trimmingCharacters(in: .whitespaces)
-        if let v = Double(t) {
-            guard v.isFinite else { throw InputError(file: table.source, line: line, message: "time '\(t)' is not finite") }
-            return v
-        }
-        var str = t
-        switch str.withUTF8({ ByteParsing.iso8601($0) }) {
-        case .success(let v): return v
-        case .failure(let e): throw InputError(file: table.source, line: line, message: "time '\(t)': \(e.message)")
-        }
-    }
-
     static func readTracking(_ path: String) throws -> [(sample: ARTrackingSample, timeText: String)] {
         let table = try CSVTable.read(path: path)
         let cols = try ["time", "x", "y", "z", "yaw"].map { try table.column($0) }
@@ -229,7 +216,7 @@ struct AlignCommand: ParsableCommand {
         for row in table.rows {
             guard cols[0] < row.fields.count else { throw InputError(file: table.source, line: row.line, message: "missing value for 'time'") }
             let text = row.fields[cols[0]].trimmingCharacters(in: .whitespaces)
-            let t = try time(text, table: table, line: row.line)
+            let t = try table.time(text, line: row.line)
             guard t >= last else {
                 throw InputError(file: table.source, line: row.line, message: "time \(text) goes backwards (previous row \(last))")
             }
@@ -256,7 +243,7 @@ struct AlignCommand: ParsableCommand {
         var last = -Double.infinity
         for row in table.rows {
             guard cols[0] < row.fields.count else { throw InputError(file: table.source, line: row.line, message: "missing value for 'time'") }
-            let t = try time(row.fields[cols[0]], table: table, line: row.line)
+            let t = try table.time(row.fields[cols[0]], line: row.line)
             guard t >= last else { throw InputError(file: table.source, line: row.line, message: "time goes backwards (previous row \(last))") }
             last = t
             let h = try table.double(row, cols[1], "heading"), a = try table.double(row, cols[2], "heading_accuracy")

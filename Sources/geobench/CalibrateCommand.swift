@@ -8,7 +8,7 @@ struct CalibrateCommand: ParsableCommand {
         abstract: "Magnetometer hard/soft-iron calibration from an ellipsoid fit.",
         discussion: """
         Input CSV columns: mx,my,mz (raw magnetometer, µT); optional ax,ay,az (accelerometer, \
-        any unit, specific force pointing up) and time (seconds). A sensors CSV \
+        any unit, specific force pointing up) and time (Unix seconds or ISO 8601 UTC). A sensors CSV \
         (time,sensor,x,y,z[,bias_x,bias_y,bias_z], e.g. from `geobench convert log.txt --sensors`) is \
         taken too: its uncalibrated_magnetometer rows (Android's raw field, hard iron included) when \
         there are any, else its magnetometer rows. With the accelerometer, the \
@@ -73,7 +73,10 @@ struct CalibrateCommand: ParsableCommand {
                     acc.append(SIMD3(try table.double(row, ac[0]!, "ax"), try table.double(row, ac[1]!, "ay"),
                                      try table.double(row, ac[2]!, "az")))
                 }
-                if let tc { _ = try table.double(row, tc, "time") }
+                if let tc {
+                    guard tc < row.fields.count else { throw InputError(file: table.source, line: row.line, message: "missing value for 'time'") }
+                    _ = try table.time(row.fields[tc], line: row.line)
+                }
             }
             let options = MagnetometerCalibrator.Configuration(saturationLimit: saturationLimit, expectedFieldStrength: expectedField)
             let cal: MagnetometerCalibration

@@ -78,6 +78,21 @@ struct CSVTable {
         return v
     }
 
+    /// Parses a time field: Unix seconds or ISO 8601 UTC (as trace CSVs and the simulator's
+    /// sensor, tracking and compass files write it).
+    func time(_ text: String, line: Int) throws -> Double {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        if let v = Double(t) {
+            guard v.isFinite else { throw InputError(file: source, line: line, message: "time '\(t)' is not finite") }
+            return v
+        }
+        var str = t
+        switch str.withUTF8({ ByteParsing.iso8601($0) }) {
+        case .success(let v): return v
+        case .failure(let e): throw InputError(file: source, line: line, message: "time '\(t)': \(e.message)")
+        }
+    }
+
     /// Parses an optional number: empty field → nil; garbage → error.
     func optionalDouble(_ row: (line: Int, fields: [String]), _ col: Int?, _ name: String) throws -> Double? {
         guard let col, col < row.fields.count else { return nil }
