@@ -11,7 +11,10 @@ public struct LocalMeasurement: Sendable, Hashable {
     /// Per-axis position σ, meters (> 0, at most ``Fix/maximumUsableHorizontalAccuracy``: beyond, the
     /// measurement is refused as invalid).
     public var horizontalSigma: Double
-    /// Height (m) in ``verticalReference``, and its σ (m).
+    /// Height (m) in ``verticalReference``, and its σ (m). Used only when |height| ≤
+    /// ``Fix/maximumUsableHeight`` and 0 < σ ≤ ``Fix/maximumUsableHorizontalAccuracy`` (100 km
+    /// each); beyond, the step drops the height (counted in
+    /// ``PositionFilterStatistics/heightGated``) and uses the rest of the measurement.
     public var height: Double?
     public var heightSigma: Double?
     public var verticalReference: VerticalReference?
@@ -158,7 +161,9 @@ public struct PositionFilterStatistics: Sendable, Hashable, Codable {
     /// Velocity (speed/course) measurements applied / gated.
     public var velocityUpdates = 0
     public var velocityGated = 0
-    /// Height measurements applied / gated.
+    /// Height measurements applied / gated. `heightGated` also counts the heights of used fixes
+    /// that were dropped as unusable (|height| beyond ``Fix/maximumUsableHeight`` or σ beyond
+    /// ``Fix/maximumUsableHorizontalAccuracy``, 100 km each), whether or not the channel was live.
     public var heightUpdates = 0
     public var heightGated = 0
     /// Steps with a zero-velocity update.

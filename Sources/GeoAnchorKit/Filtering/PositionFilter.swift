@@ -20,7 +20,10 @@ import Foundation
 /// ``Configuration/horizontalSigmaPerAccuracy``), else `HDOP × UERE / √2`, else a default.
 /// Speed and course become a velocity measurement; a reported speed near zero, a zero-velocity
 /// one. Heights use `verticalAccuracy` (else `VDOP × UERE`, else 1.5 × horizontal σ) in the
-/// fix's own vertical reference (the channel never mixes ellipsoidal and MSL heights).
+/// fix's own vertical reference (the channel never mixes ellipsoidal and MSL heights). A height
+/// beyond ±``Fix/maximumUsableHeight`` (100 km) or with a σ beyond
+/// ``Fix/maximumUsableHorizontalAccuracy`` (100 km) is not used (counted in
+/// ``PositionFilterStatistics/heightGated``); the fix's position still is.
 ///
 /// **Robustness.** Horizontal, velocity and height innovations pass χ² Mahalanobis gates
 /// (2, 2, 1 degrees of freedom). A gated fix leaves the position untouched and yields the
@@ -191,7 +194,8 @@ public struct PositionFilter: Sendable {
     }
 
     /// Height σ (m) of a fix: from `verticalAccuracy`, else VDOP × UERE, else 1.5 × the
-    /// horizontal σ; at least the configured minimum.
+    /// horizontal σ; at least the configured minimum. (Not bounded above here: the step drops a
+    /// height whose σ exceeds ``Fix/maximumUsableHorizontalAccuracy``.)
     static func heightSigma(of fix: Fix, horizontalSigma sigma: Double, configuration c: Configuration) -> Double {
         var vs: Double
         if let v = fix.verticalAccuracy, v > 0, v.isFinite {
@@ -405,7 +409,7 @@ struct StepCore: Sendable {
 
         // Height channel.
         var heightStarts = false
-        if status == .updated, let z = m.height, let hs = m.heightSigma {
+        if status == .updated, let (z, hs) = usableHeight(m) {
             if !hasHeight || heightReference != m.verticalReference {
                 height = KalmanFilter2(x: SIMD2(z, 0), variances: SIMD2(hs * hs, 0.25))
                 heightReference = m.verticalReference
@@ -422,6 +426,21 @@ struct StepCore: Sendable {
             }
         }
         return .init(status: status, mahalanobisSquared: d2, dt: dt, startsSegment: false, heightStartsSegment: heightStarts)
+    }
+
+    /// The measurement's height and its σ when the height channel can use them: both present,
+    /// |height| ≤ ``Fix/maximumUsableHeight`` and 0 < σ ≤ ``Fix/maximumUsableHorizontalAccuracy``
+    /// (100 km each). A height beyond is counted in ``PositionFilterStatistics/heightGated`` and
+    /// not used; the fix's horizontal part is (before the bound, a first fix at 1e20 m, or with
+    /// σ 1e200 m, initialized the channel there and every later height was gated).
+    @inline(__always)
+    mutating func usableHeight(_ m: LocalMeasurement) -> (Double, Double)? {
+        guard let z = m.height, let hs = m.heightSigma else { return nil }
+        guard Swift.abs(z) <= Fix.maximumUsableHeight, hs > 0, hs <= Fix.maximumUsableHorizontalAccuracy else {
+            statistics.heightGated += 1
+            return nil
+        }
+        return (z, hs)
     }
 
     mutating func applyVelocity<H: HorizontalModel>(_ h: inout H, _ m: LocalMeasurement) {
@@ -465,7 +484,7 @@ struct StepCore: Sendable {
         h.reset(east: m.east, north: m.north, noise: r, velocityVariance: sv * sv)
         hasHeight = false
         heightReference = nil
-        if let z = m.height, let hs = m.heightSigma {
+        if let (z, hs) = usableHeight(m) {
             height = KalmanFilter2(x: SIMD2(z, 0), variances: SIMD2(hs * hs, 0.25))
             heightReference = m.verticalReference
             hasHeight = true
