@@ -3,7 +3,8 @@ import Foundation
 /// A GNSS measurement in a filter's local ENU frame.
 @frozen
 public struct LocalMeasurement: Sendable, Hashable {
-    /// UTC seconds since 1970.
+    /// UTC seconds since 1970, within ``Fix/earliestTime``…``Fix/latestTime`` (years 0001…9999;
+    /// beyond, the measurement is refused as invalid).
     public var time: Double
     /// Meters east / north of the frame origin (on the ellipsoid).
     public var east: Double
@@ -156,7 +157,8 @@ public struct PositionFilterStatistics: Sendable, Hashable, Codable {
     public var duplicates = 0
     /// Fixes refused because their time went backwards.
     public var outOfOrder = 0
-    /// Fixes refused for invalid values (NaN, out-of-range latitude, negative accuracy).
+    /// Fixes refused for invalid values (NaN, a time outside the years 0001…9999, out-of-range
+    /// latitude, a negative accuracy or one beyond 100 km).
     public var invalid = 0
     /// Velocity (speed/course) measurements applied / gated.
     public var velocityUpdates = 0

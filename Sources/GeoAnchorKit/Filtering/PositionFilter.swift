@@ -245,7 +245,8 @@ public struct PositionFilter: Sendable {
     /// Processes one measurement in the local frame: predicts to its time, gates and applies it.
     ///
     /// - Returns: the estimate at the measurement's time, or nil when the measurement was
-    ///   refused without an estimate (non-finite values, a σ beyond ``Fix/maximumUsableHorizontalAccuracy``, time going backwards, exact duplicate;
+    ///   refused without an estimate (non-finite values, a time outside ``Fix/earliestTime``…``Fix/latestTime``
+    ///   (years 0001…9999), a σ beyond ``Fix/maximumUsableHorizontalAccuracy``, time going backwards, exact duplicate;
     ///   counted, kept in ``lastRefusal``, passed to ``onRefusal``).
     public mutating func step(_ m: LocalMeasurement) -> LocalPositionEstimate? {
         guard let info = advance(m) else { refuse(core.refusal(of: m)); return nil }
@@ -320,6 +321,9 @@ struct StepCore: Sendable {
     /// Why ``advance(_:_:)`` refused `m` (the same tests, in the same order).
     func refusal(of m: LocalMeasurement) -> InputRefusal {
         if !m.time.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "time", value: m.time)) }
+        if !(m.time >= Fix.earliestTime && m.time <= Fix.latestTime) {
+            return InputRefusal(reason: .invalidValue, time: m.time, error: Fix.timeOutOfRange(m.time))
+        }
         if !m.east.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "east", value: m.east)) }
         if !m.north.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "north", value: m.north)) }
         if !(m.horizontalSigma > 0 && m.horizontalSigma <= Fix.maximumUsableHorizontalAccuracy) {
@@ -335,7 +339,7 @@ struct StepCore: Sendable {
     }
 
     mutating func advance<H: HorizontalModel>(_ h: inout H, _ m: LocalMeasurement) -> PositionFilter.StepInfo? {
-        guard m.time.isFinite, m.east.isFinite, m.north.isFinite, m.horizontalSigma > 0, m.horizontalSigma <= Fix.maximumUsableHorizontalAccuracy else {
+        guard m.time >= Fix.earliestTime, m.time <= Fix.latestTime, m.east.isFinite, m.north.isFinite, m.horizontalSigma > 0, m.horizontalSigma <= Fix.maximumUsableHorizontalAccuracy else {
             statistics.invalid += 1
             return nil
         }

@@ -60,7 +60,8 @@ public struct TourSession: Sendable {
     public struct Statistics: Sendable, Hashable, Codable {
         /// Fixes used.
         public var updates = 0
-        /// Fixes refused for a value that cannot be used (NaN, latitude outside ±90°, negative accuracy).
+        /// Fixes refused for a value that cannot be used (NaN, a time outside the years 0001…9999,
+        /// latitude outside ±90°, a negative accuracy or one beyond 100 km).
         public var invalid = 0
         /// Fixes refused because their time went backwards.
         public var outOfOrder = 0
@@ -170,7 +171,8 @@ public struct TourSession: Sendable {
     ///     pure-Swift ``zoneEvaluator`` (``PlanarTourZones``); pass GeoAnchorKitGEOS's `TourZones`
     ///     to evaluate them with GEOS instead (same events).
     /// - Returns: the events this position completed, stops first (tour order), then zones, then
-    ///   the path; or, for a fix that cannot be used (non-finite values, latitude outside ±90°,
+    ///   the path; or, for a fix that cannot be used (non-finite values, a time outside the years
+    ///   0001…9999 (``Fix/earliestTime``…``Fix/latestTime``), latitude outside ±90°,
     ///   negative accuracy or one beyond ``Fix/maximumUsableHorizontalAccuracy``, time going
     ///   backwards), no events and the ``Update/refusal`` — the
     ///   session is unchanged, the refusal counted in ``statistics``, kept in ``lastRefusal`` and

@@ -49,18 +49,26 @@ extension Fix {
     }
 
     /// The first value a streaming component (``PositionFilter``, ``TourSession``) cannot use as
-    /// a position, nil when all are usable: a non-finite time, a latitude outside ±90°, a
-    /// non-finite longitude, a negative horizontal accuracy or one beyond
+    /// a position, nil when all are usable: a non-finite time or one outside
+    /// ``earliestTime``…``latestTime`` (years 0001…9999), a latitude outside ±90°, a non-finite
+    /// longitude, a negative horizontal accuracy or one beyond
     /// ``maximumUsableHorizontalAccuracy`` (100 km; infinity included). Laxer than
-    /// ``validationProblem`` (which also bounds years, longitudes and every optional field for
-    /// files): a live stream needs only these.
+    /// ``validationProblem`` (which also bounds longitudes and every optional field for files): a
+    /// live stream needs only these. (A time of 1e300 s once became a component's "current time"
+    /// and every later fix was refused as going backwards.)
     var unusablePositionValue: GeoAnchorError? {
         if !time.isFinite { return .nonFinite(name: "time", value: time) }
+        if !(time >= Self.earliestTime && time <= Self.latestTime) { return Self.timeOutOfRange(time) }
         if !(latitude.isFinite && Swift.abs(latitude) <= 90) { return .invalidLatitude(latitude) }
         if !longitude.isFinite { return .invalidLongitude(longitude) }
         if let a = horizontalAccuracy, !(a >= 0 && a <= Self.maximumUsableHorizontalAccuracy) {
             return .outOfRange(name: "horizontalAccuracy", value: a, allowed: .closed(0, Self.maximumUsableHorizontalAccuracy, unit: "m"))
         }
         return nil
+    }
+
+    /// The error for a finite time outside ``earliestTime``…``latestTime``.
+    static func timeOutOfRange(_ time: Double) -> GeoAnchorError {
+        .outOfRange(name: "time", value: time, allowed: .closed(earliestTime, latestTime, unit: "s"))
     }
 }

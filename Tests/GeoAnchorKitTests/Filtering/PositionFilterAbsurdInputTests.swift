@@ -60,4 +60,32 @@ struct PositionFilterAbsurdInputTests {
         // The horizontal track is the reference's (the position of the damaged fix was used).
         for (x, y) in zip(a.filtered, b.filtered) { #expect(x.latitude == y.latitude && x.longitude == y.longitude) }
     }
+
+    /// A time beyond the years 0001…9999 (1e300 s; year 10000) is an invalid value, refused and
+    /// named like any other (``Fix/unusablePositionValue``, shared with ``TourSession``): before,
+    /// a fix at 1e300 s became the filter's time and all 1053 later fixes were refused as going
+    /// backwards. Reference: the run without that fix; tolerance: identical estimates.
+    @Test("a time outside the years 0001…9999 is refused as invalid", arguments: [1e300, Fix.latestTime + 1, Fix.earliestTime - 1])
+    func timeOutOfRangeIsInvalid(_ time: Double) throws {
+        let raw = Array(Self.walk.raw.prefix(600))
+        var fixes = raw
+        fixes[300].time = time
+        var f = PositionFilter()
+        let seen = RefusalLog()
+        f.onRefusal = { seen.append($0) }
+        let out = fixes.compactMap { f.process($0) }
+        var clean = raw
+        clean.remove(at: 300)
+        let ref = PositionFilter.track(clean).filtered
+        #expect(f.statistics.invalid == 1 && f.statistics.outOfOrder == 0)
+        #expect(seen.items == [InputRefusal(reason: .invalidValue, time: time,
+                                            error: .outOfRange(name: "time", value: time, allowed: .closed(Fix.earliestTime, Fix.latestTime, unit: "s")))])
+        #expect(out.map(\.fix) == ref.map(\.fix))   // (the estimates' d² is NaN at initialization: compare the fixes)
+        // Through step(_:) too (a local measurement with the same time).
+        var g = PositionFilter()
+        _ = g.step(LocalMeasurement(time: 0, east: 0, north: 0, horizontalSigma: 3))
+        #expect(g.step(LocalMeasurement(time: time, east: 0, north: 0, horizontalSigma: 3)) == nil)
+        #expect(g.lastRefusal?.reason == .invalidValue && g.statistics.invalid == 1)
+        #expect(g.step(LocalMeasurement(time: 1, east: 0, north: 0, horizontalSigma: 3)) != nil)
+    }
 }

@@ -180,6 +180,21 @@ struct TourSessionTests {
         #expect(try session.update(Fix(time: 12, latitude: 49.9577, longitude: 14.3953)).refusal == nil, "the stream goes on")
     }
 
+    /// A fix time outside the years 0001…9999 is an invalid value (``Fix/unusablePositionValue``,
+    /// shared with ``PositionFilter``): before, one fix at 1e300 s made the session refuse the
+    /// rest of the walk as going backwards. Reference: the refusal policy (exact values).
+    @Test(arguments: [1e300, Fix.latestTime + 1]) func timeOutOfRangeIsInvalid(_ time: Double) throws {
+        let sc = try Scenario()
+        var session = try TourSession(tour: sc.tour)
+        #expect(try session.update(Fix(time: 10, latitude: 49.9577, longitude: 14.3953)).refusal == nil)
+        let bad = try session.update(Fix(time: time, latitude: 49.9577, longitude: 14.3953))
+        #expect(bad.refusal == InputRefusal(reason: .invalidValue, time: time,
+                                            error: .outOfRange(name: "time", value: time, allowed: .closed(Fix.earliestTime, Fix.latestTime, unit: "s"))))
+        #expect(session.state.lastPosition?.time == 10)
+        #expect(try session.update(Fix(time: 11, latitude: 49.9577, longitude: 14.3953)).refusal == nil, "the stream goes on")
+        #expect(session.statistics.invalid == 1 && session.statistics.outOfOrder == 0 && session.statistics.updates == 2)
+    }
+
     /// Many fences: 2,000 random 20 m circles in a 3 km square (the 10,000-fence speed target is
     /// in Benchmarks/Tours). The session's events equal those of a
     /// brute-force reference that evaluates every fence with the same probability and state
