@@ -43,7 +43,9 @@ struct FilterCommand: ParsableCommand {
         fixes_read, fixes_written, accepted, gated, recoveries, gap_reinitializations, duplicates, \
         out_of_order, invalid, velocity_updates, velocity_gated, height_updates, height_gated, \
         stationary_steps, gate_threshold, mean_mahalanobis_squared, path_updates, path_skipped, \
-        motion_share (an object: the share of time stationary, walking and vehicle), model_fits. \
+        motion_share (an object: the share of time stationary, walking and vehicle), model_fits, \
+        clock_resets (re-initializations after 5 fixes in a row went back in time: the filter's \
+        previous time was wrong). \
         profile is "adaptive" without --profile. Without --json a one-line summary goes to stderr. Invalid input exits with status 2 and `FILE:LINE: message`.
         """
     )
@@ -178,7 +180,7 @@ struct FilterCommand: ParsableCommand {
                 let share = s.motionShare.map { String(format: "; motion %.0f %% stationary, %.0f %% walking, %.0f %% vehicle",
                                                        100 * $0.stationary, 100 * $0.walking, 100 * $0.vehicle) } ?? ""
                 Stderr.print("\(input) → \(output): \(fixesRead) fixes read, \(fixesWritten) written\(smooth ? " (smoothed)" : ""); "
-                             + "\(s.gated) gated, \(s.recoveries) recoveries, \(s.gapReinitializations) gap re-inits, "
+                             + "\(s.gated) gated, \(s.recoveries) recoveries, \(s.gapReinitializations) gap re-inits, \(s.clockResets) clock resets, "
                              + "\(s.duplicates) duplicates, \(s.outOfOrder) out of order, \(s.invalid) invalid" + share)
             }
         }
@@ -195,7 +197,7 @@ private struct FilterJSON: Encodable {
         case input, output, profile, smoothed, fixes_read, fixes_written, accepted, gated, recoveries
         case gap_reinitializations, duplicates, out_of_order, invalid, velocity_updates, velocity_gated
         case height_updates, height_gated, stationary_steps, gate_threshold, mean_mahalanobis_squared
-        case path_updates, path_skipped, motion_share, model_fits
+        case path_updates, path_skipped, motion_share, model_fits, clock_resets
     }
 
     enum ShareKey: String, CodingKey { case stationary, walking, vehicle }
@@ -226,5 +228,6 @@ private struct FilterJSON: Encodable {
             try c.encodeNil(forKey: .motion_share)
         }
         try c.encode(s.modelFits, forKey: .model_fits)
+        try c.encode(s.clockResets, forKey: .clock_resets)
     }
 }

@@ -135,8 +135,28 @@ struct GeobenchInterfaceTests {
         #expect(r.status == 0, "\(r.stderr)")
         let j = try json(r.stdout)
         for k in ["fixes_read", "accepted", "gated"] { #expect(j[k] != nil, "\(k)") }
+        #expect(j["clock_resets"] as? Int == 0)
         let header = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").first ?? ""
         for col in ["time", "latitude", "longitude", "horizontal_accuracy"] { #expect(header.contains(col), "\(col)") }
+    }
+
+    /// A corrupted date on one line (2026-05-28 instead of 2026-05-16, 12 days ahead) of the city
+    /// walk: the filter re-initializes after 5 fixes in a row went back in time (`clock_resets`
+    /// 1, the 4 before counted `out_of_order`) instead of refusing the remaining 805 fixes.
+    @Test func filterClockReset() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-clock-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var lines = try String(contentsOfFile: "traces/city-walk.raw.csv", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines[801].hasPrefix("2026-05-16T"))
+        lines[801] = "2026-05-28T" + lines[801].dropFirst(11)
+        let input = dir.appendingPathComponent("in.csv").path, out = dir.appendingPathComponent("out.csv").path
+        try lines.joined(separator: "\n").write(toFile: input, atomically: true, encoding: .utf8)
+        let r = try geobench(["filter", "--input", input, "--output", out, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try json(r.stdout)
+        #expect(j["clock_resets"] as? Int == 1 && j["out_of_order"] as? Int == 4)
+        #expect(j["fixes_written"] as? Int == 1606 - 4)
     }
 
     /// The adaptive default (no --profile): motion columns in the CSV, motion_share / model_fits /

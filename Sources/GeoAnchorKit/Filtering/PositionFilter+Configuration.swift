@@ -61,6 +61,16 @@ extension PositionFilter {
         public var maximumRejectionInterval: Double
         /// A gap longer than this (s) between fixes re-initializes the filter.
         public var maximumGap: Double
+        /// After this many consecutive fixes refused as going backwards, each at or after the one
+        /// before it (so they agree on a clock), the filter concludes that its own time was wrong
+        /// — a fix from the future (a corrupted NMEA date, a GPS week-rollover bug) or a receiver
+        /// clock reset — and re-initializes on the last of them
+        /// (``LocalPositionEstimate/Status/clockReset``, counted in
+        /// ``PositionFilterStatistics/clockResets``); the ones before it stay refused (counted
+        /// out of order). 0 (or less) disables this: one fix 1e6 s in the future then made the
+        /// filter refuse the remaining 1052 fixes of a city walk. Default 5 (5 s at 1 Hz: a fix
+        /// a few seconds early only costs the fixes before its time, as without the reset).
+        public var clockResetFixCount = 5
         /// Initial per-axis velocity σ (m/s) at (re-)initialization.
         public var initialVelocitySigma: Double
 

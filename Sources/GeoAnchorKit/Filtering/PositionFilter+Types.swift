@@ -48,6 +48,11 @@ public struct LocalPositionEstimate: Sendable, Hashable {
         case reinitializedAfterGap
         /// Re-initialized on this fix after a streak of gated fixes.
         case recovered
+        /// Re-initialized on this fix after ``PositionFilter/Configuration/clockResetFixCount``
+        /// consecutive fixes (this one the last) were refused as going backwards: the filter's
+        /// previous time was wrong (a fix from the future, a receiver clock reset). The smoother
+        /// does not smooth across it.
+        case clockReset
         /// No measurement (a query between fixes).
         case predicted
         /// Smoothed offline (RTS) estimate.
@@ -153,9 +158,15 @@ public struct PositionFilterStatistics: Sendable, Hashable, Codable {
     public var recoveries = 0
     /// Re-initializations after a gap.
     public var gapReinitializations = 0
+    /// Re-initializations after a clock reset: ``PositionFilter/Configuration/clockResetFixCount``
+    /// consecutive fixes going backwards, in time order among themselves, showed that the
+    /// filter's time was wrong (``LocalPositionEstimate/Status/clockReset``). The fixes refused
+    /// before the reset are counted in ``outOfOrder``.
+    public var clockResets = 0
     /// Fixes refused as exact duplicates (same time and position).
     public var duplicates = 0
-    /// Fixes refused because their time went backwards.
+    /// Fixes refused because their time went backwards (a clock reset's last fix is not refused:
+    /// it is counted in ``clockResets``).
     public var outOfOrder = 0
     /// Fixes refused for invalid values (NaN, a time outside the years 0001…9999, out-of-range
     /// latitude, a negative accuracy or one beyond 100 km).
@@ -199,7 +210,7 @@ public struct PositionFilterStatistics: Sendable, Hashable, Codable {
     /// fits) is outside [``modelFitRange``] after at least 30 accepted updates. Phone fixes whose
     /// accuracy is badly over- or understated, or motion the model does not allow, do this.
     public var modelFits: Bool {
-        let n = accepted - recoveries - gapReinitializations - (fixes > 0 ? 1 : 0)
+        let n = accepted - recoveries - gapReinitializations - clockResets - (fixes > 0 ? 1 : 0)
         guard n >= 30 else { return true }
         return Self.modelFitRange.contains(meanMahalanobisSquared)
     }
@@ -217,7 +228,7 @@ public struct PositionFilterStatistics: Sendable, Hashable, Codable {
 
     /// Mean d² of accepted horizontal updates (normalized innovation squared; ≈ 2 if consistent).
     public var meanMahalanobisSquared: Double {
-        let n = accepted - recoveries - gapReinitializations - (fixes > 0 ? 1 : 0)
+        let n = accepted - recoveries - gapReinitializations - clockResets - (fixes > 0 ? 1 : 0)
         return n > 0 ? sumMahalanobisSquared / Double(n) : .nan
     }
 }

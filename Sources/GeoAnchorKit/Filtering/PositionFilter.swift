@@ -31,9 +31,13 @@ import Foundation
 /// ``Configuration/maximumRejectionInterval`` seconds without an accepted fix) the next fix that
 /// also fails the gate re-initializes the filter on itself, so it never freezes on a stale
 /// position; a gap longer than ``Configuration/maximumGap`` re-initializes too. Fixes with
-/// NaN/out-of-range coordinates or a negative accuracy (CoreLocation's "invalid"), timestamps
-/// going backwards and exact duplicates are refused without touching the state; every case is
-/// counted in ``statistics``.
+/// NaN/out-of-range coordinates or times or a negative accuracy (CoreLocation's "invalid"),
+/// timestamps going backwards and exact duplicates are refused without touching the state; every
+/// case is counted in ``statistics``. When ``Configuration/clockResetFixCount`` fixes in a row go
+/// backwards but forwards among themselves, the filter's own time was wrong (a fix from the
+/// future, a receiver clock reset): it re-initializes on the last of them (status
+/// ``LocalPositionEstimate/Status/clockReset``, counted in
+/// ``PositionFilterStatistics/clockResets``), so no clock error locks it out.
 ///
 /// **Stationary mode.** When the receiver reports a speed below
 /// ``Configuration/stationarySpeedThreshold`` on ``Configuration/stationaryFixCount``
@@ -310,6 +314,10 @@ struct StepCore: Sendable {
     var lastEast = Double.nan, lastNorth = Double.nan
     var rejectionStreak = 0
     var slowStreak = 0
+    /// Consecutive fixes refused as going backwards, each at or after the one before, and the
+    /// latest one's time (for ``PositionFilter/Configuration/clockResetFixCount``).
+    var backwardStreak = 0
+    var backwardStreakTime = -Double.infinity
 
     init(configuration c: PositionFilter.Configuration) {
         configuration = c
@@ -343,15 +351,30 @@ struct StepCore: Sendable {
             statistics.invalid += 1
             return nil
         }
-        if m.time < lastTime { statistics.outOfOrder += 1; return nil }
+        var clockReset = false
+        if m.time < lastTime {
+            // A streak of fixes going backwards but forwards among themselves: after
+            // clockResetFixCount of them, the filter's own time is what is wrong.
+            backwardStreak = backwardStreak > 0 && m.time >= backwardStreakTime ? backwardStreak + 1 : 1
+            backwardStreakTime = m.time
+            guard configuration.clockResetFixCount > 0, backwardStreak >= configuration.clockResetFixCount else {
+                statistics.outOfOrder += 1
+                return nil
+            }
+            clockReset = true
+        }
         if m.time == lastTime && m.east == lastEast && m.north == lastNorth { statistics.duplicates += 1; return nil }
+        backwardStreak = 0
         statistics.fixes += 1
         let r = m.horizontalSigma * m.horizontalSigma
 
-        // (Re-)initialization: first fix, long gap.
+        // (Re-)initialization: first fix, clock reset, long gap.
         var reason: LocalPositionEstimate.Status? = nil
         if !initialized {
             reason = .initialized
+        } else if clockReset {
+            reason = .clockReset
+            statistics.clockResets += 1
         } else if m.time - lastTime > configuration.maximumGap {
             reason = .reinitializedAfterGap
             statistics.gapReinitializations += 1
@@ -445,6 +468,15 @@ struct StepCore: Sendable {
             return nil
         }
         return (z, hs)
+    }
+
+    /// Makes the next step a fresh start whatever its time (a second forward pass under the
+    /// smoother follows the causal filter's clock reset this way: it never sees the fixes the
+    /// causal filter refused before it).
+    mutating func restartClock() {
+        initialized = false
+        lastTime = -.infinity
+        backwardStreak = 0
     }
 
     mutating func applyVelocity<H: HorizontalModel>(_ h: inout H, _ m: LocalMeasurement) {

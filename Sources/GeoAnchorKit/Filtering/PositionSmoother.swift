@@ -92,16 +92,29 @@ extension PositionFilter {
         filtered.reserveCapacity(cap); indices.reserveCapacity(cap)
         var mixtureRecorder = SmoothingRecorder<ModeMixture>()
         mixtureRecorder.reserve(cap)
-        // Per filtered step: the measurement, whether the causal filter gated it, its vehicle probability.
-        var steps: [(m: LocalMeasurement, gated: Bool, vehicle: Double)] = []
+        // Per filtered step: the measurement, whether the causal filter gated it, its vehicle
+        // probability, whether it was a clock reset.
+        var steps: [(m: LocalMeasurement, gated: Bool, vehicle: Double, clockReset: Bool)] = []
         steps.reserveCapacity(cap)
         causalPass(fixes, &f, filtered: &filtered, indices: &indices) { _, m, info, f in
-            steps.append((m, info.status == .gated, f.modes.probability(of: .vehicle)))
+            steps.append((m, info.status == .gated, f.modes.probability(of: .vehicle), info.status == .clockReset))
             mixtureRecorder.append(f.modes.record, core: f.core, step: info)
         }
         var track = PositionTrack(frame: f.frame, configuration: configuration, filteredLocal: filtered,
                                   smoothedLocal: nil, inputIndices: indices, statistics: f.statistics)
         let n = steps.count
+        // The windows' clock: the fixes' times, moved past the previous window at a clock reset
+        // (times go backwards there: the windows must neither span nor straddle it). Equal to
+        // the times without a reset.
+        var times = [Double](repeating: 0, count: n)
+        do {
+            var offset = 0.0
+            let separation = 2 * (schedule.persistence + schedule.window) + 1
+            for k in 0..<n {
+                if steps[k].clockReset && k > 0 { offset = times[k - 1] + separation - steps[k].m.time }
+                times[k] = steps[k].m.time + offset
+            }
+        }
         // Vehicle weight: the vehicle probability averaged over ± persistence (a brief spike is
         // not a ride), its largest value within ± window (sliding-window maximum with a monotone
         // deque: O(n)), mapped linearly from the schedule's start (weight 0) to its full
@@ -112,9 +125,9 @@ extension PositionFilter {
             for k in 0..<n { prefix[k + 1] = prefix[k] + steps[k].vehicle }
             var lo = 0, hi = 0
             for k in 0..<n {
-                let t = steps[k].m.time
-                while hi < n, steps[hi].m.time <= t + schedule.persistence { hi += 1 }
-                while steps[lo].m.time < t - schedule.persistence { lo += 1 }
+                let t = times[k]
+                while hi < n, times[hi] <= t + schedule.persistence { hi += 1 }
+                while times[lo] < t - schedule.persistence { lo += 1 }
                 sustained[k] = (prefix[hi] - prefix[lo]) / Double(hi - lo)
             }
         }
@@ -123,13 +136,13 @@ extension PositionFilter {
         deque.reserveCapacity(n)
         let p0 = schedule.vehicleProbabilityStart, p1 = schedule.vehicleProbabilityFull   // p1 > p0: validated above
         for k in 0..<n {
-            let t = steps[k].m.time
-            while hi < n, steps[hi].m.time <= t + schedule.window {
+            let t = times[k]
+            while hi < n, times[hi] <= t + schedule.window {
                 while deque.count > head, sustained[deque[deque.count - 1]] <= sustained[hi] { deque.removeLast() }
                 deque.append(hi); hi += 1
             }
             // The front stays in the window: step k, or a later step with a larger value, is in the deque.
-            while head < deque.count - 1, steps[deque[head]].m.time < t - schedule.window { head += 1 }
+            while head < deque.count - 1, times[deque[head]] < t - schedule.window { head += 1 }
             weight[k] = min(1, max(0, (sustained[deque[head]] - p0) / (p1 - p0)))
         }
         var c = configuration
@@ -148,6 +161,7 @@ extension PositionFilter {
             let v = weight[k]
             g.modes.setAccelerationSpectralDensity(qWalk + v * (qRide - qWalk), mode: 0)
             var ms = steps[k].m
+            if steps[k].clockReset { g.core.restartClock() }
             if steps[k].gated {
                 ms.horizontalSigma *= 1e4
             } else {
@@ -222,6 +236,8 @@ extension PositionFilter {
                 ms.heightSigma = PositionFilter.heightSigma(of: fix, horizontalSigma: ms.horizontalSigma,
                                                             configuration: smootherConfiguration)
             }
+            // The causal filter's clock reset: g never saw the fixes refused before it.
+            if info.status == .clockReset { g.core.restartClock() }
             if let gi = g.advance(ms) {
                 recorder.append(horizontal(g).record, core: g.core, step: gi)
             } else {
