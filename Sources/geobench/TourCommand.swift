@@ -109,6 +109,7 @@ enum TourReplay {
             return "\(summary.fixes) fixes, \(summary.positions) \(filtered ? "filtered" : "raw") positions"
                 + (filtered ? " (\(summary.refusedByFilter) refused by the filter)" : "")
                 + (summary.refusedBySession > 0 ? " (\(summary.refusedBySession) refused by the session, last: \(lastRefusal.map { "\($0)" } ?? "?"))" : "")
+                + (summary.clockResets > 0 ? " (\(summary.clockResets) clock resets: fixes going back in time, continued from)" : "")
                 + "; \(events.count) events: \(counts)"
         }
     }

@@ -20,15 +20,42 @@ extension TourSession {
         public var defaultHorizontalAccuracy: Double
         /// Lower bound of σ (m): receivers overstate precision. Default 0.5 m.
         public var minimumSigma: Double
+        /// After this many consecutive fixes refused as going backwards, each at or after the one
+        /// before it, the session concludes that its own time was wrong (a fix from the future, a
+        /// receiver clock reset) and continues from the last of them (counted in
+        /// ``TourSession/Statistics/clockResets``; the ones before stay refused). ≥ 0; 0 disables
+        /// (one fix 1e6 s ahead then made the session refuse the rest of a walk). Default 5.
+        public var clockResetFixCount: Int
 
         public init(geofence: GeofenceConfiguration = GeofenceConfiguration(), offRouteDistance: Double = 30,
                     onRouteDistance: Double = 20,
                     corridor: GeofenceConfiguration = GeofenceConfiguration(enterProbability: 0.7, exitProbability: 0.3, exitMargin: 0,
                                                                       enterConfirmation: 5, exitConfirmation: 3, minimumDwell: 0),
-                    walkingSpeed: Double = 1.3, defaultHorizontalAccuracy: Double = 10, minimumSigma: Double = 0.5) {
+                    walkingSpeed: Double = 1.3, defaultHorizontalAccuracy: Double = 10, minimumSigma: Double = 0.5,
+                    clockResetFixCount: Int = 5) {
             self.geofence = geofence; self.offRouteDistance = offRouteDistance; self.onRouteDistance = onRouteDistance
             self.corridor = corridor; self.walkingSpeed = walkingSpeed
             self.defaultHorizontalAccuracy = defaultHorizontalAccuracy; self.minimumSigma = minimumSigma
+            self.clockResetFixCount = clockResetFixCount
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case geofence, offRouteDistance, onRouteDistance, corridor, walkingSpeed, defaultHorizontalAccuracy, minimumSigma
+            case clockResetFixCount
+        }
+
+        /// Decodes a configuration; `clockResetFixCount` may be missing (configurations saved
+        /// before it existed), then 5.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(geofence: try c.decode(GeofenceConfiguration.self, forKey: .geofence),
+                      offRouteDistance: try c.decode(Double.self, forKey: .offRouteDistance),
+                      onRouteDistance: try c.decode(Double.self, forKey: .onRouteDistance),
+                      corridor: try c.decode(GeofenceConfiguration.self, forKey: .corridor),
+                      walkingSpeed: try c.decode(Double.self, forKey: .walkingSpeed),
+                      defaultHorizontalAccuracy: try c.decode(Double.self, forKey: .defaultHorizontalAccuracy),
+                      minimumSigma: try c.decode(Double.self, forKey: .minimumSigma),
+                      clockResetFixCount: try c.decodeIfPresent(Int.self, forKey: .clockResetFixCount) ?? 5)
         }
 
         /// - Throws: ``TourError/invalidParameter(name:value:allowed:)``.
@@ -44,6 +71,9 @@ extension TourSession {
             for (n, v) in [("walkingSpeed", walkingSpeed), ("defaultHorizontalAccuracy", defaultHorizontalAccuracy),
                            ("minimumSigma", minimumSigma)] {
                 guard v.isFinite, v > 0 else { throw .invalidParameter(name: n, value: v, allowed: .greaterThan(0)) }
+            }
+            guard clockResetFixCount >= 0 else {
+                throw .invalidParameter(name: "clockResetFixCount", value: Double(clockResetFixCount), allowed: .atLeast(0))
             }
         }
     }

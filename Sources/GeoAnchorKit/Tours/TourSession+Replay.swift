@@ -12,6 +12,11 @@ extension TourSession {
         public var refusedByFilter = 0
         /// Positions the session refused (see ``TourSession/update(_:zones:)``), which produce no events.
         public var refusedBySession = 0
+        /// Clock resets (``PositionFilter/Configuration/clockResetFixCount``,
+        /// ``TourSession/Configuration/clockResetFixCount``): fixes going back in time, after which
+        /// the filter, or the session without a filter, continued from their time. With a filter the
+        /// session follows the filter's reset at once.
+        public var clockResets = 0
         public init() {}
     }
 
@@ -25,15 +30,19 @@ extension TourSession {
                                  summary: inout ReplaySummary) throws(TourError) -> [TourEvent] {
         summary.fixes += 1
         var position = fix
+        var filterReset = false
         if filter != nil {
             guard let f = filter!.process(fix) else { summary.refusedByFilter += 1; return [] }
             position = f.fix
             position.heading = fix.heading
             position.headingAccuracy = fix.headingAccuracy
+            filterReset = f.status == .clockReset
         }
         summary.positions += 1
-        let u = try update(position, zones: zones)
+        let resets = statistics.clockResets
+        let u = try update(position, zones: zones, clockReset: filterReset)
         if u.refusal != nil { summary.refusedBySession += 1 }
+        if filterReset || statistics.clockResets > resets { summary.clockResets += 1 }
         return u.events
     }
 }

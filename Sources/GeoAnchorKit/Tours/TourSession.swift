@@ -65,8 +65,28 @@ public struct TourSession: Sendable {
         public var invalid = 0
         /// Fixes refused because their time went backwards.
         public var outOfOrder = 0
+        /// Fixes after ``Configuration/clockResetFixCount`` fixes in a row going backwards (this
+        /// one the last): the session continued from their time (its own was wrong). Included
+        /// in ``updates``; the fixes refused before are counted in ``outOfOrder``.
+        public var clockResets = 0
         public init() {}
+
+        enum CodingKeys: String, CodingKey { case updates, invalid, outOfOrder, clockResets }
+
+        /// Decodes statistics; `clockResets` may be missing (saved before it existed), then 0.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            updates = try c.decode(Int.self, forKey: .updates)
+            invalid = try c.decode(Int.self, forKey: .invalid)
+            outOfOrder = try c.decode(Int.self, forKey: .outOfOrder)
+            clockResets = try c.decodeIfPresent(Int.self, forKey: .clockResets) ?? 0
+        }
     }
+
+    /// Consecutive fixes refused as going backwards, each at or after the one before, and the
+    /// latest one's time (for ``Configuration/clockResetFixCount``; not part of ``state``).
+    private var backwardStreak = 0
+    private var backwardStreakTime = -Double.infinity
 
     /// What the session has done with its fixes.
     public private(set) var statistics = Statistics()
@@ -174,17 +194,35 @@ public struct TourSession: Sendable {
     ///   the path; or, for a fix that cannot be used (non-finite values, a time outside the years
     ///   0001…9999 (``Fix/earliestTime``…``Fix/latestTime``), latitude outside ±90°,
     ///   negative accuracy or one beyond ``Fix/maximumUsableHorizontalAccuracy``, time going
-    ///   backwards), no events and the ``Update/refusal`` — the
+    ///   backwards — except the last of ``Configuration/clockResetFixCount`` in a row, each at or
+    ///   after the one before, from which the session continues: its own time was wrong, counted
+    ///   in ``Statistics/clockResets``), no events and the ``Update/refusal`` — the
     ///   session is unchanged, the refusal counted in ``statistics``, kept in ``lastRefusal`` and
     ///   passed to ``onRefusal`` (the policy of ``InputRefusal``).
     /// - Throws: ``TourError/zoneEvaluationFailed(reason:)`` when `zones` throws (the session is
     ///   then unchanged).
     public mutating func update(_ fix: Fix, zones: (any TourZoneEvaluator)? = nil) throws(TourError) -> Update {
+        try update(fix, zones: zones, clockReset: false)
+    }
+
+    /// ``update(_:zones:)``; `clockReset`: the position comes from a ``PositionFilter`` that has
+    /// just reset its clock (``LocalPositionEstimate/Status/clockReset``), so a time going
+    /// backwards is accepted at once (the filter already saw the streak).
+    mutating func update(_ fix: Fix, zones: (any TourZoneEvaluator)?, clockReset filterReset: Bool) throws(TourError) -> Update {
+        var clockReset = false
         if let r = refusal(of: fix) {
-            if r.reason == .outOfOrder { statistics.outOfOrder += 1 } else { statistics.invalid += 1 }
-            lastRefusal = r
-            onRefusal?(r)
-            return Update(events: [], refusal: r)
+            if r.reason == .outOfOrder {
+                // A streak going backwards but forwards among itself: the session's time was wrong.
+                backwardStreak = backwardStreak > 0 && fix.time >= backwardStreakTime ? backwardStreak + 1 : 1
+                backwardStreakTime = fix.time
+                clockReset = filterReset || (configuration.clockResetFixCount > 0 && backwardStreak >= configuration.clockResetFixCount)
+            }
+            if !clockReset {
+                if r.reason == .outOfOrder { statistics.outOfOrder += 1 } else { statistics.invalid += 1 }
+                lastRefusal = r
+                onRefusal?(r)
+                return Update(events: [], refusal: r)
+            }
         }
         let accuracy = fix.horizontalAccuracy ?? configuration.defaultHorizontalAccuracy
         let sigma = Swift.max(configuration.minimumSigma, CircularError.sigma(horizontalAccuracy: accuracy))
@@ -200,7 +238,21 @@ public struct TourSession: Sendable {
             }
         }
         statistics.updates += 1
+        backwardStreak = 0
         let t = fix.time
+        if clockReset {
+            // No timer may start after the new time: pending confirmations and dwell clocks that
+            // did (set by the fix from the future) restart now, so the negative step produces no
+            // event; earlier ones (real times) are kept.
+            statistics.clockResets += 1
+            func rebase(_ s: inout FenceState) {
+                if let p = s.pendingSince, p > t { s.pendingSince = t }
+                if let e = s.enteredAt, e > t { s.enteredAt = t }
+            }
+            for i in stopStates.indices { rebase(&stopStates[i]) }
+            for i in zoneStates.indices { rebase(&zoneStates[i]) }
+            rebase(&shared.route)
+        }
         var events: [TourEvent] = []
         let g = configuration.geofence
 

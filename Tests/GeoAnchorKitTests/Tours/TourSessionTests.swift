@@ -195,6 +195,79 @@ struct TourSessionTests {
         #expect(session.statistics.invalid == 1 && session.statistics.outOfOrder == 0 && session.statistics.updates == 2)
     }
 
+    /// A wrong clock (one fix dated 1e6 s ahead: a corrupted NMEA date) no longer locks the session
+    /// out: after `clockResetFixCount` (5) fixes in a row going back in time, in order among
+    /// themselves, it continues from their time (counted), and timers the future fix started are
+    /// restarted then, so the negative time step produces no event. Before: the session refused
+    /// the remaining 149 of 150 fixes and the stop was never entered. Walk: due east at 1.3 m/s
+    /// through a 20 m stop 100 m ahead, 1 Hz, accuracy 5 m, no noise. Reference: the events of
+    /// the same walk without the damage (exact times); with the future fix inside the stop that
+    /// fix itself reports the dwell (as a real 1e6 s gap would), nothing else changes.
+    @Test(arguments: [30, 62, 75, 99]) func clockResetKeepsTheTourGoing(_ index: Int) throws {
+        let frame = try LocalTangentFrame(origin: Self.origin)
+        func geo(_ east: Double) -> GeodeticCoordinate {
+            let g = frame.geodetic(east: east, north: 0, up: 0)
+            return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: 0)
+        }
+        let tour = try Tour(stops: [TourStop(id: "s", coordinate: geo(100), radius: 20)])
+        let t0 = 1_778_920_200.0
+        let clean = (0..<150).map { i -> Fix in
+            let p = geo(1.3 * Double(i))
+            return Fix(time: t0 + Double(i), latitude: p.latitude, longitude: p.longitude, horizontalAccuracy: 5)
+        }
+        var damaged = clean
+        damaged[index].time += 1e6
+        func run(_ fixes: [Fix], _ configuration: TourSession.Configuration = .init()) throws -> (events: [TourEvent], statistics: TourSession.Statistics) {
+            var session = try TourSession(tour: tour, configuration: configuration)
+            var events: [TourEvent] = []
+            for f in fixes { events += try session.update(f).events }
+            return (events, session.statistics)
+        }
+        let ref = try run(clean), a = try run(damaged)
+        #expect(ref.events.map(\.kind) == [.enter, .dwell, .exit])
+        #expect(a.statistics.clockResets == 1 && a.statistics.outOfOrder == 4 && a.statistics.updates == 146)
+        // Reference: enter at fix 63 (P(inside) ≥ ½ from fix 62, confirmed 1 s later), dwell at 83, exit at 103.
+        #expect(ref.events.map { $0.time - t0 } == [63, 83, 103])
+        func event(_ kind: TourEventKind, _ i: Double) -> TourEvent { TourEvent(time: i == .infinity ? damaged[index].time : t0 + i, kind: kind, id: "s", feature: .stop) }
+        switch index {
+        case 62:   // the enter condition starts at the future fix: it restarts at the reset (fix 67), confirmed at 68
+            #expect(a.events == [event(.enter, 68), event(.dwell, 88), event(.exit, 103)])
+        case 75:   // inside: the future fix reports the dwell
+            #expect(a.events == [event(.enter, 63), event(.dwell, .infinity), event(.exit, 103)])
+        case 99:   // the exit condition starts at the future fix: it restarts at the reset (fix 104), confirmed at 108
+            #expect(a.events == [event(.enter, 63), event(.dwell, 83), event(.exit, 108)])
+        default:
+            #expect(a.events == ref.events)
+        }
+        // Through a PositionFilter (replay): the session follows the filter's reset at once.
+        func replay(_ fixes: [Fix]) throws -> (events: [TourEvent], summary: TourSession.ReplaySummary) {
+            var session = try TourSession(tour: tour)
+            var filter: PositionFilter? = PositionFilter()
+            var summary = TourSession.ReplaySummary(), events: [TourEvent] = []
+            for f in fixes { events += try session.process(f, filter: &filter, summary: &summary) }
+            return (events, summary)
+        }
+        let fr = try replay(clean), fa = try replay(damaged)
+        #expect(fa.summary.clockResets == 1 && fa.summary.refusedByFilter == 4 && fa.summary.refusedBySession == 0)
+        // The stop is entered, dwelt in and left; each event at most 5 s (the refused fixes) after
+        // the undamaged replay's, or at the future fix (which confirms a pending exit or the dwell,
+        // as a real gap of that length would: at 75 the dwell, at 99 the exit).
+        #expect(fa.events.map(\.kind) == [.enter, .dwell, .exit])
+        for (x, y) in zip(fa.events, fr.events) {
+            #expect(x.time == damaged[index].time || (x.time >= y.time && x.time <= y.time + 5), "\(x) vs \(y)")
+        }
+        // 0 disables the reset: the rest of the walk is refused, as before.
+        let off = try run(damaged, TourSession.Configuration(clockResetFixCount: 0))
+        #expect(off.statistics.outOfOrder == 149 - index && off.statistics.clockResets == 0)
+        #expect(off.events.map(\.kind) == (index < 63 ? [] : [.enter, .dwell]))   // (at 75 the future fix reports the dwell)
+        // A configuration saved before the setting existed decodes with the default.
+        var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(TourSession.Configuration())) as! [String: Any]
+        #expect(json.removeValue(forKey: "clockResetFixCount") as? Int == 5)
+        let decoded = try JSONDecoder().decode(TourSession.Configuration.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(decoded == TourSession.Configuration())
+        #expect(throws: TourError.self) { try TourSession(tour: tour, configuration: .init(clockResetFixCount: -1)) }
+    }
+
     /// Many fences: 2,000 random 20 m circles in a 3 km square (the 10,000-fence speed target is
     /// in Benchmarks/Tours). The session's events equal those of a
     /// brute-force reference that evaluates every fence with the same probability and state
