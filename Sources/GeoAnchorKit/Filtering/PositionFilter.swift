@@ -314,10 +314,8 @@ struct StepCore: Sendable {
     var lastEast = Double.nan, lastNorth = Double.nan
     var rejectionStreak = 0
     var slowStreak = 0
-    /// Consecutive fixes refused as going backwards, each at or after the one before, and the
-    /// latest one's time (for ``PositionFilter/Configuration/clockResetFixCount``).
-    var backwardStreak = 0
-    var backwardStreakTime = -Double.infinity
+    /// Fixes refused as going backwards (for ``PositionFilter/Configuration/clockResetFixCount``).
+    var clock = ClockResetDetector()
 
     init(configuration c: PositionFilter.Configuration) {
         configuration = c
@@ -355,16 +353,14 @@ struct StepCore: Sendable {
         if m.time < lastTime {
             // A streak of fixes going backwards but forwards among themselves: after
             // clockResetFixCount of them, the filter's own time is what is wrong.
-            backwardStreak = backwardStreak > 0 && m.time >= backwardStreakTime ? backwardStreak + 1 : 1
-            backwardStreakTime = m.time
-            guard configuration.clockResetFixCount > 0, backwardStreak >= configuration.clockResetFixCount else {
+            guard clock.refused(m.time, latest: lastTime, count: configuration.clockResetFixCount, minimumJump: 0) else {
                 statistics.outOfOrder += 1
                 return nil
             }
             clockReset = true
         }
         if m.time == lastTime && m.east == lastEast && m.north == lastNorth { statistics.duplicates += 1; return nil }
-        backwardStreak = 0
+        clock.accepted()
         statistics.fixes += 1
         let r = m.horizontalSigma * m.horizontalSigma
 
@@ -476,7 +472,7 @@ struct StepCore: Sendable {
     mutating func restartClock() {
         initialized = false
         lastTime = -.infinity
-        backwardStreak = 0
+        clock.accepted()
     }
 
     mutating func applyVelocity<H: HorizontalModel>(_ h: inout H, _ m: LocalMeasurement) {

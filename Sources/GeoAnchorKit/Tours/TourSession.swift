@@ -83,10 +83,9 @@ public struct TourSession: Sendable {
         }
     }
 
-    /// Consecutive fixes refused as going backwards, each at or after the one before, and the
-    /// latest one's time (for ``Configuration/clockResetFixCount``; not part of ``state``).
-    private var backwardStreak = 0
-    private var backwardStreakTime = -Double.infinity
+    /// Fixes refused as going backwards (for ``Configuration/clockResetFixCount``; not part of
+    /// ``state``).
+    private var clock = ClockResetDetector()
 
     /// What the session has done with its fixes.
     public private(set) var statistics = Statistics()
@@ -213,9 +212,9 @@ public struct TourSession: Sendable {
         if let r = refusal(of: fix) {
             if r.reason == .outOfOrder {
                 // A streak going backwards but forwards among itself: the session's time was wrong.
-                backwardStreak = backwardStreak > 0 && fix.time >= backwardStreakTime ? backwardStreak + 1 : 1
-                backwardStreakTime = fix.time
-                clockReset = filterReset || (configuration.clockResetFixCount > 0 && backwardStreak >= configuration.clockResetFixCount)
+                let streakDone = clock.refused(fix.time, latest: shared.lastPosition?.time ?? -.infinity,
+                                               count: configuration.clockResetFixCount, minimumJump: 0)
+                clockReset = filterReset || streakDone
             }
             if !clockReset {
                 if r.reason == .outOfOrder { statistics.outOfOrder += 1 } else { statistics.invalid += 1 }
@@ -238,7 +237,7 @@ public struct TourSession: Sendable {
             }
         }
         statistics.updates += 1
-        backwardStreak = 0
+        clock.accepted()
         let t = fix.time
         if clockReset {
             // No timer may start after the new time: pending confirmations and dwell clocks that

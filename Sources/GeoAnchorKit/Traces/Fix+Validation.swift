@@ -9,11 +9,13 @@ extension Fix {
     public static let earliestTime: Double = -62_135_596_800
     /// Latest time a fix may carry: 9999-12-31T23:59:59.999Z (Unix seconds).
     public static let latestTime: Double = 253_402_300_799.999
-    /// Largest height magnitude (m) a streaming component (``PositionFilter``) uses: 100 km.
-    /// Anything a phone is carried on is within about −500 m … +10 km ellipsoidal (airliners
-    /// 13 km, balloons 40 km), and geoid separations are within ±110 m, so a height beyond
-    /// ±100 km is a corrupted value; fed to the height channel it stays there (1e20 m on the
-    /// first fix was the output height for 1514 of 1606 fixes of a city walk).
+    /// Largest height magnitude (m) a streaming component (``PositionFilter``,
+    /// ``GeoRegistration``, ``DevicePose``) uses: 100 km. Anything a phone is carried on is within
+    /// about −500 m … +10 km ellipsoidal (airliners 13 km, balloons 40 km), and geoid separations
+    /// are within ±110 m, so a height beyond ±100 km is a corrupted value; fed to the height
+    /// channel it stays there (1e20 m on the first fix was the output height for 1514 of 1606
+    /// fixes of a city walk; as ``GeoRegistration``'s frame origin it put the walk 1e14 m off).
+    /// Such a fix is used horizontally only.
     public static let maximumUsableHeight = 100_000.0
     /// Largest satellite count accepted (no receiver tracks more; 4 constellations ≈ 130).
     public static let maximumSatellites = 1_000

@@ -41,11 +41,6 @@ public struct Fix: Sendable, Hashable, Codable {
     /// ½). ``PositionFilter`` and ``TourSession`` refuse such fixes as invalid (counted),
     /// ``GeoRegistration`` counts them gated.
     public static let maximumUsableHorizontalAccuracy = 100_000.0
-    /// The largest |height| (m, either datum) the estimators use: 100 km. Anything a phone is
-    /// carried on is within −500 m…+15 km; a height of 1e20 m on a first fix once became a
-    /// frame's origin and put every estimate of the walk 1e14 m off. ``GeoRegistration`` uses
-    /// such a fix horizontally only.
-    public static let maximumUsableHeight = 100_000.0
     /// 68 % vertical half-interval, meters.
     public var verticalAccuracy: Double?
     /// Ground speed, m/s.
