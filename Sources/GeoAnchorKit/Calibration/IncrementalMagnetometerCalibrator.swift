@@ -10,10 +10,17 @@ import Foundation
 /// random subset of the samples (reservoir sampling, deterministic seed, `reservoirCapacity`
 /// samples). With ``MagnetometerCalibrator/Configuration/saturationLimit`` set, clipped samples are
 /// rejected as they arrive; without it, clipping found in the reservoir is reported (graded)
-/// but those samples remain in the fit.
+/// but those samples remain in the fit. Samples whose magnitude is more than 20 × the median of
+/// the first ``MagnetometerCalibrator/Configuration/minimumSamples`` (held back until then) are
+/// rejected as corrupted (``outlierCount``; the batch fit takes the median of all samples, so the
+/// two agree whenever no sample is that far out).
 public struct IncrementalMagnetometerCalibrator: Sendable {
     public let configuration: MagnetometerCalibrator.Configuration
     private var accumulator: EllipsoidFitAccumulator?
+    private var pending: [SIMD3<Double>] = []
+    private var outlierLimit: Double?
+    private var settled = false
+    private var outliers = 0
     private var reservoir: [SIMD3<Double>] = []
     private let capacity: Int
     private var seen = 0
@@ -31,10 +38,12 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
         self.rng = SplitMix64(seed: seed)
     }
 
-    /// Samples accepted into the fit.
-    public var sampleCount: Int { accumulator?.count ?? 0 }
+    /// Samples accepted into the fit (the first ones while held back for the outlier limit).
+    public var sampleCount: Int { (accumulator?.count ?? 0) + pending.count }
     /// Samples rejected as clipped (only with a ``MagnetometerCalibrator/Configuration/saturationLimit``).
     public var rejectedCount: Int { rejected }
+    /// Samples rejected as magnitude outliers (corrupted values; ``CalibrationIssue/outliers(_:)``).
+    public var outlierCount: Int { outliers }
 
     /// Adds one raw sample (µT).
     /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` (the sample is not added).
@@ -47,6 +56,22 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
             rejected += 1
             return
         }
+        guard settled else {
+            // Hold the first samples back until their median magnitude sets the outlier limit.
+            pending.append(raw)
+            guard pending.count >= configuration.minimumSamples else { return }
+            settled = true
+            outlierLimit = MagnitudeOutliers.limit(pending.map(MagnitudeOutliers.magnitude))
+            let held = pending
+            pending = []
+            for s in held { accept(s) }
+            return
+        }
+        accept(raw)
+    }
+
+    private mutating func accept(_ raw: SIMD3<Double>) {
+        if let l = outlierLimit, MagnitudeOutliers.magnitude(raw) > l { outliers += 1; return }
         if accumulator == nil {
             // Normalize about the first sample with its magnitude as scale (any O(field) scale
             // keeps the scatter matrix well conditioned).
@@ -69,7 +94,7 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
     /// - Throws: as ``MagnetometerCalibrator/fit(_:options:)`` (too few samples, single-axis rotation, no ellipsoid).
     public func estimate() throws(GeoAnchorError) -> MagnetometerCalibration {
         guard let accumulator else {
-            throw .outOfRange(name: "magnetometer samples", value: 0, allowed: .atLeast(Double(configuration.minimumSamples)))
+            throw .outOfRange(name: "magnetometer samples", value: Double(pending.count), allowed: .atLeast(Double(configuration.minimumSamples)))
         }
         let solution = try accumulator.solve(minimumSamples: configuration.minimumSamples)
         var quality = QualityEvaluator(solution: solution)
@@ -81,7 +106,7 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
                 Saturation.detect(x: px, y: py, z: pz, limit: nil).count
             } } }
         }
-        return quality.result(spreadRatio: accumulator.spreadRatio, saturated: clipped,
+        return quality.result(spreadRatio: accumulator.spreadRatio, saturated: clipped, outliers: outliers,
                               fitSamples: accumulator.count, options: configuration)
     }
 }

@@ -26,7 +26,7 @@ public struct MagnetometerCalibration: Sendable, Hashable, Codable {
     public var quality: CalibrationQuality
     /// Why the verdict is not `good` (empty when it is).
     public var issues: [CalibrationIssue]
-    /// Samples used in the fit (saturated samples excluded).
+    /// Samples used in the fit (saturated samples and magnitude outliers excluded).
     public var samples: Int
 
     public init(offset: SIMD3<Double>, softIron: SymmetricMatrix3, fieldStrength: Double, residualRMS: Double,
@@ -61,6 +61,9 @@ public enum CalibrationIssue: Sendable, Hashable, Codable, CustomStringConvertib
     case highResidual(Double)
     /// Samples clipped at the sensor's range (count excluded from the fit).
     case saturation(Int)
+    /// Samples whose magnitude is more than 20 × the samples' median magnitude (count excluded
+    /// from the fit): corrupted values, not a field a magnetometer measures next to the others.
+    case outliers(Int)
     /// Fitted field strength (µT) far from the expected or a plausible Earth field.
     case fieldStrengthMismatch(fitted: Double, expected: Double)
     /// Strong soft-iron distortion: ratio of the largest to the smallest axis of W.
@@ -76,6 +79,7 @@ public enum CalibrationIssue: Sendable, Hashable, Codable, CustomStringConvertib
         case .limitedRotation(let r): return String(format: "rotation mostly about one axis (spread ratio %.3f)", r)
         case .highResidual(let r): return String(format: "residual RMS is %.1f %% of the field", r * 100)
         case .saturation(let n): return "\(n) saturated samples excluded"
+        case .outliers(let n): return "\(n) samples beyond 20 × the median magnitude excluded (corrupted values)"
         case .fieldStrengthMismatch(let f, let e): return String(format: "fitted field %.1f µT, expected %.1f µT", f, e)
         case .strongSoftIron(let r): return String(format: "strong soft-iron distortion (axis ratio %.2f)", r)
         case .softIronUndetermined: return "soft iron not determined by the motion: hard iron only (W = I)"

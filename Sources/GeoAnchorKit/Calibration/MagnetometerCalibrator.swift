@@ -59,37 +59,71 @@ public enum MagnetometerCalibrator {
                            options: Configuration = Configuration()) throws(GeoAnchorError) -> MagnetometerCalibration {
         let n = x.count
         precondition(y.count == n && z.count == n, "component buffers differ in count")
-        var mean = SIMD3<Double>(repeating: 0)
+        var magnitudes = [Double](repeating: 0, count: n)
         for i in 0..<n {
             let v = SIMD3(x[i], y[i], z[i])
             guard v.x.isFinite && v.y.isFinite && v.z.isFinite else {
                 let bad = !v.x.isFinite ? ("x", v.x) : !v.y.isFinite ? ("y", v.y) : ("z", v.z)
                 throw .nonFinite(name: "magnetometer sample #\(i) \(bad.0)", value: bad.1)
             }
-            mean += v
+            magnitudes[i] = MagnitudeOutliers.magnitude(v)
         }
         guard n >= options.minimumSamples else {
             throw .outOfRange(name: "magnetometer samples", value: Double(n), allowed: .atLeast(Double(options.minimumSamples)))
         }
-        mean /= Double(n)
         let clipped = Saturation.detect(x: x, y: y, z: z, limit: options.saturationLimit)
+        var outliers = Set<Int>()
+        if let limit = MagnitudeOutliers.limit(magnitudes) {
+            for i in 0..<n where magnitudes[i] > limit && !clipped.contains(i) { outliers.insert(i) }
+        }
+        let skipped = clipped.union(outliers)
+        var mean = SIMD3<Double>(repeating: 0)
+        for i in 0..<n where skipped.isEmpty || !skipped.contains(i) { mean += SIMD3(x[i], y[i], z[i]) }
+        let used = Double(n - skipped.count)
+        mean /= Swift.max(1, used)
         var meanSquare = 0.0
-        for i in 0..<n {
+        for i in 0..<n where skipped.isEmpty || !skipped.contains(i) {
             let d = SIMD3(x[i], y[i], z[i]) - mean
             meanSquare += (d * d).sum()
         }
-        var acc = EllipsoidFitAccumulator(center: mean, scale: (meanSquare / Double(n)).squareRoot())
-        if clipped.isEmpty {
+        var acc = EllipsoidFitAccumulator(center: mean, scale: (meanSquare / Swift.max(1, used)).squareRoot())
+        if skipped.isEmpty {
             acc.add(x: x, y: y, z: z, skip: { _ in false })
         } else {
-            acc.add(x: x, y: y, z: z, skip: { clipped.contains($0) })
+            acc.add(x: x, y: y, z: z, skip: { skipped.contains($0) })
         }
         let solution = try acc.solve(minimumSamples: options.minimumSamples)
         var quality = QualityEvaluator(solution: solution)
-        for i in 0..<n where clipped.isEmpty || !clipped.contains(i) {
+        for i in 0..<n where skipped.isEmpty || !skipped.contains(i) {
             quality.add(SIMD3(x[i], y[i], z[i]))
         }
-        return quality.result(spreadRatio: acc.spreadRatio, saturated: clipped.count, fitSamples: acc.count, options: options)
+        return quality.result(spreadRatio: acc.spreadRatio, saturated: clipped.count, outliers: outliers.count,
+                              fitSamples: acc.count, options: options)
+    }
+}
+
+/// Samples far beyond the data's own scale: magnitude more than ``factor`` × the median
+/// magnitude. A magnetometer's raw samples lie within a few times each other (the field ± the
+/// hard-iron offset); one corrupted value (1e6 µT among 50 µT ones) dominates the least-squares
+/// fit — the incremental calibrator then refused every estimate for good with "rotation mostly
+/// about one axis". Unit-free, so any consistent unit works.
+enum MagnitudeOutliers {
+    static let factor = 20.0
+
+    /// |v|, without overflow for huge components.
+    static func magnitude(_ v: SIMD3<Double>) -> Double {
+        let m = Swift.max(Swift.abs(v.x), Swift.abs(v.y), Swift.abs(v.z))
+        guard m > 0, m.isFinite else { return m }
+        let u = v / m
+        return m * (u * u).sum().squareRoot()
+    }
+
+    /// The outlier limit of samples with these magnitudes (nil when their median is 0).
+    static func limit(_ magnitudes: [Double]) -> Double? {
+        guard !magnitudes.isEmpty else { return nil }
+        let sorted = magnitudes.sorted()
+        let median = sorted[sorted.count / 2]
+        return median > 0 ? factor * median : nil
     }
 }
 
@@ -173,7 +207,7 @@ struct QualityEvaluator {
     var residualRMS: Double { count > 0 ? (sumSquares / Double(count)).squareRoot() : .nan }
 
     /// - Parameter fitSamples: samples in the fit (graded for count; the evaluated samples may be a subset).
-    func result(spreadRatio: Double, saturated: Int, fitSamples: Int, options: MagnetometerCalibrator.Configuration) -> MagnetometerCalibration {
+    func result(spreadRatio: Double, saturated: Int, outliers: Int = 0, fitSamples: Int, options: MagnetometerCalibrator.Configuration) -> MagnetometerCalibration {
         var issues: [(CalibrationIssue, CalibrationQuality)] = []
         func flag(_ i: CalibrationIssue, _ q: CalibrationQuality) { issues.append((i, q)) }
         let cov = coverage, rms = residualRMS, rel = rms / fieldStrength
@@ -182,6 +216,7 @@ struct QualityEvaluator {
         if spreadRatio < 0.25 { flag(.limitedRotation(spreadRatio), .poor) } else if spreadRatio < 0.4 { flag(.limitedRotation(spreadRatio), .fair) }
         if rel > 0.06 { flag(.highResidual(rel), .poor) } else if rel > 0.03 { flag(.highResidual(rel), .fair) }
         if saturated > 0 { flag(.saturation(saturated), saturated * 50 > count + saturated ? .poor : .fair) }
+        if outliers > 0 { flag(.outliers(outliers), outliers * 50 > count + outliers ? .poor : .fair) }
         let axes = softIron.eigen.values
         let ratio = axes[2] / axes[0]
         if ratio > 1.5 { flag(.strongSoftIron(ratio), .fair) }

@@ -128,6 +128,30 @@ struct MagnetometerCalibrationTests {
         #expect(e40.quality == .poor && e40.issues.contains(.fewSamples(40)))
     }
 
+    /// One corrupted sample (1e6 µT among ≈ 50 µT ones; once among the first, held-back samples,
+    /// once later) is excluded and reported, batch and incremental: before, the incremental
+    /// calibrator refused every later estimate ("rotation mostly about one axis") and the batch fit
+    /// was ruined. Reference: the fit of the same stream without those two samples; tolerance
+    /// 1e-6 µT on offset and field strength (only rounding differs).
+    @Test func corruptedSamplesAreExcluded() throws {
+        var sim = MagnetometerSimulator(field: zavistField, hardIron: SIMD3(-12, 30, 8), softIron: .identity, noise: 0.4, seed: 23)
+        sim.softIron = sim.randomSoftIron(amount: 0.15)
+        let clean = sim.sphereCoveringStream(count: 2000).map(\.magnetometer)
+        var data = clean
+        data.insert(SIMD3(1e6, -3, 2), at: 1500)
+        data.insert(SIMD3(4, 1e6, 2), at: 3)
+        let reference = try MagnetometerCalibrator.fit(clean)
+        let batch = try MagnetometerCalibrator.fit(data)
+        var inc = IncrementalMagnetometerCalibrator()
+        for d in data { try inc.add(d) }
+        let est = try inc.estimate()
+        #expect(inc.outlierCount == 2 && inc.sampleCount == 2000)
+        for c in [batch, est] {
+            #expect(compassTestLength(c.offset - reference.offset) < 1e-6 && abs(c.fieldStrength - reference.fieldStrength) < 1e-6)
+            #expect(c.samples == 2000 && c.issues.contains(.outliers(2)))
+        }
+    }
+
     /// Degenerate data is refused with the reason, never fitted confidently.
     @Test func degenerateDataIsRefused() throws {
         var sim = MagnetometerSimulator(field: zavistField, hardIron: SIMD3(10, 20, 30), softIron: .identity, noise: 0.5, seed: 9)
