@@ -227,7 +227,10 @@ extension GNSSProcessor {
                 var sv = row.sigma * row.sigma
                 for i in 0..<n where row.h[i] != 0 { sv += row.h[i] * ph[i] }
                 if row.isCode { tried += 1 }
-                if nu * nu > fc.gate * fc.gate * sv {
+                // A non-finite innovation or variance (an absurd input: an ADR or frequency that
+                // overflowed) is gated too: `NaN > x` is false, and one such update once made 198 of
+                // 200 later fixes NaN.
+                if !(nu.isFinite && sv.isFinite && sv > 0) || nu * nu > fc.gate * fc.gate * sv {
                     if row.isCode { gated += 1 }
                     stats.filterGated += 1
                     continue

@@ -26,7 +26,9 @@ public struct GnssLoggerRawLog: Sendable {
     public var epochs: [GNSSEpoch]
     /// `Raw` records read.
     public var records: Int
-    /// Records whose pseudorange was not usable, by reason (`state`, `uncertainty`, `constellation`).
+    /// Records (or their parts) not usable, by reason: `state`, `uncertainty`, `constellation`
+    /// (no pseudorange), `carrier_frequency` (outside 1–2 GHz: used as unknown), `accumulated_delta_range`
+    /// (beyond 1e12 m: no carrier phase).
     public var skipped: [String: Int]
 
     public static func looksLike(_ head: String) -> Bool { head.contains("# Raw,") || head.contains("\nRaw,") }
@@ -41,6 +43,8 @@ public struct GnssLoggerRawLog: Sendable {
 
     static let weekNanos: Int64 = 604_800 * 1_000_000_000
     static let dayNanos: Int64 = 86_400 * 1_000_000_000
+    /// GPS time in ns at 2106 (126 years after 1980): a later receiver time is corrupted.
+    static let latestGPSNanos: Int64 = 4_000_000_000_000_000_000
 
     private static func parse(_ reader: ByteLineReader) throws(TraceFormatError) -> GnssLoggerRawLog {
         var log = GnssLoggerRawLog(epochs: [], records: 0, skipped: [:])
@@ -90,6 +94,11 @@ public struct GnssLoggerRawLog: Sendable {
             guard let cons = try int64("ConstellationType"), (0...7).contains(cons) else { throw l.error("ConstellationType is missing or not 0...7") }
             let state = try int64("State") ?? 0
             guard let rxSv = try int64("ReceivedSvTimeNanos") else { throw l.error("ReceivedSvTimeNanos is missing") }
+            // A time of week (or day, or less) in ns: within [0, one week]. −9.2e18 trapped in the
+            // pseudorange's subtraction.
+            guard rxSv >= 0, rxSv <= Self.weekNanos else {
+                throw l.error("ReceivedSvTimeNanos \(rxSv) is outside 0…\(Self.weekNanos) ns (a time of week)")
+            }
             let rxSvUnc = try dbl("ReceivedSvTimeUncertaintyNanos") ?? 0
             let disc = try int64("HardwareClockDiscontinuityCount").map(Int.init)
             guard let sat = SatelliteID(androidConstellation: Int(cons), svid: Int(svid)) else {
@@ -99,6 +108,11 @@ public struct GnssLoggerRawLog: Sendable {
             // Overflow-safe: both are ≈ ±1.2e18, well inside Int64.
             let (rxFull, overflow) = timeNanos.subtractingReportingOverflow(fullBias)
             guard !overflow, rxFull > 0 else { throw l.error("TimeNanos − FullBiasNanos is not a positive GPS time") }
+            // GPS time before 2106 (≈ 4e18 ns): later arithmetic (GLONASS time of day adds hours)
+            // must not overflow Int64 — 9.2e18 ns trapped.
+            guard rxFull < Self.latestGPSNanos else {
+                throw l.error("TimeNanos − FullBiasNanos = \(rxFull) ns is beyond GPS time \(Self.latestGPSNanos) ns (year 2106)")
+            }
             let epochTime = Double(rxFull) * 1e-9 - bias * 1e-9
             if lastTimeNanos != timeNanos {
                 if let e = current { log.epochs.append(e) }
@@ -109,7 +123,10 @@ public struct GnssLoggerRawLog: Sendable {
                 lastDiscontinuity = disc ?? lastDiscontinuity
             }
             // Frequency and signal.
-            let freqField = try dbl("CarrierFrequencyHz")
+            var freqField = try dbl("CarrierFrequencyHz")
+            // GNSS carriers are 1.1–1.7 GHz: another value is not one (1e-300 Hz made the
+            // inter-frequency scale infinite and the filter's state NaN): counted, frequency unknown.
+            if let fr = freqField, !(fr >= 1e9 && fr <= 2e9) { log.skipped["carrier_frequency", default: 0] += 1; freqField = nil }
             var freq: Double? = freqField
             var band: Character = "1"
             if let fr = freqField {
@@ -126,8 +143,14 @@ public struct GnssLoggerRawLog: Sendable {
             if let rate = try dbl("PseudorangeRateMetersPerSecond"), let fr = freq { obs.doppler = -rate * fr / c }
             if let adrState = try int64("AccumulatedDeltaRangeState"), adrState & 1 == 1,
                let adr = try dbl("AccumulatedDeltaRangeMeters"), adr != 0, let fr = freq {
-                obs.carrierPhase = adr * fr / c
-                if adrState & 6 != 0 { obs.lossOfLockIndicator = 1 }
+                // An accumulated range grows by at most a few km/s: beyond 1e12 m it is corrupted
+                // (1e300 overflowed the phase to ∞ and the filter's state to NaN): counted, no phase.
+                if Swift.abs(adr) <= 1e12 {
+                    obs.carrierPhase = adr * fr / c
+                    if adrState & 6 != 0 { obs.lossOfLockIndicator = 1 }
+                } else {
+                    log.skipped["accumulated_delta_range", default: 0] += 1
+                }
             }
             // Pseudorange from the time of week / day rules.
             var prNanos: Double? = nil

@@ -88,4 +88,50 @@ struct GnssLoggerRawTests {
             _ = try? GnssLoggerRawLog.read(data: d.prefix(Int(Double(d.count) * frac)), source: "t.txt")
         }
     }
+
+    /// `log` with `field` set to `value` in the first `count` records of GPS satellite `svid`.
+    static func edited(_ log: String, svid: Int, field: String, value: String, count: Int) -> String {
+        var header: [String] = []
+        var left = count
+        return log.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            if line.hasPrefix("# Raw,") { header = line.dropFirst(2).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }; return String(line) }
+            guard left > 0, line.hasPrefix("Raw,"), let si = header.firstIndex(of: "Svid"), let fi = header.firstIndex(of: field),
+                  let ci = header.firstIndex(of: "ConstellationType") else { return String(line) }
+            var f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard f.count > Swift.max(si, fi, ci), Int(f[si].trimmingCharacters(in: .whitespaces)) == svid, f[ci] == "1" else { return String(line) }
+            f[fi] = value
+            left -= 1
+            return f.joined(separator: ",")
+        }.joined(separator: "\n")
+    }
+
+    /// Absurd but finite values (found by a sweep of the public API): ReceivedSvTimeNanos
+    /// −9.2e18 and a receiver time near Int64.max trapped (Int64 overflow); an accumulated delta
+    /// range of 1e300 on two epochs, or a carrier frequency of 1e-300 Hz, made the filter's state
+    /// NaN for good (198 of 200 resp. 194 of 223 fixes NaN). Now typed errors naming the line, or
+    /// the value is counted unusable and the filter's fixes stay finite, with a median error
+    /// within the clean log's bound (1.2 m, ``staticDemoLogs``; reference: the surveyed site).
+    @Test func absurdValuesNeitherTrapNorPoison() throws {
+        let log = try SharedData.text(Self.dir + "pseudoranges_log_2016_08_22_14_45_50.txt")
+        for (field, value, message) in [("ReceivedSvTimeNanos", "-9223372036854775000", "ReceivedSvTimeNanos"),
+                                        ("TimeNanos", "9223372036854775000", "GPS time"), ("TimeNanos", "4000000000000000000", "beyond GPS time")] {
+            let bad = Self.edited(log, svid: 2, field: field, value: value, count: 1)
+            #expect(throws: TraceFormatError.self) { try GnssLoggerRawLog.read(data: Data(bad.utf8), source: "bad.txt") }
+            do { _ = try GnssLoggerRawLog.read(data: Data(bad.utf8), source: "bad.txt") } catch {
+                #expect(error.description.hasPrefix("bad.txt:") && error.description.contains(message), "\(error)")
+            }
+        }
+        let n = try RinexNavigationFile.read(contentsOf: SharedData.url(Self.dir + "hour2350.16n"))
+        let p = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: n))
+        for (field, value, reason, count) in [("AccumulatedDeltaRangeMeters", "1e300", "accumulated_delta_range", 2),
+                                              ("CarrierFrequencyHz", "1e-300", "carrier_frequency", 1)] {
+            let bad = Self.edited(log, svid: 2, field: field, value: value, count: count)
+            let raw = try GnssLoggerRawLog.read(data: Data(bad.utf8), source: "bad.txt")
+            #expect(raw.skipped[reason] == count)
+            let flt = p.run(raw.epochs, mode: .filter)
+            #expect(!flt.fixes.isEmpty && flt.fixes.allSatisfy { $0.latitude.isFinite && $0.longitude.isFinite })
+            let f = ErrorStatistics(flt.fixes.map { distanceToSite($0.latitude, $0.longitude) })
+            #expect(f.p50 <= 1.2, "filter median \(f.p50) m with \(field) \(value)")
+        }
+    }
 }
