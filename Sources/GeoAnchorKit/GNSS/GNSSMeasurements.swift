@@ -101,6 +101,10 @@ public enum GNSSSkipReason: String, Error, Sendable, Hashable, Codable, CaseIter
     case noPseudorange = "no_pseudorange"
     case unknownFrequency = "unknown_frequency"
     case noEphemeris = "no_ephemeris"
+    /// The orbit or clock gives a state no GNSS satellite has (|r| outside 10,000–50,000 km, a
+    /// clock offset of 1 s or more, non-finite values: a corrupted SP3 or navigation value) or the
+    /// frequency is not a GNSS carrier (1–2 GHz).
+    case implausibleSatelliteState = "implausible_satellite_state"
     case belowElevationMask = "below_elevation_mask"
     case lowSignal = "low_cn0"
     case excludedByFDE = "excluded_by_fde"
@@ -125,7 +129,7 @@ extension SatelliteEphemerides {
         for s in systems { selected |= 1 << UInt8(s.order) }
         var seen: [Int] = []
         seen.reserveCapacity(epoch.observations.count)
-        var notSelected = 0, unknownFrequency = 0, noPseudorange = 0, lowSignal = 0, noEphemeris = 0
+        var notSelected = 0, unknownFrequency = 0, noPseudorange = 0, lowSignal = 0, noEphemeris = 0, implausible = 0
         let c = GNSSConstants.speedOfLight
         for o in epoch.observations {
             let sys = o.satellite.system
@@ -141,6 +145,14 @@ extension SatelliteEphemerides {
             if let cn = o.cn0, cn < minimumCN0 { lowSignal += 1; continue }
             guard let s = state(of: o.satellite, transmissionTime: epoch.time - pr / c) else {
                 noEphemeris += 1; continue
+            }
+            // One corrupted orbit or clock value (an SP3 coordinate of 1e20 km) made the solver
+            // fail the whole epoch (mislabelled too few satellites) and the filter's state NaN.
+            let r2 = (s.position * s.position).sum()
+            guard r2 >= 1e14, r2 <= 2.5e15, Swift.abs(s.clock) < 1, s.groupDelay.isFinite, Swift.abs(s.groupDelay) < 1e-3,
+                  (s.velocity * s.velocity).sum() < 1e8, s.clockDrift.isFinite, Swift.abs(s.clockDrift) < 1e-3,
+                  f >= 1e9, f <= 2e9 else {
+                implausible += 1; continue
             }
             seen.append(key)
             let scale = (GNSSConstants.l1Frequency / f) * (GNSSConstants.l1Frequency / f)
@@ -158,6 +170,7 @@ extension SatelliteEphemerides {
         if noPseudorange > 0 { skipped[.noPseudorange, default: 0] += noPseudorange }
         if lowSignal > 0 { skipped[.lowSignal, default: 0] += lowSignal }
         if noEphemeris > 0 { skipped[.noEphemeris, default: 0] += noEphemeris }
+        if implausible > 0 { skipped[.implausibleSatelliteState, default: 0] += implausible }
         return out
     }
 }
