@@ -19,7 +19,9 @@ public struct GSDCDeviceGNSS: Sendable {
         public var googleWLS: SIMD3<Double>?
     }
     public var epochs: [Epoch]
-    /// Rows not used, by reason (`missing_state`, `message_type`).
+    /// Rows not used, by reason (`missing_state`, `message_type`, `constellation`, `implausible_value`:
+    /// a satellite position no GNSS orbit has, a pseudorange outside 10,000–60,000 km, a clock bias
+    /// of 1 s or more, an uncertainty outside 0.01 m…10 km).
     public var skipped: [String: Int]
 
     /// Solver settings for corrections taken from the file: no models of our own added, and
@@ -101,6 +103,15 @@ public struct GSDCDeviceGNSS: Sendable {
                   let z = try d("SvPositionZEcefMeters"), let clk = try d("SvClockBiasMeters") else {
                 out.skipped["missing_state", default: 0] += 1; return
             }
+            // A satellite no GNSS orbit has, or an uncertainty no receiver states (0 or 1e-300 m
+            // made the row's weight infinite and lost the epoch; 1e300 m counted it used with
+            // zero weight): the row is not used, counted.
+            let r2 = x * x + y * y + z * z
+            let sigma = try d("RawPseudorangeUncertaintyMeters")
+            guard r2 >= 1e14, r2 <= 2.5e15, Swift.abs(clk) < 3e8, pr > 1e7, pr < 6e7,
+                  sigma.map({ $0 >= 0.01 && $0 <= 1e4 }) ?? true else {
+                out.skipped["implausible_value", default: 0] += 1; return
+            }
             let corr = pr + clk - (try d("IsrbMeters") ?? 0) - (try d("IonosphericDelayMeters") ?? 0) - (try d("TroposphericDelayMeters") ?? 0)
             var rate: Double? = nil
             if let r = try d("PseudorangeRateMetersPerSecond") { rate = r + (try d("SvClockDriftMetersPerSecond") ?? 0) }
@@ -110,7 +121,7 @@ public struct GSDCDeviceGNSS: Sendable {
                                         correctedPseudorange: corr, correctedRangeRate: rate, carrierPhaseMeters: nil,
                                         lossOfLockIndicator: 0, satellitePosition: SIMD3(x, y, z), satelliteVelocity: vel,
                                         ionosphereScale: 0, cn0: try d("Cn0DbHz") ?? 30, source: .broadcast)
-            m.sigmaOverride = try d("RawPseudorangeUncertaintyMeters")
+            m.sigmaOverride = sigma
             current!.measurements.append(m)
         }
         if let e = current { out.epochs.append(e) }
