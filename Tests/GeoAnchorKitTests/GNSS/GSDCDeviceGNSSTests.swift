@@ -62,4 +62,21 @@ struct GSDCDeviceGNSSTests {
             #expect(error.description.contains(":2: RawPseudorangeMeters '2143x744.012356177' is not a number"))
         }
     }
+
+    /// A row whose pseudorange is not a GNSS range (1e20 m) is not used, counted
+    /// `implausible_value`; the sweep saw such values (and an uncertainty of 0, or a satellite at
+    /// 1e20 m) lose the whole epoch. Reference: Google's WLS as ``wlsAgainstGoogleBaseline``
+    /// (median ≤ 1.5 m), every epoch still solved.
+    @Test func implausibleRowIsSkipped() throws {
+        var text = try SharedData.text(Self.path)
+        #expect(text.contains("21431744.012356177"))
+        text = text.replacingOccurrences(of: "21431744.012356177", with: "1e20")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("device_gnss-\(UUID().uuidString).csv")
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let dev = try GSDCDeviceGNSS.read(contentsOf: url)
+        #expect(dev.skipped["implausible_value"] == 1)
+        let diffs = Self.differencesToGoogle(dev, GSDCDeviceGNSS.solverConfiguration)
+        #expect(diffs.count == dev.epochs.count && ErrorStatistics(diffs).p50 <= 1.5)
+    }
 }
