@@ -157,7 +157,7 @@ struct ConstrainedSearch {
         relocate(&mid, &current, &position)
         var best = mid, bestScore = current
         let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int64(max(0, options.timeLimit) * 1000))
+        let deadline = options.deadline(from: clock.now)
         var iterations = 0
         while mid.count >= 2 {
             if let maxIt = options.maxIterations, iterations >= maxIt { break }

@@ -463,7 +463,7 @@ final class IteratedLocalSearch {
         }
         var iterations = 0
         let clock = ContinuousClock()
-        let deadline = clock.now + .milliseconds(Int64(max(0, options.timeLimit) * 1000))
+        let deadline = options.deadline(from: clock.now)
         let interior = m - 1
         let kickSpan = 30
         if interior >= 8 {

@@ -14,7 +14,7 @@ extension RoutePlanner {
     /// precedences or budget) — ``RouteProblem/isPlainTour``.
     static func planSparse(_ problem: RouteProblem, walking: WalkingModel, distance: DistanceFunction,
                            options: SolverConfiguration) throws(RoutingError) -> RoutePlan {
-        let deadline = ContinuousClock().now + .milliseconds(Int64(Swift.min(Swift.max(0, options.timeLimit), 1e6) * 1000))
+        let deadline = options.deadline(from: ContinuousClock().now)
         let coords = problem.nodeCoordinates
         let n = coords.count
         guard n <= maximumSparseNodes else { throw .tooManyStops(count: n, limit: maximumSparseNodes) }

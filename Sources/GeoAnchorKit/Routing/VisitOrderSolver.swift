@@ -21,7 +21,9 @@ public enum RoutingSolverKind: String, Sendable, Hashable, Codable {
 /// Options shared by the solvers.
 public struct SolverConfiguration: Sendable, Hashable {
     /// Wall-clock budget for the heuristic, seconds (the exact solver ignores it; it needs
-    /// ≤ 20 ms for 16 free stops in release builds). Default 1 s.
+    /// ≤ 20 ms for 16 free stops in release builds). Default 1 s. Values above
+    /// ``maximumTimeLimit`` (10⁶ s, 11.6 days) run as that, negative and NaN as 0 (the
+    /// construction and one local-search descent still run).
     public var timeLimit: Double
     /// Seed of the pseudo-random perturbations. A run is reproducible for a given seed as long
     /// as ``maxIterations`` (not the time limit) stops it.
@@ -37,6 +39,18 @@ public struct SolverConfiguration: Sendable, Hashable {
         self.seed = seed
         self.maxIterations = maxIterations
         self.exactLimit = max(0, min(exactLimit, 16))
+    }
+
+    /// The longest ``timeLimit`` honoured, seconds (10⁶ s ≈ 11.6 days; far beyond any useful
+    /// run, and far inside what a `Duration` holds).
+    public static let maximumTimeLimit = 1e6
+
+    /// When a run started at `now` must stop: `now` + ``timeLimit`` clamped to
+    /// [0, ``maximumTimeLimit``] (NaN counts as 0). The one conversion of the limit to a clock
+    /// instant: a limit above ≈ 9.2·10¹⁵ s would not fit the `Int64` milliseconds.
+    func deadline(from now: ContinuousClock.Instant) -> ContinuousClock.Instant {
+        let seconds = timeLimit.isNaN ? 0 : Swift.min(Swift.max(0, timeLimit), Self.maximumTimeLimit)
+        return now + .milliseconds(Int64(seconds * 1000))
     }
 }
 
