@@ -87,9 +87,11 @@ public struct PathNetwork: Sendable {
     /// or points farther than `maxSnapDistance` meters from every path, get `+∞` entries (the
     /// planner reports them as unreachable).
     /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` when the points' heights and the
-    ///   network's vertex heights are not all above one datum.
+    ///   network's vertex heights are not all above one datum;
+    ///   ``RoutingError/invalidWalkingModel(_:)`` when `walking` fails ``WalkingModel/validate()``.
     public func costs(between points: [GeodeticCoordinate], maxSnapDistance: Double = 100,
                       walking: WalkingModel = .tobler, distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) -> RoutingCosts {
+        try walking.check()
         let nv0 = vertices.count
         try RoutingCosts.checkOneDatum(vertices + points, names: { $0 < nv0 ? "network vertex \($0)" : "point \($0 - nv0)" })
         let n = points.count

@@ -25,13 +25,16 @@ public struct RoutePlan: Sendable, Hashable {
 public enum RoutePlanner {
     /// Plans over direct legs between the stops: geodesic distance, Tobler walking time from
     /// the stops' height differences.
+    /// - Throws: ``RoutingError/invalidStop(id:error:)`` for a coordinate, height
+    ///   (``RouteStop/heightRange``) or dwell (``RouteStop/dwellRange``) out of range;
+    ///   ``RoutingError/invalidWalkingModel(_:)``; ``RoutingError/unreachableStops(_:)`` for
+    ///   stops only reachable over legs too steep to walk; the solver's errors.
     public static func plan(_ problem: RouteProblem, walking: WalkingModel = .tobler,
                             distance: DistanceFunction = RoutingDistance.geodesic,
                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {
         guard !problem.stops.isEmpty else { throw .noStops }
-        for s in problem.stops {
-            do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, error: error) }
-        }
+        try problem.validateValues()
+        try walking.check()
         let nodes = problem.nodeCoordinates.count
         if nodes > sparseThreshold, problem.isPlainTour {
             return try planSparse(problem, walking: walking, distance: distance, options: options)
@@ -58,6 +61,7 @@ public enum RoutePlanner {
         guard problem.nodeCoordinates.count <= VisitOrderSolver.maximumNodes else {
             throw .tooManyStops(count: problem.nodeCoordinates.count, limit: VisitOrderSolver.maximumNodes)
         }
+        try problem.validateValues()
         let coordinates = problem.nodeCoordinates
         let costs = try network.costs(between: coordinates, maxSnapDistance: maxSnapDistance, walking: walking)
         var result = try plan(problem, costs: costs, options: options)
@@ -81,6 +85,10 @@ public enum RoutePlanner {
                                     label: problem.label(ofNode:),
                                     dwell: { $0 < problem.stops.count ? problem.stops[$0].dwell : 0 },
                                     window: { $0 < problem.stops.count ? problem.stops[$0].timeWindow : nil })
+        // The solver avoids infinite legs where it can; one that remains (a user matrix with an
+        // infinite duration on the only usable leg) makes its end unreachable, not an ∞ estimate.
+        let cut = estimate.legs.filter { !($0.distance.isFinite && $0.walkingTime.isFinite) }.map(\.to)
+        if !cut.isEmpty { throw .unreachableStops(cut) }
         let visited = Set(solution.order)
         let order = solution.order.filter { $0 < problem.stops.count }.map { problem.stops[$0].id }
         let skipped = problem.stops.indices.filter { !visited.contains($0) }.map { problem.stops[$0].id }

@@ -5,8 +5,9 @@ public struct RouteStop: Sendable, Hashable {
     /// Unique id (used in results and constraints).
     public var id: String
     /// Position; the height (any vertical reference, the same for all stops) gives the climbs.
+    /// Heights must lie in ``heightRange``.
     public var coordinate: GeodeticCoordinate
-    /// Seconds spent at the stop, ≥ 0.
+    /// Seconds spent at the stop, in ``dwellRange`` ([0, 1 week]).
     public var dwell: TimeInterval
     /// Opening hours in seconds after the tour starts: the visit may begin at `lowerBound`
     /// (the visitor waits if early) and the visitor must arrive by `upperBound`. nil: always open.
@@ -18,7 +19,7 @@ public struct RouteStop: Sendable, Hashable {
     /// - Parameters:
     ///   - id: unique id (used in results and constraints).
     ///   - coordinate: position; its height gives the climbs.
-    ///   - dwell: seconds spent at the stop, ≥ 0.
+    ///   - dwell: seconds spent at the stop, in ``dwellRange``.
     ///   - timeWindow: opening hours, seconds after the tour starts (nil: always open).
     ///   - priority: nil for a mandatory stop, > 0 for an optional one (its prize).
     public init(id: String, coordinate: GeodeticCoordinate, dwell: TimeInterval = 0,
@@ -29,6 +30,14 @@ public struct RouteStop: Sendable, Hashable {
         self.timeWindow = timeWindow
         self.priority = priority
     }
+
+    /// Heights the planner accepts for stops and start/end locations: ±10 km (the highest
+    /// summit is 8.8 km above sea level, the lowest dry land 430 m below; geoid–ellipsoid
+    /// separations add ≤ 110 m). Beyond it a leg's slope makes walking times infinite or absurd.
+    public static let heightRange = ValueRange.closed(-10_000, 10_000, unit: "m")
+    /// Dwell times the planner accepts: [0, 604,800] s (one week), so that sums over the
+    /// planner's largest problems stay finite.
+    public static let dwellRange = ValueRange.closed(0, 604_800, unit: "s")
 }
 
 /// Where the tour starts.
@@ -114,6 +123,28 @@ public struct RouteProblem: Sendable, Hashable {
     /// True when the objective is time (requested, or forced by windows or a budget).
     var isTimed: Bool { objective == .duration || timeBudget != nil || stops.contains { $0.timeWindow != nil } }
 
+    /// Checks every stop's and start/end location's coordinate (``GeodeticCoordinate/validate()``),
+    /// height (``RouteStop/heightRange``) and every stop's dwell (``RouteStop/dwellRange``).
+    func validateValues() throws(RoutingError) {
+        func check(_ c: GeodeticCoordinate, _ id: String) throws(RoutingError) {
+            do {
+                try c.validate()
+                try RouteStop.heightRange.check(c.height, name: "height")
+            } catch { throw .invalidStop(id: id, error: error) }
+        }
+        for s in stops {
+            try check(s.coordinate, s.id)
+            guard s.dwell.isFinite, s.dwell >= 0 else {
+                throw .invalidStop(id: s.id, error: .outOfRange(name: "dwell", value: s.dwell, allowed: .atLeast(0, unit: "s")))
+            }
+            guard RouteStop.dwellRange.contains(s.dwell) else {
+                throw .invalidStop(id: s.id, error: .outOfRange(name: "dwell", value: s.dwell, allowed: RouteStop.dwellRange))
+            }
+        }
+        if case .location(let c) = start { try check(c, "start") }
+        if case .location(let c) = end { try check(c, "end") }
+    }
+
     /// Checks ids and values and builds the solver instance over `costs`.
     func instance(costs: RoutingCosts) throws(RoutingError) -> (VisitOrderInstance, startNode: Int, endNode: Int?) {
         guard !stops.isEmpty else { throw .noStops }
@@ -121,9 +152,6 @@ public struct RouteProblem: Sendable, Hashable {
         for (i, s) in stops.enumerated() {
             guard index[s.id] == nil else { throw .duplicateStopID(s.id) }
             index[s.id] = i
-            guard s.dwell.isFinite, s.dwell >= 0 else {
-                throw .invalidStop(id: s.id, error: .outOfRange(name: "dwell", value: s.dwell, allowed: .atLeast(0, unit: "s")))
-            }
             if let w = s.timeWindow {
                 guard w.lowerBound.isFinite, w.lowerBound >= 0 else {
                     throw .invalidStop(id: s.id, error: .outOfRange(name: "timeWindow.lowerBound", value: w.lowerBound, allowed: .atLeast(0, unit: "s")))
@@ -133,8 +161,8 @@ public struct RouteProblem: Sendable, Hashable {
             if let p = s.priority, !(p.isFinite && p > 0) {
                 throw .invalidStop(id: s.id, error: .outOfRange(name: "priority", value: p, allowed: .greaterThan(0)))
             }
-            do { try s.coordinate.validate() } catch { throw .invalidStop(id: s.id, error: error) }
         }
+        try validateValues()
         if let b = timeBudget, !(b.isFinite && b >= 0) {
             throw .invalidStop(id: "time budget", error: .outOfRange(name: "timeBudget", value: b, allowed: .atLeast(0, unit: "s")))
         }
@@ -161,7 +189,13 @@ public struct RouteProblem: Sendable, Hashable {
         case .location: endNode = n - 1; end = .node(n - 1)
         }
         let timed = isTimed
-        var p = VisitOrderInstance(cost: timed ? costs.durations : costs.distances, start: startNode, end: end)
+        // A leg whose walking time is infinite (so steep that the speed underflows) cannot be
+        // walked: the distance objective must avoid it too.
+        var objective = timed ? costs.durations : costs.distances
+        if !timed, costs.durations.values.contains(where: { !$0.isFinite }) {
+            objective = CostMatrix(count: n) { i, j in costs.durations[i, j].isFinite ? costs.distances[i, j] : .infinity }
+        }
+        var p = VisitOrderInstance(cost: objective, start: startNode, end: end)
         p.timed = timed
         for (i, s) in stops.enumerated() {
             p.service[i] = s.dwell
@@ -179,10 +213,12 @@ public struct RouteProblem: Sendable, Hashable {
         if let cycle = p.precedenceCycle() { throw .contradictoryPrecedence(cycle.map { label(ofNode: $0) }) }
         p.budget = timeBudget
         // Reachability: every stop (and an end location) must be reachable from the start and
-        // back (finite legs both ways); the others are reported by label.
+        // back (finite legs, in distance and walking time, both ways); the others are reported
+        // by label.
         var unreachable: [String] = []
         for i in 0..<n where i != startNode {
-            if !costs.distances[startNode, i].isFinite || !costs.distances[i, startNode].isFinite {
+            if !costs.distances[startNode, i].isFinite || !costs.distances[i, startNode].isFinite
+                || !costs.durations[startNode, i].isFinite || !costs.durations[i, startNode].isFinite {
                 unreachable.append(label(ofNode: i))
             }
         }

@@ -52,10 +52,13 @@ public struct RoutingCosts: Sendable, Hashable {
     /// default), the height difference of the endpoints for ascent/descent, and `walking` for
     /// the time at the leg's mean slope.
     ///
-    /// Heights must share one vertical reference (only differences are used).
-    /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` when they do not.
+    /// Heights must share one vertical reference (only differences are used). A leg too steep
+    /// to walk (speed underflowing to 0) gets an infinite duration.
+    /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` when they do not;
+    ///   ``RoutingError/invalidWalkingModel(_:)`` when `walking` fails ``WalkingModel/validate()``.
     public init(coordinates: [GeodeticCoordinate], distance: DistanceFunction = RoutingDistance.geodesic,
                 walking: WalkingModel = .tobler) throws(RoutingError) {
+        try walking.check()
         try Self.checkOneDatum(coordinates, names: { "point \($0)" })
         let n = coordinates.count
         var d = CostMatrix(count: n), t = CostMatrix(count: n), up = CostMatrix(count: n), down = CostMatrix(count: n)

@@ -37,6 +37,9 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// CoreLocation's MSL `altitude` and stops with ellipsoidal heights, ≈ 45 m apart in Prague.
     /// Convert them to one datum first (``GeoidGrid``). `what` names the first mismatching pair.
     case mixedVerticalReferences(String)
+    /// The ``WalkingModel`` has a parameter outside its range (``WalkingModel/validate()``);
+    /// `error` names it, its value and the allowed range.
+    case invalidWalkingModel(GeoAnchorError)
 
     public var description: String {
         switch self {
@@ -57,6 +60,7 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(c) nodes (stops and start/end locations) exceed the limit of \(l) for this kind of problem (README: Limits and errors)"
         case .mixedVerticalReferences(let what):
             return "heights above different datums cannot be compared (\(what)); convert them to one vertical reference first"
+        case .invalidWalkingModel(let e): return "walking model: \(e)"
         case .malformedInput(let s, let l, let r):
             if let l { return "\(s):\(l): \(r)" }
             return "\(s): \(r)"

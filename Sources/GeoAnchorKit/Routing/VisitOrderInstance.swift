@@ -110,6 +110,11 @@ struct VisitOrderInstance: Sendable {
             if !hasWindows { return .timeBudgetExceeded(budget: budget, requiredDuration: .nan) }
         }
         let windowed = (0..<count).filter { $0 != start && !optional[$0] && (windowOpen[$0] > 0 || windowClose[$0].isFinite) }
+        if windowed.isEmpty {
+            // No window to blame: legs that cannot be walked (infinite entries) cut every route.
+            let cut = (0..<count).filter { j in j != start && (0..<count).contains { i in i != j && !cost[i, j].isFinite } }
+            if !cut.isEmpty { return .unreachableStops(cut.map(ids)) }
+        }
         return .infeasibleTimeWindows(stops: windowed.map(ids))
     }
 

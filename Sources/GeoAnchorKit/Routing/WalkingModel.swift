@@ -10,13 +10,29 @@ import Foundation
 ///
 /// *Accuracy*: an empirical fit to hikers' speeds; real speeds vary by ±30 % between people.
 /// The formula itself is evaluated to double precision.
+///
+/// The planners check the parameters (``validate()``): ``peakSpeed`` in ``peakSpeedRange``,
+/// ``optimalSlope`` in ``optimalSlopeRange``, ``decay`` in ``decayRange``.
 public struct WalkingModel: Sendable, Hashable {
     /// Speed on the most favourable slope (*S = −0.05*), m/s. Tobler: 6 km/h = 1.6667 m/s.
+    /// Allowed: ``peakSpeedRange``.
     public var peakSpeed: Double
-    /// Slope at which walking is fastest (Tobler: −0.05, a gentle downhill).
+    /// Slope at which walking is fastest (Tobler: −0.05, a gentle downhill). Allowed:
+    /// ``optimalSlopeRange``.
     public var optimalSlope: Double
-    /// Decay rate per unit slope (Tobler: 3.5).
+    /// Decay rate per unit slope (Tobler: 3.5). Allowed: ``decayRange``.
     public var decay: Double
+
+    /// Allowed ``peakSpeed``: [0.01, 20] m/s — from a shuffle of 36 m/h to 72 km/h (above any
+    /// runner's sprint, ≈ 12 m/s); outside it walking times are meaningless (a negative speed
+    /// gives negative times, 1e-300 m/s times of 1e303 s).
+    public static let peakSpeedRange = ValueRange.closed(0.01, 20, unit: "m/s")
+    /// Allowed ``optimalSlope``: [−1, 1] (±45°; the fastest slope of any walking-speed fit is
+    /// a few percent downhill).
+    public static let optimalSlopeRange = ValueRange.closed(-1, 1)
+    /// Allowed ``decay``: [0, 100] per unit slope (Tobler 3.5; 0 is a slope-independent speed).
+    /// Larger values make every leg off the optimal slope unwalkable (speed e^(−decay·ΔS) → 0).
+    public static let decayRange = ValueRange.closed(0, 100)
 
     /// Tobler's original parameters: 6 km/h peak, −5 % optimal slope, decay 3.5.
     public static let tobler = WalkingModel(peakSpeed: 6 / 3.6, optimalSlope: -0.05, decay: 3.5)
@@ -27,6 +43,20 @@ public struct WalkingModel: Sendable, Hashable {
         self.decay = decay
     }
 
+    /// Checks the parameters against ``peakSpeedRange``, ``optimalSlopeRange`` and ``decayRange``.
+    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the parameter.
+    public func validate() throws(GeoAnchorError) {
+        try Self.peakSpeedRange.check(peakSpeed, name: "peakSpeed")
+        try Self.optimalSlopeRange.check(optimalSlope, name: "optimalSlope")
+        try Self.decayRange.check(decay, name: "decay")
+    }
+
+    /// ``validate()`` as a routing error.
+    func check() throws(RoutingError) {
+        do { try validate() } catch { throw .invalidWalkingModel(error) }
+    }
+
     /// Walking speed in m/s (horizontal) on a slope `rise / run` (positive uphill).
     @inlinable
     public func speed(slope: Double) -> Double {
@@ -35,7 +65,8 @@ public struct WalkingModel: Sendable, Hashable {
 
     /// Seconds to walk `horizontalDistance` meters while gaining `heightChange` meters
     /// (negative when descending), at the constant slope `heightChange / horizontalDistance`.
-    /// A zero-length leg takes 0 s.
+    /// A zero-length leg takes 0 s. A leg so steep that the speed underflows to 0 takes `+∞`
+    /// (the planners report its end as unreachable).
     @inlinable
     public func duration(horizontalDistance: Double, heightChange: Double) -> Double {
         guard horizontalDistance > 0 else { return 0 }

@@ -36,4 +36,96 @@ struct RoutingInputLimitTests {
             #expect(SolverConfiguration(timeLimit: limit).deadline(from: now) - now == .milliseconds(Int64(seconds * 1000)))
         }
     }
+
+    /// Walking-model parameters outside their ranges are refused by name. Before: peakSpeed −1
+    /// planned a walk of −3450 s and the duration objective chose a 7383 m tour over the
+    /// 2897 m optimum; 1e-300 m/s gave 3.45e303 s; decay or optimalSlope 1e300 gave
+    /// "infeasible time windows at stops: " with no stop named. Reference: the documented ranges.
+    @Test func walkingModelOutOfRangeIsNamed() throws {
+        let stops = Self.ring(8, height: { Double($0) })
+        let cases: [(WalkingModel, GeoAnchorError)] = [
+            (WalkingModel(peakSpeed: -1, optimalSlope: -0.05, decay: 3.5),
+             .outOfRange(name: "peakSpeed", value: -1, allowed: WalkingModel.peakSpeedRange)),
+            (WalkingModel(peakSpeed: 1e-300, optimalSlope: -0.05, decay: 3.5),
+             .outOfRange(name: "peakSpeed", value: 1e-300, allowed: WalkingModel.peakSpeedRange)),
+            (WalkingModel(peakSpeed: .infinity, optimalSlope: -0.05, decay: 3.5), .nonFinite(name: "peakSpeed", value: .infinity)),
+            (WalkingModel(peakSpeed: 1.6, optimalSlope: 1e300, decay: 3.5),
+             .outOfRange(name: "optimalSlope", value: 1e300, allowed: WalkingModel.optimalSlopeRange)),
+            (WalkingModel(peakSpeed: 1.6, optimalSlope: -0.05, decay: 1e300),
+             .outOfRange(name: "decay", value: 1e300, allowed: WalkingModel.decayRange)),
+            (WalkingModel(peakSpeed: 1.6, optimalSlope: -0.05, decay: -1),
+             .outOfRange(name: "decay", value: -1, allowed: WalkingModel.decayRange)),
+        ]
+        for (model, error) in cases {
+            let message = "\(RoutingError.invalidWalkingModel(error))"
+            for objective in [RouteObjective.distance, .duration] {
+                #expect(throws: RoutingError.invalidWalkingModel(error), "\(message)") {
+                    try RoutePlanner.plan(RouteProblem(stops: stops, objective: objective), walking: model)
+                }
+            }
+            #expect(throws: RoutingError.invalidWalkingModel(error)) {
+                try RoutingCosts(coordinates: stops.map(\.coordinate), walking: model)
+            }
+            let net = try PathNetwork(lineStrings: [stops.map(\.coordinate)])
+            #expect(throws: RoutingError.invalidWalkingModel(error)) {
+                try RoutePlanner.plan(RouteProblem(stops: stops), network: net, walking: model)
+            }
+        }
+        // Tobler and the range ends themselves are accepted.
+        try WalkingModel.tobler.validate()
+        try WalkingModel(peakSpeed: 20, optimalSlope: 1, decay: 0).validate()
+        try WalkingModel(peakSpeed: 0.01, optimalSlope: -1, decay: 100).validate()
+    }
+
+    /// Heights beyond ±10 km (1e7, 1e300, ±1e308 m) made a leg's walking time ∞ (ascent ∞);
+    /// dwells of 1e308 s summed to ∞ and were reported as "infeasible time windows" naming
+    /// nobody. Reference: RouteStop.heightRange / dwellRange.
+    @Test func stopHeightsAndDwellsOutOfRangeAreNamed() throws {
+        for h in [1e7, 1e300, 1e308, -1e308, -10_000.5] {
+            let error = GeoAnchorError.outOfRange(name: "height", value: h, allowed: RouteStop.heightRange)
+            for objective in [RouteObjective.distance, .duration] {
+                #expect(throws: RoutingError.invalidStop(id: "s3", error: error)) {
+                    try RoutePlanner.plan(RouteProblem(stops: Self.ring(8, height: { $0 == 3 ? h : 0 }), objective: objective))
+                }
+            }
+            let at = GeodeticCoordinate(latitude: 47.37, longitude: 8.54, ellipsoidalHeight: h)
+            #expect(throws: RoutingError.invalidStop(id: "start", error: error)) {
+                try RoutePlanner.plan(RouteProblem(stops: Self.ring(8), start: .location(at)))
+            }
+        }
+        // The summit of Everest (8849 m) and the Dead Sea shore (−430 m) are fine.
+        _ = try RoutePlanner.plan(RouteProblem(stops: Self.ring(8, height: { $0 == 3 ? 8849 : ($0 == 5 ? -430 : 0) })))
+        var stops = Self.ring(8)
+        stops[2].dwell = 1e308; stops[3].dwell = 1e308
+        #expect(throws: RoutingError.invalidStop(id: "s2", error: .outOfRange(name: "dwell", value: 1e308, allowed: RouteStop.dwellRange))) {
+            try RoutePlanner.plan(RouteProblem(stops: stops, objective: .duration))
+        }
+        stops[2].dwell = 604_800; stops[3].dwell = 604_800
+        let week = try RoutePlanner.plan(RouteProblem(stops: stops, objective: .duration))
+        // Two one-week dwells plus the walk: finite and exact to 1e-6 s.
+        #expect(abs(week.estimate.dwellTime - 2 * 604_800) < 1e-6 && week.estimate.duration.isFinite)
+    }
+
+    /// Legs so steep that Tobler's speed underflows to 0 (9000 m up over ≈ 1.1 cm: slope 8e5,
+    /// e^(−3.5·8e5) = 0 in doubles) cannot be walked: their ends are unreachable, in both
+    /// objectives, instead of an estimate with walkingTime ∞ (before: distance objective planned
+    /// a walk of ∞ s; duration objective threw "infeasible time windows" naming nobody).
+    @Test func legsTooSteepToWalkMakeStopsUnreachable() throws {
+        let a = GeodeticCoordinate(latitude: 47.37, longitude: 8.54, ellipsoidalHeight: 0)
+        let foot = GeodeticCoordinate(latitude: 47.379, longitude: 8.54, ellipsoidalHeight: 0)
+        let top = GeodeticCoordinate(latitude: 47.3790001, longitude: 8.54, ellipsoidalHeight: 9000)
+        #expect(WalkingModel.tobler.duration(horizontalDistance: RoutingDistance.geodesic(foot, top), heightChange: 9000) == .infinity)
+        for objective in [RouteObjective.distance, .duration] {
+            // Directly from the start.
+            #expect(throws: RoutingError.unreachableStops(["top"])) {
+                try RoutePlanner.plan(RouteProblem(stops: [RouteStop(id: "foot", coordinate: foot),
+                                                           RouteStop(id: "top", coordinate: top)], objective: objective))
+            }
+            // Reachable from the start 1 km away, but every order walks foot ↔ top.
+            #expect(throws: RoutingError.unreachableStops(["foot", "top"])) {
+                try RoutePlanner.plan(RouteProblem(stops: [RouteStop(id: "a", coordinate: a), RouteStop(id: "foot", coordinate: foot),
+                                                           RouteStop(id: "top", coordinate: top)], objective: objective))
+            }
+        }
+    }
 }
