@@ -11,8 +11,9 @@ import Foundation
 /// ring search would visit more cells than there are segments scans the segments instead, so a
 /// point far from a sparse path costs at most O(segments).
 ///
-/// - Complexity: cells ≥ `minimumCellSize` (default 10 m) and at most `maximumCells` (default
-///   400,000) over the bounding box; building is O(total length / cell + segments).
+/// - Complexity: cells ≥ `minimumCellSize` (default 10 m), at most √`maximumCells` + 3 per row
+///   and per column (default 400,000 cells: ≤ 635 × 635), also for a long thin extent; building
+///   is O(total length / cell + segments).
 public struct SegmentGrid: Sendable {
     /// The polylines, as given.
     public let lines: [PlanarPolyline]
@@ -34,8 +35,10 @@ public struct SegmentGrid: Sendable {
     ///   - lines: the polylines whose segments are indexed (meters, one plane).
     ///   - minimumCellSize: meters (> 0).
     ///   - maximumCells: upper bound on the number of cells (≥ 1).
-    /// - Precondition: every coordinate finite and the total number of segments below 2³¹
-    ///   (callers build lines from validated coordinates).
+    /// - Precondition: every coordinate finite and within ±``maximumCoordinate``, and the total
+    ///   number of segments below 2³¹ (the library's callers build lines from validated geodetic
+    ///   coordinates, ≤ 1.3·10⁷ m from their frame's origin). For untrusted input use
+    ///   ``init(validating:minimumCellSize:maximumCells:)``.
     public init(lines: [PlanarPolyline], minimumCellSize: Double = 10, maximumCells: Int = 400_000) {
         precondition(minimumCellSize > 0 && maximumCells >= 1, "grid parameters")
         var start: [PlanarPoint] = [], direction: [PlanarPoint] = [], line: [Int32] = [], inLine: [Int32] = []
@@ -47,17 +50,20 @@ public struct SegmentGrid: Sendable {
                 line.append(Int32(li)); inLine.append(Int32(i))
             }
             for v in l.points {
-                precondition(v.x.isFinite && v.y.isFinite, "segment grid: non-finite vertex")
+                precondition(Swift.abs(v.x) <= Self.maximumCoordinate && Swift.abs(v.y) <= Self.maximumCoordinate,
+                             "segment grid: vertex (\(v.x), \(v.y)) is not within ±\(Self.maximumCoordinate) m")
                 minX = Swift.min(minX, v.x); minY = Swift.min(minY, v.y); maxX = Swift.max(maxX, v.x); maxY = Swift.max(maxY, v.y)
             }
         }
         self.lines = lines
         self.start = start; self.direction = direction; self.line = line; self.segmentInLine = inLine
         if start.isEmpty { minX = 0; minY = 0; maxX = 0; maxY = 0 }
-        let cell = Swift.max(minimumCellSize, ((maxX - minX + 1) * (maxY - minY + 1) / Double(maximumCells)).squareRoot())
+        // From the larger side, not the area: a thin line 1e6 m long would otherwise get 31.6 m
+        // cells and 31,625 × 3 of them (for maximumCells 1000).
+        let cell = Swift.max(minimumCellSize, (Swift.max(maxX - minX, maxY - minY) + 1) / Double(maximumCells).squareRoot())
         cellSize = cell
         origin = PlanarPoint(x: minX - cell, y: minY - cell)
-        // Bounded: (extent / cell)² ≤ maximumCells by the choice of cell, so these fit an Int.
+        // Bounded: extent / cell ≤ √maximumCells on each side by the choice of cell.
         let columns = Int(((maxX - minX) / cell).rounded(.down)) + 3
         let rows = Int(((maxY - minY) / cell).rounded(.down)) + 3
         self.columns = columns; self.rows = rows
@@ -85,6 +91,30 @@ public struct SegmentGrid: Sendable {
         for c in 0..<(columns * rows) { cellStart[c + 1] += cellStart[c] }
         self.cellStart = cellStart
         cellSegments = pairs.map(\.segment)
+    }
+
+    /// Largest |x| and |y| (m) of a vertex: 10⁹ m, 75 Earth diameters (any map projection of the
+    /// Earth stays within 4·10⁷ m), and small enough that squared distances stay exact to µm.
+    public static let maximumCoordinate = 1e9
+
+    /// Indexes the segments of `lines` after checking them: for coordinates from outside.
+    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad coordinate
+    ///   (`lines[i].points[j].x`) or parameter.
+    public init(validating lines: [PlanarPolyline], minimumCellSize: Double = 10,
+                maximumCells: Int = 400_000) throws(GeoAnchorError) {
+        try ValueRange.greaterThan(0, unit: "m").check(minimumCellSize, name: "minimumCellSize")
+        guard maximumCells >= 1 else {
+            throw .outOfRange(name: "maximumCells", value: Double(maximumCells), allowed: .atLeast(1))
+        }
+        let allowed = ValueRange.closed(-Self.maximumCoordinate, Self.maximumCoordinate, unit: "m")
+        for (i, l) in lines.enumerated() {
+            for (j, v) in l.points.enumerated() {
+                try allowed.check(v.x, name: "lines[\(i)].points[\(j)].x")
+                try allowed.check(v.y, name: "lines[\(i)].points[\(j)].y")
+            }
+        }
+        self.init(lines: lines, minimumCellSize: minimumCellSize, maximumCells: maximumCells)
     }
 
     /// The closest point of segment `k` to `p` (see ``PlanarPoint/projection(onSegmentFrom:to:)``).
