@@ -8,9 +8,16 @@ import Foundation
 /// coordinate), so each edge has its own slope and Tobler walking time in each direction.
 ///
 /// *Accuracy*: snapping projects stops onto segments in a local East-North-Up frame at the
-/// network's first vertex; for sites a few kilometres across the planar error of the snapped
-/// position is below a millimetre per 100 m of segment (ENU is conformal to first order).
+/// network's first vertex and maps the snap back along the segment's chord (a vertex snaps onto
+/// itself to < 1 mm even 89 km out); for sites a few kilometres across the planar error of the
+/// snapped position is below a millimetre per 100 m of segment (ENU is conformal to first order).
+/// Hence a network spans at most ``maximumExtent`` (100 km) from its first vertex, like a tour
+/// from its centre; farther vertices are refused (beyond it the plane no longer represents the
+/// ellipsoid: a vertex on the far side of the globe snapped 8,427 km away from itself).
 public struct PathNetwork: Sendable {
+    /// Largest geodesic distance (m) of any vertex from the network's first vertex: 100 km.
+    public static let maximumExtent = 100_000.0
+
     /// Vertex positions.
     public let vertices: [GeodeticCoordinate]
     /// Undirected edges as vertex index pairs, with their geodesic lengths (m).
@@ -19,10 +26,14 @@ public struct PathNetwork: Sendable {
     private let frame: LocalTangentFrame?
     /// The edges as planar segments in `frame` (segment k = edge k), for snapping.
     private let index: SegmentGrid?
+    /// Each vertex's `up` in `frame` at ellipsoidal height 0 (the Earth's curvature below the
+    /// plane: −620 m at 89 km), interpolated along a segment to map a snap back to the ellipsoid.
+    private let ups: [Double]
 
     /// Builds the network from polylines (each at least 2 positions).
     /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` (line = polyline index + 1)
-    ///   for a polyline with fewer than 2 positions or an invalid coordinate.
+    ///   for a polyline with fewer than 2 positions, an invalid coordinate, a height outside
+    ///   ``RouteStop/heightRange``, or a position more than ``maximumExtent`` from the first.
     public init(lineStrings: [[GeodeticCoordinate]], distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
         var key: [String: Int] = [:]
         var verts: [GeodeticCoordinate] = []
@@ -33,8 +44,19 @@ public struct PathNetwork: Sendable {
             }
             var prev = -1
             for c in line {
-                do { try c.validate() } catch {
+                do {
+                    try c.validate()
+                    try RouteStop.heightRange.check(c.height, name: "height")
+                } catch {
                     throw .malformedInput(source: "LineString", line: li + 1, reason: error.description)
+                }
+                if let o = verts.first {
+                    let r = RoutingDistance.geodesic(o, c)
+                    guard r <= Self.maximumExtent else {
+                        throw .malformedInput(source: "LineString", line: li + 1, reason: String(
+                            format: "position (%.7f, %.7f) is %.1f km from the network's first vertex; a network spans at most %.0f km",
+                            c.latitude, c.longitude, r / 1000, Self.maximumExtent / 1000))
+                    }
                 }
                 let k = "\(Int((c.latitude * 1e7).rounded())),\(Int((Angle.normalizeLongitude(c.longitude) * 1e7).rounded()))"
                 let v: Int
@@ -50,8 +72,10 @@ public struct PathNetwork: Sendable {
         self.adjacency = adj
         let f = verts.first.flatMap { try? LocalTangentFrame(origin: GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) }
         self.frame = f
-        self.index = f.map { f in
-            let planar = verts.map { PlanarPoint(f.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) }
+        let enu = f.map { f in verts.map { f.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0) } } ?? []
+        self.ups = enu.map(\.up)
+        self.index = f.map { _ in
+            let planar = enu.map { PlanarPoint($0) }
             return SegmentGrid(lines: edges.map { PlanarPolyline([planar[$0.a], planar[$0.b]]) })
         }
     }
@@ -76,7 +100,7 @@ public struct PathNetwork: Sendable {
         let best = nearest.segment, proj = index.project(q, segment: best), bestU = proj.t
         let e = edges[best]
         let va = vertices[e.a], vb = vertices[e.b]
-        let g = frame.geodetic(east: proj.point.x, north: proj.point.y, up: 0)
+        let g = frame.geodetic(east: proj.point.x, north: proj.point.y, up: ups[e.a] + bestU * (ups[e.b] - ups[e.a]))
         let point = GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude,
                                        height: va.height + bestU * (vb.height - va.height), verticalReference: va.verticalReference)
         return Snap(edge: best, fraction: bestU, point: point, distance: distance(p, point))

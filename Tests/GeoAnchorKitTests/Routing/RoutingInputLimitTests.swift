@@ -128,4 +128,36 @@ struct RoutingInputLimitTests {
             }
         }
     }
+
+    /// A path network whose edge spans the globe: snapping used one tangent plane at the first
+    /// vertex, so `snap(far)` of the vertex `far` itself returned a point 8,427 km away and a
+    /// plan with maxSnapDistance 1e6 m called `far` unreachable. Now a vertex more than
+    /// PathNetwork.maximumExtent (100 km) from the first is refused, naming its LineString.
+    /// Reference for the accepted 90 km network: a vertex snaps onto itself (tolerance 1 mm, the
+    /// ENU round trip is µm-level).
+    @Test func pathNetworkBeyondItsPlaneIsRefused() throws {
+        let a = GeodeticCoordinate(latitude: 47.37, longitude: 8.54, ellipsoidalHeight: 0)
+        let b = GeodeticCoordinate(latitude: 47.371, longitude: 8.541, ellipsoidalHeight: 0)
+        for far in [GeodeticCoordinate(latitude: -47.37, longitude: 8.54 + 1e6, ellipsoidalHeight: 0),
+                    GeodeticCoordinate(latitude: 47.37, longitude: 8.54 + 1e300, ellipsoidalHeight: 0),
+                    GeodeticCoordinate(latitude: 48.3, longitude: 8.54, ellipsoidalHeight: 0)] {
+            do {
+                _ = try PathNetwork(lineStrings: [[a, b], [b, far]])
+                Issue.record("accepted a vertex \(RoutingDistance.geodesic(a, far) / 1000) km away")
+            } catch {
+                guard case .malformedInput("LineString", 2, let reason) = error else { Issue.record("\(error)"); continue }
+                #expect(reason.contains("network spans at most 100 km"))
+            }
+        }
+        #expect(throws: RoutingError.self) {
+            try PathNetwork(lineStrings: [[a, GeodeticCoordinate(latitude: 47.371, longitude: 8.541, ellipsoidalHeight: 1e7)]])
+        }
+        let near = GeodeticCoordinate(latitude: 47.37 + 0.8, longitude: 8.54, ellipsoidalHeight: 0) // ≈ 89 km north
+        let net = try PathNetwork(lineStrings: [[a, b], [b, near]])
+        let s = try #require(net.snap(near))
+        #expect(s.distance < 1e-3)
+        let plan = try RoutePlanner.plan(RouteProblem(stops: [RouteStop(id: "a", coordinate: a), RouteStop(id: "f", coordinate: near)]),
+                                         network: net)
+        #expect(plan.order == ["a", "f"])
+    }
 }
