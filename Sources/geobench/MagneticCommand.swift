@@ -14,7 +14,7 @@ struct MagneticCommand: ParsableCommand {
 
         The model is the file (WMM.COF format) named by --model, else $GEOANCHORKIT_WMM_COF, \
         else the WMM2025 compiled into the library (NOAA's coefficients verbatim). Rows \
-        outside the model's validity window or in the blackout (H < 2000 nT) / caution \
+        outside the model's validity window or altitude range (-1 km...850 km) or in the blackout (H < 2000 nT) / caution \
         (H < 6000 nT) zones are computed and reported on stderr as `FILE:LINE: warning: …`.
         """
     )

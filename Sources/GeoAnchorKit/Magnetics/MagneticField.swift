@@ -23,13 +23,20 @@ public struct MagneticField: Sendable, Hashable {
     public var validFrom: Double
     /// End of the validity window (decimal year).
     public var validUntil: Double
+    /// The ellipsoidal height (m) the field was evaluated at, when known (for
+    /// ``MagneticWarning/outsideAltitudeRange(ellipsoidalHeight:)``).
+    public var ellipsoidalHeight: Double?
+
+    /// WMM's documented altitude range, meters above the ellipsoid: −1 km … 850 km.
+    public static let validAltitudes: ClosedRange<Double> = -1_000...850_000
 
     @inlinable
     public init(north: Double, east: Double, down: Double, northRate: Double, eastRate: Double,
-                downRate: Double, decimalYear: Double, validFrom: Double, validUntil: Double) {
+                downRate: Double, decimalYear: Double, validFrom: Double, validUntil: Double, ellipsoidalHeight: Double? = nil) {
         self.north = north; self.east = east; self.down = down
         self.northRate = northRate; self.eastRate = eastRate; self.downRate = downRate
         self.decimalYear = decimalYear; self.validFrom = validFrom; self.validUntil = validUntil
+        self.ellipsoidalHeight = ellipsoidalHeight
     }
 
     /// H = √(X² + Y²), nT.
@@ -77,12 +84,15 @@ public struct MagneticField: Sendable, Hashable {
     public static let cautionHorizontalIntensity = 6000.0
 
     /// Everything a user of the value should know: evaluation outside the model's validity
-    /// window, and the WMM blackout (H < 2000 nT) and caution (2000 ≤ H < 6000 nT) zones.
+    /// window or altitude range, and the WMM blackout (H < 2000 nT) and caution (2000 ≤ H < 6000 nT) zones.
     /// Empty when none applies.
     public var warnings: [MagneticWarning] {
         var w: [MagneticWarning] = []
         if !(decimalYear >= validFrom && decimalYear <= validUntil) {
             w.append(.outsideValidity(decimalYear: decimalYear, validFrom: validFrom, validUntil: validUntil))
+        }
+        if let h = ellipsoidalHeight, !Self.validAltitudes.contains(h) {
+            w.append(.outsideAltitudeRange(ellipsoidalHeight: h))
         }
         let h = horizontalIntensity
         if h < Self.blackoutHorizontalIntensity {
@@ -99,6 +109,9 @@ public enum MagneticWarning: Sendable, Hashable, CustomStringConvertible {
     /// The date is outside the model's validity window (decimal years); the secular variation is
     /// extrapolated and errors grow quickly.
     case outsideValidity(decimalYear: Double, validFrom: Double, validUntil: Double)
+    /// The height (m) is outside WMM's documented −1 km … 850 km: the model's field is extrapolated
+    /// (6.37e6 m below the ellipsoid it gave 8e35 nT).
+    case outsideAltitudeRange(ellipsoidalHeight: Double)
     /// Horizontal intensity (nT) below 2000 nT: the compass is unreliable (WMM blackout zone).
     case blackoutZone(horizontalIntensity: Double)
     /// Horizontal intensity (nT) in [2000, 6000) nT: the compass may be degraded (WMM caution zone).
@@ -108,6 +121,8 @@ public enum MagneticWarning: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .outsideValidity(let t, let a, let b):
             return "date \(t) is outside the model's validity window \(a)–\(b)"
+        case .outsideAltitudeRange(let h):
+            return "height \(h) m is outside the model's altitude range −1 km…850 km"
         case .blackoutZone(let h):
             return String(format: "blackout zone: horizontal intensity %.0f nT < 2000 nT, compass unreliable", h)
         case .cautionZone(let h):

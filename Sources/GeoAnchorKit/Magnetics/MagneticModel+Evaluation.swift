@@ -58,7 +58,8 @@ extension MagneticModel {
     }
 
     /// The field at a validated coordinate with an ellipsoidal height.
-    /// - Throws: range errors, ``GeoAnchorError/nonFinite(name:value:)`` for the date,
+    /// - Throws: range errors (a height more than 1000 km below the ellipsoid),
+    ///   ``GeoAnchorError/nonFinite(name:value:)`` for the date,
     ///   ``GeoAnchorError/verticalReferenceMismatch(expected:got:)`` for an MSL height.
     public func field(at coordinate: GeodeticCoordinate, decimalYear: Double) throws(GeoAnchorError) -> MagneticField {
         try coordinate.validate()
@@ -66,6 +67,9 @@ extension MagneticModel {
             throw .verticalReferenceMismatch(expected: .ellipsoid, got: coordinate.verticalReference)
         }
         guard decimalYear.isFinite else { throw .nonFinite(name: "decimalYear", value: decimalYear) }
+        // 1000 km below the ellipsoid is inside the Earth (towards its centre the series diverges:
+        // NaN at −6.378e6 m); above, far out, the field is merely extrapolated (a warning).
+        try ValueRange.atLeast(-1_000_000, unit: "m").check(coordinate.height, name: "ellipsoidal height")
         return field(latitude: coordinate.latitude, longitude: coordinate.longitude,
                      ellipsoidalHeight: coordinate.height, decimalYear: decimalYear)
     }
@@ -183,6 +187,7 @@ extension MagneticModel {
         let cosPsi = cosPhiC * cosPhi + sinPhiC * sinPhi
         return MagneticField(north: bx * cosPsi - bz * sinPsi, east: by, down: bx * sinPsi + bz * cosPsi,
                              northRate: sx * cosPsi - sz * sinPsi, eastRate: sy, downRate: sx * sinPsi + sz * cosPsi,
-                             decimalYear: decimalYear, validFrom: validFrom, validUntil: validUntil)
+                             decimalYear: decimalYear, validFrom: validFrom, validUntil: validUntil,
+                             ellipsoidalHeight: ellipsoidalHeight)
     }
 }

@@ -180,6 +180,15 @@ struct WMMFileTests {
         let caution = model.field(latitude: 82, longitude: 87, ellipsoidalHeight: 54_000, decimalYear: 2025)
         #expect(caution.warnings == [.cautionZone(horizontalIntensity: caution.horizontalIntensity)])
         #expect(prague.declinationUncertainty > 0.26 && prague.declinationUncertainty < 0.5)
+        // Outside WMM's documented −1 km … 850 km the field is extrapolated: a warning (a height
+        // of −6.3e6 m gave 5e28 nT without one); more than 1000 km below the ellipsoid the
+        // validated entry point refuses (towards the centre the series diverges to NaN).
+        let high = model.field(latitude: 49.96, longitude: 14.39, ellipsoidalHeight: 900_000, decimalYear: 2026.5)
+        #expect(high.warnings == [.outsideAltitudeRange(ellipsoidalHeight: 900_000)])
+        #expect(model.field(latitude: 49.96, longitude: 14.39, ellipsoidalHeight: 850_000, decimalYear: 2026.5).warnings.isEmpty)
+        #expect(throws: GeoAnchorError.self) {
+            try model.field(at: GeodeticCoordinate(latitude: 50, longitude: 14, ellipsoidalHeight: -6.3e6), decimalYear: 2026.5)
+        }
     }
 
     @Test func corruptFilesAreTypedErrors() {
