@@ -46,8 +46,7 @@ extension RoutePlanner {
         let walk = WalkEstimate(nodes: nodes, returnTo: returnTo, leg: leg, label: problem.label(ofNode:),
                                     dwell: { $0 < problem.stops.count ? problem.stops[$0].dwell : 0 })
         // A leg too steep to walk (speed underflowing to 0) makes its end unreachable.
-        let cut = walk.legs.filter { !($0.distance.isFinite && $0.walkingTime.isFinite) }.map(\.to)
-        if !cut.isEmpty { throw .unreachableStops(cut) }
+        try walk.checkWalkable()
         var estimate = walk
         for k in estimate.legs.indices {
             estimate.legs[k].path = [coords[estimate.legs[k].fromNode], coords[estimate.legs[k].toNode]]

@@ -87,8 +87,7 @@ public enum RoutePlanner {
                                     window: { $0 < problem.stops.count ? problem.stops[$0].timeWindow : nil })
         // The solver avoids infinite legs where it can; one that remains (a user matrix with an
         // infinite duration on the only usable leg) makes its end unreachable, not an ∞ estimate.
-        let cut = estimate.legs.filter { !($0.distance.isFinite && $0.walkingTime.isFinite) }.map(\.to)
-        if !cut.isEmpty { throw .unreachableStops(cut) }
+        try estimate.checkWalkable()
         let visited = Set(solution.order)
         let order = solution.order.filter { $0 < problem.stops.count }.map { problem.stops[$0].id }
         let skipped = problem.stops.indices.filter { !visited.contains($0) }.map { problem.stops[$0].id }

@@ -47,6 +47,14 @@ public struct WalkEstimate: Sendable, Hashable {
     /// Total seconds: walking + waiting + dwell.
     public var duration: Double { walkingTime + waitingTime + dwellTime }
 
+    /// Throws ``RoutingError/unreachableStops(_:)`` naming the ends of legs that cannot be
+    /// walked (an infinite distance or walking time: so steep that the speed underflows to 0),
+    /// instead of an estimate with ∞ in it. The planners' one check of their final walk.
+    func checkWalkable() throws(RoutingError) {
+        let cut = legs.filter { !($0.distance.isFinite && $0.walkingTime.isFinite) }.map(\.to)
+        if !cut.isEmpty { throw .unreachableStops(cut) }
+    }
+
     /// Arrival at each leg's destination, given the tour's start time — in the library's one
     /// time convention: seconds since 1970-01-01 UTC, like ``Fix/time`` (from a `Date`, pass
     /// `date.timeIntervalSince1970`; back with `Date(timeIntervalSince1970:)`).
