@@ -176,10 +176,7 @@ public struct GeoRegistration: Sendable {
 
     /// Checks a sample's or measurement's time (years 0001–9999, like every trace time).
     func checkTime(_ time: Double, name: String) throws(GeoAnchorError) {
-        guard time >= Fix.earliestTime, time <= Fix.latestTime else {
-            throw time.isFinite ? .outOfRange(name: name, value: time, allowed: .closed(Fix.earliestTime, Fix.latestTime, unit: "s"))
-                                : .nonFinite(name: name, value: time)
-        }
+        guard Fix.isUsableTime(time) else { throw Fix.timeOutOfRange(time, name: name) }
     }
 
     /// The clock check every update makes after validating its input: a time more than a

@@ -217,11 +217,13 @@ public struct HeadingFilter: Sendable {
     ///     with z up this is −ω_z of its gyroscope; see ``predict(to:gyroZ:)``); nil without a gyro.
     /// - Returns: what happened; a refused step leaves the state unchanged and says why.
     public mutating func predict(to time: Double, headingRate: Double?) -> PredictOutcome {
-        guard time >= Fix.earliestTime, time <= Fix.latestTime, headingRate.map({ Swift.abs($0) <= Self.maximumHeadingRate }) ?? true else {
+        guard Fix.isUsableTime(time), headingRate.map({ Swift.abs($0) <= Self.maximumHeadingRate }) ?? true else {
             statistics.invalid += 1
-            let e: GeoAnchorError = !(time >= Fix.earliestTime && time <= Fix.latestTime)
-                ? .outOfRange(name: "time", value: time, allowed: .closed(Fix.earliestTime, Fix.latestTime, unit: "s"))
-                : .outOfRange(name: "heading rate", value: headingRate ?? .nan, allowed: .closed(-Self.maximumHeadingRate, Self.maximumHeadingRate, unit: "°/s"))
+            let e: GeoAnchorError = !Fix.isUsableTime(time)
+                ? Fix.timeOutOfRange(time)
+                : (headingRate ?? .nan).isFinite
+                    ? .outOfRange(name: "heading rate", value: headingRate ?? .nan, allowed: .closed(-Self.maximumHeadingRate, Self.maximumHeadingRate, unit: "°/s"))
+                    : .nonFinite(name: "heading rate", value: headingRate ?? .nan)
             return .refused(refuse(InputRefusal(reason: .invalidValue, time: time, error: e)))
         }
         guard initialized else { statistics.waitingForCompass += 1; return .waitingForCompass }
@@ -282,12 +284,11 @@ public struct HeadingFilter: Sendable {
     /// added to its variance.
     public mutating func update(heading: Double, accuracy: Double?, time: Double,
                                 fieldMagnitude: Double? = nil, fieldInclination: Double? = nil) -> CompassOutcome {
-        guard heading.isFinite, time >= Fix.earliestTime, time <= Fix.latestTime,
+        guard heading.isFinite, Fix.isUsableTime(time),
               accuracy.map({ $0 > 0 && $0 <= CompassReading.maximumUsableAccuracy }) ?? true else {
             statistics.invalid += 1
             let e: GeoAnchorError = !heading.isFinite ? .nonFinite(name: "heading", value: heading)
-                : !(time >= Fix.earliestTime && time <= Fix.latestTime)
-                    ? .outOfRange(name: "time", value: time, allowed: .closed(Fix.earliestTime, Fix.latestTime, unit: "s"))
+                : !Fix.isUsableTime(time) ? Fix.timeOutOfRange(time)
                 : .outOfRange(name: "compass accuracy", value: accuracy ?? .nan,
                               allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(CompassReading.maximumUsableAccuracy), unit: "degrees"))
             return .refused(refuse(InputRefusal(reason: .invalidValue, time: time, error: e)))

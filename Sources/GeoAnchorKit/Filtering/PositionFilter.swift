@@ -326,10 +326,7 @@ struct StepCore: Sendable {
 
     /// Why ``advance(_:_:)`` refused `m` (the same tests, in the same order).
     func refusal(of m: LocalMeasurement) -> InputRefusal {
-        if !m.time.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "time", value: m.time)) }
-        if !(m.time >= Fix.earliestTime && m.time <= Fix.latestTime) {
-            return InputRefusal(reason: .invalidValue, time: m.time, error: Fix.timeOutOfRange(m.time))
-        }
+        if !Fix.isUsableTime(m.time) { return InputRefusal(reason: .invalidValue, time: m.time, error: Fix.timeOutOfRange(m.time)) }
         if !m.east.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "east", value: m.east)) }
         if !m.north.isFinite { return InputRefusal(reason: .invalidValue, time: m.time, error: .nonFinite(name: "north", value: m.north)) }
         if !(m.horizontalSigma > 0 && m.horizontalSigma <= Fix.maximumUsableHorizontalAccuracy) {
@@ -345,7 +342,7 @@ struct StepCore: Sendable {
     }
 
     mutating func advance<H: HorizontalModel>(_ h: inout H, _ m: LocalMeasurement) -> PositionFilter.StepInfo? {
-        guard m.time >= Fix.earliestTime, m.time <= Fix.latestTime, m.east.isFinite, m.north.isFinite, m.horizontalSigma > 0, m.horizontalSigma <= Fix.maximumUsableHorizontalAccuracy else {
+        guard Fix.isUsableTime(m.time), m.east.isFinite, m.north.isFinite, m.horizontalSigma > 0, m.horizontalSigma <= Fix.maximumUsableHorizontalAccuracy else {
             statistics.invalid += 1
             return nil
         }

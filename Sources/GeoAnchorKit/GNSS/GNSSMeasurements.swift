@@ -138,7 +138,7 @@ extension SatelliteEphemerides {
             let key = (o.satellite.number << 11) | (Int(band) << 3) | sys.order
             if seen.contains(key) { continue }
             guard let f = o.frequency else { unknownFrequency += 1; continue }
-            guard let pr = o.pseudorange, pr > 1e7, pr < 6e7 else {
+            guard let pr = o.pseudorange, GNSSConstants.isPlausiblePseudorange(pr) else {
                 // Doppler-only or phase-only records (GnssLogger without a valid code state).
                 noPseudorange += 1; continue
             }
@@ -148,10 +148,10 @@ extension SatelliteEphemerides {
             }
             // One corrupted orbit or clock value (an SP3 coordinate of 1e20 km) made the solver
             // fail the whole epoch (mislabelled too few satellites) and the filter's state NaN.
-            let r2 = (s.position * s.position).sum()
-            guard r2 >= 1e14, r2 <= 2.5e15, Swift.abs(s.clock) < 1, s.groupDelay.isFinite, Swift.abs(s.groupDelay) < 1e-3,
-                  (s.velocity * s.velocity).sum() < 1e8, s.clockDrift.isFinite, Swift.abs(s.clockDrift) < 1e-3,
-                  f >= 1e9, f <= 2e9 else {
+            // (Each comparison is false for NaN, so non-finite values fail it too.)
+            guard GNSSConstants.isPlausibleSatellitePosition(s.position), Swift.abs(s.clock) < 1, Swift.abs(s.groupDelay) < 1e-3,
+                  (s.velocity * s.velocity).sum() < 1e8, Swift.abs(s.clockDrift) < 1e-3,
+                  GNSSConstants.isCarrierFrequency(f) else {
                 implausible += 1; continue
             }
             seen.append(key)

@@ -108,6 +108,18 @@ public enum GNSSConstants {
     public static func glonassG1(channel k: Int) -> Double { 1_602e6 + Double(k) * 562.5e3 }
     /// GLONASS G2 FDMA: 1246 MHz + k × 437.5 kHz.
     public static func glonassG2(channel k: Int) -> Double { 1_246e6 + Double(k) * 437.5e3 }
+
+    /// Plausibility of values read from files, shared by the measurement preparation and the
+    /// readers (a corrupted value is skipped and counted, never fed to a solver):
+    /// a satellite position 10,000–50,000 km from the Earth's centre (GNSS orbits: 20,000–42,200 km).
+    static func isPlausibleSatellitePosition(_ p: SIMD3<Double>) -> Bool {
+        let r2 = (p * p).sum()
+        return r2 >= 1e14 && r2 <= 2.5e15
+    }
+    /// A pseudorange of 10,000–60,000 km (open interval).
+    static func isPlausiblePseudorange(_ pr: Double) -> Bool { pr > 1e7 && pr < 6e7 }
+    /// A GNSS carrier frequency: 1–2 GHz (the carriers are 1.17–1.61 GHz).
+    static func isCarrierFrequency(_ f: Double) -> Bool { f >= 1e9 && f <= 2e9 }
 }
 
 /// GNSS time scales and the leap-second table.

@@ -106,9 +106,8 @@ public struct GSDCDeviceGNSS: Sendable {
             // A satellite no GNSS orbit has, or an uncertainty no receiver states (0 or 1e-300 m
             // made the row's weight infinite and lost the epoch; 1e300 m counted it used with
             // zero weight): the row is not used, counted.
-            let r2 = x * x + y * y + z * z
             let sigma = try d("RawPseudorangeUncertaintyMeters")
-            guard r2 >= 1e14, r2 <= 2.5e15, Swift.abs(clk) < 3e8, pr > 1e7, pr < 6e7,
+            guard GNSSConstants.isPlausibleSatellitePosition(SIMD3(x, y, z)), Swift.abs(clk) < 3e8, GNSSConstants.isPlausiblePseudorange(pr),
                   sigma.map({ $0 >= 0.01 && $0 <= 1e4 }) ?? true else {
                 out.skipped["implausible_value", default: 0] += 1; return
             }

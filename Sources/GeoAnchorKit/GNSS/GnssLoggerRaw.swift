@@ -126,7 +126,7 @@ public struct GnssLoggerRawLog: Sendable {
             var freqField = try dbl("CarrierFrequencyHz")
             // GNSS carriers are 1.1–1.7 GHz: another value is not one (1e-300 Hz made the
             // inter-frequency scale infinite and the filter's state NaN): counted, frequency unknown.
-            if let fr = freqField, !(fr >= 1e9 && fr <= 2e9) { log.skipped["carrier_frequency", default: 0] += 1; freqField = nil }
+            if let fr = freqField, !GNSSConstants.isCarrierFrequency(fr) { log.skipped["carrier_frequency", default: 0] += 1; freqField = nil }
             var freq: Double? = freqField
             var band: Character = "1"
             if let fr = freqField {

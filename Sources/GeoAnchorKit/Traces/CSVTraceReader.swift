@@ -246,7 +246,7 @@ public enum CSVTraceReader {
 
         func sensor(_ f: CSVFields) throws -> SensorSample {
             let t = try timeValue(f)
-            guard t >= Fix.earliestTime, t <= Fix.latestTime else { throw RowError(message: "time \(t) s is outside the years 0001…9999") }
+            guard Fix.isUsableTime(t) else { throw RowError(message: "time \(t) s is outside the years 0001…9999") }
             guard let name = raw(f, sensor), let kind = SensorKind(rawValue: name.lowercased()) else {
                 throw RowError(message: "sensor '\(raw(f, sensor) ?? "")' is not one of \(SensorKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }

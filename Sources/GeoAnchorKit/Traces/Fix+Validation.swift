@@ -59,8 +59,7 @@ extension Fix {
     /// live stream needs only these. (A time of 1e300 s once became a component's "current time"
     /// and every later fix was refused as going backwards.)
     var unusablePositionValue: GeoAnchorError? {
-        if !time.isFinite { return .nonFinite(name: "time", value: time) }
-        if !(time >= Self.earliestTime && time <= Self.latestTime) { return Self.timeOutOfRange(time) }
+        if !Self.isUsableTime(time) { return Self.timeOutOfRange(time) }
         if !(latitude.isFinite && Swift.abs(latitude) <= 90) { return .invalidLatitude(latitude) }
         if !longitude.isFinite { return .invalidLongitude(longitude) }
         if let a = horizontalAccuracy, !(a >= 0 && a <= Self.maximumUsableHorizontalAccuracy) {
@@ -69,8 +68,14 @@ extension Fix {
         return nil
     }
 
-    /// The error for a finite time outside ``earliestTime``…``latestTime``.
-    static func timeOutOfRange(_ time: Double) -> GeoAnchorError {
-        .outOfRange(name: "time", value: time, allowed: .closed(earliestTime, latestTime, unit: "s"))
+    /// Whether `time` (Unix seconds) lies within ``earliestTime``…``latestTime`` (false for NaN):
+    /// the one time test of the trace readers, writers and streaming components.
+    static func isUsableTime(_ time: Double) -> Bool { time >= earliestTime && time <= latestTime }
+
+    /// The error for a time ``isUsableTime(_:)`` refuses: non-finite, or outside
+    /// ``earliestTime``…``latestTime``; `name` says whose time it is.
+    static func timeOutOfRange(_ time: Double, name: String = "time") -> GeoAnchorError {
+        time.isFinite ? .outOfRange(name: name, value: time, allowed: .closed(earliestTime, latestTime, unit: "s"))
+                      : .nonFinite(name: name, value: time)
     }
 }

@@ -132,7 +132,7 @@ public final class TraceWriter {
         guard format == .csv else {
             throw TraceFormatError(source: name, line: nil, message: "sensor samples can only be written as CSV")
         }
-        guard s.time >= Fix.earliestTime, s.time <= Fix.latestTime, s.x.isFinite, s.y.isFinite, s.z.isFinite,
+        guard Fix.isUsableTime(s.time), s.x.isFinite, s.y.isFinite, s.z.isFinite,
               s.bias.map({ $0.x.isFinite && $0.y.isFinite && $0.z.isFinite }) ?? true else {
             throw TraceFormatError(source: name, line: nil, message: "sensor sample #\(count + 1) not written: time \(s.time) or value not finite/in range")
         }
