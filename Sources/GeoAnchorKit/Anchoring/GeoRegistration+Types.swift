@@ -131,6 +131,35 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     public var fixAccuracyScale = 1.0
     public var maximumFixAccuracyScale = 1.0
     public init() {}
+
+    /// Decodes a summary; `clockResets` may be missing (summaries saved before it existed), then 0.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        trackingSamples = try c.decode(Int.self, forKey: .trackingSamples)
+        trackingStepsRejected = try c.decode(Int.self, forKey: .trackingStepsRejected)
+        clockResets = try c.decodeIfPresent(Int.self, forKey: .clockResets) ?? 0
+        fixesUsed = try c.decode(Int.self, forKey: .fixesUsed)
+        fixesGated = try c.decode(Int.self, forKey: .fixesGated)
+        fixesBeforeTracking = try c.decode(Int.self, forKey: .fixesBeforeTracking)
+        fixesWithoutAccuracy = try c.decode(Int.self, forKey: .fixesWithoutAccuracy)
+        coursesUsed = try c.decode(Int.self, forKey: .coursesUsed)
+        coursesGated = try c.decode(Int.self, forKey: .coursesGated)
+        compassUsed = try c.decode(Int.self, forKey: .compassUsed)
+        compassGated = try c.decode(Int.self, forKey: .compassGated)
+        externalPosesUsed = try c.decode(Int.self, forKey: .externalPosesUsed)
+        externalPosesGated = try c.decode(Int.self, forKey: .externalPosesGated)
+        landmarksUsed = try c.decode(Int.self, forKey: .landmarksUsed)
+        pathUpdates = try c.decode(Int.self, forKey: .pathUpdates)
+        pathSkipped = try c.decode(Int.self, forKey: .pathSkipped)
+        pathReleases = try c.decode(Int.self, forKey: .pathReleases)
+        groundUpdates = try c.decode(Int.self, forKey: .groundUpdates)
+        groundSkipped = try c.decode(Int.self, forKey: .groundSkipped)
+        trackingJumps = try c.decode(Int.self, forKey: .trackingJumps)
+        largeCorrections = try c.decode(Int.self, forKey: .largeCorrections)
+        headingReinitializations = try c.decode(Int.self, forKey: .headingReinitializations)
+        fixAccuracyScale = try c.decode(Double.self, forKey: .fixAccuracyScale)
+        maximumFixAccuracyScale = try c.decode(Double.self, forKey: .maximumFixAccuracyScale)
+    }
 }
 
 /// The estimator's output at one time: the device's geodetic pose with its uncertainty, and the

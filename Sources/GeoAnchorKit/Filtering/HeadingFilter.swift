@@ -152,6 +152,21 @@ public struct HeadingFilter: Sendable {
         /// refusing the rest of the stream (the lag compensation's history starts over).
         public var clockResets = 0
         public init() {}
+
+        /// Decodes statistics; `clockResets` may be missing (statistics saved before it
+        /// existed), then 0.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            compassApplied = try c.decode(Int.self, forKey: .compassApplied)
+            compassGated = try c.decode(Int.self, forKey: .compassGated)
+            disturbed = try c.decode(Int.self, forKey: .disturbed)
+            reinitializations = try c.decode(Int.self, forKey: .reinitializations)
+            invalid = try c.decode(Int.self, forKey: .invalid)
+            waitingForCompass = try c.decode(Int.self, forKey: .waitingForCompass)
+            lateCompassApplied = try c.decode(Int.self, forKey: .lateCompassApplied)
+            compassTooOld = try c.decode(Int.self, forKey: .compassTooOld)
+            clockResets = try c.decodeIfPresent(Int.self, forKey: .clockResets) ?? 0
+        }
     }
 
     /// Tuning in use.

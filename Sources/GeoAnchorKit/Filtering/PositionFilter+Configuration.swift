@@ -195,6 +195,41 @@ extension PositionFilter {
             self.biasShare = biasShare
         }
 
+        /// Decodes a configuration. `clockResetFixCount` may be missing (configurations saved
+        /// before it existed), then 5; every other non-optional setting is required.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            accelerationSpectralDensity = try c.decode(Double.self, forKey: .accelerationSpectralDensity)
+            verticalAccelerationSpectralDensity = try c.decode(Double.self, forKey: .verticalAccelerationSpectralDensity)
+            horizontalSigmaPerAccuracy = try c.decode(Double.self, forKey: .horizontalSigmaPerAccuracy)
+            accuracyInflation = try c.decode(Double.self, forKey: .accuracyInflation)
+            verticalSigmaPerAccuracy = try c.decode(Double.self, forKey: .verticalSigmaPerAccuracy)
+            userEquivalentRangeError = try c.decode(Double.self, forKey: .userEquivalentRangeError)
+            defaultHorizontalSigma = try c.decode(Double.self, forKey: .defaultHorizontalSigma)
+            minimumHorizontalSigma = try c.decode(Double.self, forKey: .minimumHorizontalSigma)
+            usesSpeedAndCourse = try c.decode(Bool.self, forKey: .usesSpeedAndCourse)
+            speedSigma = try c.decode(Double.self, forKey: .speedSigma)
+            courseSigma = try c.decode(Double.self, forKey: .courseSigma)
+            courseMinimumSpeed = try c.decode(Double.self, forKey: .courseMinimumSpeed)
+            gateProbability = try c.decode(Double.self, forKey: .gateProbability)
+            maximumConsecutiveRejections = try c.decode(Int.self, forKey: .maximumConsecutiveRejections)
+            maximumRejectionInterval = try c.decode(Double.self, forKey: .maximumRejectionInterval)
+            maximumGap = try c.decode(Double.self, forKey: .maximumGap)
+            clockResetFixCount = try c.decodeIfPresent(Int.self, forKey: .clockResetFixCount) ?? 5
+            initialVelocitySigma = try c.decode(Double.self, forKey: .initialVelocitySigma)
+            stationarySpeedThreshold = try c.decode(Double.self, forKey: .stationarySpeedThreshold)
+            stationaryFixCount = try c.decode(Int.self, forKey: .stationaryFixCount)
+            stationaryVelocitySigma = try c.decode(Double.self, forKey: .stationaryVelocitySigma)
+            smootherAccuracyInflation = try c.decodeIfPresent(Double.self, forKey: .smootherAccuracyInflation)
+            smootherAccelerationSpectralDensity = try c.decodeIfPresent(Double.self, forKey: .smootherAccelerationSpectralDensity)
+            biasTimeConstant = try c.decodeIfPresent(Double.self, forKey: .biasTimeConstant)
+            biasSigma = try c.decode(Double.self, forKey: .biasSigma)
+            modes = try c.decodeIfPresent([MotionMode].self, forKey: .modes)
+            biasShare = try c.decodeIfPresent(Double.self, forKey: .biasShare)
+            pathBiasShare = try c.decodeIfPresent(Double.self, forKey: .pathBiasShare)
+            smootherSchedule = try c.decodeIfPresent(SmootherSchedule.self, forKey: .smootherSchedule)
+        }
+
         /// The modes the filter runs: ``modes``, or one mode from ``accelerationSpectralDensity``
         /// (observing the bias when ``biasTimeConstant`` is set; kind by q: < 0.5 m²/s³ walking,
         /// else vehicle).

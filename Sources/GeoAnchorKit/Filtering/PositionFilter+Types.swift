@@ -199,6 +199,33 @@ public struct PositionFilterStatistics: Sendable, Hashable, Codable {
 
     public init() {}
 
+    /// Decodes statistics; `clockResets` may be missing (statistics saved before it existed),
+    /// then 0.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        fixes = try c.decode(Int.self, forKey: .fixes)
+        accepted = try c.decode(Int.self, forKey: .accepted)
+        gated = try c.decode(Int.self, forKey: .gated)
+        recoveries = try c.decode(Int.self, forKey: .recoveries)
+        gapReinitializations = try c.decode(Int.self, forKey: .gapReinitializations)
+        clockResets = try c.decodeIfPresent(Int.self, forKey: .clockResets) ?? 0
+        duplicates = try c.decode(Int.self, forKey: .duplicates)
+        outOfOrder = try c.decode(Int.self, forKey: .outOfOrder)
+        invalid = try c.decode(Int.self, forKey: .invalid)
+        velocityUpdates = try c.decode(Int.self, forKey: .velocityUpdates)
+        velocityGated = try c.decode(Int.self, forKey: .velocityGated)
+        heightUpdates = try c.decode(Int.self, forKey: .heightUpdates)
+        heightGated = try c.decode(Int.self, forKey: .heightGated)
+        stationarySteps = try c.decode(Int.self, forKey: .stationarySteps)
+        pathUpdates = try c.decode(Int.self, forKey: .pathUpdates)
+        pathSkipped = try c.decode(Int.self, forKey: .pathSkipped)
+        gateThreshold = try c.decode(Double.self, forKey: .gateThreshold)
+        sumMahalanobisSquared = try c.decode(Double.self, forKey: .sumMahalanobisSquared)
+        stationarySeconds = try c.decode(Double.self, forKey: .stationarySeconds)
+        walkingSeconds = try c.decode(Double.self, forKey: .walkingSeconds)
+        vehicleSeconds = try c.decode(Double.self, forKey: .vehicleSeconds)
+    }
+
     /// The share of time in each kind of motion (nil before any time has passed).
     public var motionShare: MotionProbabilities? {
         let t = stationarySeconds + walkingSeconds + vehicleSeconds
