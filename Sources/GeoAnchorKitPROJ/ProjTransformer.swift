@@ -152,31 +152,43 @@ public final class ProjTransformer {
     public func transform(x: Double, y: Double, z: Double = 0,
                           direction: ProjDirection = .forward) throws(ProjError) -> (x: Double, y: Double, z: Double) {
         if let e = rejection(x: x, y: y, z: z, direction: direction) { throw e }
+        let r = transformOne(x: x, y: y, z: z, direction: direction)
+        guard r.code == 0, r.x.isFinite, r.y.isFinite, r.z.isFinite else {
+            throw .transformFailed(x: x, y: y, z: z, code: r.code, message: message(r.code))
+        }
+        return (r.x, r.y, r.z)
+    }
+
+    /// One `proj_trans_generic` call on one coordinate: the output and PROJ's errno right after it.
+    private func transformOne(x: Double, y: Double, z: Double, direction: ProjDirection) -> (x: Double, y: Double, z: Double, code: Int32) {
         var cx = x, cy = y, cz = z
         proj_errno_reset(pj)
         let stride = MemoryLayout<Double>.stride
         _ = proj_trans_generic(pj, direction.pj, &cx, stride, 1, &cy, stride, 1, &cz, stride, 1, nil, 0, 0)
-        let code = proj_errno(pj)
-        guard code == 0, cx.isFinite, cy.isFinite, cz.isFinite else {
-            throw .transformFailed(x: x, y: y, z: z, code: code, message: message(code))
-        }
-        return (cx, cy, cz)
+        return (cx, cy, cz, proj_errno(pj))
     }
 
     // MARK: - Batch
 
-    /// Transforms coordinates in place with one `proj_trans_generic` call over contiguous buffers.
+    /// Elements per `proj_trans_generic` call of the batch transform; each chunk's input is kept
+    /// so that a failed element's error names its input.
+    static let batchChunk = 4096
+
+    /// Transforms coordinates in place with `proj_trans_generic` over contiguous buffers (one
+    /// call per ``batchChunk`` elements).
     ///
     /// - Parameters:
     ///   - x, y: the first two axes (units as in ``transform(x:y:z:direction:)``), same count.
     ///   - z: the third axis, same count, or `nil` for 2-D use (treated as zeros).
     /// - Returns: the failed indices, in order. A failed element's outputs are not finite:
     ///   rejected input (non-finite, latitude outside [−90°, 90°]) is set to NaN and not given to
-    ///   PROJ; PROJ's failures are `HUGE_VAL` (∞). Each failure carries a typed error (PROJ's
-    ///   errno for PROJ failures is the batch's last one, as `proj_trans_generic` reports it).
-    ///   Empty when every element converted.
+    ///   PROJ; PROJ's failures are `HUGE_VAL` (∞), and so is any non-finite output PROJ reports
+    ///   no error for (an overflow, e.g. an affine offset of 1e308). Each failure carries a typed
+    ///   error naming the element's input; a PROJ failure carries PROJ's errno and message for
+    ///   that element (transformed once more alone, since a batch call reports one errno).
+    ///   Empty when every element converted to finite values.
     /// - Precondition: equal counts (a programmer error otherwise).
-    /// - Complexity: O(n); allocates only for the failure list.
+    /// - Complexity: O(n); allocates the failure list and one copy of ``batchChunk`` inputs.
     @discardableResult
     public func transform(x: UnsafeMutableBufferPointer<Double>, y: UnsafeMutableBufferPointer<Double>,
                           z: UnsafeMutableBufferPointer<Double>? = nil,
@@ -198,22 +210,37 @@ public final class ProjTransformer {
                 }
             }
         }
-        proj_errno_reset(pj)
         let s = MemoryLayout<Double>.stride
-        _ = proj_trans_generic(pj, direction.pj, px, s, n, py, s, n,
-                               z?.baseAddress, z == nil ? 0 : s, z == nil ? 0 : n, nil, 0, 0)
-        let code = proj_errno(pj)
-        for i in rejected { x[i] = .nan; y[i] = .nan; z?[i] = .nan }
-        if failures.isEmpty, code == 0 { return [] }
-        // PROJ marks failed points with HUGE_VAL.
-        var rejectedSet = Set(rejected)
-        for i in 0..<n where !rejectedSet.contains(i) {
-            if _slowPath(!(x[i].isFinite && y[i].isFinite && (z?[i].isFinite ?? true))) {
+        let chunk = Swift.min(n, Self.batchChunk)
+        // The chunk's input, for naming a failed element's coordinate after PROJ overwrote it.
+        let saved = UnsafeMutablePointer<Double>.allocate(capacity: 3 * chunk)
+        defer { saved.deallocate() }
+        var nextRejected = 0
+        var lo = 0
+        while lo < n {
+            let count = Swift.min(chunk, n - lo)
+            saved.update(from: px + lo, count: count)
+            (saved + chunk).update(from: py + lo, count: count)
+            if let pz = z?.baseAddress { (saved + 2 * chunk).update(from: pz + lo, count: count) }
+            else { (saved + 2 * chunk).update(repeating: 0, count: count) }
+            proj_errno_reset(pj)
+            _ = proj_trans_generic(pj, direction.pj, px + lo, s, count, py + lo, s, count,
+                                   z.map { $0.baseAddress! + lo }, z == nil ? 0 : s, z == nil ? 0 : count, nil, 0, 0)
+            // Not only when PROJ set an errno: an overflow to ∞ or NaN comes without one.
+            for i in lo..<(lo + count) {
+                if nextRejected < rejected.count, rejected[nextRejected] == i { nextRejected += 1; continue }
+                guard _slowPath(!(x[i].isFinite && y[i].isFinite && (z?[i].isFinite ?? true))) else { continue }
+                let k = i - lo
+                let (ix, iy, iz) = (saved[k], saved[chunk + k], saved[2 * chunk + k])
+                // This element's own errno (the batch call's is the last failure's).
+                let r = transformOne(x: ix, y: iy, z: iz, direction: direction)
+                x[i] = .infinity; y[i] = .infinity; z?[i] = .infinity
                 failures.append(ProjBatchFailure(index: i, error: .transformFailed(
-                    x: .nan, y: .nan, z: .nan, code: code, message: message(code == 0 ? PROJ_ERR_COORD_TRANSFM : code))))
-                rejectedSet.insert(i)
+                    x: ix, y: iy, z: iz, code: r.code, message: message(r.code))))
             }
+            lo += count
         }
+        for i in rejected { x[i] = .nan; y[i] = .nan; z?[i] = .nan }
         failures.sort { $0.index < $1.index }
         return failures
     }
@@ -264,6 +291,7 @@ public final class ProjTransformer {
 
     /// PROJ's message for an errno, from this owner's context.
     private func message(_ code: Int32) -> String {
+        if code == 0 { return "the result is not finite (PROJ reports no error: an overflow)" }
         guard let m = proj_context_errno_string(context, code) else { return "unknown PROJ error" }
         return String(cString: m)
     }

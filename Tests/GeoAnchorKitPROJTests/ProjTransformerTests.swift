@@ -171,6 +171,48 @@ struct ProjTransformerTests {
         for i in [1, 2, 3] { #expect(!x[i].isFinite && !y[i].isFinite) }
     }
 
+    /// Batch failures name their input, and a non-finite output without a PROJ errno is a
+    /// failure too. Before: an affine offset of 1e308 on x = 1e308 left x = +∞ in the buffer and
+    /// returned no failure (PROJ sets no errno for the overflow); a failed element's error read
+    /// `transformFailed(x: nan, y: nan, z: nan)` with the batch's last errno. Reference: the
+    /// scalar path on the same input (same errno, same outputs bit for bit for the others),
+    /// over 10,000 points so that failures fall in different `batchChunk`s.
+    @Test func batchFailuresNameTheirInput() throws {
+        let affine = try ProjTransformer(pipeline: "+proj=affine +xoff=1e308")
+        var x = [1e308, 1.0], y = [0.0, 2.0]
+        let f = x.withUnsafeMutableBufferPointer { bx in y.withUnsafeMutableBufferPointer { by in affine.transform(x: bx, y: by) } }
+        let overflow = ProjError.transformFailed(x: 1e308, y: 0, z: 0, code: 0,
+                                                 message: "the result is not finite (PROJ reports no error: an overflow)")
+        #expect(f == [ProjBatchFailure(index: 0, error: overflow)])
+        #expect(x[0] == .infinity && x[1] == 1e308 && y[1] == 2)
+        #expect(throws: overflow) { try affine.transform(x: 1e308, y: 0) }
+
+        let t = try ProjTransformer(pipeline: Self.orthographic)
+        let n = 10_000, bad: Set = [0, 4095, 4096, 9_999]
+        var xs = (0..<n).map { bad.contains($0) ? 170 + Double($0) / 1e4 : -10 + 20 * Double($0) / Double(n) }
+        var ys = (0..<n).map { 40 + 10 * Double($0) / Double(n) }, zs = [Double](repeating: 100, count: n)
+        let (x0, y0) = (xs, ys)
+        let failures = xs.withUnsafeMutableBufferPointer { bx in ys.withUnsafeMutableBufferPointer { by in
+            zs.withUnsafeMutableBufferPointer { bz in t.transform(x: bx, y: by, z: bz) } } }
+        #expect(failures.map(\.index) == bad.sorted())
+        for e in failures {
+            let scalar: ProjError
+            do { _ = try t.transform(x: x0[e.index], y: y0[e.index], z: 100); Issue.record("\(e.index) converted"); continue }
+            catch { scalar = error }
+            #expect(e.error == scalar, "\(e.index): \(e.error)")
+            guard case .transformFailed(let ex, let ey, 100, let code, _) = e.error else { Issue.record("\(e.error)"); continue }
+            #expect(ex == x0[e.index] && ey == y0[e.index] && code != 0)
+            #expect(!xs[e.index].isFinite && !ys[e.index].isFinite && !zs[e.index].isFinite)
+        }
+        for i in stride(from: 1, to: n, by: 97) where !bad.contains(i) {
+            let p = try t.transform(x: x0[i], y: y0[i], z: 100)
+            #expect(p.x == xs[i] && p.y == ys[i] && p.z == zs[i])
+        }
+        // Empty buffers: nothing to do, no failure.
+        var e: [Double] = []
+        #expect(e.withUnsafeMutableBufferPointer { b in t.transform(x: b, y: b) }.isEmpty)
+    }
+
     /// Pool: 8 concurrent tasks × 2,000 points each through one pool give exactly the results of
     /// a single owner used sequentially (reference: the sequential owner); the pool never holds
     /// more owners than concurrent borrowers.
