@@ -29,7 +29,7 @@ public enum ProjError: Error, Sendable, Hashable, CustomStringConvertible {
         case .contextCreationFailed:
             return "PROJ: cannot create a context (out of memory)"
         case .invalidDefinition(let d, let code, let m):
-            return "PROJ cannot use '\(d)': \(m) (PROJ error \(code))"
+            return "PROJ cannot use \(Self.quoted(d)): \(m) (PROJ error \(code))"
         case .invalidCoordinate(let n, let v, let r):
             return "\(n) \(v) is outside \(r)"
         case .nonFiniteCoordinate(let n, let v):
@@ -42,6 +42,18 @@ public enum ProjError: Error, Sendable, Hashable, CustomStringConvertible {
             let head = fs.prefix(5).map { "#\($0.index): \($0.error)" }.joined(separator: "; ")
             return "\(fs.count) coordinate(s) failed: \(head)\(fs.count > 5 ? "; …" : "")"
         }
+    }
+}
+
+extension ProjError {
+    /// Longest definition the description quotes in full; a longer one (a 1 MB WKT, a pasted
+    /// file) is quoted by its first ``quotedDefinitionLength`` characters and its length, so
+    /// that one bad argument does not flood a log. The case's value keeps the whole definition.
+    public static let quotedDefinitionLength = 200
+
+    static func quoted(_ d: String) -> String {
+        guard d.count > quotedDefinitionLength else { return "'\(d)'" }
+        return "'\(d.prefix(quotedDefinitionLength))…' (\(d.count) characters)"
     }
 }
 

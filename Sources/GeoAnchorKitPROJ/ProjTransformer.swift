@@ -81,7 +81,8 @@ public final class ProjTransformer {
             proj_destroy(obj)
             guard isCRS else {
                 proj_context_destroy(ctx)
-                throw .invalidDefinition(crs, code: 0, message: "not a coordinate reference system")
+                let hint = crs.hasPrefix("+") && !crs.contains("+type=crs") ? " (a PROJ string is a CRS only with +type=crs)" : ""
+                throw .invalidDefinition(crs, code: 0, message: "not a coordinate reference system\(hint)")
             }
         }
         guard let raw = proj_create_crs_to_crs(ctx, source, target, nil) else {

@@ -213,6 +213,28 @@ struct ProjTransformerTests {
         #expect(e.withUnsafeMutableBufferPointer { b in t.transform(x: b, y: b) }.isEmpty)
     }
 
+    /// Hostile definitions: empty and garbage strings are `invalidDefinition` naming them; a
+    /// 1 MB definition keeps its whole value in the case but is quoted by its first 200
+    /// characters in the description (before: a 1,000,100-character message); a PROJ string
+    /// without `+type=crs` given as a CRS says so.
+    @Test func hostileDefinitionsAreNamedBriefly() throws {
+        for d in ["", "@@@###", String(repeating: "A", count: 1_000_000)] {
+            do {
+                _ = try ProjTransformer(from: d, to: "EPSG:4326")
+                Issue.record("accepted \(d.prefix(10))")
+            } catch {
+                guard case .invalidDefinition(let got, let code, _) = error else { Issue.record("\(error)"); continue }
+                #expect(got == d && code != 0)
+                #expect("\(error)".count < 400, "\("\(error)".count) characters")
+                if d.count > 200 { #expect("\(error)".contains("…' (1000000 characters)")) }
+            }
+        }
+        #expect {
+            try ProjTransformer(from: "+proj=longlat +datum=WGS84", to: "EPSG:3857")
+        } throws: { e in "\(e)".contains("+type=crs") }
+        _ = try ProjTransformer(from: "+proj=longlat +datum=WGS84 +type=crs", to: "EPSG:3857")
+    }
+
     /// Pool: 8 concurrent tasks × 2,000 points each through one pool give exactly the results of
     /// a single owner used sequentially (reference: the sequential owner); the pool never holds
     /// more owners than concurrent borrowers.
