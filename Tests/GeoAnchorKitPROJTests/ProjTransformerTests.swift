@@ -235,6 +235,19 @@ struct ProjTransformerTests {
         _ = try ProjTransformer(from: "+proj=longlat +datum=WGS84 +type=crs", to: "EPSG:3857")
     }
 
+    /// Pool sizes: 0 keeps no idle owner (before: a precondition trap), a negative size counts
+    /// as 0, 10⁹ makes nothing up front. Reference: a single owner's result, bit for bit.
+    @Test func poolSizesZeroAndHuge() throws {
+        let single = try ProjTransformer(from: "EPSG:4326", to: "EPSG:3857")
+        let r = try single.transform(x: 14.39, y: 49.96)
+        for (size, idle) in [(0, 0), (-5, 0), (1_000_000_000, 1)] {
+            let pool = try ProjTransformerPool(from: "EPSG:4326", to: "EPSG:3857", maximumIdle: size)
+            #expect(pool.maximumIdle == max(0, size) && pool.idleCount == idle)
+            let p = try pool.transform(x: 14.39, y: 49.96)
+            #expect(p.x == r.x && p.y == r.y && pool.idleCount == idle)
+        }
+    }
+
     /// Pool: 8 concurrent tasks × 2,000 points each through one pool give exactly the results of
     /// a single owner used sequentially (reference: the sequential owner); the pool never holds
     /// more owners than concurrent borrowers.
