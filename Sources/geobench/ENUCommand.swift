@@ -60,7 +60,11 @@ struct ENUCommand: ParsableCommand {
                     } } }
                 } } }
             case .proj:
-                try runPROJ(origin: (lat, lon, h), inverse: inverse, a, b, c, &o1, &o2, &o3)
+                if let f = try runPROJ(origin: (lat, lon, h), inverse: inverse, a, b, c, &o1, &o2, &o3) {
+                    let i = f.index
+                    throw InputError(file: table.source, line: lines[i],
+                                     message: "\(inNames.joined(separator: ",")) \(a[i]),\(b[i]),\(c[i]): \(f.error)")
+                }
             }
             // A finite input can still overflow (east 1e308): an error naming the row, never nan in the CSV.
             if let i = a.indices.first(where: { !(o1[$0].isFinite && o2[$0].isFinite && o3[$0].isFinite) }) {

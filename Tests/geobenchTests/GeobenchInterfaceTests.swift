@@ -78,6 +78,17 @@ struct GeobenchInterfaceTests {
         #expect(inv.stdout.hasPrefix("latitude,longitude,height\n"))
     }
 
+    /// PROJ's refusals in `crs` and `enu --engine proj` name the file, the line and the input
+    /// value. Before: `enu --engine proj` printed `<input>: row 2: …` (no file or line) and
+    /// `crs` printed `PROJ cannot transform (nan, nan, nan)`.
+    @Test func projFailuresNameLineAndValue() throws {
+        let e = try geobench(["enu", "--origin", "50,14,0", "--engine", "proj"],
+                             stdin: "latitude,longitude,height\n50,14,0\n50,1e300,0\n")
+        #expect(e.status == 2 && e.stderr.hasPrefix("<stdin>:3: latitude,longitude,height 50.0,1e+300,0.0: "), "\(e.stderr)")
+        let c = try geobench(["crs", "--from", "EPSG:4979", "--to", "EPSG:5514"], stdin: "x,y,z\n14,50,300\n1e300,50,0\n")
+        #expect(c.status == 2 && c.stderr.hasPrefix("<stdin>:3: PROJ cannot transform (1e+300, 50.0, 0.0)"), "\(c.stderr)")
+    }
+
     @Test func invalidInputExitsTwoWithFileAndLine() throws {
         let r = try geobench(["enu", "--origin", "55,5,200"], stdin: "latitude,longitude,height\n50,5,0\n91,5,0\n")
         #expect(r.status == 2)
