@@ -57,21 +57,56 @@ struct VisitOrderInstance: Sendable {
     }
 
     /// Dispatches to the exact or the heuristic solver.
+    ///
+    /// Infinite entries (legs that cannot be walked, "no connection" in a user matrix) are
+    /// avoided by both: the exact solver never takes one; the heuristics, which need a complete
+    /// matrix, see them as ``withFinitePenalties()``. When the best order found still needs
+    /// one, the error is the exact solver's for "no order": ``diagnoseInfeasibility(options:ids:)``
+    /// (with no window to blame, the stops such legs lead to are unreachable).
     func solve(options: SolverConfiguration) throws(RoutingError) -> VisitOrder {
         if freeNodes.count <= options.exactLimit {
-            guard let s = HeldKarp.solve(self) else { throw diagnoseInfeasibility() }
+            guard let s = HeldKarp.solve(self) else { throw diagnoseInfeasibility(options: options) }
             return s
         }
-        for i in 0..<count {
-            for j in 0..<count where i != j && !cost[i, j].isFinite {
-                throw .invalidCostMatrix("entry [\(i)][\(j)] is not finite (the heuristic solver needs a complete matrix)")
-            }
-        }
+        let search = withFinitePenalties()
+        let s: VisitOrder
         if hasSideConstraints {
-            guard let s = ConstrainedSearch(self, options: options).run() else { throw diagnoseInfeasibility() }
-            return s
+            guard let r = ConstrainedSearch(search, options: options).run() else { throw diagnoseInfeasibility(options: options) }
+            s = r
+        } else {
+            s = IteratedLocalSearch(cost: search.cost, start: start, end: end, options: options).run()
         }
-        return IteratedLocalSearch(cost: cost, start: start, end: end, options: options).run()
+        if walksInfiniteLeg(s.order) { throw diagnoseInfeasibility(options: options) }
+        return s
+    }
+
+    /// A copy for the heuristics whose infinite entries are a finite penalty: more than any
+    /// order without them can cost (every leg at the largest finite entry, all service times,
+    /// the latest window opening), so that they are avoided where possible; capped at
+    /// `greatestFiniteMagnitude / (4(n + 1))` so that sums over a whole order stay finite.
+    /// `self` when every entry is finite.
+    func withFinitePenalties() -> VisitOrderInstance {
+        guard cost.values.contains(where: { !$0.isFinite }) else { return self }
+        let largest = cost.values.lazy.filter(\.isFinite).max() ?? 0
+        let serviceSum = timed ? service.reduce(0, +) : 0
+        let latestOpening = timed ? (windowOpen.max() ?? 0) : 0
+        let bound = Double(count + 1) * largest + serviceSum + latestOpening + 1
+        let penalty = Swift.min(bound, .greatestFiniteMagnitude / Double(4 * (count + 1)))
+        var copy = self
+        copy.cost = CostMatrix(count: count) { i, j in cost[i, j].isFinite ? cost[i, j] : penalty }
+        return copy
+    }
+
+    /// True when `order` (a solution's: start first, a round trip not repeating it) walks a leg
+    /// whose cost is infinite.
+    func walksInfiniteLeg(_ order: [Int]) -> Bool {
+        guard let last = order.last else { return false }
+        for k in order.indices.dropFirst() where !cost[order[k - 1], order[k]].isFinite { return true }
+        switch end {
+        case .roundTrip: return !cost[last, start].isFinite
+        case .node(let e) where e == start: return last != start && !cost[last, start].isFinite
+        default: return false
+        }
     }
 
     /// Simulates `order` (start first; a fixed end last; no repeated start for round trips).
@@ -96,7 +131,8 @@ struct VisitOrderInstance: Sendable {
 
     /// Explains why no solution exists: a precedence cycle, a window unreachable even directly
     /// from the start, the budget, or the windows jointly.
-    func diagnoseInfeasibility(ids: (Int) -> String = { String($0) }) -> RoutingError {
+    func diagnoseInfeasibility(options: SolverConfiguration = SolverConfiguration(),
+                               ids: (Int) -> String = { String($0) }) -> RoutingError {
         if let cycle = precedenceCycle() { return .contradictoryPrecedence(cycle.map(ids)) }
         if hasWindows {
             let t0 = service[start]

@@ -88,13 +88,15 @@ public enum VisitOrderSolver {
 
     /// Solves `cost` over all its nodes.
     /// - Parameters:
-    ///   - cost: the objective between every ordered pair of nodes; finite, ≥ 0.
+    ///   - cost: the objective between every ordered pair of nodes; ≥ 0, `+∞` for "no
+    ///     connection" (avoided by every solver).
     ///   - start: index of the first node.
     ///   - end: how the order ends.
     ///   - options: time limit, seed, iteration cap and the exact solver's size limit.
-    /// - Throws: ``RoutingError/invalidCostMatrix(_:)`` for bad indices or infinite entries on
-    ///   every route; ``RoutingError/unreachableStops(_:)`` (node indices as text) when a node
-    ///   cannot be entered or left at finite cost.
+    /// - Throws: ``RoutingError/invalidCostMatrix(_:)`` for bad indices;
+    ///   ``RoutingError/unreachableStops(_:)`` (node indices as text: the nodes that an infinite
+    ///   entry leads to) when no order found avoids the infinite entries — with any number of
+    ///   nodes, exact and heuristic alike.
     public static func solve(cost: CostMatrix, start: Int, end: VisitOrderEnd = .roundTrip,
                              options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> VisitOrder {
         let n = cost.count

@@ -16,6 +16,9 @@ struct RoutingInputLimitTests {
         }
     }
 
+    /// Heuristic runs stopped by an iteration cap rather than the 1 s default limit.
+    static let quick = SolverConfiguration(maxIterations: 300)
+
     /// A time limit beyond Int64 milliseconds (1e16 s, also +∞) trapped the heuristic solvers.
     /// Reference: the same seeded run with a 60 s limit — the iteration cap stops both, so the
     /// orders must be identical (tolerance: none).
@@ -125,6 +128,37 @@ struct RoutingInputLimitTests {
             #expect(throws: RoutingError.unreachableStops(["foot", "top"])) {
                 try RoutePlanner.plan(RouteProblem(stops: [RouteStop(id: "a", coordinate: a), RouteStop(id: "foot", coordinate: foot),
                                                            RouteStop(id: "top", coordinate: top)], objective: objective))
+            }
+        }
+    }
+
+    /// Legs that cannot be walked beyond the exact solver's 16 free stops. Before: any infinite
+    /// entry made the heuristics throw `invalidCostMatrix("entry [4][5] is not finite …")`, even
+    /// when an order around it existed (a 9 km cliff between s4 and s5, 1.1 cm apart, in a
+    /// 30-stop ring), while 8 stops planned around it. Now the heuristics route around it too;
+    /// and when no order avoids such legs (s3 and s5 enterable only from the start: both cannot
+    /// come first) both sizes name the same stops. Reference: the exact solver's answer on the
+    /// 8-stop ring (tolerance: none, the same stop ids).
+    @Test func unwalkableLegsBeyondTheExactSolver() throws {
+        for n in [8, 30] {
+            var stops = Self.ring(n)
+            let foot = stops[4].coordinate
+            stops[5].coordinate = GeodeticCoordinate(latitude: foot.latitude + 1e-7, longitude: foot.longitude, ellipsoidalHeight: 9000)
+            let costs = try RoutingCosts(coordinates: stops.map(\.coordinate))
+            #expect(costs.durations[4, 5] == .infinity)
+            let plan = try RoutePlanner.plan(RouteProblem(stops: stops), options: Self.quick)
+            #expect(plan.solver == (n > 16 ? .iteratedLocalSearch : .exact) && plan.order.count == n)
+            #expect(plan.estimate.legs.allSatisfy { $0.walkingTime.isFinite }, "n = \(n)")
+
+            let ring = Self.ring(n).map(\.coordinate)
+            let d = try CostMatrix(rows: (0..<n).map { i in (0..<n).map { j in
+                i == j ? 0 : (j == 3 || j == 5) && i != 0 ? .infinity : RoutingDistance.geodesic(ring[i], ring[j])
+            } })
+            #expect(throws: RoutingError.unreachableStops(["s3", "s5"]), "n = \(n)") {
+                try RoutePlanner.plan(RouteProblem(stops: Self.ring(n)), costs: RoutingCosts(distances: d), options: Self.quick)
+            }
+            #expect(throws: RoutingError.unreachableStops(["3", "5"]), "n = \(n)") {
+                try VisitOrderSolver.solve(cost: d, start: 0, end: .free, options: Self.quick)
             }
         }
     }
