@@ -22,7 +22,9 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// that are violated (a stop that cannot be reached in time even directly from the start is
     /// named alone).
     case infeasibleTimeWindows(stops: [String])
-    /// The mandatory stops alone need `requiredDuration` seconds, more than `budget`.
+    /// The mandatory stops alone need `requiredDuration` seconds, more than `budget`: their
+    /// dwell alone, or the least duration of an order through them (exact up to
+    /// ``SolverConfiguration/exactLimit`` free stops, the heuristic's best beyond).
     case timeBudgetExceeded(budget: Double, requiredDuration: Double)
     /// A cost matrix whose size or entries are unusable.
     case invalidCostMatrix(String)

@@ -131,6 +131,8 @@ struct VisitOrderInstance: Sendable {
 
     /// Explains why no solution exists: a precedence cycle, a window unreachable even directly
     /// from the start, the budget, or the windows jointly.
+    /// `options` bound the search for the mandatory stops' least duration reported with an
+    /// exceeded budget.
     func diagnoseInfeasibility(options: SolverConfiguration = SolverConfiguration(),
                                ids: (Int) -> String = { String($0) }) -> RoutingError {
         if let cycle = precedenceCycle() { return .contradictoryPrecedence(cycle.map(ids)) }
@@ -143,7 +145,16 @@ struct VisitOrderInstance: Sendable {
             // Lower bound on the mandatory duration: dwell at every mandatory node.
             let mandatoryDwell = (0..<count).filter { !optional[$0] }.reduce(0) { $0 + service[$1] }
             if mandatoryDwell > budget { return .timeBudgetExceeded(budget: budget, requiredDuration: mandatoryDwell) }
-            if !hasWindows { return .timeBudgetExceeded(budget: budget, requiredDuration: .nan) }
+            if !hasWindows {
+                // The least duration of an order through the mandatory stops (optional ones
+                // worth nothing), without the budget: exact up to the exact solver's size.
+                var relaxed = self
+                relaxed.budget = nil
+                for i in 0..<count where optional[i] { relaxed.prize[i] = 0 }
+                if let least = try? relaxed.solve(options: options), least.cost.isFinite {
+                    return .timeBudgetExceeded(budget: budget, requiredDuration: least.cost)
+                }
+            }
         }
         let windowed = (0..<count).filter { $0 != start && !optional[$0] && (windowOpen[$0] > 0 || windowClose[$0].isFinite) }
         if windowed.isEmpty {

@@ -163,6 +163,31 @@ struct RoutingInputLimitTests {
         }
     }
 
+    /// A budget the mandatory stops cannot meet names their least duration. Before: with no
+    /// time windows the error read "the mandatory stops need nan s". Reference: the exact plan
+    /// of the same stops without the budget (duration objective), to 1e-6 s.
+    @Test func exceededBudgetNamesTheLeastDuration() throws {
+        var stops = Self.ring(8)
+        for k in stops.indices { stops[k].dwell = 10 }
+        let least = try RoutePlanner.plan(RouteProblem(stops: stops, objective: .duration)).estimate.duration
+        do {
+            _ = try RoutePlanner.plan(RouteProblem(stops: stops, timeBudget: 200))
+            Issue.record("planned within 200 s")
+        } catch {
+            guard case .timeBudgetExceeded(200, let required) = error else { Issue.record("\(error)"); return }
+            #expect(abs(required - least) < 1e-6, "\(required) vs \(least)")
+            #expect("\(error)".contains("need \(Int(least.rounded())) s"), "\(error)")
+        }
+        // Beyond the exact solver: the heuristic's best, finite and over the budget.
+        do {
+            _ = try RoutePlanner.plan(RouteProblem(stops: Self.ring(30), timeBudget: 10), options: Self.quick)
+            Issue.record("planned within 10 s")
+        } catch {
+            guard case .timeBudgetExceeded(10, let required) = error else { Issue.record("\(error)"); return }
+            #expect(required.isFinite && required > 10)
+        }
+    }
+
     /// A path network whose edge spans the globe: snapping used one tangent plane at the first
     /// vertex, so `snap(far)` of the vertex `far` itself returned a point 8,427 km away and a
     /// plan with maxSnapDistance 1e6 m called `far` unreachable. Now a vertex more than
