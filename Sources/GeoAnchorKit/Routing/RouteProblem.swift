@@ -11,6 +11,7 @@ public struct RouteStop: Sendable, Hashable {
     public var dwell: TimeInterval
     /// Opening hours in seconds after the tour starts: the visit may begin at `lowerBound`
     /// (the visitor waits if early) and the visitor must arrive by `upperBound`. nil: always open.
+    /// Both bounds in ``RouteProblem/timeRange``; `upperBound` may also be `+∞` (never closes).
     public var timeWindow: ClosedRange<TimeInterval>?
     /// nil: the stop is mandatory. A value > 0: the stop is optional with this priority (prize);
     /// with a ``RouteProblem/timeBudget`` the planner keeps the most priority that fits.
@@ -89,11 +90,17 @@ public struct RouteProblem: Sendable, Hashable {
     public var start: RouteStart
     public var end: RouteEnd
     public var precedences: [StopPrecedence]
-    /// Maximum duration in seconds (walking + waiting + dwell). With optional stops the planner
-    /// keeps the highest total priority that fits; if the mandatory stops alone do not fit it
-    /// reports ``RoutingError/timeBudgetExceeded(budget:requiredDuration:)``.
+    /// Maximum duration in seconds (walking + waiting + dwell), in ``timeRange``. With optional
+    /// stops the planner keeps the highest total priority that fits; if the mandatory stops
+    /// alone do not fit it reports ``RoutingError/timeBudgetExceeded(budget:requiredDuration:)``.
     public var timeBudget: Double?
     public var objective: RouteObjective
+
+    /// Times the planner accepts for time-window bounds and the time budget, seconds after the
+    /// tour starts: [0, 31,622,400] s (366 days). Beyond, a window opening at 1e300 s made the
+    /// walk wait 1e300 s and every later time absorbed the dwells and legs (a departure equal
+    /// to the arrival after a 3600 s dwell); within it, times keep sub-microsecond resolution.
+    public static let timeRange = ValueRange.closed(0, 31_622_400, unit: "s")
 
     public init(stops: [RouteStop], start: RouteStart = .firstStop, end: RouteEnd = .free,
                 precedences: [StopPrecedence] = [], timeBudget: Double? = nil, objective: RouteObjective = .distance) {
@@ -153,18 +160,18 @@ public struct RouteProblem: Sendable, Hashable {
             guard index[s.id] == nil else { throw .duplicateStopID(s.id) }
             index[s.id] = i
             if let w = s.timeWindow {
-                guard w.lowerBound.isFinite, w.lowerBound >= 0 else {
-                    throw .invalidStop(id: s.id, error: .outOfRange(name: "timeWindow.lowerBound", value: w.lowerBound, allowed: .atLeast(0, unit: "s")))
-                }
-                guard !w.upperBound.isNaN else { throw .invalidStop(id: s.id, error: .nonFinite(name: "timeWindow.upperBound", value: w.upperBound)) }
+                do {
+                    try Self.timeRange.check(w.lowerBound, name: "timeWindow.lowerBound")
+                    if w.upperBound != .infinity { try Self.timeRange.check(w.upperBound, name: "timeWindow.upperBound") }
+                } catch { throw .invalidStop(id: s.id, error: error) }
             }
             if let p = s.priority, !(p.isFinite && p > 0) {
                 throw .invalidStop(id: s.id, error: .outOfRange(name: "priority", value: p, allowed: .greaterThan(0)))
             }
         }
         try validateValues()
-        if let b = timeBudget, !(b.isFinite && b >= 0) {
-            throw .invalidStop(id: "time budget", error: .outOfRange(name: "timeBudget", value: b, allowed: .atLeast(0, unit: "s")))
+        if let b = timeBudget {
+            do { try Self.timeRange.check(b, name: "timeBudget") } catch { throw .invalidStop(id: "time budget", error: error) }
         }
         let n = nodeCoordinates.count
         guard costs.count == n else {

@@ -163,6 +163,42 @@ struct RoutingInputLimitTests {
         }
     }
 
+    /// Time-window bounds and budgets outside RouteProblem.timeRange ([0, 366 days]) are
+    /// refused by name, for exact and heuristic sizes. Before: a window opening at 1e300 s was
+    /// planned (waiting 1e300 s; the 3600 s dwell there and every later leg vanished in the
+    /// rounding: departure == arrival == 1e300); closes and budgets of 1e300 were accepted.
+    /// Reference for the accepted end of the range: opening at 31,622,400 s with a 3600 s dwell
+    /// departs at exactly 31,626,000 s.
+    @Test func timeWindowsAndBudgetsOutOfRangeAreNamed() throws {
+        for n in [8, 30] {
+            let cases: [(ClosedRange<Double>, GeoAnchorError)] = [
+                (1e300...Double.infinity, .outOfRange(name: "timeWindow.lowerBound", value: 1e300, allowed: RouteProblem.timeRange)),
+                (0...1e300, .outOfRange(name: "timeWindow.upperBound", value: 1e300, allowed: RouteProblem.timeRange)),
+                (-1...3600, .outOfRange(name: "timeWindow.lowerBound", value: -1, allowed: RouteProblem.timeRange)),
+                (31_622_401...31_622_402, .outOfRange(name: "timeWindow.lowerBound", value: 31_622_401, allowed: RouteProblem.timeRange)),
+                (-Double.infinity...0, .nonFinite(name: "timeWindow.lowerBound", value: -.infinity)),
+            ]
+            for (window, error) in cases {
+                var stops = Self.ring(n)
+                stops[3].timeWindow = window
+                #expect(throws: RoutingError.invalidStop(id: "s3", error: error), "n = \(n)") {
+                    try RoutePlanner.plan(RouteProblem(stops: stops))
+                }
+            }
+            for b in [1e300, -1, 31_622_401] {
+                #expect(throws: RoutingError.invalidStop(id: "time budget", error: .outOfRange(name: "timeBudget", value: b, allowed: RouteProblem.timeRange))) {
+                    try RoutePlanner.plan(RouteProblem(stops: Self.ring(n), timeBudget: b))
+                }
+            }
+            var stops = Self.ring(n)
+            stops[3].timeWindow = 31_622_400...Double.infinity
+            stops[3].dwell = 3600
+            let plan = try RoutePlanner.plan(RouteProblem(stops: stops), options: Self.quick)
+            let leg = try #require(plan.estimate.legs.first { $0.to == "s3" })
+            #expect(leg.departure == 31_626_000 && plan.estimate.duration.isFinite)
+        }
+    }
+
     /// A budget the mandatory stops cannot meet names their least duration. Before: with no
     /// time windows the error read "the mandatory stops need nan s". Reference: the exact plan
     /// of the same stops without the budget (duration objective), to 1e-6 s.
