@@ -101,12 +101,19 @@ struct RouteCommand: ParsableCommand {
             if let end { problem.end = .location(try location(end, "end")) } else if roundTrip { problem.end = .returnToStart }
             let plan: RoutePlan
             let options = solverOptions
+            // A value of one stop (dwell, height) is placed at that stop's line.
+            func planned(_ body: () throws(RoutingError) -> RoutePlan) throws -> RoutePlan {
+                do { return try body() } catch {
+                    guard case .invalidStop(let id, _) = error, let line = seen[id] else { return try located(table.source) { throw error } }
+                    throw InputError(file: table.source, line: line, message: error.description)
+                }
+            }
             if let paths {
                 let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
                 let network = try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
-                plan = try located(table.source) { try RoutePlanner.plan(problem, network: network, maxSnapDistance: maxSnap, options: options) }
+                plan = try planned { () throws(RoutingError) in try RoutePlanner.plan(problem, network: network, maxSnapDistance: maxSnap, options: options) }
             } else {
-                plan = try located(table.source) { try RoutePlanner.plan(problem, options: options) }
+                plan = try planned { () throws(RoutingError) in try RoutePlanner.plan(problem, options: options) }
             }
             let e = plan.estimate
             // Extreme but finite inputs (dwell_s 1e308, altitudes 1e300) can overflow the totals:

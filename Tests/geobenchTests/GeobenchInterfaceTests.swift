@@ -89,6 +89,18 @@ struct GeobenchInterfaceTests {
         #expect(c.status == 2 && c.stderr.hasPrefix("<stdin>:3: PROJ cannot transform (1e+300, 50.0, 0.0)"), "\(c.stderr)")
     }
 
+    /// A stop value the planner refuses (dwell 1e300 s, height 1e300 m) is placed at its line
+    /// of the stops file. Before: `FILE: stop 'b': dwell 1e+300 is outside [0, 604800] s`,
+    /// without the line.
+    @Test func routeStopValuesNameTheirLine() throws {
+        for (column, value, message) in [("dwell_s", "1e300", "stop 'b': dwell 1e+300 is outside [0, 604800] s"),
+                                         ("altitude", "1e300", "stop 'b': height 1e+300 is outside [-10000, 10000] m")] {
+            let stops = try temporaryFile("stops.csv", "id,latitude,longitude,\(column)\na,47.37,8.54,0\nb,47.371,8.541,\(value)\nc,47.372,8.54,0\n")
+            let r = try geobench(["route", "--stops", stops])
+            #expect(r.status == 2 && r.stderr == "\(stops):3: \(message)\n", "\(r.stderr)")
+        }
+    }
+
     @Test func invalidInputExitsTwoWithFileAndLine() throws {
         let r = try geobench(["enu", "--origin", "55,5,200"], stdin: "latitude,longitude,height\n50,5,0\n91,5,0\n")
         #expect(r.status == 2)
