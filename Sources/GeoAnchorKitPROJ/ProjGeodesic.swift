@@ -27,9 +27,12 @@ public final class ProjGeodesic: @unchecked Sendable {
     deinit { g.deallocate() }
 
     /// The inverse problem: shortest geodesic between two points.
-    /// - Parameters: latitudes in degrees [−90, 90]; longitudes in degrees (any).
+    /// - Parameters: latitudes in degrees [−90, 90]; longitudes in degrees (any finite value:
+    ///   reduced exactly, so 1e300 is 1e300 mod 360).
     /// - Returns: distance in meters; azimuths at both ends in degrees clockwise from north,
-    ///   in (−180, 180] as `geod_inverse` gives them.
+    ///   in (−180, 180] as `geod_inverse` gives them. NaN for a latitude outside [−90, 90] or
+    ///   non-finite input (unchecked, like ``GeoAnchorKit/Geodesic/distance(latitude1:longitude1:latitude2:longitude2:)``;
+    ///   this is the reference path — validate with ``GeoAnchorKit/GeodeticCoordinate/validate()`` first).
     @inlinable
     public func inverse(latitude1: Double, longitude1: Double,
                         latitude2: Double, longitude2: Double) -> (distance: Double, azimuth1: Double, azimuth2: Double) {
@@ -40,7 +43,8 @@ public final class ProjGeodesic: @unchecked Sendable {
 
     /// The direct problem: destination after `distance` meters from a point along `azimuth1`.
     /// - Returns: latitude and longitude in degrees (longitude in [−180, 180]) and the forward
-    ///   azimuth at the destination in degrees.
+    ///   azimuth at the destination in degrees. NaN for a latitude outside [−90, 90] or
+    ///   non-finite input (unchecked, as for the inverse).
     @inlinable
     public func direct(latitude1: Double, longitude1: Double,
                        azimuth1: Double, distance: Double) -> (latitude2: Double, longitude2: Double, azimuth2: Double) {
