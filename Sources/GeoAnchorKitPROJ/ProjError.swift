@@ -19,7 +19,9 @@ public enum ProjError: Error, Sendable, Hashable, CustomStringConvertible {
     /// or whose height is not ellipsoidal (``GeoAnchorError/verticalReferenceMismatch(expected:got:)``).
     case invalidOrigin(GeoAnchorError)
     /// PROJ could not transform a coordinate (outside the projection's domain or a grid's
-    /// coverage, no convergence). Carries the input coordinate.
+    /// coverage, no convergence), or its result is not finite, or it did not come back to
+    /// itself within the batch's round-trip tolerance. Carries the input coordinate; `code` is
+    /// PROJ's errno, 0 when PROJ reported none (the last two cases).
     case transformFailed(x: Double, y: Double, z: Double, code: Int32, message: String)
     /// Batch calls that were asked to throw: the indices that failed, each with its error.
     case batchFailures([ProjBatchFailure])
@@ -37,7 +39,7 @@ public enum ProjError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidOrigin(let e):
             return "invalid origin: \(e)"
         case .transformFailed(let x, let y, let z, let code, let m):
-            return "PROJ cannot transform (\(x), \(y), \(z)): \(m) (PROJ error \(code))"
+            return "PROJ cannot transform (\(x), \(y), \(z)): \(m)\(code == 0 ? "" : " (PROJ error \(code))")"
         case .batchFailures(let fs):
             let head = fs.prefix(5).map { "#\($0.index): \($0.error)" }.joined(separator: "; ")
             return "\(fs.count) coordinate(s) failed: \(head)\(fs.count > 5 ? "; …" : "")"

@@ -102,6 +102,7 @@ public final class ProjTransformer {
         self.log = log
         self.pj = norm
         self.definition = "\(source) → \(target)"
+        self.hasInverse = true
         self.sourceUnits = Self.crsUnits(ctx, norm, source: true)
         self.targetUnits = Self.crsUnits(ctx, norm, source: false)
     }
@@ -128,6 +129,7 @@ public final class ProjTransformer {
         self.log = log
         self.pj = p
         self.definition = pipeline
+        self.hasInverse = proj_pj_info(p).has_inverse != 0
         self.sourceUnits = Self.pipelineUnits(p, input: true)
         self.targetUnits = Self.pipelineUnits(p, input: false)
     }
@@ -171,6 +173,13 @@ public final class ProjTransformer {
 
     // MARK: - Batch
 
+    /// A round-trip tolerance for CRS-to-CRS transformers, meters: 10 km, well above the
+    /// misses of PROJ picking another operation for the way back near the edge of an
+    /// operation's area (≤ 133 m measured), well below the garbage some projections answer
+    /// far outside their domain (≥ 5,000 km measured). See
+    /// ``transform(x:y:z:direction:roundTripTolerance:)``.
+    public static let crsRoundTripTolerance = 10_000.0
+
     /// Elements per `proj_trans_generic` call of the batch transform; each chunk's input is kept
     /// so that a failed element's error names its input.
     static let batchChunk = 4096
@@ -188,14 +197,32 @@ public final class ProjTransformer {
     ///   error naming the element's input; a PROJ failure carries PROJ's errno and message for
     ///   that element (transformed once more alone, since a batch call reports one errno).
     ///   Empty when every element converted to finite values.
+    ///   - roundTripTolerance: nil (default): no check. A distance in meters: each converted
+    ///     element is transformed back, and one that does not return to within this distance of
+    ///     its input fails too (``ProjError/transformFailed(x:y:z:code:message:)`` with code 0,
+    ///     naming where it came back to). Some projections answer far outside their domain
+    ///     with finite garbage instead of an error: Krovak's (EPSG:5514) inverse of northing
+    ///     +1e7 m comes back 1.2e7 m away, WGS 84 → Krovak of a point in Alaska 1e7 m away.
+    ///     A pipeline (one operation) comes back to well below a millimetre within its domain,
+    ///     so 0.01 m separates the two there. A CRS-to-CRS transformer picks its operation per
+    ///     point, and near the edge of an operation's area of use the way back may take another
+    ///     one (a ballpark instead of the datum shift): measured misses of 13.7 m (WGS 84 →
+    ///     S-JTSK at the German border), 105 m (NAD27), 133 m (OSGB 36 off Scotland); use
+    ///     10,000 m there (``crsRoundTripTolerance``), which still catches the garbage. Costs
+    ///     a second transformation per element; skipped when the transformation has no inverse
+    ///     (``hasInverse``). Degrees count 111,320 m per degree of latitude (longitude by its
+    ///     cosine), radians 6,378,137 m; linear units are taken as meters.
     /// - Precondition: equal counts (a programmer error otherwise).
-    /// - Complexity: O(n); allocates the failure list and one copy of ``batchChunk`` inputs.
+    /// - Complexity: O(n); allocates the failure list and one copy of ``batchChunk`` inputs
+    ///   (two with the round-trip check).
     @discardableResult
     public func transform(x: UnsafeMutableBufferPointer<Double>, y: UnsafeMutableBufferPointer<Double>,
                           z: UnsafeMutableBufferPointer<Double>? = nil,
-                          direction: ProjDirection = .forward) -> [ProjBatchFailure] {
+                          direction: ProjDirection = .forward,
+                          roundTripTolerance: Double? = nil) -> [ProjBatchFailure] {
         let n = x.count
         precondition(y.count == n && (z?.count ?? n) == n, "batch buffers differ in count")
+        let tolerance = hasInverse ? roundTripTolerance : nil
         guard n > 0, let px = x.baseAddress, let py = y.baseAddress else { return [] }
         var failures: [ProjBatchFailure] = []
         var rejected: [Int] = []
@@ -216,6 +243,10 @@ public final class ProjTransformer {
         // The chunk's input, for naming a failed element's coordinate after PROJ overwrote it.
         let saved = UnsafeMutablePointer<Double>.allocate(capacity: 3 * chunk)
         defer { saved.deallocate() }
+        // The chunk's outputs transformed back, for the round-trip check.
+        let back = UnsafeMutablePointer<Double>.allocate(capacity: tolerance == nil ? 0 : 3 * chunk)
+        defer { back.deallocate() }
+        let reverse: ProjDirection = direction == .forward ? .inverse : .forward
         var nextRejected = 0
         var lo = 0
         while lo < n {
@@ -227,11 +258,34 @@ public final class ProjTransformer {
             proj_errno_reset(pj)
             _ = proj_trans_generic(pj, direction.pj, px + lo, s, count, py + lo, s, count,
                                    z.map { $0.baseAddress! + lo }, z == nil ? 0 : s, z == nil ? 0 : count, nil, 0, 0)
+            if tolerance != nil {
+                back.update(from: px + lo, count: count)
+                (back + chunk).update(from: py + lo, count: count)
+                if let pz = z?.baseAddress { (back + 2 * chunk).update(from: pz + lo, count: count) }
+                else { (back + 2 * chunk).update(repeating: 0, count: count) }
+                proj_errno_reset(pj)
+                _ = proj_trans_generic(pj, reverse.pj, back, s, count, back + chunk, s, count,
+                                       back + 2 * chunk, s, count, nil, 0, 0)
+            }
             // Not only when PROJ set an errno: an overflow to ∞ or NaN comes without one.
             for i in lo..<(lo + count) {
                 if nextRejected < rejected.count, rejected[nextRejected] == i { nextRejected += 1; continue }
-                guard _slowPath(!(x[i].isFinite && y[i].isFinite && (z?[i].isFinite ?? true))) else { continue }
                 let k = i - lo
+                let finite = x[i].isFinite && y[i].isFinite && (z?[i].isFinite ?? true)
+                if finite, let tolerance {
+                    let (bx, by, bz) = (back[k], back[chunk + k], back[2 * chunk + k])
+                    let miss = roundTripMiss(from: (saved[k], saved[chunk + k], saved[2 * chunk + k]), back: (bx, by, bz), direction: direction)
+                    // `!(miss <= tolerance)`: a NaN miss (the way back failed) fails too.
+                    if _slowPath(!(miss <= tolerance)) {
+                        let (ix, iy, iz) = (saved[k], saved[chunk + k], saved[2 * chunk + k])
+                        let message = "outside the transformation's domain: transformed back it gives (\(bx), \(by), \(bz)), "
+                            + "\(miss.isFinite ? String(format: "%.3g", miss) : "an unknown distance") m from the input (round-trip tolerance \(tolerance) m)"
+                        x[i] = .infinity; y[i] = .infinity; z?[i] = .infinity
+                        failures.append(ProjBatchFailure(index: i, error: .transformFailed(x: ix, y: iy, z: iz, code: 0, message: message)))
+                    }
+                    continue
+                }
+                guard _slowPath(!finite) else { continue }
                 let (ix, iy, iz) = (saved[k], saved[chunk + k], saved[2 * chunk + k])
                 // This element's own errno (the batch call's is the last failure's).
                 let r = transformOne(x: ix, y: iy, z: iz, direction: direction)
@@ -246,21 +300,50 @@ public final class ProjTransformer {
         return failures
     }
 
-    /// Array convenience over ``transform(x:y:z:direction:)-(UnsafeMutableBufferPointer<Double>,_,_,_)``:
+    /// Array convenience over ``transform(x:y:z:direction:roundTripTolerance:)``:
     /// transforms `(x, y, z)` triples.
     /// - Returns: the outputs (non-finite at failed indices) and the failures.
     public func transform(_ points: [(x: Double, y: Double, z: Double)],
-                          direction: ProjDirection = .forward) -> (points: [(x: Double, y: Double, z: Double)], failures: [ProjBatchFailure]) {
+                          direction: ProjDirection = .forward,
+                          roundTripTolerance: Double? = nil) -> (points: [(x: Double, y: Double, z: Double)], failures: [ProjBatchFailure]) {
         var xs = points.map(\.x), ys = points.map(\.y), zs = points.map(\.z)
         let failures = xs.withUnsafeMutableBufferPointer { bx in
             ys.withUnsafeMutableBufferPointer { by in
-                zs.withUnsafeMutableBufferPointer { bz in transform(x: bx, y: by, z: bz, direction: direction) }
+                zs.withUnsafeMutableBufferPointer { bz in
+                    transform(x: bx, y: by, z: bz, direction: direction, roundTripTolerance: roundTripTolerance)
+                }
             }
         }
         return ((0..<points.count).map { (xs[$0], ys[$0], zs[$0]) }, failures)
     }
 
     // MARK: - Helpers
+
+    /// Whether the transformation can be run backwards: CRS-to-CRS transformers always (PROJ
+    /// picks the inverse operation per point, although its `has_inverse` says 0 for them),
+    /// pipelines when every step has an inverse (PROJ's `has_inverse`). The
+    /// ``ProjDirection/inverse`` direction and the batch's round-trip check need it.
+    public let hasInverse: Bool
+
+    /// Meters between an input and its round trip, in the input's units (see the batch
+    /// transform's `roundTripTolerance`).
+    private func roundTripMiss(from a: (Double, Double, Double), back b: (Double, Double, Double),
+                               direction: ProjDirection) -> Double {
+        let dz = b.2 - a.2
+        switch inputUnits(direction) {
+        case .linear:
+            let dx = b.0 - a.0, dy = b.1 - a.1
+            return (dx * dx + dy * dy + dz * dz).squareRoot()
+        case .degrees, .radians:
+            let perUnit = inputUnits(direction) == .degrees ? 111_320.0 : 6_378_137.0
+            let turn = inputUnits(direction) == .degrees ? 360.0 : 2 * Double.pi
+            var dlon = (b.0 - a.0).truncatingRemainder(dividingBy: turn)
+            if dlon > turn / 2 { dlon -= turn } else if dlon < -turn / 2 { dlon += turn }
+            let latitude = inputUnits(direction) == .degrees ? a.1 * Double.pi / 180 : a.1
+            let dx = dlon * perUnit * Foundation.cos(latitude), dy = (b.1 - a.1) * perUnit
+            return (dx * dx + dy * dy + dz * dz).squareRoot()
+        }
+    }
 
     /// Units of the side a coordinate is *read* on for `direction`.
     private func inputUnits(_ direction: ProjDirection) -> ProjAxisUnits {

@@ -24,10 +24,18 @@ struct CRSCommand: ParsableCommand {
     @Option(help: "Target CRS, e.g. EPSG:5514.")
     var to: String
 
+    @Option(name: .customLong("round-trip-tolerance"),
+            help: ArgumentHelp("Transform each point back and refuse (exit 2, FILE:LINE) one that does not return within this many meters of its input: some projections answer far outside their domain with finite garbage (WGS 84 -> Krovak EPSG:5514 of a point in Alaska: 1e7 m off). The default leaves room for PROJ picking another operation for the way back near the edge of an operation's area (misses up to 133 m measured); 'off' skips the check.", valueName: "meters"))
+    var roundTripTolerance: String = "10000"
+
     @OptionGroup var files: CSVFiles
 
     func run() throws {
         try withInputErrors {
+            let tolerance: Double?
+            if roundTripTolerance == "off" { tolerance = nil }
+            else if let v = Double(roundTripTolerance), v.isFinite, v >= 0 { tolerance = v }
+            else { throw ValidationError("--round-trip-tolerance: '\(roundTripTolerance)' is not 'off' or a distance >= 0 in meters") }
             let t = try located("--from/--to") { try ProjTransformer(from: from, to: to) }
             let table = try CSVTable.read(path: files.input)
             let xc = try table.column("x"), yc = try table.column("y")
@@ -41,9 +49,9 @@ struct CRSCommand: ParsableCommand {
             let failures = xs.withUnsafeMutableBufferPointer { bx in
                 ys.withUnsafeMutableBufferPointer { by in
                     if zc != nil {
-                        return zs.withUnsafeMutableBufferPointer { bz in t.transform(x: bx, y: by, z: bz) }
+                        return zs.withUnsafeMutableBufferPointer { bz in t.transform(x: bx, y: by, z: bz, roundTripTolerance: tolerance) }
                     }
-                    return t.transform(x: bx, y: by)
+                    return t.transform(x: bx, y: by, roundTripTolerance: tolerance)
                 }
             }
             if let f = failures.first {

@@ -213,6 +213,39 @@ struct ProjTransformerTests {
         #expect(e.withUnsafeMutableBufferPointer { b in t.transform(x: b, y: b) }.isEmpty)
     }
 
+    /// The round-trip check catches finite garbage far outside a projection's domain. Before:
+    /// Krovak's (EPSG:5514) inverse of (0, 1e7) answered (19.96°, 42.30°) with no failure, and
+    /// the forward of a point in Alaska answered a Krovak coordinate. Reference: PROJ itself —
+    /// the forward transformation of that answer lands 1.2e7 m from (0, 1e7); inside the
+    /// domain (Závist, Prague) the outputs equal the unchecked call's bit for bit. A pipeline
+    /// step without an inverse (Bacon globular) skips the check (`hasInverse` false).
+    @Test func roundTripCheckCatchesOutOfDomainGarbage() throws {
+        let t = try ProjTransformer(from: "EPSG:5514", to: "EPSG:4326")
+        #expect(t.hasInverse)
+        let points = [(x: 0.0, y: 1e7, z: 0.0), (x: -742_000.0, y: -1_056_000.0, z: 0.0),
+                      (x: -770_000.0, y: -1_050_000.0, z: 0.0)]
+        let plain = t.transform(points)
+        #expect(plain.failures.isEmpty)
+        let away = try t.transform(x: plain.points[0].x, y: plain.points[0].y, direction: .inverse)
+        #expect(((away.x - 0) * (away.x - 0) + (away.y - 1e7) * (away.y - 1e7)).squareRoot() > 1e7)
+        let checked = t.transform(points, roundTripTolerance: 0.01)
+        try #require(checked.failures.map(\.index) == [0])
+        guard case .transformFailed(0, 1e7, 0, 0, let message) = checked.failures[0].error else {
+            Issue.record("\(checked.failures[0].error)"); return
+        }
+        #expect(message.hasPrefix("outside the transformation's domain: transformed back it gives ("))
+        #expect(!checked.points[0].x.isFinite)
+        for i in 1...2 { #expect(checked.points[i] == plain.points[i]) }
+
+        let krovak = try ProjTransformer(from: "EPSG:4326", to: "EPSG:5514")
+        let alaska = krovak.transform([(x: -131.6, y: 62.5, z: 0), (x: 14.39, y: 49.96, z: 0)], roundTripTolerance: 0.01)
+        #expect(alaska.failures.map(\.index) == [0])
+
+        let bacon = try ProjTransformer(pipeline: "+proj=bacon +R=6400000")
+        #expect(!bacon.hasInverse)
+        #expect(bacon.transform([(x: 0.2, y: 0.3, z: 0)], roundTripTolerance: 0.01).failures.isEmpty)
+    }
+
     /// Hostile definitions: empty and garbage strings are `invalidDefinition` naming them; a
     /// 1 MB definition keeps its whole value in the case but is quoted by its first 200
     /// characters in the description (before: a 1,000,100-character message); a PROJ string

@@ -89,6 +89,19 @@ struct GeobenchInterfaceTests {
         #expect(c.status == 2 && c.stderr.hasPrefix("<stdin>:3: PROJ cannot transform (1e+300, 50.0, 0.0)"), "\(c.stderr)")
     }
 
+    /// `crs` refuses a point whose transformation does not come back to it (default 10 km),
+    /// naming its line: WGS 84 → Krovak for a point in Alaska gave a finite S-JTSK coordinate
+    /// before (exit 0). `--round-trip-tolerance off` restores the unchecked answer.
+    @Test func crsRoundTripCheck() throws {
+        let input = "x,y\n14.39,49.96\n-131.6,62.5\n"
+        let c = try geobench(["crs", "--from", "EPSG:4326", "--to", "EPSG:5514"], stdin: input)
+        #expect(c.status == 2 && c.stderr.hasPrefix("<stdin>:3: PROJ cannot transform (-131.6, 62.5, 0.0): outside the transformation's domain"), "\(c.stderr)")
+        let off = try geobench(["crs", "--from", "EPSG:4326", "--to", "EPSG:5514", "--round-trip-tolerance", "off"], stdin: input)
+        #expect(off.status == 0 && off.stdout.split(separator: "\n").count == 3, "\(off.stderr)")
+        let bad = try geobench(["crs", "--from", "EPSG:4326", "--to", "EPSG:5514", "--round-trip-tolerance", "-1"], stdin: input)
+        #expect(bad.status != 0 && bad.stderr.contains("--round-trip-tolerance"), "\(bad.stderr)")
+    }
+
     /// A stop value the planner refuses (dwell 1e300 s, height 1e300 m) is placed at its line
     /// of the stops file. Before: `FILE: stop 'b': dwell 1e+300 is outside [0, 604800] s`,
     /// without the line.
