@@ -107,6 +107,16 @@ public struct BroadcastEphemeris: Sendable, Hashable {
         return af0 + af1 * tc + af2 * tc * tc
     }
 
+    /// Whether value `index` of a RINEX Keplerian record (numbered as ``fromRinex(_:toc:_:)``
+    /// takes them: 0–2 the clock line, then 4 per orbit line) must be present: the first 27
+    /// numbers except those no ephemeris uses (20: GPS codes on L2 / Galileo data sources /
+    /// BeiDou spare, 22: L2 P flag / spare, 23: SV accuracy or SISA), which real files leave
+    /// blank (every Galileo record of the IGS and DLR merged navigation files has no orbit-5
+    /// spare; they were refused as "field 4 is missing", failing the whole file).
+    static func isRequiredRinexValue(_ index: Int) -> Bool {
+        index < 27 && index != 20 && index != 22 && index != 23
+    }
+
     /// Builds an ephemeris from the 29 numbers of a RINEX Keplerian record (t_oc, then the
     /// clock and 7 broadcast orbit lines in file order). `toc` is GPS time. Returns nil when the
     /// record is not usable: √A outside 1000…10,000 √m (GNSS orbits are 5,100–6,500), eccentricity

@@ -228,11 +228,12 @@ public struct RinexNavigationFile: Sendable {
             let start = rinex2 ? 3 : 4
             let lineIndex = values.count / 4 + 1
             for k in 0..<4 {
-                // Trailing spare fields may be blank (e.g. the fit interval, the last line's spares).
+                // Spare and unused fields may be blank (the fit interval, the last line's spares,
+                // Galileo's and BeiDou's spare in orbit 5: IGS and DLR merged files leave it empty).
                 let v = try l.double(start + 19 * k, 19, "\(s) broadcast orbit \(lineIndex) field \(k + 1)")
-                // Required: the Keplerian record's first 27 numbers; GLONASS's 3 clock + 12 orbit numbers.
-                let required = s.system == .glonass ? 15 : 27
-                if v == nil && values.count < required { throw l.error("\(s) broadcast orbit \(lineIndex) field \(k + 1) is missing") }
+                // Required: the numbers the ephemeris uses; GLONASS's 3 clock + 12 orbit numbers.
+                let required = s.system == .glonass ? values.count < 15 : BroadcastEphemeris.isRequiredRinexValue(values.count)
+                if v == nil && required { throw l.error("\(s) broadcast orbit \(lineIndex) field \(k + 1) is missing") }
                 values.append(v ?? 0)
             }
         }
