@@ -122,33 +122,35 @@ public struct BroadcastEphemeris: Sendable, Hashable {
     /// record is not usable: √A outside 1000…10,000 √m (GNSS orbits are 5,100–6,500), eccentricity
     /// outside [0, 1), or a term far beyond any broadcast value (|af0| ≤ 1 s, |af1| ≤ 1e-5,
     /// |af2| ≤ 1e-8, |C_rs|, |C_rc| ≤ 10 km, |C_uc|… ≤ 0.01 rad, |Δn|, |Ω̇|, |IDOT| ≤ 1e-5 rad/s,
-    /// |T_GD| ≤ 10 µs: typical values are 100–1000 × smaller). One √A, C_rs or af2 of 1e300 once
-    /// made every epoch unsolvable and the filter's state NaN. A fit interval outside 0…98 h
-    /// (the largest the ICD defines) is taken as the default 4 h (1e6 h kept a 22-h-old record in
-    /// use for the whole file).
+    /// |T_GD| ≤ 10 µs: typical values are 100–1000 × smaller), an angle (M₀, Ω₀, i₀, ω) beyond
+    /// ±2π (broadcast angles are within ±π), or t_oe outside 0…604,800 s of week or more than half
+    /// the fit interval from t_oc (they are equal in every record of the project's real files).
+    /// One √A, C_rs or af2 of 1e300 once made every epoch unsolvable and the filter's state NaN;
+    /// one M₀ of 7 rad put the satellite 20,000 km from its orbit position and the GPS-only
+    /// Pixel 5 p95 at 22 km. A fit interval outside 0…98 h (the largest the ICD defines) is taken
+    /// as the default 4 h (1e6 h kept a 22-h-old record in use for the whole file).
+    ///
+    /// t_oe is placed in the week of t_oc (the nearest instant with its seconds of week): the
+    /// record's week number is not used, so a week written modulo 1024 or corrupted (which left
+    /// the record in the file but never used, silently) does not matter.
     static func fromRinex(_ sat: SatelliteID, toc: Double, _ v: [Double]) -> BroadcastEphemeris? {
         guard v.count >= 27 else { return nil }
         // v[0..2] clock; orbit line k holds v[3+4(k-1) ..< 3+4k].
         let toeSeconds = v[11]
-        let weekField = v[21]
-        guard v[10] >= 1000, v[10] <= 10_000, v[8] >= 0, v[8] < 1, toeSeconds.isFinite, weekField.isFinite else { return nil }
+        guard v[10] >= 1000, v[10] <= 10_000, v[8] >= 0, v[8] < 1,
+              toeSeconds >= 0, toeSeconds < GNSSTime.secondsPerWeek else { return nil }
         func within(_ i: Int, _ limit: Double) -> Bool { Swift.abs(v[i]) <= limit }
         guard within(0, 1), within(1, 1e-5), within(2, 1e-8), within(4, 1e4), within(16, 1e4),
               within(7, 0.01), within(9, 0.01), within(12, 0.01), within(14, 0.01),
               within(5, 1e-5), within(18, 1e-5), within(19, 1e-5), within(25, 1e-5),
               sat.system == .gps || sat.system == .qzss || within(26, 1e-5),   // GPS/QZSS: IODC there
-              v[6].isFinite, v[13].isFinite, v[15].isFinite, v[17].isFinite else { return nil }
-        // Week numbering: GPS week (continuous in RINEX 3; GPS/QZSS/Galileo aligned to GPS),
-        // BeiDou BDT week (BDT week 0 starts 2006-01-01 = GPS week 1356, and BDT = GPS − 14 s).
-        var toe: Double
-        if sat.system == .beidou {
-            toe = (weekField + 1356) * GNSSTime.secondsPerWeek + toeSeconds + 14
-        } else {
-            toe = weekField * GNSSTime.secondsPerWeek + toeSeconds
-        }
-        // The week in the record is the t_oe week; if t_oc is far from it, it is a week roll issue.
-        toe = GNSSTime.nearest(toe, to: toc)
+              within(6, 2 * .pi), within(13, 2 * .pi), within(15, 2 * .pi), within(17, 2 * .pi) else { return nil }
+        // t_oe's seconds of week are in the system's time (BDT = GPS − 14 s for BeiDou): the
+        // instant with those seconds nearest to t_oc (IEEE remainder: exact, within half a week).
+        let offset = sat.system == .beidou ? 14.0 : 0
+        let toe = toc + (toeSeconds + offset - toc).remainder(dividingBy: GNSSTime.secondsPerWeek)
         let fit = sat.system == .gps || sat.system == .qzss ? (v.count > 28 && v[28] > 0 && v[28] <= 98 ? v[28] * 3600 : 4 * 3600) : 4 * 3600
+        guard Swift.abs(toe - toc) <= fit / 2 else { return nil }
         return BroadcastEphemeris(
             satellite: sat, clockReferenceTime: toc, ephemerisReferenceTime: toe,
             af0: v[0], af1: v[1], af2: v[2], iode: v[3], crs: v[4], deltaN: v[5], m0: v[6],
