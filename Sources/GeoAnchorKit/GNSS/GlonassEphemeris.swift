@@ -118,8 +118,13 @@ public struct GlonassEphemeris: Sendable, Hashable {
     /// Builds an ephemeris from a RINEX GLONASS record: `v` holds the three clock-line numbers
     /// (−τ_n, γ_n, message frame time) then the orbit lines in file order (X, Ẋ, Ẍ, health;
     /// Y, Ẏ, Ÿ, frequency number; Z, Ż, Z̈, age; km, km/s, km/s²). `referenceTime` is GPS time.
-    /// Nil when the record is not usable (a position off any orbit, a channel that is not an
-    /// integer in −7…+13).
+    /// Nil when the record is not usable: a position off any orbit (|r| outside 10,000–40,000 km),
+    /// a channel that is not an integer in −7…+13, or a value no GLONASS satellite can have: a
+    /// speed above ``maximumSpeed``, a luni-solar acceleration component above
+    /// ``maximumAcceleration``, |τ_n| > 1 s or |γ_n| > 1e-5 (the Keplerian records' af0 and af1
+    /// bounds; the ICD's fields reach 2 ms and 1e-9). Such values were used: a velocity of
+    /// 7 km/s or an acceleration of 1 m/s² put the satellite 180–5,000 km off, still at an orbit
+    /// radius; τ_n = 1e300 kept the record in the file, never used and counted nowhere.
     static func fromRinex(_ sat: SatelliteID, referenceTime: Double, _ v: [Double]) -> GlonassEphemeris? {
         guard v.count >= 15 else { return nil }
         let p = SIMD3(v[3], v[7], v[11]) * 1000
@@ -128,9 +133,22 @@ public struct GlonassEphemeris: Sendable, Hashable {
         guard r > 10_000_000, r < 40_000_000 else { return nil }
         let k = v[10]
         guard k == k.rounded(), k >= -7, k <= 13 else { return nil }
+        let velocity = SIMD3(v[4], v[8], v[12]) * 1000, acceleration = SIMD3(v[5], v[9], v[13]) * 1000
+        // Each comparison is false for NaN.
+        guard (velocity * velocity).sum() <= maximumSpeed * maximumSpeed,
+              abs(acceleration.x) <= maximumAcceleration, abs(acceleration.y) <= maximumAcceleration,
+              abs(acceleration.z) <= maximumAcceleration, abs(v[0]) <= 1, abs(v[1]) <= 1e-5 else { return nil }
         return GlonassEphemeris(
             satellite: sat, referenceTime: referenceTime, clockBias: v[0], relativeFrequencyBias: v[1],
-            position: p, velocity: SIMD3(v[4], v[8], v[12]) * 1000, acceleration: SIMD3(v[5], v[9], v[13]) * 1000,
+            position: p, velocity: velocity, acceleration: acceleration,
             health: v[6], frequencyChannel: Int(k), age: v[14])
     }
+
+    /// Largest speed (m/s) a GLONASS state vector may have: the orbital speed (3.95 km/s at
+    /// 25,510 km) plus the Earth-fixed frame's rotation there (1.86 km/s), rounded up.
+    public static let maximumSpeed = 6_000.0
+
+    /// Largest luni-solar acceleration component (m/s²) a GLONASS record may have: 16 × the
+    /// largest the ICD's field holds (6.2e-9 km/s²; real values are ≤ 3e-9 km/s²).
+    public static let maximumAcceleration = 1e-4
 }

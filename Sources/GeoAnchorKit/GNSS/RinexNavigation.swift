@@ -15,7 +15,7 @@ public struct RinexNavigationFile: Sendable {
     public var glonassEphemerides: [SatelliteID: [GlonassEphemeris]] = [:]
     public var klobuchar: KlobucharCoefficients?
     /// Records read but not used, per kind (e.g. `S` for SBAS, `unusable R` for a GLONASS record
-    /// with an impossible position or channel).
+    /// with an impossible position, velocity, acceleration, clock or channel).
     public var skippedRecords: [String: Int]
 
     public init(version: Double = 3, ephemerides: [SatelliteID: [BroadcastEphemeris]] = [:],

@@ -190,4 +190,24 @@ struct GNSSHostileInputTests {
             #expect(week.fixes == clean.fixes)
         }
     }
+
+    /// A GLONASS record with a value no GLONASS satellite has is counted unusable. Before: a
+    /// velocity component of 7 km/s (R01 flies at 3.2 km/s) was used, the satellite 4,970 km from
+    /// the clean record's state 10 min later; an acceleration of 1e-3 km/s² (1 m/s²; broadcast
+    /// values are ≤ 3e-9 km/s²) 180 km; τ_n = 7 s was used and then skipped per measurement;
+    /// τ_n = 1e300 or γ_n = 1e300 kept the record, never used and counted nowhere.
+    @Test func glonassValuesNoSatelliteHas() throws {
+        let r01 = SatelliteID(system: .glonass, number: 1)
+        let clean = try RinexNavigationFile.read(data: Data(Self.mixed.utf8), source: "clean")
+        let g = try #require(clean.glonassEphemerides[r01]?.first)
+        #expect(gnssNorm(g.velocity) < GlonassEphemeris.maximumSpeed)
+        // τ_n, γ_n (clock line fields 1, 2); Ẏ, Ẍ, Z̈ (orbit 2 field 2, orbit 1 field 3, orbit 3 field 3).
+        for (line, field, value) in [(0, 0, "1.000000000000e+300"), (0, 0, "7.000000000000e+00"), (0, 1, "1.000000000000e+300"),
+                                     (0, 1, "1.000000000000e-03"), (2, 1, "7.000000000000e+00"), (2, 1, "1.000000000000e+300"),
+                                     (1, 2, "1.000000000000e-03"), (3, 2, "-1.000000000000e+10")] {
+            let n = try RinexNavigationFile.read(data: Data(Self.replacing(Self.mixed, "R01", line: line, field: field, with: value).utf8), source: "bad")
+            #expect(n.skippedRecords["unusable R"] == 1 && n.glonassEphemeris(for: r01, at: g.referenceTime + 600) == nil,
+                    "R01 line \(line) field \(field + 1) = \(value)")
+        }
+    }
 }
