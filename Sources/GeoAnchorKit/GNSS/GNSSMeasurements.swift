@@ -105,6 +105,9 @@ public enum GNSSSkipReason: String, Error, Sendable, Hashable, Codable, CaseIter
     /// clock offset of 1 s or more, non-finite values: a corrupted SP3 or navigation value) or the
     /// frequency is not a GNSS carrier (1–2 GHz).
     case implausibleSatelliteState = "implausible_satellite_state"
+    /// A Doppler no GNSS signal can have (|λ·D| above 20 km/s): the Doppler is left out, the
+    /// pseudorange and phase of the same signal are used.
+    case implausibleDoppler = "implausible_doppler"
     case belowElevationMask = "below_elevation_mask"
     case lowSignal = "low_cn0"
     case excludedByFDE = "excluded_by_fde"
@@ -129,7 +132,7 @@ extension SatelliteEphemerides {
         for s in systems { selected |= 1 << UInt8(s.order) }
         var seen: [Int] = []
         seen.reserveCapacity(epoch.observations.count)
-        var notSelected = 0, unknownFrequency = 0, noPseudorange = 0, lowSignal = 0, noEphemeris = 0, implausible = 0
+        var notSelected = 0, unknownFrequency = 0, noPseudorange = 0, lowSignal = 0, noEphemeris = 0, implausible = 0, implausibleDoppler = 0
         let c = GNSSConstants.speedOfLight
         for o in epoch.observations {
             let sys = o.satellite.system
@@ -157,10 +160,13 @@ extension SatelliteEphemerides {
             seen.append(key)
             let scale = (GNSSConstants.l1Frequency / f) * (GNSSConstants.l1Frequency / f)
             let lambda = c / f
+            // One absurd Doppler (1e6 Hz, 1e300 Hz) among twenty cost the epoch's WLS velocity.
+            var doppler = o.doppler
+            if let d = doppler, !GNSSConstants.isPlausibleRangeRate(lambda * d) { doppler = nil; implausibleDoppler += 1 }
             out.append(PreparedMeasurement(
                 satellite: o.satellite, group: GNSSSignalGroup(system: sys, bandByte: band),
                 correctedPseudorange: pr + c * (s.clock - scale * s.groupDelay),
-                correctedRangeRate: o.doppler.map { -lambda * $0 + c * s.clockDrift },
+                correctedRangeRate: doppler.map { -lambda * $0 + c * s.clockDrift },
                 carrierPhaseMeters: o.carrierPhase.map { lambda * $0 + c * s.clock }, lossOfLockIndicator: o.lossOfLockIndicator,
                 satellitePosition: s.position, satelliteVelocity: s.velocity, ionosphereScale: scale,
                 cn0: o.cn0 ?? 30, source: s.source))
@@ -171,6 +177,7 @@ extension SatelliteEphemerides {
         if lowSignal > 0 { skipped[.lowSignal, default: 0] += lowSignal }
         if noEphemeris > 0 { skipped[.noEphemeris, default: 0] += noEphemeris }
         if implausible > 0 { skipped[.implausibleSatelliteState, default: 0] += implausible }
+        if implausibleDoppler > 0 { skipped[.implausibleDoppler, default: 0] += implausibleDoppler }
         return out
     }
 }

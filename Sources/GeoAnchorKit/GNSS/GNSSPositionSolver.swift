@@ -605,7 +605,8 @@ public struct GNSSPositionSolver: Sendable {
         let nx = up.x, ny = up.y, nz = up.z
         let sigma2 = configuration.rangeRateSigma * configuration.rangeRateSigma
         for (i, m) in all.enumerated() {
-            guard let rr = m.correctedRangeRate else { continue }
+            // A rate no signal has (a corrupted value that reached here unprepared) would overflow the normals.
+            guard let rr = m.correctedRangeRate, GNSSConstants.isPlausibleRangeRate(rr) else { continue }
             let d = m.satellitePosition - r
             let u = d * (1 / (d * d).sum().squareRoot())
             // Elevation from the unit vector's up component (no trigonometry per satellite).
@@ -616,7 +617,8 @@ public struct GNSSPositionSolver: Sendable {
             // rr = u·(v_s − v_r) + drift
             rows.append((SIMD4(-u.x, -u.y, -u.z, 1), rr - (u * m.satelliteVelocity).sum(), se * se / (sigma2 * cnf[i])))
         }
-        for pass in 0..<2 {
+        var pass = 0
+        while pass < 2 {
             guard rows.count >= 5 else { return nil }
             // 4×4 normal equations, one SIMD4 row each (on the stack, no allocation).
             var n0 = SIMD4<Double>(), n1 = SIMD4<Double>(), n2 = SIMD4<Double>(), n3 = SIMD4<Double>(), b = SIMD4<Double>()
@@ -630,13 +632,27 @@ public struct GNSSPositionSolver: Sendable {
             SmallMatrix.choleskySolve(n, m: 4, &b)
             let x = b
             // Keep residuals within 4σ: v² · w ≤ 16.
-            var kept = 0
+            var kept = 0, worst = 0, worstSize = -1.0
+            var keep = [Bool](repeating: false, count: rows.count)
             for k in rows.indices {
                 let v = rows[k].y - (rows[k].h * x).sum()
-                if v * v * rows[k].w <= 16 { rows[kept] = rows[k]; kept += 1 }
+                keep[k] = v * v * rows[k].w <= 16
+                if keep[k] { kept += 1 }
+                let size = Swift.abs(v) * rows[k].w.squareRoot()
+                if size > worstSize { worst = k; worstSize = size }
             }
             if pass == 1 || kept == rows.count { return (SIMD3(x[0], x[1], x[2]), x[3]) }
-            rows.removeLast(rows.count - kept)
+            if kept >= 5 {
+                var j = 0
+                for k in rows.indices where keep[k] { rows[j] = rows[k]; j += 1 }
+                rows.removeLast(rows.count - kept)
+                pass += 1
+            } else {
+                // One gross rate (a Doppler off by 1 kHz among twenty good ones) pulls the fit so
+                // far that hardly any residual stays within 4σ, and the epoch lost its velocity:
+                // leave out the worst row alone and fit again.
+                rows.remove(at: worst)
+            }
         }
         return nil
     }

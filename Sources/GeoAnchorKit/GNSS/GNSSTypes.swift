@@ -120,6 +120,10 @@ public enum GNSSConstants {
     static func isPlausiblePseudorange(_ pr: Double) -> Bool { pr > 1e7 && pr < 6e7 }
     /// A GNSS carrier frequency: 1–2 GHz (the carriers are 1.17–1.61 GHz).
     static func isCarrierFrequency(_ f: Double) -> Bool { f >= 1e9 && f <= 2e9 }
+    /// A pseudorange rate (m/s; a Doppler times the wavelength, with or without the satellite
+    /// clock drift) of at most 20 km/s: a satellite moves ≤ 1 km/s along the line of sight, a
+    /// receiver ≤ 1 km/s, and a receiver clock drifts ≤ 60 ppm (18 km/s).
+    static func isPlausibleRangeRate(_ r: Double) -> Bool { Swift.abs(r) <= 2e4 }
 }
 
 /// GNSS time scales and the leap-second table.

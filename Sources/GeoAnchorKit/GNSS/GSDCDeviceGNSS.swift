@@ -21,7 +21,8 @@ public struct GSDCDeviceGNSS: Sendable {
     public var epochs: [Epoch]
     /// Rows not used, by reason (`missing_state`, `message_type`, `constellation`, `implausible_value`:
     /// a satellite position no GNSS orbit has, a pseudorange outside 10,000–60,000 km, a clock bias
-    /// of 1 s or more, an uncertainty outside 0.01 m…10 km).
+    /// of 1 s or more, an uncertainty outside 0.01 m…10 km), and rows whose pseudorange rate was
+    /// left out (`implausible_doppler`: beyond ±20 km/s; the row itself is used).
     public var skipped: [String: Int]
 
     /// Solver settings for corrections taken from the file: no models of our own added, and
@@ -114,6 +115,7 @@ public struct GSDCDeviceGNSS: Sendable {
             let corr = pr + clk - (try d("IsrbMeters") ?? 0) - (try d("IonosphericDelayMeters") ?? 0) - (try d("TroposphericDelayMeters") ?? 0)
             var rate: Double? = nil
             if let r = try d("PseudorangeRateMetersPerSecond") { rate = r + (try d("SvClockDriftMetersPerSecond") ?? 0) }
+            if let r = rate, !GNSSConstants.isPlausibleRangeRate(r) { rate = nil; out.skipped["implausible_doppler", default: 0] += 1 }
             let vel = SIMD3(try d("SvVelocityXEcefMetersPerSecond") ?? 0, try d("SvVelocityYEcefMetersPerSecond") ?? 0, try d("SvVelocityZEcefMetersPerSecond") ?? 0)
             var m = PreparedMeasurement(satellite: sat,
                                         group: GNSSSignalGroup(system: .gps, band: "1"),

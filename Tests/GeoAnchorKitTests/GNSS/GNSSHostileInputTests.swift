@@ -210,4 +210,49 @@ struct GNSSHostileInputTests {
                     "R01 line \(line) field \(field + 1) = \(value)")
         }
     }
+
+    /// `text` (a RINEX 3 observation file) with observable `k` (0-based, in the header's order) of
+    /// `sat` in epoch `epoch` (0-based) replaced by `value`, right-aligned in the 14 columns.
+    static func replacingObservation(_ text: String, epoch: Int, _ sat: String, _ k: Int, with value: String) -> String {
+        var lines = text.components(separatedBy: "\n")
+        var seen = -1
+        for i in lines.indices {
+            if lines[i].hasPrefix(">") { seen += 1 }
+            guard seen == epoch, lines[i].hasPrefix(sat) else { continue }
+            var c = Array(lines[i])
+            let st = 3 + 16 * k
+            while c.count < st + 14 { c.append(" ") }
+            c.replaceSubrange(st..<(st + 14), with: Array(String(repeating: " ", count: max(0, 14 - value.count)) + value))
+            lines[i] = String(c)
+            break
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// One Doppler of the Pixel 5 drive (G05 D1C at epoch 101, 3,433 Hz in the file's first epoch)
+    /// replaced by a gross value: before, that epoch's WLS velocity was lost (793 of 794 fixes with
+    /// a speed), whether the value was absurd (1e6 Hz, 1e300 Hz) or merely wrong by 1 kHz, since
+    /// the one bad rate pulled the fit so far that no residual stayed within 4σ. Now an absurd
+    /// Doppler is left out and counted (`implausible_doppler`), a wrong one excluded by the fit,
+    /// and the epoch's speed equals the clean file's to 0.05 m/s (reference: the clean run; the
+    /// other 19 rates determine it). Positions are unchanged (the filter gated the rate before).
+    @Test(.enabled(if: SharedData.shouldRun)) func grossDopplerOnPixel5Drive() throws {
+        let text = try SharedData.text(Self.drive + "Pixel5_GnssLog_part1.21o")
+        let nav = try RinexNavigationFile.read(contentsOf: SharedData.url(Self.drive + "hour1180.21n"))
+        let sp3 = try PreciseOrbit.read(contentsOf: SharedData.url("gnss_raw/orbits_2021_118/COD0MGXFIN_20211180000_01D_05M_ORB.SP3"))
+        let eph = SatelliteEphemerides(navigation: nav, precise: sp3)
+        let clean = try Self.run(try RinexObservationFile.read(data: Data(text.utf8), source: "o").epochs, eph, mode: .wls)
+        #expect(clean.fixes.allSatisfy { $0.speed != nil })
+        for (value, counted) in [("1000000.000", 1), ("1e300", 1), ("1000.000", 0)] {
+            let obs = try RinexObservationFile.read(data: Data(Self.replacingObservation(text, epoch: 100, "G05", 2, with: value).utf8), source: "o")
+            #expect(obs.epochs[100].observations.contains { $0.satellite.description == "G05" && $0.doppler == Double(value) })
+            let hit = try Self.run(obs.epochs, eph, mode: .wls)
+            #expect(hit.statistics.measurementsSkipped[.implausibleDoppler] == (counted == 0 ? nil : counted), "D = \(value)")
+            let i = try #require(hit.fixes.firstIndex { $0.time == clean.fixes[100].time })
+            let d = abs((hit.fixes[i].speed ?? .infinity) - clean.fixes[100].speed!)
+            print("D = \(value): speed \(hit.fixes[i].speed ?? .nan) m/s against \(clean.fixes[100].speed!) clean")
+            #expect(hit.fixes.count == 794 && hit.fixes.allSatisfy { $0.speed != nil } && d < 0.05, "D = \(value): speed off by \(d) m/s")
+            #expect(hit.fixes.map(\.latitude) == clean.fixes.map(\.latitude))
+        }
+    }
 }
