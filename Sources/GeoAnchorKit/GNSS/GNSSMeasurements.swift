@@ -102,8 +102,8 @@ public enum GNSSSkipReason: String, Error, Sendable, Hashable, Codable, CaseIter
     case unknownFrequency = "unknown_frequency"
     case noEphemeris = "no_ephemeris"
     /// The orbit or clock gives a state no GNSS satellite has (|r| outside 10,000–50,000 km, a
-    /// clock offset of 1 s or more, non-finite values: a corrupted SP3 or navigation value) or the
-    /// frequency is not a GNSS carrier (1–2 GHz).
+    /// clock offset of 1 s or more, a clock drift of 1e-6 s/s or more, non-finite values: a
+    /// corrupted SP3, clock or navigation value) or the frequency is not a GNSS carrier (1–2 GHz).
     case implausibleSatelliteState = "implausible_satellite_state"
     /// A Doppler no GNSS signal can have (|λ·D| above 20 km/s): the Doppler is left out, the
     /// pseudorange and phase of the same signal are used.
@@ -152,8 +152,10 @@ extension SatelliteEphemerides {
             // One corrupted orbit or clock value (an SP3 coordinate of 1e20 km) made the solver
             // fail the whole epoch (mislabelled too few satellites) and the filter's state NaN.
             // (Each comparison is false for NaN, so non-finite values fail it too.)
+            // A clock drifting 1e-6 s/s or faster (1000 × any GNSS clock; a precise clock sample
+            // off by 10 ms drifts 3e-4 s/s towards it) made the WLS lose 24 of 794 epochs.
             guard GNSSConstants.isPlausibleSatellitePosition(s.position), Swift.abs(s.clock) < 1, Swift.abs(s.groupDelay) < 1e-3,
-                  (s.velocity * s.velocity).sum() < 1e8, Swift.abs(s.clockDrift) < 1e-3,
+                  (s.velocity * s.velocity).sum() < 1e8, Swift.abs(s.clockDrift) < 1e-6,
                   GNSSConstants.isCarrierFrequency(f) else {
                 implausible += 1; continue
             }
