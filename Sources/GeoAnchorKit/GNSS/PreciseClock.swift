@@ -40,6 +40,10 @@ public struct PreciseClock: Sendable {
     private static func parse(_ reader: ByteLineReader) throws(TraceFormatError) -> PreciseClock {
         var clk = PreciseClock()
         var inHeader = true, first = true
+        // Line of each satellite's latest sample: an epoch out of order is reported with the line
+        // it follows, which is the corrupted one when a date jumped ahead (a year 2099 epoch made
+        // the next, correct record the only one named).
+        var lastLine: [SatelliteID: Int] = [:]
         let source = reader.source
         try forEachFixedWidthLine(reader) { (l: FixedWidthLine) throws(TraceFormatError) in
             let text = String(decoding: l.bytes, as: UTF8.self)
@@ -72,7 +76,10 @@ public struct PreciseClock: Sendable {
             let biasText = tok[9].replacingOccurrences(of: "D", with: "E")
             guard let bias = Double(biasText), bias.isFinite, abs(bias) < 1 else { throw l.error("clock bias '\(tok[9])' is not a number of seconds") }
             let t = clk.timeSystem.toGPS(GNSSTime.secondsSinceGPSEpoch(year: y, month: mo, day: d, hour: h, minute: mi, second: s))
-            if let last = clk.samples[sat]?.times.last, t <= last { throw l.error("\(sat) clock epoch is not after the previous one") }
+            if let last = clk.samples[sat]?.times.last, t <= last {
+                throw l.error("\(sat) clock epoch '\(tok[2...7].joined(separator: " "))' is not after that of line \(lastLine[sat] ?? 0)")
+            }
+            lastLine[sat] = l.line
             clk.samples[sat, default: ([], [])].times.append(t)
             clk.samples[sat, default: ([], [])].offsets.append(bias)
         }

@@ -283,4 +283,26 @@ struct GNSSHostileInputTests {
         #expect(hit.statistics.epochsSolved == 794 && hit.statistics.measurementsSkipped[.implausibleSatelliteState] == 59)
         #expect(hit.accuracy.score <= 1.05 * clean.accuracy.score)
     }
+
+    /// The CODE clock file with one G12 record changed. Absurd values are typed errors naming the
+    /// file, line and value (reference: the line numbers of the file's text). An epoch moved to
+    /// 2099 is accepted (a valid date) and the next G12 record is out of order: before, only that
+    /// correct record's line (8319) was named; now the message names the line it follows (8202).
+    @Test(.enabled(if: SharedData.shouldRun)) func clockFileValuesAndOrder() throws {
+        let text = try SharedData.text("gnss_raw/orbits_2021_118/COD0MGXFIN_20211180000_01D_30S_CLK.CLK")
+        let line = "AS G12       2021 04 28 20 00  0.000000  2   -0.339811921234E-04  0.182709807146E-10"
+        #expect(text.contains(line))
+        func read(_ replacement: String) -> String {
+            do {
+                _ = try PreciseClock.read(data: Data(text.replacingOccurrences(of: line, with: replacement).utf8), source: "c.clk")
+                return "read"
+            } catch { return error.description }
+        }
+        #expect(read(line.replacingOccurrences(of: "-0.339811921234E-04", with: "              1e300")) == "c.clk:8202: clock bias '1e300' is not a number of seconds")
+        #expect(read(line.replacingOccurrences(of: "-0.339811921234E-04", with: "                nan")) == "c.clk:8202: clock bias 'nan' is not a number of seconds")
+        #expect(read(line.replacingOccurrences(of: " 0.000000  2", with: "61.000000  2")) == "c.clk:8202: invalid epoch '2021 04 28 20 00 61.000000'")
+        #expect(read(line.replacingOccurrences(of: "  2   -0.3", with: "  0   -0.3")) == "c.clk:8202: number of values '0' is not a positive integer")
+        #expect(read(line.replacingOccurrences(of: "2021 04 28 20 00", with: "2099 04 28 20 00"))
+                == "c.clk:8319: G12 clock epoch '2021 04 28 20 00 30.000000' is not after that of line 8202")
+    }
 }
