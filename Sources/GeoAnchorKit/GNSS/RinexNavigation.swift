@@ -94,6 +94,19 @@ public struct RinexNavigationFile: Sendable {
         try parse(ByteLineReader(data: data, source: source))
     }
 
+    /// Four Klobuchar coefficients of a header line from column `start` (12 columns each), each
+    /// within its broadcast range `limits`; a typed error names the one that is not.
+    private static func klobuchar(_ l: FixedWidthLine, start: Int, name: String, limits: SIMD4<Double>) throws(TraceFormatError) -> SIMD4<Double> {
+        var c = SIMD4<Double>()
+        for k in 0..<4 {
+            c[k] = try l.requiredDouble(start + 12 * k, 12, "\(name) coefficient \(k)")
+            guard Swift.abs(c[k]) <= limits[k] else {
+                throw l.error("\(name) coefficient \(k) \(c[k]) is beyond any broadcast value (±\(limits[k]))")
+            }
+        }
+        return c
+    }
+
     private static func parse(_ reader: ByteLineReader) throws(TraceFormatError) -> RinexNavigationFile {
         var f = RinexNavigationFile()
         var inHeader = true, sawVersion = false
@@ -146,15 +159,15 @@ public struct RinexNavigationFile: Sendable {
                     inHeader = false
                     if let a = alpha, let b = beta { f.klobuchar = KlobucharCoefficients(alpha: a, beta: b) }
                 case "ION ALPHA", "ION BETA":
-                    var c = SIMD4<Double>()
-                    for k in 0..<4 { c[k] = try l.requiredDouble(2 + 12 * k, 12, "\(label) coefficient \(k)") }
-                    if label == "ION ALPHA" { alpha = c } else { beta = c }
+                    let isAlpha = label == "ION ALPHA"
+                    let c = try klobuchar(l, start: 2, name: label, limits: isAlpha ? KlobucharCoefficients.alphaLimits : KlobucharCoefficients.betaLimits)
+                    if isAlpha { alpha = c } else { beta = c }
                 case "IONOSPHERIC CORR":
                     let kind = l.text(0, 4)
                     guard kind == "GPSA" || kind == "GPSB" else { return }
-                    var c = SIMD4<Double>()
-                    for k in 0..<4 { c[k] = try l.requiredDouble(5 + 12 * k, 12, "\(kind) coefficient \(k)") }
-                    if kind == "GPSA" { alpha = c } else { beta = c }
+                    let isAlpha = kind == "GPSA"
+                    let c = try klobuchar(l, start: 5, name: String(kind), limits: isAlpha ? KlobucharCoefficients.alphaLimits : KlobucharCoefficients.betaLimits)
+                    if isAlpha { alpha = c } else { beta = c }
                 default: break
                 }
                 return

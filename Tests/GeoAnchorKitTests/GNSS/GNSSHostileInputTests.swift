@@ -305,4 +305,32 @@ struct GNSSHostileInputTests {
         #expect(read(line.replacingOccurrences(of: "2021 04 28 20 00", with: "2099 04 28 20 00"))
                 == "c.clk:8319: G12 clock epoch '2021 04 28 20 00 30.000000' is not after that of line 8202")
     }
+
+    /// Klobuchar coefficients beyond the broadcast fields' ranges are a typed error naming the
+    /// line, coefficient and value. Before: hour1180.21n with α₀ = 1e-3 s (a 300 km delay) read,
+    /// and none of the Pixel 5 drive's 794 epochs was solved (GPS broadcast, WLS and filter);
+    /// α₀ = −1 s raised the filter's score from 4.73 to 6.08 m. Every real file still reads
+    /// (the DLR merged file here; the shared GPS files in the other tests).
+    @Test func klobucharBeyondBroadcastRange() throws {
+        let v3 = Self.mixed.replacingOccurrences(of: "GPSA   2.6077e-08", with: "GPSA   1.0000e-03")
+        #expect {
+            _ = try RinexNavigationFile.read(data: Data(v3.utf8), source: "m.rnx")
+        } throws: { ($0 as? TraceFormatError)?.description == "m.rnx:2: GPSA coefficient 0 0.001 is beyond any broadcast value (±1.2e-07)" }
+        let beta = Self.mixed.replacingOccurrences(of: "-2.6214e+05  1.3107e+05", with: "-2.6214e+05  1.3107e+07")
+        #expect {
+            _ = try RinexNavigationFile.read(data: Data(beta.utf8), source: "m.rnx")
+        } throws: { ($0 as? TraceFormatError)?.description == "m.rnx:3: GPSB coefficient 3 13107000.0 is beyond any broadcast value (±8400000.0)" }
+        #expect(try RinexNavigationFile.read(data: Data(Self.mixed.utf8), source: "m.rnx").klobuchar?.beta[2] == -2.6214e+05)
+    }
+
+    /// The same in a RINEX 2 header: hour1180.21n's `ION ALPHA` with α₀ = 1e-3 s.
+    @Test(.enabled(if: SharedData.shouldRun)) func klobucharBeyondBroadcastRangeRinex2() throws {
+        let text = try SharedData.text(Self.drive + "hour1180.21n")
+        let alpha = "    0.9313D-08  0.1490D-07 -0.5960D-07 -0.1192D-06          ION ALPHA"
+        #expect(text.contains(alpha))
+        let bad = text.replacingOccurrences(of: alpha, with: alpha.replacingOccurrences(of: "0.9313D-08", with: "0.1000D-02"))
+        #expect {
+            _ = try RinexNavigationFile.read(data: Data(bad.utf8), source: "hour1180.21n")
+        } throws: { ($0 as? TraceFormatError)?.description == "hour1180.21n:4: ION ALPHA coefficient 0 0.001 is beyond any broadcast value (±1.2e-07)" }
+    }
 }
