@@ -13,6 +13,7 @@ struct GNSSHostileInputTests {
     /// (2023-03-14), as vendored by gnss_lib_py (commit d1c2a53, data/unit_test/rinex/nav), copied
     /// value for value: G01, R01, three consecutive E01 (10 min apart), C01 (BeiDou GEO) and J02.
     /// Its Galileo records leave orbit 5's spare field blank, as IGS's merged BRDC files do.
+    /// IGS MGEX broadcast data (DLR), openly available under the IGS data policy with attribution.
     static let mixed = """
              3.04           NAVIGATION DATA     M                   RINEX VERSION / TYPE
         GPSA   2.6077e-08  7.4506e-09 -1.1921e-07  0.0000e+00       IONOSPHERIC CORR
