@@ -12,8 +12,10 @@ import Foundation
 /// point far from a sparse path costs at most O(segments).
 ///
 /// - Complexity: cells ≥ `minimumCellSize` (default 10 m), at most √`maximumCells` + 3 per row
-///   and per column (default 400,000 cells: ≤ 635 × 635), also for a long thin extent; building
-///   is O(total length / cell + segments).
+///   and per column (default 400,000 cells: ≤ 635 × 635), also for a long thin extent, and at
+///   least (total length of the lines) / `maximumCells`, so building is O(`maximumCells` +
+///   segments) in time and memory whatever the segments' lengths (100,000 spokes 2 km long
+///   registered 9.5·10⁷ cell entries, > 1 GB, before that last bound).
 public struct SegmentGrid: Sendable {
     /// The polylines, as given.
     public let lines: [PlanarPolyline]
@@ -43,7 +45,9 @@ public struct SegmentGrid: Sendable {
         precondition(minimumCellSize > 0 && maximumCells >= 1, "grid parameters")
         var start: [PlanarPoint] = [], direction: [PlanarPoint] = [], line: [Int32] = [], inLine: [Int32] = []
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        var totalLength = 0.0
         for (li, l) in lines.enumerated() {
+            totalLength += l.length
             for i in 0..<l.segmentCount {
                 start.append(l.points[i])
                 direction.append(l.points[i + 1] - l.points[i])
@@ -60,7 +64,10 @@ public struct SegmentGrid: Sendable {
         if start.isEmpty { minX = 0; minY = 0; maxX = 0; maxY = 0 }
         // From the larger side, not the area: a thin line 1e6 m long would otherwise get 31.6 m
         // cells and 31,625 × 3 of them (for maximumCells 1000).
-        let cell = Swift.max(minimumCellSize, (Swift.max(maxX - minX, maxY - minY) + 1) / Double(maximumCells).squareRoot())
+        // And from the total length: each segment is registered in ~3 cells per cell of its length,
+        // so Σ length / cell ≤ maximumCells bounds the registrations.
+        let cell = Swift.max(minimumCellSize, (Swift.max(maxX - minX, maxY - minY) + 1) / Double(maximumCells).squareRoot(),
+                             totalLength / Double(maximumCells))
         cellSize = cell
         origin = PlanarPoint(x: minX - cell, y: minY - cell)
         // Bounded: extent / cell ≤ √maximumCells on each side by the choice of cell.
@@ -213,9 +220,16 @@ public struct SegmentGrid: Sendable {
     /// Each crossing is counted in the one grid cell that holds the crossing point, so a
     /// segment listed in several cells of the row counts once.
     public func crossingCountToEast(of p: PlanarPoint) -> Int {
-        let (cx, cy) = cellOf(p)
-        guard cy >= 0, cy < rows, cx < columns else { return 0 }
         var crossings = 0
+        forEachCrossingToEast(of: p) { _ in crossings += 1 }
+        return crossings
+    }
+
+    /// Calls `body(k)` once for every segment `k` the ray from `p` towards +x crosses (the
+    /// crossings ``crossingCountToEast(of:)`` counts), e.g. to count them per line.
+    public func forEachCrossingToEast(of p: PlanarPoint, _ body: (Int) -> Void) {
+        let (cx, cy) = cellOf(p)
+        guard cy >= 0, cy < rows, cx < columns else { return }
         let row = cy * columns
         for x in Swift.max(0, cx)..<columns {
             let c = row + x
@@ -228,9 +242,8 @@ public struct SegmentGrid: Sendable {
                 guard xc > p.x else { continue }
                 // Count where the crossing point lies (its own cell lists the segment).
                 let col = cellOf(PlanarPoint(x: xc, y: p.y)).x
-                if col == x || (x == Swift.max(0, cx) && col < x) || (x == columns - 1 && col > x) { crossings += 1 }
+                if col == x || (x == Swift.max(0, cx) && col < x) || (x == columns - 1 && col > x) { body(s) }
             }
         }
-        return crossings
     }
 }

@@ -45,4 +45,18 @@ struct SegmentGridLimitTests {
         let ok = try grid(PlanarPoint(x: 0, y: 0), PlanarPoint(x: 100, y: 0))
         #expect(ok.count == 1 && abs(ok.distance(to: PlanarPoint(x: 50, y: 3)) - 3) < 1e-12)
     }
+
+    /// Long segments in a small extent: 100 edges of ~1000 m zig-zagging inside 1000 m. The cell
+    /// came from the extent alone (1001 / √1000 = 31.7 m), so each edge was registered in ~95
+    /// cells (100,000 spokes of 2 km: 9.5·10⁷ entries, > 1 GB). Now cell ≥ total length /
+    /// maximumCells (10⁵ m / 1000 = 100 m) and the entries stay O(maximumCells + segments).
+    /// Reference for the query: the zig-zag's vertex (0, 0) is 5 m from (−3, −4) (tolerance 1e-9 m).
+    @Test func totalLengthBoundsTheRegistrations() {
+        let pts = (0...100).map { i in PlanarPoint(x: i % 2 == 0 ? 0 : 1000, y: Double(i) * 0.1) }
+        let line = PlanarPolyline(pts)
+        let grid = SegmentGrid(lines: [line], maximumCells: 1000)
+        #expect(grid.cellSize >= line.length / 1000)
+        #expect(grid.cellSegments.count <= 4 * 1000 + 9 * 100, "\(grid.cellSegments.count) entries")
+        #expect(abs(grid.distance(to: PlanarPoint(x: -3, y: -4)) - 5) < 1e-9)
+    }
 }
