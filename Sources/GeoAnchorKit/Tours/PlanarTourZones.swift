@@ -26,8 +26,14 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
     ///
     /// - Throws: ``TourError/invalidFeature(index:id:reason:)`` naming the zone (feature index =
     ///   stops, then zones) for a ring with fewer than 3 distinct vertices, edges that cross or a
-    ///   ring that touches itself ("self-intersection at …"), a hole outside its polygon, or
-    ///   overlapping polygons of one zone.
+    ///   ring that touches itself ("self-intersection at …"), a hole outside its polygon,
+    ///   overlapping polygons of one zone, or a zone whose check would compare more than
+    ///   ``maximumEdgePairChecks`` pairs of nearby edges (thousands of edges crowded into one
+    ///   spot, e.g. 100,000 spokes meeting at a centre).
+    /// - Complexity: the check compares only edges that share a cell of a sparse grid sized by the
+    ///   mean edge length, and finds holes and nested polygons by one ray per ring: near-linear
+    ///   for zones whose vertices are spread along their rings (before, the session's 10 m cells
+    ///   made it quadratic: 10⁵ vertices on a 200 m circle ran > 300 s).
     public init(tour: Tour, frame: LocalTangentFrame) throws(TourError) {
         self.frame = frame
         ids = tour.zones.map(\.id)
@@ -83,10 +89,14 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
 
     // MARK: validation
 
+    /// Most pairs of edges the validity check of one zone compares (pairs sharing a grid cell);
+    /// beyond, the zone is refused as too complex to check rather than checked for minutes.
+    public static let maximumEdgePairChecks = 50_000_000
+
     /// Why the polygons are not a valid (multi)polygon, or nil. Checks what GEOS's validity test
     /// reports for tour zones: too few distinct vertices, crossing edges, a ring touching itself,
     /// a hole outside its shell, overlapping polygons.
-    static func invalidity(polygons: [[PlanarPolyline]], grid: SegmentGrid) -> (message: String, point: PlanarPoint?)? {
+    static func invalidity(polygons: [[PlanarPolyline]], grid: SegmentGrid, maximumPairChecks: Int = maximumEdgePairChecks) -> (message: String, point: PlanarPoint?)? {
         for rings in polygons {
             for r in rings {
                 var distinct: [PlanarPoint] = []
@@ -94,7 +104,37 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
                 if distinct.count < 3 { return ("a ring needs at least 3 distinct vertices", r.points[0]) }
             }
         }
-        // Edge pairs that share a grid cell (every intersecting pair does).
+        // Edge pairs that share a cell (every intersecting pair does) of a sparse grid whose cell
+        // is the mean edge length, so a cell holds a few edges of an evenly spread ring (the
+        // session's 10 m cells hold thousands of a dense one). Each piece of an edge between
+        // samples half a cell apart lies in its bounding box: ≤ 4 cells, listed as (cell, edge).
+        let edgeCount = grid.count
+        var totalLength = 0.0, minX = Double.infinity, minY = Double.infinity
+        for k in 0..<edgeCount {
+            totalLength += grid.direction[k].length
+            minX = Swift.min(minX, grid.start[k].x); minY = Swift.min(minY, grid.start[k].y)
+        }
+        let cell = Swift.max(1e-3, totalLength / Double(Swift.max(1, edgeCount)))
+        func cellOf(_ v: Double, _ m: Double) -> Int64 { Int64(((v - m) / cell).rounded(.down)) }
+        var entries: [(x: Int64, y: Int64, edge: Int32)] = []
+        entries.reserveCapacity(4 * edgeCount)
+        var seen = Set<SIMD2<Int64>>()
+        for k in 0..<edgeCount {
+            let a = grid.start[k], d = grid.direction[k]
+            let pieces = Swift.max(1, Int((2 * d.length / cell).rounded(.up)))
+            seen.removeAll(keepingCapacity: true)
+            var q0 = a
+            for i in 1...pieces {
+                let q1 = i == pieces ? a + d : a + d * (Double(i) / Double(pieces))
+                for cx in cellOf(Swift.min(q0.x, q1.x), minX)...cellOf(Swift.max(q0.x, q1.x), minX) {
+                    for cy in cellOf(Swift.min(q0.y, q1.y), minY)...cellOf(Swift.max(q0.y, q1.y), minY) where seen.insert(SIMD2(cx, cy)).inserted {
+                        entries.append((cx, cy, Int32(k)))
+                    }
+                }
+                q0 = q1
+            }
+        }
+        entries.sort { ($0.x, $0.y, $0.edge) < ($1.x, $1.y, $1.edge) }
         func orient(_ a: PlanarPoint, _ b: PlanarPoint, _ c: PlanarPoint) -> Double {
             (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)
         }
@@ -105,15 +145,25 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
             let pts = grid.lines[Int(grid.line[k])].points, i = Int(grid.segmentInLine[k])
             return (pts[i], pts[i + 1])
         }
-        for c in 0..<(grid.columns * grid.rows) {
-            let lo = Int(grid.cellStart[c]), hi = Int(grid.cellStart[c + 1])
+        var checks = 0
+        var lo = 0
+        while lo < entries.count {
+            var hi = lo + 1
+            while hi < entries.count && entries[hi].x == entries[lo].x && entries[hi].y == entries[lo].y { hi += 1 }
+            defer { lo = hi }
             guard hi - lo >= 2 else { continue }
+            checks += (hi - lo) * (hi - lo - 1) / 2
+            if checks > maximumPairChecks {
+                return ("too complex to check: more than \(maximumPairChecks) pairs of nearby edges (\(edgeCount) edges, \(hi - lo) of them within one \(cell) m cell)",
+                        PlanarPoint(x: minX + (Double(entries[lo].x) + 0.5) * cell, y: minY + (Double(entries[lo].y) + 0.5) * cell))
+            }
             for u in lo..<(hi - 1) {
-                let s = Int(grid.cellSegments[u])
+                let s = Int(entries[u].edge)
                 // Endpoints exactly as given (start + direction may round off the next vertex).
                 let (a, b) = endpoints(s)
                 for v in (u + 1)..<hi {
-                    let t = Int(grid.cellSegments[v])
+                    let t = Int(entries[v].edge)
+                    guard t != s else { continue }
                     let (p, q) = endpoints(t)
                     let o1 = orient(a, b, p), o2 = orient(a, b, q), o3 = orient(p, q, a), o4 = orient(p, q, b)
                     if ((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0)) {
@@ -121,6 +171,8 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
                         let w = o1 / (o1 - o2)
                         return ("self-intersection (edges cross)", p + (q - p) * w)
                     }
+                    // Touching needs a vertex on the other segment, i.e. a zero orientation.
+                    guard o1 == 0 || o2 == 0 || o3 == 0 || o4 == 0 else { continue }
                     // Touching within one ring: allowed only at the vertex adjacent edges share.
                     guard grid.line[s] == grid.line[t] else { continue }
                     let ring = grid.lines[Int(grid.line[s])]
@@ -139,28 +191,41 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
                 }
             }
         }
-        // Holes inside their shell; no polygon inside another (edges do not cross, so one vertex decides).
-        func inside(_ p: PlanarPoint, _ ring: PlanarPolyline) -> Bool {
-            var odd = false
-            for k in 0..<ring.segmentCount {
-                let a = ring.points[k], b = ring.points[k + 1]
-                if (a.y > p.y) != (b.y > p.y), a.x + (p.y - a.y) * (b.x - a.x) / (b.y - a.y) > p.x { odd.toggle() }
+        // Holes inside their shell; no polygon inside another. Edges do not cross, so one vertex
+        // of a ring that lies on no other ring decides, by the parity of the crossings of one ray
+        // with each other ring (one ray per ring, not every ring against every other).
+        var firstLine: [Int] = []   // line number of each polygon's shell
+        var n = 0
+        for rings in polygons { firstLine.append(n); n += rings.count }
+        func probe(_ line: Int) -> PlanarPoint? {
+            grid.lines[line].points.first { p in grid.segments(within: 0, of: p).allSatisfy { Int(grid.line[$0]) == line } }
+        }
+        /// Lines (other than `line`) around `p` an odd number of times.
+        func enclosing(_ p: PlanarPoint, _ line: Int) -> Set<Int> {
+            var odd = Set<Int>()
+            grid.forEachCrossingToEast(of: p) { k in
+                let l = Int(grid.line[k])
+                if l != line, odd.remove(l) == nil { odd.insert(l) }
             }
             return odd
         }
-        func probe(_ r: PlanarPolyline, against ring: PlanarPolyline) -> PlanarPoint? {
-            r.points.first { p in !(0..<ring.segmentCount).contains { ring.project(p, segment: $0).distance == 0 } }
-        }
-        for rings in polygons {
-            for h in rings.dropFirst() {
-                if let p = probe(h, against: rings[0]), !inside(p, rings[0]) { return ("a hole lies outside its polygon", p) }
+        for (pi, rings) in polygons.enumerated() {
+            for h in 1..<rings.count {
+                let line = firstLine[pi] + h
+                if let p = probe(line), !enclosing(p, line).contains(firstLine[pi]) { return ("a hole lies outside its polygon", p) }
             }
         }
-        for (i, pi) in polygons.enumerated() {
-            for (j, pj) in polygons.enumerated() where i != j {
-                guard let p = probe(pj[0], against: pi[0]), inside(p, pi[0]) else { continue }
-                // Inside polygon i's shell: fine only within one of its holes (an island in a lake).
-                if !pi.dropFirst().contains(where: { inside(p, $0) }) { return ("polygons of the zone overlap", p) }
+        if polygons.count > 1 {
+            var polygonOf = [Int](repeating: 0, count: n)
+            for (pi, rings) in polygons.enumerated() { for r in rings.indices { polygonOf[firstLine[pi] + r] = pi } }
+            for j in polygons.indices {
+                guard let p = probe(firstLine[j]) else { continue }
+                let around = enclosing(p, firstLine[j])
+                for l in around where l == firstLine[polygonOf[l]] && polygonOf[l] != j {
+                    // Inside polygon i's shell: fine only within one of its holes (an island in a lake).
+                    let i = polygonOf[l]
+                    if !(1..<polygons[i].count).contains(where: { around.contains(firstLine[i] + $0) }) { return ("polygons of the zone overlap", p) }
+                }
             }
         }
         return nil

@@ -105,4 +105,35 @@ struct PlanarTourZonesTests {
         for s in walk.samples { events += try session.update(s.fix, zones: nil).events }
         #expect(events.filter { $0.feature == .zone }.map(\.kind) == [.enter, .dwell, .exit])
     }
+
+    /// A dense but simple zone: a 200 m circle of 100,000 vertices (1.3 cm apart). Before, the
+    /// validity check compared every pair of edges in a 10 m cell (thousands per cell): the
+    /// `geobench tour` run with it took > 300 s; now edges share cells of the mean edge length.
+    /// Reference: the signed distance at the centre is the apothem R·cos(π/n) (tolerance 1e-6 m,
+    /// the frame round trip).
+    @Test(.timeLimit(.minutes(1))) func denseCircleZoneIsCheckedQuickly() throws {
+        let f = try LocalTangentFrame(origin: Self.origin)
+        let n = 100_000, r = 200.0
+        let ring = Self.ring(f, (0..<n).map { k in (r * cos(2 * .pi * Double(k) / Double(n)), r * sin(2 * .pi * Double(k) / Double(n))) })
+        let zones = try PlanarTourZones(tour: try Self.tour(zones: [TourZone(id: "circle", rings: [ring])], frame: f), frame: f)
+        #expect(abs(zones.signedDistance(zone: 0, at: PlanarPoint(x: 0, y: 0)) - r * cos(.pi / Double(n))) < 1e-6)
+    }
+
+    /// Edges crowded into one spot (spokes of a star meeting at its centre) cannot be checked in
+    /// bounded time by comparing nearby pairs: beyond the budget the zone is refused, naming
+    /// the problem, instead of running for minutes. Reference: 2,000 spokes all share the cell
+    /// at the centre, 2,000·1,999/2 ≈ 2·10⁶ pairs > the budget of 10,000 passed here.
+    @Test func crowdedZoneIsRefusedAsTooComplex() throws {
+        let n = 2_000
+        let pts = (0..<n).map { k -> PlanarPoint in
+            let a = 2 * Double.pi * Double(k) / Double(n), r = k % 2 == 0 ? 1000.0 : 1.0
+            return PlanarPoint(x: r * cos(a), y: r * sin(a))
+        }
+        let ring = PlanarPolyline(pts + [pts[0]])
+        let grid = SegmentGrid(lines: [ring])
+        let r = try #require(PlanarTourZones.invalidity(polygons: [[ring]], grid: grid, maximumPairChecks: 10_000))
+        #expect(r.message.hasPrefix("too complex to check: more than 10000 pairs of nearby edges (2000 edges"), "\(r.message)")
+        // The same star is valid: with the default budget it is accepted.
+        #expect(PlanarTourZones.invalidity(polygons: [[ring]], grid: grid) == nil)
+    }
 }
