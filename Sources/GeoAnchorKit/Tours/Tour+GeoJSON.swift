@@ -12,14 +12,18 @@ extension Tour {
     ///   joined in file order. The first path feature's `id` (if any) names `off_route` events.
     ///
     /// - Throws: ``TourError/invalidFeature(index:id:reason:)`` naming the feature's index in
-    ///   `features` and its id (unclosed ring, stop without radius, empty path, missing or
-    ///   unknown `kind`, wrong geometry type, coordinates out of range),
+    ///   `features` and its id (unclosed ring, stop without radius, empty path, a path whose
+    ///   positions are all equal (length 0), an empty `id`, missing or unknown `kind`, wrong
+    ///   geometry type, coordinates out of range),
     ///   ``TourError/duplicateID(_:firstIndex:secondIndex:)``, ``TourError/noStops``, or
     ///   ``TourError/notAFeatureCollection(source:reason:)``.
     public init(geoJSON data: Data, source: String = "<geojson>") throws(TourError) {
         let root: JSONValue
         do { root = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
-            throw .notAFeatureCollection(source: source, reason: "invalid JSON: \(error.localizedDescription)")
+            // The parser's own words ("Number 1e400 is not representable in Swift."), not
+            // localizedDescription's "The data isn't in the correct format."
+            let d = GeoJSONFeatureCollection.describe(error, data: data)
+            throw .notAFeatureCollection(source: source, reason: d.hasPrefix("invalid JSON") ? d : "invalid JSON: \(d)")
         }
         guard root["type"]?.stringValue == "FeatureCollection" else {
             throw .notAFeatureCollection(source: source, reason: "top-level \"type\" is \(root["type"].map { "\($0)" } ?? "missing"), expected \"FeatureCollection\"")
@@ -28,11 +32,13 @@ extension Tour {
             throw .notAFeatureCollection(source: source, reason: "missing \"features\" array")
         }
         var stops: [TourStop] = [], zones: [TourZone] = [], path: [GeodeticCoordinate] = []
-        var pathID: String?
+        var pathID: String?, pathIndex: Int?
         var stopIndex: [String: Int] = [:], zoneIndex: [String: Int] = [:]
         for (i, raw) in features.enumerated() {
             let rawID = Self.identifier(raw["properties"]?["id"]) ?? Self.identifier(raw["id"])
             func bad(_ reason: String) -> TourError { .invalidFeature(index: i, id: rawID, reason: reason) }
+            // An empty id would name events "" (a CSV line ending in a comma).
+            if rawID == "" { throw bad("empty \"id\" (a stop, zone or path id names its events)") }
             // Decode one feature with the shared GeoJSON model, so its errors name this feature.
             let feature: GeoJSONFeature
             do {
@@ -91,10 +97,12 @@ extension Tour {
                 guard ps.count >= 2 else { throw bad("empty path: a LineString needs ≥ 2 positions, got \(ps.count)") }
                 for p in ps { path.append(try coordinate(p)) }
                 if pathID == nil { pathID = rawID }
+                if pathIndex == nil { pathIndex = i }
             case ("path", .multiLineString(let ls)?):
                 guard !ls.isEmpty else { throw bad("empty path: MultiLineString without lines") }
                 for l in ls { for p in l { path.append(try coordinate(p)) } }
                 if pathID == nil { pathID = rawID }
+                if pathIndex == nil { pathIndex = i }
             case ("stop", let g), ("zone", let g), ("path", let g):
                 let expected = kind == "stop" ? "Point" : kind == "zone" ? "Polygon or MultiPolygon" : "LineString or MultiLineString"
                 throw bad("a \"\(kind)\" must be a \(expected), got \(g?.typeName ?? "null geometry")")
@@ -103,6 +111,9 @@ extension Tour {
             }
         }
         guard !stops.isEmpty else { throw .noStops }
+        if let pathIndex, let reason = Self.zeroLengthPath(path) {
+            throw .invalidFeature(index: pathIndex, id: pathID, reason: reason)
+        }
         self.stops = stops; self.zones = zones; self.path = path; self.pathID = pathID ?? "path"
         // Remaining rules (duplicate-free, finite) hold by construction; re-check for safety.
         try validate()

@@ -60,8 +60,10 @@ public struct Tour: Sendable, Hashable, Codable {
     public var pathID: String
 
     /// Creates and validates a tour.
-    /// - Throws: ``TourError`` for no stops, duplicate ids, non-positive radii, unclosed rings,
-    ///   a one-point path, or out-of-range coordinates (feature indices count stops, then zones).
+    /// - Throws: ``TourError`` for no stops, duplicate or empty ids, non-positive radii, unclosed
+    ///   rings, a one-point path or one whose positions are all equal (length 0: no progress, no
+    ///   direction), or out-of-range coordinates (feature indices count stops, then zones, then
+    ///   the path).
     public init(stops: [TourStop], zones: [TourZone] = [], path: [GeodeticCoordinate] = [], pathID: String = "path") throws(TourError) {
         self.stops = stops; self.zones = zones; self.path = path; self.pathID = pathID
         try validate()
@@ -72,6 +74,7 @@ public struct Tour: Sendable, Hashable, Codable {
         guard !stops.isEmpty else { throw .noStops }
         var seen: [String: Int] = [:]
         for (i, s) in stops.enumerated() {
+            if s.id.isEmpty { throw .invalidFeature(index: i, id: s.id, reason: "empty stop id (it names the stop's events)") }
             if let j = seen[s.id] { throw .duplicateID(s.id, firstIndex: j, secondIndex: i) }
             seen[s.id] = i
             guard s.radius.isFinite, s.radius > 0 else {
@@ -84,6 +87,7 @@ public struct Tour: Sendable, Hashable, Codable {
         seen = [:]
         for (k, z) in zones.enumerated() {
             let i = stops.count + k
+            if z.id.isEmpty { throw .invalidFeature(index: i, id: z.id, reason: "empty zone id (it names the zone's events)") }
             if let j = seen[z.id] { throw .duplicateID(z.id, firstIndex: j, secondIndex: i) }
             seen[z.id] = i
             guard !z.polygons.isEmpty, z.polygons.allSatisfy({ !$0.isEmpty }) else {
@@ -105,6 +109,18 @@ public struct Tour: Sendable, Hashable, Codable {
         for c in path {
             do { try c.validate() } catch { throw .invalidFeature(index: stops.count + zones.count, id: pathID, reason: "\(error)") }
         }
+        if !path.isEmpty && pathID.isEmpty {
+            throw .invalidFeature(index: stops.count + zones.count, id: pathID, reason: "empty path id (it names off_route / on_route events)")
+        }
+        if let reason = Self.zeroLengthPath(path) { throw .invalidFeature(index: stops.count + zones.count, id: pathID, reason: reason) }
+    }
+
+    /// Why `path` (≥ 2 positions) has no length — every position the same — or nil. Progress
+    /// along such a path is 0 of 0 m and its direction undefined.
+    static func zeroLengthPath(_ path: [GeodeticCoordinate]) -> String? {
+        guard path.count >= 2, let first = path.first,
+              path.allSatisfy({ $0.latitude == first.latitude && $0.longitude == first.longitude }) else { return nil }
+        return "path has length 0: all \(path.count) positions are (\(first.latitude), \(first.longitude))"
     }
 
     /// Index of the stop with `id`, or nil.

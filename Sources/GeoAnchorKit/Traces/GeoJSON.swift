@@ -286,7 +286,7 @@ public struct GeoJSONFeatureCollection: Sendable, Hashable, Codable {
         struct TypeOnly: Decodable { var type: String }
         let type: String
         do { type = try dec.decode(TypeOnly.self, from: data).type } catch {
-            throw TraceFormatError(source: source, line: nil, message: "not a GeoJSON object: \(describe(error))")
+            throw TraceFormatError(source: source, line: nil, message: "not a GeoJSON object: \(describe(error, data: data))")
         }
         do {
             switch type {
@@ -295,7 +295,7 @@ public struct GeoJSONFeatureCollection: Sendable, Hashable, Codable {
             default: return GeoJSONFeatureCollection(features: [GeoJSONFeature(geometry: try dec.decode(GeoJSONGeometry.self, from: data))])
             }
         } catch {
-            throw TraceFormatError(source: source, line: nil, message: describe(error))
+            throw TraceFormatError(source: source, line: nil, message: describe(error, data: data))
         }
     }
 
@@ -318,9 +318,20 @@ public struct GeoJSONFeatureCollection: Sendable, Hashable, Codable {
         }
     }
 
-    private static func describe(_ error: any Error) -> String {
+    /// A decoding error as one line with its JSON path. For text that is not JSON at all,
+    /// `JSONDecoder` says only "The given data was not valid JSON." (no position, no value), so
+    /// `data` is parsed again with `JSONSerialization` for its account: "Number 1e400 is not
+    /// representable in Swift.", "Too many nested arrays or dictionaries around character 513.",
+    /// "Unexpected character … around line 3, column 7."
+    static func describe(_ error: any Error, data: Data? = nil) -> String {
         func path(_ p: [any CodingKey]) -> String {
             p.isEmpty ? "" : " at " + p.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+        }
+        if case DecodingError.dataCorrupted(let c) = error, c.codingPath.isEmpty, let data {
+            do { _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) } catch {
+                let ns = error as NSError
+                return "invalid JSON: " + ((ns.userInfo[NSDebugDescriptionErrorKey] as? String) ?? ns.localizedDescription)
+            }
         }
         switch error {
         case DecodingError.dataCorrupted(let c): return c.debugDescription + path(c.codingPath)

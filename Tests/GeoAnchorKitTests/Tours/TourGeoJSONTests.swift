@@ -60,4 +60,43 @@ struct TourGeoJSONTests {
             try Tour(geoJSON: Data(#"{"type":"Feature"}"#.utf8))
         }
     }
+
+    /// Text that is not JSON: JSONDecoder says only "The given data was not valid JSON." and the
+    /// message was localizedDescription's "The data isn't in the correct format." for 1e400 and
+    /// for 600 nested arrays alike. Now the parser's account names the value or the position.
+    /// Reference: JSONSerialization's messages.
+    @Test func invalidJSONNamesTheProblem() {
+        func reason(_ text: String) -> String {
+            do { _ = try Tour(geoJSON: Data(text.utf8)); return "accepted" } catch {
+                guard case .notAFeatureCollection(_, let r) = error else { return "\(error)" }
+                return r
+            }
+        }
+        let huge = #"{"type":"FeatureCollection","features":[{"type":"Feature","properties":{"kind":"stop","id":"a","radius":1e400},"geometry":{"type":"Point","coordinates":[14.39,49.95]}}]}"#
+        #expect(reason(huge) == "invalid JSON: Number 1e400 is not representable in Swift.")
+        let deep = #"{"type":"FeatureCollection","features":[],"x":"# + String(repeating: "[", count: 600) + String(repeating: "]", count: 600) + "}"
+        #expect(reason(deep).hasPrefix("invalid JSON: Too many nested arrays or dictionaries around character"), "\(reason(deep))")
+        // The shared GeoJSON reader: the parser's account for text that is not JSON at all.
+        #expect(throws: TraceFormatError(source: "x", line: nil, message: "not a GeoJSON object: invalid JSON: Too many nested arrays or dictionaries around character 513.")) {
+            try GeoJSONFeatureCollection.decode(Data((String(repeating: "[", count: 600) + String(repeating: "]", count: 600)).utf8), source: "x")
+        }
+    }
+
+    /// An empty id named events "" (CSV `time,enter,`); a path whose positions are all equal
+    /// gave progress 0 of 0 m and off_route events from a point. Both were accepted; now they
+    /// are refused naming the feature. Reference: the feature indices in the file.
+    @Test func emptyIDsAndZeroLengthPathsAreRefused() throws {
+        let empty = #"{"type":"Feature","properties":{"kind":"stop","id":"","radius":20},"geometry":{"type":"Point","coordinates":[14.39,49.95]}}"#
+        guard case .invalidFeature(1, "", let r1)? = error(Self.stopA, empty) else { Issue.record("empty id accepted"); return }
+        #expect(r1.hasPrefix("empty \"id\""))
+        let point = #"{"type":"Feature","properties":{"kind":"path","id":"p"},"geometry":{"type":"LineString","coordinates":[[14.39,49.95],[14.39,49.95],[14.39,49.95]]}}"#
+        #expect(error(Self.stopA, point) == .invalidFeature(index: 1, id: "p", reason: "path has length 0: all 3 positions are (49.95, 14.39)"))
+        // Values built in code: the same rules.
+        let c = GeodeticCoordinate(latitude: 49.95, longitude: 14.39)
+        #expect(throws: TourError.self) { try Tour(stops: [TourStop(id: "", coordinate: c, radius: 5)]) }
+        #expect(throws: TourError.invalidFeature(index: 1, id: "path", reason: "path has length 0: all 2 positions are (49.95, 14.39)")) {
+            try Tour(stops: [TourStop(id: "a", coordinate: c, radius: 5)], path: [c, c])
+        }
+        #expect(throws: TourError.self) { try Tour(stops: [TourStop(id: "a", coordinate: c, radius: 5)], path: [c, GeodeticCoordinate(latitude: 49.951, longitude: 14.39)], pathID: "") }
+    }
 }
