@@ -31,24 +31,42 @@ public final class OwnedGeometry {
 extension GEOSContext {
     /// A coordinate sequence from planar points. The caller takes ownership.
     private func sequence(_ points: [PlanarPoint], what: String) throws(GEOSError) -> OpaquePointer {
-        for (i, p) in points.enumerated() where !(p.x.isFinite && p.y.isFinite) {
-            throw .invalidInput(reason: "\(what): point \(i) (\(p.x), \(p.y)) is not finite")
-        }
+        for (i, p) in points.enumerated() { try Self.check(p, what: "\(what): point \(i)") }
+        guard let count = UInt32(exactly: points.count) else { throw .invalidInput(reason: "\(what): \(points.count) points (GEOS takes < 2³²)") }
         clearMessages()
         // GEOSCoordSeq_copyFromBuffer_r: new sequence from interleaved x,y (hasZ 0, hasM 0);
         // NULL on exception.
         let seq: OpaquePointer? = points.withUnsafeBufferPointer { buf in
             buf.withMemoryRebound(to: Double.self) { d in
-                GEOSCoordSeq_copyFromBuffer_r(handle, d.baseAddress, UInt32(points.count), 0, 0)
+                GEOSCoordSeq_copyFromBuffer_r(handle, d.baseAddress, count, 0, 0)
             }
         }
         guard let seq else { throw failure("GEOSCoordSeq_copyFromBuffer_r") }
         return seq
     }
 
+    /// Largest |x| and |y| (m) of a coordinate given to or read into GEOS: ``SegmentGrid/maximumCoordinate``
+    /// (10⁹ m; any map projection of the Earth stays within 4·10⁷ m). Beyond, GEOS computes
+    /// garbage or crashes: a point buffered by 1e155 m has area NaN, and GEOS 3.11's WKT writer
+    /// overflows a stack buffer for a coordinate of 1e136 ("stack smashing detected", abort).
+    public static let maximumCoordinate = SegmentGrid.maximumCoordinate
+
+    /// Most nested parentheses ``geometry(wkt:)`` accepts (a MULTIPOLYGON needs 3): GEOS's WKT
+    /// reader recurses once per level, and 100,000 nested `GEOMETRYCOLLECTION (` overflowed the stack.
+    public static let maximumWKTNesting = 64
+
+    /// Throws unless `p` is finite and within ±``maximumCoordinate``.
+    static func check(_ p: PlanarPoint, what: String) throws(GEOSError) {
+        guard p.x.isFinite, p.y.isFinite else { throw .invalidInput(reason: "\(what) (\(p.x), \(p.y)) is not finite") }
+        guard abs(p.x) <= maximumCoordinate, abs(p.y) <= maximumCoordinate else {
+            throw .invalidInput(reason: "\(what) (\(p.x), \(p.y)) is beyond ±\(maximumCoordinate) m")
+        }
+    }
+
     /// A point geometry.
+    /// - Throws: ``GEOSError/invalidInput(reason:)`` for a non-finite coordinate or one beyond ±``maximumCoordinate``.
     public func point(_ p: PlanarPoint) throws(GEOSError) -> OwnedGeometry {
-        guard p.x.isFinite, p.y.isFinite else { throw .invalidInput(reason: "point (\(p.x), \(p.y)) is not finite") }
+        try Self.check(p, what: "point")
         // GEOSGeom_createPointFromXY_r: new point, NULL on exception.
         return try make("GEOSGeom_createPointFromXY_r") { GEOSGeom_createPointFromXY_r(handle, p.x, p.y) }
     }
@@ -99,8 +117,26 @@ extension GEOSContext {
     }
 
     /// Parses Well-Known Text (e.g. `"POLYGON ((0 0, 10 0, 10 10, 0 0))"`), coordinates in meters.
-    /// - Throws: ``GEOSError/operationFailed(function:message:)`` with GEOS's parse message.
+    /// - Throws: ``GEOSError/operationFailed(function:message:)`` with GEOS's parse message;
+    ///   ``GEOSError/invalidInput(reason:)`` for more than ``maximumWKTNesting`` nested
+    ///   parentheses, or a coordinate that is not finite (GEOS reads `NaN`, `inf` and `1e400`,
+    ///   the last as +∞) or beyond ±``maximumCoordinate``.
     public func geometry(wkt: String) throws(GEOSError) -> OwnedGeometry {
+        var depth = 0
+        for u in wkt.utf8 {
+            if u == UInt8(ascii: "(") {
+                depth += 1
+                if depth > Self.maximumWKTNesting {
+                    throw .invalidInput(reason: "WKT nests more than \(Self.maximumWKTNesting) parentheses")
+                }
+            } else if u == UInt8(ascii: ")") { depth -= 1 }
+        }
+        let g = try parse(wkt: wkt)
+        try g.checkCoordinates()
+        return g
+    }
+
+    private func parse(wkt: String) throws(GEOSError) -> OwnedGeometry {
         clearMessages()
         // GEOSWKTReader_create_r: NULL on exception.
         guard let reader = GEOSWKTReader_create_r(handle) else { throw failure("GEOSWKTReader_create_r") }
@@ -155,8 +191,55 @@ extension OwnedGeometry {
         return l
     }
 
+    /// Every coordinate finite and within ±``GEOSContext/maximumCoordinate``, else
+    /// ``GEOSError/invalidInput(reason:)`` naming the first bad one.
+    func checkCoordinates() throws(GEOSError) {
+        func walk(_ g: OpaquePointer, _ what: String) throws(GEOSError) {
+            let h = context.handle
+            // GEOSGeomTypeId_r: GEOS_POINT … GEOS_GEOMETRYCOLLECTION, −1 on exception.
+            let type = GEOSGeomTypeId_r(h, g)
+            switch type {
+            case Int32(GEOS_POINT.rawValue), Int32(GEOS_LINESTRING.rawValue), Int32(GEOS_LINEARRING.rawValue):
+                // GEOSisEmpty_r: 1 empty (no coordinate sequence to read), 0 not, 2 exception.
+                if try context.predicate("GEOSisEmpty_r", { GEOSisEmpty_r(h, g) }) { return }
+                for (i, p) in try Self.points(of: g, context: context).enumerated() {
+                    try GEOSContext.check(p, what: "\(what) point \(i)")
+                }
+            case Int32(GEOS_POLYGON.rawValue):
+                if try context.predicate("GEOSisEmpty_r", { GEOSisEmpty_r(h, g) }) { return }
+                context.clearMessages()
+                // GEOSGetExteriorRing_r / GEOSGetInteriorRingN_r: borrowed, NULL on exception.
+                guard let ext = GEOSGetExteriorRing_r(h, g) else { throw context.failure("GEOSGetExteriorRing_r") }
+                try walk(ext, what + " shell")
+                // GEOSGetNumInteriorRings_r: count, −1 on exception.
+                let n = GEOSGetNumInteriorRings_r(h, g)
+                guard n >= 0 else { throw context.failure("GEOSGetNumInteriorRings_r") }
+                for i in 0..<n {
+                    guard let r = GEOSGetInteriorRingN_r(h, g, i) else { throw context.failure("GEOSGetInteriorRingN_r") }
+                    try walk(r, what + " hole \(i)")
+                }
+            case -1:
+                throw context.failure("GEOSGeomTypeId_r")
+            default:
+                // Multi* and collections. GEOSGetNumGeometries_r: count, −1 on exception.
+                let n = GEOSGetNumGeometries_r(h, g)
+                guard n >= 0 else { throw context.failure("GEOSGetNumGeometries_r") }
+                for i in 0..<n {
+                    // GEOSGetGeometryN_r: borrowed, NULL on exception.
+                    guard let part = GEOSGetGeometryN_r(h, g, i) else { throw context.failure("GEOSGetGeometryN_r") }
+                    try walk(part, what + " part \(i)")
+                }
+            }
+        }
+        try walk(pointer, typeName)
+    }
+
     /// Well-Known Text, trimmed (no trailing zeros).
+    /// - Throws: ``GEOSError/invalidInput(reason:)`` for a coordinate beyond
+    ///   ±``GEOSContext/maximumCoordinate`` (from a buffer, say): GEOS 3.11's trimmed writer
+    ///   overflows a stack buffer from about 1e134 (measured: abort at 1e136).
     public func wkt() throws(GEOSError) -> String {
+        try checkCoordinates()
         let h = context.handle
         context.clearMessages()
         // GEOSWKTWriter_create_r: NULL on exception.

@@ -138,4 +138,35 @@ struct GEOSContextTests {
             #expect(abs(total - 3000) < 1e-9)
         }
     }
+
+    /// Hostile values at the GEOS boundary, each a typed error naming the value. Before: a WKT of
+    /// a point buffered by 1e300 m aborted the process (GEOS 3.11's trimmed WKT writer overflows a
+    /// stack buffer from ~1e134: "stack smashing detected"); the buffer itself had area NaN;
+    /// quadrantSegments beyond Int32 trapped in the conversion; the WKT reader took NaN, 1e400
+    /// (+∞) and 100,000 nested collections (a stack overflow). Reference: the documented bounds
+    /// (GEOSContext.maximumCoordinate 1e9 m, maximumWKTNesting 64, maximumQuadrantSegments 1000).
+    @Test func hostileValuesAreRefused() throws {
+        let ctx = try GEOSContext()
+        let pt = try ctx.point(PlanarPoint(x: 0, y: 0))
+        func invalid(_ body: () throws -> Void) -> String? {
+            do { try body(); return nil } catch { if case GEOSError.invalidInput(let r) = error { return r }; return "\(error)" }
+        }
+        #expect(invalid { _ = try pt.buffer(1e300) }?.hasPrefix("buffer distance 1e+300 m") == true)
+        #expect(invalid { _ = try pt.buffer(-1e300) } != nil)
+        #expect(invalid { _ = try pt.buffer(1, quadrantSegments: Int.max) }?.hasPrefix("quadrantSegments 9223372036854775807") == true)
+        #expect(invalid { _ = try pt.buffer(1, quadrantSegments: 1_000_000_000) } != nil)
+        #expect(invalid { _ = try pt.buffer(1, join: .mitre, mitreLimit: .nan) }?.hasPrefix("mitreLimit nan") == true)
+        #expect(invalid { _ = try ctx.point(PlanarPoint(x: 1e300, y: 0)) }?.contains("1e+300") == true)
+        #expect(invalid { _ = try ctx.lineString([PlanarPoint(x: 0, y: 0), PlanarPoint(x: 0, y: -1e10)]) }?.hasPrefix("LineString: point 1") == true)
+        for wkt in ["POINT (NaN 1)", "POINT (1e400 0)", "POINT (inf 0)", "POINT (1e300 0)", "MULTIPOINT ((0 0), (0 1e136))"] {
+            #expect(invalid { _ = try ctx.geometry(wkt: wkt) } != nil, "\(wkt)")
+        }
+        let nested = String(repeating: "GEOMETRYCOLLECTION (", count: 100_000) + "POINT (1 1)" + String(repeating: ")", count: 100_000)
+        #expect(invalid { _ = try ctx.geometry(wkt: nested) } == "WKT nests more than 64 parentheses")
+        // Within the bounds all is well: a 1e8 m buffer writes its WKT, an empty geometry reads.
+        let big = try pt.buffer(1e8, quadrantSegments: 1)
+        #expect(try big.wkt().hasPrefix("POLYGON ((100000000 0"))
+        #expect(try ctx.geometry(wkt: "POLYGON EMPTY").isEmpty())
+        #expect(try ctx.geometry(wkt: "GEOMETRYCOLLECTION (POINT (1 2), POLYGON ((0 0, 1 0, 1 1, 0 0)))").partCount() == 2)
+    }
 }
