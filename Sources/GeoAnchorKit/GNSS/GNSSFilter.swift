@@ -110,8 +110,10 @@ extension GNSSProcessor {
             if !initialized || dt > fc.maximumGap || dt <= 0 || badRun >= fc.resetAfterBadEpochs {
                 let prior: SIMD3<Double>? = initialized ? SIMD3(x[0], x[1], x[2]) : nil
                 var scratch: [GNSSSkipReason: Int] = [:]
-                guard case .success(let s) = wls.solve(meas, time: e.time, prior: prior, skipped: &scratch) else {
-                    stats.epochsSkipped[.tooFewSatellites, default: 0] += 1
+                let initial = wls.solve(meas, time: e.time, prior: prior, skipped: &scratch)
+                guard case .success(let s) = initial else {
+                    // The WLS's own reason (not converged, fault not isolated, too few satellites).
+                    if case .failure(let reason) = initial { stats.epochsSkipped[reason, default: 0] += 1 }
                     continue
                 }
                 if initialized { stats.filterResets += 1 }

@@ -332,20 +332,132 @@ public struct GNSSPositionSolver: Sendable {
     }
 
     /// Solves from prepared measurements (shared with the filter's initialisation).
+    ///
+    /// Fault detection and exclusion in two stages. The normal path: one solution with every
+    /// measurement, then the measurements with residuals above ``GNSSSolverConfiguration/grossErrorThreshold``
+    /// are removed, then the χ² test excludes the largest normalised residual at a time (see
+    /// ``GNSSSolverConfiguration/maximumExclusions``). That path cannot isolate one satellite whose
+    /// broadcast orbit or clock is grossly wrong but in range (a mean anomaly off by 0.01–2 rad puts
+    /// the satellite hundreds to thousands of km off, a clock off by 1e-4–1e-3 s is 30–300 km):
+    /// least squares spreads its error over every residual, so the gross-error screen removes good
+    /// measurements with it (or cannot, leaving too few), and the iterations fail to converge or
+    /// converge tens of km off. When the normal path fails, or its first solution has gross residuals
+    /// on two or more satellites, the epoch is solved again once per satellite with all of that
+    /// satellite's measurements left out (leave-one-out, RAIM-style) and the candidate taken whose
+    /// first solution has no gross residual, with at least one redundant measurement, and the
+    /// smallest a-posteriori unit variance; its left-out measurements are counted as
+    /// ``GNSSSkipReason/excludedByFDE`` (and in ``GNSSSolution/excluded``). When no candidate is
+    /// consistent the normal path's result stands, so the retry never makes an epoch worse. It costs
+    /// one solve per satellite, and only on epochs that need it: an epoch the normal path solves
+    /// without gross residuals on two satellites runs exactly as before. Two or more faulty
+    /// satellites in one epoch are not isolated.
     public func solve(_ measurements: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?,
                       skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
         let cfg = configuration
         let all = cfg.ionosphereFreeCombination ? PreparedMeasurement.ionosphereFreeCombinations(measurements) : measurements
-        // The measurements in use, as indices into `all` (nothing copied per exclusion), and the
-        // C/N0 variance factor of every measurement (one `pow` each, shared with the Doppler fit).
-        var active: [Int] = []
-        active.reserveCapacity(all.count)
+        // The C/N0 variance factor of every measurement (one `exp` each, shared with the Doppler fit).
         var cnf: [Double] = []
         cnf.reserveCapacity(all.count)
-        for (i, a) in all.enumerated() {
-            cnf.append(GNSSSolverConfiguration.cn0Factor(a.cn0))
-            if a.correctedPseudorange != nil { active.append(i) }
+        for a in all { cnf.append(GNSSSolverConfiguration.cn0Factor(a.cn0)) }
+        let normal = attempt(all, cnf: cnf, leaving: nil, time: time, prior: prior)
+        var chosen = normal
+        if normal.needsLeaveOneOut, let retry = leaveOneOut(all, cnf: cnf, time: time, prior: prior) {
+            // A failed retry (the fault detected, not isolated) keeps the normal path's counts.
+            if case .success = retry.result { chosen = retry } else { chosen.result = retry.result }
         }
+        if chosen.belowMask > 0 { skipped[.belowElevationMask, default: 0] += chosen.belowMask }
+        if chosen.excludedByFDE > 0 { skipped[.excludedByFDE, default: 0] += chosen.excludedByFDE }
+        return chosen.result
+    }
+
+    /// One run of the normal path (``solve(_:time:prior:skipped:)``) with its counts, which the
+    /// caller adds to the skip reasons of the run it keeps.
+    struct Attempt {
+        var result: Result<GNSSSolution, GNSSSkipReason>
+        /// Measurements dropped by the elevation mask, and excluded (gross-error screen, χ² test
+        /// and, for a leave-one-out candidate, the left-out satellite's pseudoranges).
+        var belowMask = 0, excludedByFDE = 0
+        /// Distinct satellites with a residual above the gross-error threshold in the first solution.
+        var grossSatellites = 0
+        /// Degrees of freedom and weighted residual square sum (Σ v²/σ²) of the final solution.
+        var dof = 0, weightedSquareSum = Double.nan
+
+        /// Whether the leave-one-out retry is worth running: the normal path failed, or its first
+        /// solution pointed at more than one satellite (one gross satellite is what its screen handles).
+        var needsLeaveOneOut: Bool {
+            if case .failure(let r) = result { return r == .notConverged || r == .tooFewSatellites }
+            return grossSatellites >= 1
+        }
+        /// A consistent leave-one-out candidate: solved, no gross residual in its first solution.
+        /// Without redundancy (dof 0) that holds trivially; such a candidate is only taken when
+        /// every other consistent candidate agrees with it (``leaveOneOut(_:cnf:time:prior:)``).
+        var isConsistent: Bool {
+            if case .success = result { return grossSatellites == 0 }
+            return false
+        }
+        /// The a-posteriori unit variance, +∞ without redundancy (ranks candidates).
+        var unitVariance: Double { dof > 0 && weightedSquareSum.isFinite ? weightedSquareSum / Double(dof) : .infinity }
+    }
+
+    /// Leave-one-out candidates farther apart than this (m) are different answers: the fault is
+    /// detected but not isolated. 50 m: several times phone code noise at a usable geometry (σ ≈ 6 m,
+    /// PDOP ≲ 3), far below what a faulty satellite that stays consistent with too little
+    /// redundancy moves the solution (4–200 km on the Pixel 5 drive, GPS only).
+    static let isolationDistance: Double = 50
+
+    /// The leave-one-out retry of ``solve(_:time:prior:skipped:)``: every satellite with a
+    /// pseudorange left out in turn. Nil when no candidate is consistent; a failure
+    /// (``GNSSSkipReason/faultNotIsolated``) when consistent candidates disagree by more than
+    /// ``isolationDistance``; else the consistent candidate with the smallest a-posteriori unit
+    /// variance, its left-out pseudoranges counted as excluded (below the elevation mask at the
+    /// solution: counted as masked).
+    func leaveOneOut(_ all: [PreparedMeasurement], cnf: [Double], time: Double, prior: SIMD3<Double>?) -> Attempt? {
+        var satellites: [SatelliteID] = []
+        for m in all where m.correctedPseudorange != nil && !satellites.contains(m.satellite) { satellites.append(m.satellite) }
+        var best: Attempt? = nil, bestSatellite: SatelliteID? = nil
+        var consistent: [SIMD3<Double>] = []
+        for s in satellites {
+            let a = attempt(all, cnf: cnf, leaving: s, time: time, prior: prior)
+            guard a.isConsistent, case .success(let sol) = a.result else { continue }
+            consistent.append(sol.position)
+            if let b = best, !(a.unitVariance < b.unitVariance) { continue }
+            best = a; bestSatellite = s
+        }
+        guard let chosen = best, case .success(let chosenSolution) = chosen.result else { return nil }
+        for p in consistent {
+            let d = p - chosenSolution.position
+            if (d * d).sum() > Self.isolationDistance * Self.isolationDistance {
+                var failed = chosen
+                failed.result = .failure(.faultNotIsolated)
+                return failed
+            }
+        }
+        guard var b = best, let s = bestSatellite, case .success(var sol) = b.result else { return nil }
+        // The left-out pseudoranges: excluded, or masked when the (wrong) orbit puts the satellite below the mask.
+        let geo = Self.geodeticWithTrig(sol.position)
+        let ctx = GeometryContext(receiver: sol.position, lat: geo.latitude * .pi / 180, lon: geo.longitude * .pi / 180,
+                                  height: geo.height, nearSurface: true, time: time, config: configuration,
+                                  klobuchar: ephemerides.navigation?.klobuchar, trig: geo.trig)
+        var left = 0
+        for (i, m) in all.enumerated() where m.satellite == s && m.correctedPseudorange != nil {
+            if Self.geometry(m, ctx, cn0Factor: cnf[i]).elevation >= configuration.elevationMask * .pi / 180 { left += 1 } else { b.belowMask += 1 }
+        }
+        b.excludedByFDE += left
+        sol.excluded += left
+        b.result = .success(sol)
+        return b
+    }
+
+    /// The normal path of ``solve(_:time:prior:skipped:)`` on `all` without the measurements of
+    /// satellite `leaving` (when given).
+    func attempt(_ all: [PreparedMeasurement], cnf: [Double], leaving: SatelliteID?, time: Double, prior: SIMD3<Double>?) -> Attempt {
+        let cfg = configuration
+        // The measurements in use, as indices into `all` (nothing copied per exclusion).
+        var active: [Int] = []
+        active.reserveCapacity(all.count)
+        for (i, a) in all.enumerated() where a.correctedPseudorange != nil && a.satellite != leaving { active.append(i) }
+        var outcome = Attempt(result: .failure(.tooFewSatellites))
+        func done(_ r: Result<GNSSSolution, GNSSSkipReason>) -> Attempt { outcome.result = r; return outcome }
         var r = prior ?? SIMD3<Double>(0, 0, 0)
         // Clock per group, carried across exclusions (warm start); a handful of groups: a list.
         var knownGroups: [GNSSSignalGroup] = [], knownClocks: [Double] = []
@@ -359,8 +471,6 @@ public struct GNSSPositionSolver: Sendable {
         var screened = false
         var masked = false
         var exclusions = 0
-        var belowMask = 0
-        defer { if belowMask > 0 { skipped[.belowElevationMask, default: 0] += belowMask } }
         // Scratch buffers reused by every iteration and exclusion (no allocation per measurement).
         var rows: [Row] = []
         rows.reserveCapacity(active.count)
@@ -404,7 +514,7 @@ public struct GNSSPositionSolver: Sendable {
                 if let j = groups.firstIndex(of: g) { gi.append(j) } else { gi.append(groups.count); groups.append(g) }
             }
             let m = 3 + groups.count
-            guard active.count >= m, !groups.isEmpty else { return .failure(.tooFewSatellites) }
+            guard active.count >= m, !groups.isEmpty else { return done(.failure(.tooFewSatellites)) }
             clocks.removeAll(keepingCapacity: true)
             for g in groups { clocks.append(knownGroups.firstIndex(of: g).map { knownClocks[$0] } ?? knownClocks.first ?? 0) }
             var converged = false
@@ -440,7 +550,7 @@ public struct GNSSPositionSolver: Sendable {
                     let before = active.count
                     var kept = 0
                     for i in rows.indices {
-                        if rows[i].elevation >= maskR { active[kept] = active[i]; rows[kept] = rows[i]; kept += 1 } else { belowMask += 1 }
+                        if rows[i].elevation >= maskR { active[kept] = active[i]; rows[kept] = rows[i]; kept += 1 } else { outcome.belowMask += 1 }
                     }
                     if kept != before {
                         active.removeLast(before - kept)
@@ -468,7 +578,7 @@ public struct GNSSPositionSolver: Sendable {
                     }
                     return dx
                 }
-                guard let dx = solved else { return .failure(.tooFewSatellites) }
+                guard let dx = solved else { return done(.failure(.tooFewSatellites)) }
                 step = dx
                 lastNear = near
                 r += step
@@ -482,10 +592,10 @@ public struct GNSSPositionSolver: Sendable {
             }
             remember(groups, clocks)
             if restart { continue }
-            if !converged { return .failure(.notConverged) }
+            if !converged { return done(.failure(.notConverged)) }
             // Final residuals at the solution.
             let norm = (r * r).sum().squareRoot()
-            guard norm > 6.2e6, norm < 6.6e6 else { return .failure(.notConverged) }
+            guard norm > 6.2e6, norm < 6.6e6 else { return done(.failure(.notConverged)) }
             let geo = Self.geodeticWithTrig(r)
             lat = geo.latitude * .pi / 180; lon = geo.longitude * .pi / 180; height = geo.height; trig = geo.trig
             resid.removeAll(keepingCapacity: true)
@@ -511,12 +621,20 @@ public struct GNSSPositionSolver: Sendable {
                 screened = true
                 var gross = 0
                 for v in resid where abs(v) > cfg.grossErrorThreshold { gross += 1 }
+                if gross > 0 {
+                    // Distinct satellites among them (a satellite has one measurement per band).
+                    var sats: [SatelliteID] = []
+                    for k in active.indices where abs(resid[k]) > cfg.grossErrorThreshold && !sats.contains(all[active[k]].satellite) {
+                        sats.append(all[active[k]].satellite)
+                    }
+                    outcome.grossSatellites = sats.count
+                }
                 if gross > 0 && active.count - gross >= m + 1 {
                     var kept = 0
                     for k in active.indices where !(abs(resid[k]) > cfg.grossErrorThreshold) { active[kept] = active[k]; kept += 1 }
                     active.removeLast(active.count - kept)
                     excluded += gross
-                    skipped[.excludedByFDE, default: 0] += gross
+                    outcome.excludedByFDE += gross
                     continue
                 }
             }
@@ -529,7 +647,7 @@ public struct GNSSPositionSolver: Sendable {
             if dof >= 3 && exclusions < cfg.maximumExclusions && ssq > Self.chiSquareQuantile999(dof) {
                 active.remove(at: worst)
                 excluded += 1; exclusions += 1
-                skipped[.excludedByFDE, default: 0] += 1
+                outcome.excludedByFDE += 1
                 continue
             }
             // Done: covariance (a-priori σ, scaled by the a-posteriori unit variance when > 1) and
@@ -583,8 +701,15 @@ public struct GNSSPositionSolver: Sendable {
                                    residualRMS: (resid.reduce(0) { $0 + $1 * $1 } / Double(resid.count)).squareRoot(),
                                    horizontalAccuracy: 1.5096 * ((he + hn) / 2).squareRoot(), verticalAccuracy: hu.squareRoot(),
                                    residuals: resid)
-            if let vd = velocityAndDrift(all, cn0Factors: cnf, receiver: r, up: SIMD3(trig[1] * trig[3], trig[1] * trig[2], trig[0])) { sol.velocity = vd.velocity; sol.clockDrift = vd.drift }
-            return .success(sol)
+            let up = SIMD3(trig[1] * trig[3], trig[1] * trig[2], trig[0])
+            // A left-out satellite's Doppler goes with its pseudoranges (its orbit's velocity is suspect too).
+            let vd = leaving.map { l in
+                let keep = all.indices.filter { all[$0].satellite != l }
+                return velocityAndDrift(keep.map { all[$0] }, cn0Factors: keep.map { cnf[$0] }, receiver: r, up: up)
+            } ?? velocityAndDrift(all, cn0Factors: cnf, receiver: r, up: up)
+            if let vd { sol.velocity = vd.velocity; sol.clockDrift = vd.drift }
+            outcome.dof = dof; outcome.weightedSquareSum = ssq
+            return done(.success(sol))
         }
     }
 
