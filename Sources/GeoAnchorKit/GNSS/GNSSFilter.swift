@@ -343,8 +343,8 @@ extension GNSSProcessor {
             let prior = p[c * n + c]
             let informative = idx.indices.filter { rows[idx[$0]].nu.isFinite && variances[$0].isFinite && variances[$0] < prior }
             guard informative.count >= robustPreGateMinimumRows else { continue }
-            let centre = median(informative.map { rows[idx[$0]].nu })
-            let centreVariance = .pi / 2 * median(informative.map { variances[$0] }) / Double(informative.count)
+            let centre = informative.map { rows[idx[$0]].nu }.median()
+            let centreVariance = .pi / 2 * informative.map { variances[$0] }.median() / Double(informative.count)
             for (j, i) in idx.enumerated() {
                 let d = rows[i].nu - centre
                 // Non-finite values are left to the sequential gate, which rejects them.
@@ -357,12 +357,6 @@ extension GNSSProcessor {
     /// Fewest rows of one type for `robustPreGate(_:p:n:gate:)`: with 4 the median lies between
     /// two good rows' values whenever at most one is wrong.
     static let robustPreGateMinimumRows = 4
-
-    static func median(_ values: [Double]) -> Double {
-        let s = values.sorted()
-        let m = s.count / 2
-        return s.count % 2 == 1 ? s[m] : (s[m - 1] + s[m]) / 2
-    }
 
     static func mul(_ a: [Double], _ b: [Double], _ n: Int) -> [Double] {
         var c = [Double](repeating: 0, count: n * n)

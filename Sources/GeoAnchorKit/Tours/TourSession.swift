@@ -113,10 +113,9 @@ public struct TourSession: Sendable {
         // first stop, so a tour across ±180° is centred correctly). A median, unlike the mean,
         // does not move when one stop is far away (a typo'd or antipodal stop), so the other
         // stops' geometry and events stay the same; that stop is then refused below.
-        func median(_ v: [Double]) -> Double { let s = v.sorted(); return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2 }
-        let lat = median(tour.stops.map(\.coordinate.latitude))
+        let lat = tour.stops.map(\.coordinate.latitude).median()
         let lon0 = tour.stops[0].coordinate.longitude
-        let lon = Angle.normalizeLongitude(lon0 + median(tour.stops.map { Angle.normalizeLongitude($0.coordinate.longitude - lon0) }))
+        let lon = Angle.normalizeLongitude(lon0 + tour.stops.map { Angle.normalizeLongitude($0.coordinate.longitude - lon0) }.median())
         do {
             frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: lat, longitude: lon, ellipsoidalHeight: 0))
         } catch {
