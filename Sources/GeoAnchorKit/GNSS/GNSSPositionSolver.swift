@@ -341,15 +341,15 @@ public struct GNSSPositionSolver: Sendable {
     /// the satellite hundreds to thousands of km off, a clock off by 1e-4–1e-3 s is 30–300 km):
     /// least squares spreads its error over every residual, so the gross-error screen removes good
     /// measurements with it (or cannot, leaving too few), and the iterations fail to converge or
-    /// converge tens of km off. When the normal path fails, or its first solution has gross residuals
-    /// on two or more satellites, the epoch is solved again once per satellite with all of that
+    /// converge tens of km off. When the normal path fails, or its first solution has a gross
+    /// residual on any satellite, the epoch is solved again once per satellite with all of that
     /// satellite's measurements left out (leave-one-out, RAIM-style) and the candidate taken whose
     /// first solution has no gross residual, with at least one redundant measurement, and the
     /// smallest a-posteriori unit variance; its left-out measurements are counted as
     /// ``GNSSSkipReason/excludedByFDE`` (and in ``GNSSSolution/excluded``). When no candidate is
     /// consistent the normal path's result stands, so the retry never makes an epoch worse. It costs
     /// one solve per satellite, and only on epochs that need it: an epoch the normal path solves
-    /// without gross residuals on two satellites runs exactly as before. Two or more faulty
+    /// without a gross residual runs exactly as before. Two or more faulty
     /// satellites in one epoch are not isolated.
     public func solve(_ measurements: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?,
                       skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
@@ -383,7 +383,8 @@ public struct GNSSPositionSolver: Sendable {
         var dof = 0, weightedSquareSum = Double.nan
 
         /// Whether the leave-one-out retry is worth running: the normal path failed, or its first
-        /// solution pointed at more than one satellite (one gross satellite is what its screen handles).
+        /// solution had a gross residual (the screen then removed measurements by residual size,
+        /// which a satellite's wrong orbit spreads over good ones too).
         var needsLeaveOneOut: Bool {
             if case .failure(let r) = result { return r == .notConverged || r == .tooFewSatellites }
             return grossSatellites >= 1
@@ -423,16 +424,14 @@ public struct GNSSPositionSolver: Sendable {
             if let b = best, !(a.unitVariance < b.unitVariance) { continue }
             best = a; bestSatellite = s
         }
-        guard let chosen = best, case .success(let chosenSolution) = chosen.result else { return nil }
+        guard var b = best, let s = bestSatellite, case .success(var sol) = b.result else { return nil }
         for p in consistent {
-            let d = p - chosenSolution.position
+            let d = p - sol.position
             if (d * d).sum() > Self.isolationDistance * Self.isolationDistance {
-                var failed = chosen
-                failed.result = .failure(.faultNotIsolated)
-                return failed
+                b.result = .failure(.faultNotIsolated)
+                return b
             }
         }
-        guard var b = best, let s = bestSatellite, case .success(var sol) = b.result else { return nil }
         // The left-out pseudoranges: excluded, or masked when the (wrong) orbit puts the satellite below the mask.
         let geo = Self.geodeticWithTrig(sol.position)
         let ctx = GeometryContext(receiver: sol.position, lat: geo.latitude * .pi / 180, lon: geo.longitude * .pi / 180,
@@ -619,16 +618,15 @@ public struct GNSSPositionSolver: Sendable {
             let dof = active.count - m
             if !screened {
                 screened = true
+                // Gross residuals, and the distinct satellites they are on (a satellite has one
+                // measurement per band).
                 var gross = 0
-                for v in resid where abs(v) > cfg.grossErrorThreshold { gross += 1 }
-                if gross > 0 {
-                    // Distinct satellites among them (a satellite has one measurement per band).
-                    var sats: [SatelliteID] = []
-                    for k in active.indices where abs(resid[k]) > cfg.grossErrorThreshold && !sats.contains(all[active[k]].satellite) {
-                        sats.append(all[active[k]].satellite)
-                    }
-                    outcome.grossSatellites = sats.count
+                var sats: [SatelliteID] = []
+                for k in active.indices where abs(resid[k]) > cfg.grossErrorThreshold {
+                    gross += 1
+                    if !sats.contains(all[active[k]].satellite) { sats.append(all[active[k]].satellite) }
                 }
+                outcome.grossSatellites = sats.count
                 if gross > 0 && active.count - gross >= m + 1 {
                     var kept = 0
                     for k in active.indices where !(abs(resid[k]) > cfg.grossErrorThreshold) { active[kept] = active[k]; kept += 1 }

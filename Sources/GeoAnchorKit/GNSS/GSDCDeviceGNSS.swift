@@ -115,7 +115,7 @@ public struct GSDCDeviceGNSS: Sendable {
             let corr = pr + clk - (try d("IsrbMeters") ?? 0) - (try d("IonosphericDelayMeters") ?? 0) - (try d("TroposphericDelayMeters") ?? 0)
             var rate: Double? = nil
             if let r = try d("PseudorangeRateMetersPerSecond") { rate = r + (try d("SvClockDriftMetersPerSecond") ?? 0) }
-            if let r = rate, !GNSSConstants.isPlausibleRangeRate(r) { rate = nil; out.skipped["implausible_doppler", default: 0] += 1 }
+            if let r = rate, !GNSSConstants.isPlausibleRangeRate(r) { rate = nil; out.skipped[GNSSSkipReason.implausibleDoppler.rawValue, default: 0] += 1 }
             let vel = SIMD3(try d("SvVelocityXEcefMetersPerSecond") ?? 0, try d("SvVelocityYEcefMetersPerSecond") ?? 0, try d("SvVelocityZEcefMetersPerSecond") ?? 0)
             var m = PreparedMeasurement(satellite: sat,
                                         group: GNSSSignalGroup(system: .gps, band: "1"),
