@@ -247,22 +247,23 @@ public final class ProjTransformer {
         let back = UnsafeMutablePointer<Double>.allocate(capacity: tolerance == nil ? 0 : 3 * chunk)
         defer { back.deallocate() }
         let reverse: ProjDirection = direction == .forward ? .inverse : .forward
+        /// Copies elements lo..<lo+count of x, y, z (zeros without z) into `buffer`'s thirds.
+        func copyChunk(_ lo: Int, _ count: Int, into buffer: UnsafeMutablePointer<Double>) {
+            buffer.update(from: px + lo, count: count)
+            (buffer + chunk).update(from: py + lo, count: count)
+            if let pz = z?.baseAddress { (buffer + 2 * chunk).update(from: pz + lo, count: count) }
+            else { (buffer + 2 * chunk).update(repeating: 0, count: count) }
+        }
         var nextRejected = 0
         var lo = 0
         while lo < n {
             let count = Swift.min(chunk, n - lo)
-            saved.update(from: px + lo, count: count)
-            (saved + chunk).update(from: py + lo, count: count)
-            if let pz = z?.baseAddress { (saved + 2 * chunk).update(from: pz + lo, count: count) }
-            else { (saved + 2 * chunk).update(repeating: 0, count: count) }
+            copyChunk(lo, count, into: saved)
             proj_errno_reset(pj)
             _ = proj_trans_generic(pj, direction.pj, px + lo, s, count, py + lo, s, count,
                                    z.map { $0.baseAddress! + lo }, z == nil ? 0 : s, z == nil ? 0 : count, nil, 0, 0)
             if tolerance != nil {
-                back.update(from: px + lo, count: count)
-                (back + chunk).update(from: py + lo, count: count)
-                if let pz = z?.baseAddress { (back + 2 * chunk).update(from: pz + lo, count: count) }
-                else { (back + 2 * chunk).update(repeating: 0, count: count) }
+                copyChunk(lo, count, into: back)
                 proj_errno_reset(pj)
                 _ = proj_trans_generic(pj, reverse.pj, back, s, count, back + chunk, s, count,
                                        back + 2 * chunk, s, count, nil, 0, 0)
@@ -271,13 +272,13 @@ public final class ProjTransformer {
             for i in lo..<(lo + count) {
                 if nextRejected < rejected.count, rejected[nextRejected] == i { nextRejected += 1; continue }
                 let k = i - lo
+                let (ix, iy, iz) = (saved[k], saved[chunk + k], saved[2 * chunk + k])
                 let finite = x[i].isFinite && y[i].isFinite && (z?[i].isFinite ?? true)
                 if finite, let tolerance {
                     let (bx, by, bz) = (back[k], back[chunk + k], back[2 * chunk + k])
-                    let miss = roundTripMiss(from: (saved[k], saved[chunk + k], saved[2 * chunk + k]), back: (bx, by, bz), direction: direction)
+                    let miss = roundTripMiss(from: (ix, iy, iz), back: (bx, by, bz), direction: direction)
                     // `!(miss <= tolerance)`: a NaN miss (the way back failed) fails too.
                     if _slowPath(!(miss <= tolerance)) {
-                        let (ix, iy, iz) = (saved[k], saved[chunk + k], saved[2 * chunk + k])
                         let message = "outside the transformation's domain: transformed back it gives (\(bx), \(by), \(bz)), "
                             + "\(miss.isFinite ? String(format: "%.3g", miss) : "an unknown distance") m from the input (round-trip tolerance \(tolerance) m)"
                         x[i] = .infinity; y[i] = .infinity; z?[i] = .infinity
@@ -286,7 +287,6 @@ public final class ProjTransformer {
                     continue
                 }
                 guard _slowPath(!finite) else { continue }
-                let (ix, iy, iz) = (saved[k], saved[chunk + k], saved[2 * chunk + k])
                 // This element's own errno (the batch call's is the last failure's).
                 let r = transformOne(x: ix, y: iy, z: iz, direction: direction)
                 x[i] = .infinity; y[i] = .infinity; z?[i] = .infinity
