@@ -341,16 +341,23 @@ public struct GNSSPositionSolver: Sendable {
     /// the satellite hundreds to thousands of km off, a clock off by 1e-4–1e-3 s is 30–300 km):
     /// least squares spreads its error over every residual, so the gross-error screen removes good
     /// measurements with it (or cannot, leaving too few), and the iterations fail to converge or
-    /// converge tens of km off. When the normal path fails, or its first solution has a gross
-    /// residual on any satellite, the epoch is solved again once per satellite with all of that
-    /// satellite's measurements left out (leave-one-out, RAIM-style) and the candidate taken whose
-    /// first solution has no gross residual, with at least one redundant measurement, and the
-    /// smallest a-posteriori unit variance; its left-out measurements are counted as
-    /// ``GNSSSkipReason/excludedByFDE`` (and in ``GNSSSolution/excluded``). When no candidate is
-    /// consistent the normal path's result stands, so the retry never makes an epoch worse. It costs
-    /// one solve per satellite, and only on epochs that need it: an epoch the normal path solves
-    /// without a gross residual runs exactly as before. Two or more faulty
-    /// satellites in one epoch are not isolated.
+    /// converge tens of km off. Nor can it isolate a smaller satellite-wide error (a clock off by
+    /// 0.3–1 µs, 90–300 m): the spread error makes a good measurement's normalised residual the
+    /// largest, that one is excluded, and the epoch passes 100–370 m off. When the normal path
+    /// fails, or its first solution has a gross residual on any satellite, or its first χ² test
+    /// fails, the epoch is solved again once per satellite with all of that satellite's
+    /// measurements left out (leave-one-out, RAIM-style) and the candidate taken whose first
+    /// solution has no gross residual and passes the χ² test, with at least one redundant
+    /// measurement, and the smallest a-posteriori unit variance; its left-out measurements are
+    /// counted as ``GNSSSkipReason/excludedByFDE`` (and in ``GNSSSolution/excluded``). When no
+    /// candidate is consistent the normal path's result stands, so the retry never makes an epoch
+    /// worse. Consistent candidates farther apart than ``isolationDistance`` are ambiguous: after a
+    /// gross residual the epoch is then counted ``GNSSSkipReason/faultNotIsolated`` (candidates km
+    /// apart), after a failed χ² test alone the best candidate is taken only when every distant one
+    /// fits clearly worse (unit variance ratio above the 99 % quantile of F(dof, dof)), else the
+    /// normal path's result stands. It costs one solve per satellite, and only on epochs that need
+    /// it: an epoch the normal path solves without a gross residual and with a passing χ² test
+    /// runs exactly as before. Two or more faulty satellites in one epoch are not isolated.
     public func solve(_ measurements: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?,
                       skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
         let cfg = configuration
@@ -361,7 +368,8 @@ public struct GNSSPositionSolver: Sendable {
         for a in all { cnf.append(GNSSSolverConfiguration.cn0Factor(a.cn0)) }
         let normal = attempt(all, cnf: cnf, leaving: nil, time: time, prior: prior)
         var chosen = normal
-        if normal.needsLeaveOneOut, let retry = leaveOneOut(all, cnf: cnf, time: time, prior: prior) {
+        if normal.needsLeaveOneOut, let retry = leaveOneOut(all, cnf: cnf, time: time, prior: prior,
+                                                                keepAmbiguous: normal.grossSatellites == 0 && normal.isSolved) {
             // A failed retry (the fault detected, not isolated) keeps the normal path's counts.
             if case .success = retry.result { chosen = retry } else { chosen.result = retry.result }
         }
@@ -379,6 +387,8 @@ public struct GNSSPositionSolver: Sendable {
         var belowMask = 0, excludedByFDE = 0
         /// Distinct satellites with a residual above the gross-error threshold in the first solution.
         var grossSatellites = 0
+        /// Whether the first χ² test (after the gross-error screen) failed.
+        var firstTestFailed = false
         /// Degrees of freedom and weighted residual square sum (Σ v²/σ²) of the final solution.
         var dof = 0, weightedSquareSum = Double.nan
 
@@ -387,15 +397,18 @@ public struct GNSSPositionSolver: Sendable {
         /// which a satellite's wrong orbit spreads over good ones too).
         var needsLeaveOneOut: Bool {
             if case .failure(let r) = result { return r == .notConverged || r == .tooFewSatellites }
-            return grossSatellites >= 1
+            return grossSatellites >= 1 || firstTestFailed
         }
-        /// A consistent leave-one-out candidate: solved, no gross residual in its first solution.
+        /// A consistent leave-one-out candidate: solved, no gross residual in its first solution and
+        /// its first χ² test passed.
         /// Without redundancy (dof 0) that holds trivially; such a candidate is only taken when
         /// every other consistent candidate agrees with it (``leaveOneOut(_:cnf:time:prior:)``).
         var isConsistent: Bool {
-            if case .success = result { return grossSatellites == 0 }
+            if case .success = result { return grossSatellites == 0 && !firstTestFailed }
             return false
         }
+        /// Whether the run ended with a solution.
+        var isSolved: Bool { if case .success = result { return true } else { return false } }
         /// The a-posteriori unit variance, +∞ without redundancy (ranks candidates).
         var unitVariance: Double { dof > 0 && weightedSquareSum.isFinite ? weightedSquareSum / Double(dof) : .infinity }
     }
@@ -407,30 +420,36 @@ public struct GNSSPositionSolver: Sendable {
     static let isolationDistance: Double = 50
 
     /// The leave-one-out retry of ``solve(_:time:prior:skipped:)``: every satellite with a
-    /// pseudorange left out in turn. Nil when no candidate is consistent; a failure
-    /// (``GNSSSkipReason/faultNotIsolated``) when consistent candidates disagree by more than
-    /// ``isolationDistance``; else the consistent candidate with the smallest a-posteriori unit
-    /// variance, its left-out pseudoranges counted as excluded (below the elevation mask at the
-    /// solution: counted as masked).
-    func leaveOneOut(_ all: [PreparedMeasurement], cnf: [Double], time: Double, prior: SIMD3<Double>?) -> Attempt? {
+    /// pseudorange left out in turn. Nil when no candidate is consistent; when consistent
+    /// candidates disagree by more than ``isolationDistance``: a failure
+    /// (``GNSSSkipReason/faultNotIsolated``) unless `keepAmbiguous` (the normal path solved without
+    /// a gross residual), then nil unless the best candidate's unit variance is below every distant
+    /// candidate's by more than F(dof_other, dof_best)'s 99 % quantile; else the consistent
+    /// candidate with the smallest a-posteriori unit variance, its left-out pseudoranges counted as
+    /// excluded (below the elevation mask at the solution: counted as masked).
+    func leaveOneOut(_ all: [PreparedMeasurement], cnf: [Double], time: Double, prior: SIMD3<Double>?, keepAmbiguous: Bool) -> Attempt? {
         var satellites: [SatelliteID] = []
         for m in all where m.correctedPseudorange != nil && !satellites.contains(m.satellite) { satellites.append(m.satellite) }
         var best: Attempt? = nil, bestSatellite: SatelliteID? = nil
-        var consistent: [SIMD3<Double>] = []
+        var consistent: [(position: SIMD3<Double>, unitVariance: Double, dof: Int)] = []
         for s in satellites {
             let a = attempt(all, cnf: cnf, leaving: s, time: time, prior: prior)
             guard a.isConsistent, case .success(let sol) = a.result else { continue }
-            consistent.append(sol.position)
+            consistent.append((sol.position, a.unitVariance, a.dof))
             if let b = best, !(a.unitVariance < b.unitVariance) { continue }
             best = a; bestSatellite = s
         }
         guard var b = best, let s = bestSatellite, case .success(var sol) = b.result else { return nil }
-        for p in consistent {
-            let d = p - sol.position
-            if (d * d).sum() > Self.isolationDistance * Self.isolationDistance {
-                b.result = .failure(.faultNotIsolated)
-                return b
-            }
+        var separation = 0.0, clearlyBest = true
+        for c in consistent {
+            let d = c.position - sol.position
+            let dist = (d * d).sum().squareRoot()
+            separation = max(separation, dist)
+            if dist > Self.isolationDistance && !(c.unitVariance > b.unitVariance * FisherF.quantile(0.99, c.dof, b.dof)) { clearlyBest = false }
+        }
+        if separation > Self.isolationDistance {
+            if !keepAmbiguous { b.result = .failure(.faultNotIsolated); return b }
+            if !clearlyBest { return nil }
         }
         // The left-out pseudoranges: excluded, or masked when the (wrong) orbit puts the satellite below the mask.
         let geo = Self.geodeticWithTrig(sol.position)
@@ -467,7 +486,7 @@ public struct GNSSPositionSolver: Sendable {
         }
         var excluded = 0
         let klob = ephemerides.navigation?.klobuchar
-        var screened = false
+        var screened = false, tested = false
         var masked = false
         var exclusions = 0
         // Scratch buffers reused by every iteration and exclusion (no allocation per measurement).
@@ -641,6 +660,10 @@ public struct GNSSPositionSolver: Sendable {
                 let w = resid[i] / rows[i].sigma
                 ssq += w * w
                 if abs(w) > worstW { worstW = abs(w); worst = i }
+            }
+            if !tested {
+                tested = true
+                outcome.firstTestFailed = dof >= 1 && ssq > Self.chiSquareQuantile999(dof)
             }
             if dof >= 3 && exclusions < cfg.maximumExclusions && ssq > Self.chiSquareQuantile999(dof) {
                 active.remove(at: worst)
