@@ -5,7 +5,7 @@ import Foundation
 /// crossing segments without a shared vertex do not connect, as in GeoJSON road networks.
 ///
 /// Edge lengths are geodesic; heights come from the vertices' heights (GeoJSON's optional third
-/// coordinate), so each edge has its own slope and Tobler walking time in each direction.
+/// coordinate), so each edge has its own slope and walking time (``WalkingModel``) in each direction.
 ///
 /// *Accuracy*: snapping projects stops onto segments in a local East-North-Up frame at the
 /// network's first vertex and maps the snap back along the segment's chord (a vertex snaps onto

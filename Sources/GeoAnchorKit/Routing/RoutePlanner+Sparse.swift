@@ -45,7 +45,7 @@ extension RoutePlanner {
         let returnTo: Int? = { if case .roundTrip = end { return startNode } else { return nil } }()
         let walk = WalkEstimate(nodes: nodes, returnTo: returnTo, leg: leg, label: problem.label(ofNode:),
                                     dwell: { $0 < problem.stops.count ? problem.stops[$0].dwell : 0 })
-        // A leg too steep to walk (speed underflowing to 0) makes its end unreachable.
+        // A leg too steep to walk (Tobler alone, its speed underflowing to 0) makes its end unreachable.
         try walk.checkWalkable()
         var estimate = walk
         for k in estimate.legs.indices {

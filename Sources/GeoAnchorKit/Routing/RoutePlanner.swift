@@ -23,12 +23,14 @@ public struct RoutePlan: Sendable, Hashable {
 /// precedence, time windows and prize-collecting handled exactly); larger problems use
 /// iterated local search within ``SolverConfiguration/timeLimit``.
 public enum RoutePlanner {
-    /// Plans over direct legs between the stops: geodesic distance, Tobler walking time from
-    /// the stops' height differences.
+    /// Plans over direct legs between the stops: geodesic distance, walking time from the stops'
+    /// height differences by `walking` (Tobler's hiking function; on stairs and steep legs the
+    /// steep-terrain model, ``WalkingModel/steepTerrain``).
     /// - Throws: ``RoutingError/invalidStop(id:error:)`` for a coordinate, height
     ///   (``RouteStop/heightRange``) or dwell (``RouteStop/dwellRange``) out of range;
     ///   ``RoutingError/invalidWalkingModel(_:)``; ``RoutingError/unreachableStops(_:)`` for
-    ///   stops only reachable over legs too steep to walk; the solver's errors.
+    ///   stops only reachable over legs too steep to walk (only without a steep-terrain model);
+    ///   the solver's errors.
     public static func plan(_ problem: RouteProblem, walking: WalkingModel = .tobler,
                             distance: DistanceFunction = RoutingDistance.geodesic,
                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {

@@ -196,8 +196,8 @@ public struct RouteProblem: Sendable, Hashable {
         case .location: endNode = n - 1; end = .node(n - 1)
         }
         let timed = isTimed
-        // A leg whose walking time is infinite (so steep that the speed underflows) cannot be
-        // walked: the distance objective must avoid it too.
+        // A leg whose walking time is infinite (so steep that Tobler's speed underflows, without
+        // a steep-terrain model) cannot be walked: the distance objective must avoid it too.
         var objective = timed ? costs.durations : costs.distances
         if !timed, costs.durations.values.contains(where: { !$0.isFinite }) {
             objective = CostMatrix(count: n) { i, j in costs.durations[i, j].isFinite ? costs.distances[i, j] : .infinity }

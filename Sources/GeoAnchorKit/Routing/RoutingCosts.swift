@@ -17,7 +17,8 @@ public enum RoutingDistance {
 /// Everything the tour solvers and the walk estimate need about travelling between nodes:
 /// distance (m), walking time (s), ascent and descent (m) for every ordered pair.
 ///
-/// Build it from coordinates (geodesic legs, Tobler walking time from the height difference),
+/// Build it from coordinates (geodesic legs, walking time from the height difference by a
+/// ``WalkingModel``: Tobler's hiking function, the steep-terrain model on stairs and steep legs),
 /// from a ``PathNetwork`` (shortest paths along real paths), or from user matrices.
 public struct RoutingCosts: Sendable, Hashable {
     /// Meters along the leg (horizontal).
@@ -52,8 +53,9 @@ public struct RoutingCosts: Sendable, Hashable {
     /// default), the height difference of the endpoints for ascent/descent, and `walking` for
     /// the time at the leg's mean slope.
     ///
-    /// Heights must share one vertical reference (only differences are used). A leg too steep
-    /// to walk (speed underflowing to 0) gets an infinite duration.
+    /// Heights must share one vertical reference (only differences are used). With the steep
+    /// model (the default) every leg gets a finite duration; without it (`steepTerrain` nil) a
+    /// leg too steep to walk (Tobler's speed underflowing to 0) gets an infinite one.
     /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` when they do not;
     ///   ``RoutingError/invalidWalkingModel(_:)`` when `walking` fails ``WalkingModel/validate()``.
     public init(coordinates: [GeodeticCoordinate], distance: DistanceFunction = RoutingDistance.geodesic,

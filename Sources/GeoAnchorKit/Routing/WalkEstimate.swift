@@ -12,7 +12,8 @@ public struct WalkLeg: Sendable, Hashable {
     public var ascent: Double
     /// Meters descended.
     public var descent: Double
-    /// Seconds walking (Tobler, or the user's duration matrix).
+    /// Seconds walking (the ``WalkingModel``: Tobler, steep model on steep legs; or the user's
+    /// duration matrix).
     public var walkingTime: Double
     /// Seconds waiting at `to` for its time window to open.
     public var waitingTime: Double
@@ -48,7 +49,8 @@ public struct WalkEstimate: Sendable, Hashable {
     public var duration: Double { walkingTime + waitingTime + dwellTime }
 
     /// Throws ``RoutingError/unreachableStops(_:)`` naming the ends of legs that cannot be
-    /// walked (an infinite distance or walking time: so steep that the speed underflows to 0),
+    /// walked (an infinite distance or walking time: off the network, or so steep that Tobler's
+    /// speed underflows to 0 when the walking model has no steep-terrain model),
     /// instead of an estimate with ∞ in it. The planners' one check of their final walk.
     func checkWalkable() throws(RoutingError) {
         let cut = legs.filter { !($0.distance.isFinite && $0.walkingTime.isFinite) }.map(\.to)

@@ -109,30 +109,44 @@ struct RoutingInputLimitTests {
         #expect(abs(week.estimate.dwellTime - 2 * 604_800) < 1e-6 && week.estimate.duration.isFinite)
     }
 
+    /// Tobler's function alone (no steep-terrain model): legs can be too steep to walk.
+    static let toblerAlone = WalkingModel(peakSpeed: 6 / 3.6, optimalSlope: -0.05, decay: 3.5, steepTerrain: nil)
+
     /// Legs so steep that Tobler's speed underflows to 0 (9000 m up over ≈ 1.1 cm: slope 8e5,
-    /// e^(−3.5·8e5) = 0 in doubles) cannot be walked: their ends are unreachable, in both
-    /// objectives, instead of an estimate with walkingTime ∞ (before: distance objective planned
-    /// a walk of ∞ s; duration objective threw "infeasible time windows" naming nobody).
+    /// e^(−3.5·8e5) = 0 in doubles) cannot be walked by Tobler's function alone: their ends are
+    /// unreachable, in both objectives, instead of an estimate with walkingTime ∞ (before:
+    /// distance objective planned a walk of ∞ s; duration objective threw "infeasible time
+    /// windows" naming nobody). With the default steep-terrain model the same stops are planned:
+    /// 9000 m at Naismith's 600 m/h is 54,000 s (reference: by hand; tolerance 0.01 s for the
+    /// 1.1 cm run at 5 km/h).
     @Test func legsTooSteepToWalkMakeStopsUnreachable() throws {
         let a = GeodeticCoordinate(latitude: 47.37, longitude: 8.54, ellipsoidalHeight: 0)
         let foot = GeodeticCoordinate(latitude: 47.379, longitude: 8.54, ellipsoidalHeight: 0)
         let top = GeodeticCoordinate(latitude: 47.3790001, longitude: 8.54, ellipsoidalHeight: 9000)
-        #expect(WalkingModel.tobler.duration(horizontalDistance: RoutingDistance.geodesic(foot, top), heightChange: 9000) == .infinity)
+        let run = RoutingDistance.geodesic(foot, top)
+        #expect(Self.toblerAlone.duration(horizontalDistance: run, heightChange: 9000) == .infinity)
         for objective in [RouteObjective.distance, .duration] {
             // Directly from the start.
             #expect(throws: RoutingError.unreachableStops(["top"])) {
                 try RoutePlanner.plan(RouteProblem(stops: [RouteStop(id: "foot", coordinate: foot),
-                                                           RouteStop(id: "top", coordinate: top)], objective: objective))
+                                                           RouteStop(id: "top", coordinate: top)], objective: objective),
+                                      walking: Self.toblerAlone)
             }
             // Reachable from the start 1 km away, but every order walks foot ↔ top.
             #expect(throws: RoutingError.unreachableStops(["foot", "top"])) {
                 try RoutePlanner.plan(RouteProblem(stops: [RouteStop(id: "a", coordinate: a), RouteStop(id: "foot", coordinate: foot),
-                                                           RouteStop(id: "top", coordinate: top)], objective: objective))
+                                                           RouteStop(id: "top", coordinate: top)], objective: objective),
+                                      walking: Self.toblerAlone)
             }
+            // The default model climbs it.
+            let plan = try RoutePlanner.plan(RouteProblem(stops: [RouteStop(id: "foot", coordinate: foot),
+                                                                  RouteStop(id: "top", coordinate: top)], objective: objective))
+            #expect(plan.order == ["foot", "top"])
+            #expect(abs(plan.estimate.walkingTime - 54_000) < 0.01)
         }
     }
 
-    /// Legs that cannot be walked beyond the exact solver's 16 free stops. Before: any infinite
+    /// Legs that cannot be walked (Tobler alone) beyond the exact solver's 16 free stops. Before: any infinite
     /// entry made the heuristics throw `invalidCostMatrix("entry [4][5] is not finite …")`, even
     /// when an order around it existed (a 9 km cliff between s4 and s5, 1.1 cm apart, in a
     /// 30-stop ring), while 8 stops planned around it. Now the heuristics route around it too;
@@ -144,9 +158,9 @@ struct RoutingInputLimitTests {
             var stops = Self.ring(n)
             let foot = stops[4].coordinate
             stops[5].coordinate = GeodeticCoordinate(latitude: foot.latitude + 1e-7, longitude: foot.longitude, ellipsoidalHeight: 9000)
-            let costs = try RoutingCosts(coordinates: stops.map(\.coordinate))
+            let costs = try RoutingCosts(coordinates: stops.map(\.coordinate), walking: Self.toblerAlone)
             #expect(costs.durations[4, 5] == .infinity)
-            let plan = try RoutePlanner.plan(RouteProblem(stops: stops), options: Self.quick)
+            let plan = try RoutePlanner.plan(RouteProblem(stops: stops), walking: Self.toblerAlone, options: Self.quick)
             #expect(plan.solver == (n > 16 ? .iteratedLocalSearch : .exact) && plan.order.count == n)
             #expect(plan.estimate.legs.allSatisfy { $0.walkingTime.isFinite }, "n = \(n)")
 
