@@ -10,8 +10,14 @@ struct RouteCommand: ParsableCommand {
         Stops CSV (--stops FILE, header row): id,latitude,longitude[,altitude][,dwell_s] — degrees \
         (WGS84), altitude in meters (MSL; used only for height differences, all rows or none), \
         dwell_s in seconds spent at the stop. Legs are geodesic; walking time follows Tobler's \
-        hiking function with the legs' slopes. Up to 16 free stops the order is optimal \
-        (Held–Karp); beyond, iterated local search runs within --time-limit. Above 700 stops         (without --paths) a sparse solver (nearest-neighbour candidate lists, memory linear in the         stops) orders them, its whole run within --time-limit; at most 200,000 stops (2,500 with         --paths).
+        hiking function with the legs' slopes, and on stairs and steep legs a Naismith-style \
+        model (5 km/h plus 600 m/h of ascent or 1200 m/h of descent), whichever is faster: the \
+        steep model takes over beyond a slope of about +0.44 uphill or -0.37 downhill (a tower's \
+        stairs, 50 m up over 30 m: 322 s), so gentler legs keep Tobler's time exactly. Up to 16 \
+        free stops the order is optimal (Held–Karp); beyond, iterated local search runs within \
+        --time-limit. Above 700 stops (without --paths) a sparse solver (nearest-neighbour \
+        candidate lists, memory linear in the stops) orders them, its whole run within \
+        --time-limit; at most 200,000 stops (2,500 with --paths).
 
         With --paths FILE.geojson the legs follow the file's LineStrings (shortest paths, heights \
         from the positions' third coordinate); each stop is snapped to the nearest path within \

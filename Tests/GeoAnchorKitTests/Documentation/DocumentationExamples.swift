@@ -429,6 +429,29 @@ struct DocumentationExamples {
         #expect(zoneEvents.filter { $0 == .enter }.count == 1 && zoneEvents.filter { $0 == .exit }.count == 1)
     }
 
+    /// References, by hand: the tower's stairs (30 m run, 50 m up) take 30 m at 5 km/h + 50 m at
+    /// 600 m/h = 321.6 s with the steep model, 30 / (6 km/h · e^(−3.5 · |50/30 + 0.05|)) =
+    /// 7,322.485 s by Tobler's function alone; with the user's rates the planned leg up the tower
+    /// takes run / 1.4 m/s + 50 m / 0.25 m/s. Tolerances 1e-9 s (1 ms for Tobler's printed value).
+    @Test func toursWalkingOnStairs() throws {
+        let square = GeodeticCoordinate(latitude: 50.08, longitude: 14.42, altitude: 200)
+        let towerTop = GeodeticCoordinate(latitude: 50.08027, longitude: 14.42, altitude: 250)
+        let problem = RouteProblem(stops: [RouteStop(id: "square", coordinate: square), RouteStop(id: "tower", coordinate: towerTop)])
+
+        let w = WalkingModel.tobler                                          // Tobler + steep model
+        print(w.duration(horizontalDistance: 30, heightChange: 50))          // 321.6 s: a tower's stairs
+        var toblerAlone = w
+        toblerAlone.steepTerrain = nil                                       // Tobler's function alone
+        var fit = w
+        fit.steepTerrain = SteepTerrainModel(horizontalSpeed: 1.4, ascentRate: 0.25, descentRate: 0.4)
+        let plan = try RoutePlanner.plan(problem, walking: fit)              // m/s; checked by validate()
+
+        #expect(abs(w.duration(horizontalDistance: 30, heightChange: 50) - 321.6) < 1e-9)
+        #expect(abs(toblerAlone.duration(horizontalDistance: 30, heightChange: 50) - 7322.485) < 1e-3)
+        let leg = try #require(plan.estimate.legs.first)
+        #expect(abs(leg.walkingTime - (leg.distance / 1.4 + 50 / 0.25)) < 1e-9, "\(leg.walkingTime)")
+    }
+
     // MARK: - Traces.md
 
     /// References: the texts themselves. GPX <ele> is MSL; the CSV's `ellipsoidal_height` and a
