@@ -70,7 +70,7 @@ enum RoutingReport: ReportSection {
         let direct = try RoutePlanner.plan(problem)
         let tDirect = seconds(clockNow.now - t0)
         out.append("  Závist oppidum: \(zavist.count) stops (POIs defined in RoutingReport, heights MSL), round trip from the car park,")
-        out.append("  minimising duration (Tobler walking + dwell).")
+        out.append("  minimising duration (walking: Tobler, the steep-terrain model on steep legs; + dwell).")
         out += estimateLines(direct, String(format: "Direct geodesic legs (solved in %.1f ms):", tDirect * 1000))
         let network = try PathNetwork(lineStrings: paths)
         t0 = clockNow.now
@@ -101,6 +101,17 @@ enum RoutingReport: ReportSection {
                                   clock(e.walkingTime) as NSString, clock(e.dwellTime) as NSString, clock(e.duration) as NSString))
             }
         }
+
+        // Steep legs: a tower's stairs, where Tobler's exponential alone gives hours.
+        let walking = WalkingModel.tobler
+        var toblerAlone = walking
+        toblerAlone.steepTerrain = nil
+        let (run, rise) = (30.0, 50.0)
+        out.append(String(format: "  Steep legs (a tower's stairs, %.0f m up over %.0f m): up %.0f s, down %.0f s (Tobler alone: %.0f s, %.0f s).",
+                          rise, run, walking.duration(horizontalDistance: run, heightChange: rise),
+                          walking.duration(horizontalDistance: run, heightChange: -rise),
+                          toblerAlone.duration(horizontalDistance: run, heightChange: rise),
+                          toblerAlone.duration(horizontalDistance: run, heightChange: -rise)))
 
         // Exact solver speed: 16 free stops (+ fixed start) in a 3 km square, Held–Karp.
         var city: [GeodeticCoordinate] = []
