@@ -63,6 +63,13 @@ extension OwnedGeometry {
         try context.make("GEOSBoundary_r") { GEOSBoundary_r(context.handle, pointer) }
     }
 
+    /// The point-set union of the geometry's parts (e.g. the overlapping polygons of a
+    /// MultiPolygon merged into a valid MultiPolygon or Polygon); each part must be valid.
+    public func unaryUnion() throws(GEOSError) -> OwnedGeometry {
+        // GEOSUnaryUnion_r: new geometry, NULL on exception.
+        try context.make("GEOSUnaryUnion_r") { GEOSUnaryUnion_r(context.handle, pointer) }
+    }
+
     /// The point-set intersection (e.g. the parts of a path inside a zone).
     public func intersection(_ other: OwnedGeometry) throws(GEOSError) -> OwnedGeometry {
         precondition(other.context === context, "geometries from different GEOS contexts")

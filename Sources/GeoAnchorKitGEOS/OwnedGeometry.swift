@@ -163,6 +163,12 @@ extension OwnedGeometry {
         try context.predicate("GEOSisEmpty_r") { GEOSisEmpty_r(context.handle, pointer) }
     }
 
+    /// Whether the geometry is valid in the OGC Simple Features sense (``validate()`` says why not).
+    public func isValid() throws(GEOSError) -> Bool {
+        // GEOSisValid_r: 1 true, 0 false, 2 exception.
+        try context.predicate("GEOSisValid_r") { GEOSisValid_r(context.handle, pointer) }
+    }
+
     /// Throws ``GEOSError/invalidGeometry(reason:)`` with GEOS's reason and location (e.g.
     /// "Self-intersection[5 5]") unless the geometry is valid in the OGC Simple Features sense.
     public func validate() throws(GEOSError) {

@@ -7,6 +7,14 @@ import GeoAnchorKit
 /// Feeds ``TourSession`` with signed distances to the zone boundaries (``TourZoneEvaluator``):
 /// each zone is prepared twice — the polygon, for the inside test (`covers`, boundary counts as
 /// inside), and its boundary, for the distance — so a position costs O(log n) per zone.
+///
+/// A zone is the union of its polygons, as in the core's `PlanarTourZones` (same answers): the
+/// polygons of a MultiPolygon may overlap or repeat each other (real exports do, though RFC 7946
+/// says they should not). Such a zone is not a valid MultiPolygon for GEOS, so each of its
+/// polygons is validated and prepared on its own and the signed distance is the largest of
+/// theirs (positive when any polygon covers the point); ``polygons`` holds the union, for areas,
+/// path lengths and nearest points.
+///
 /// Also offers the analyses a tour author needs: zone areas, the path's length inside each zone,
 /// a corridor around the path, a simplified path, the convex hull of the stops, nearest points.
 ///
@@ -21,18 +29,24 @@ public final class TourZones: TourZoneEvaluator {
     public let frame: LocalTangentFrame
     /// Zone ids, in tour order.
     public let ids: [String]
-    /// Zone polygons, in tour order.
+    /// Zone polygons, in tour order: a Polygon, or a valid MultiPolygon; for a zone whose
+    /// polygons overlap, their union (GEOS `GEOSUnaryUnion`).
     public let polygons: [OwnedGeometry]
     /// The tour path (nil without one).
     public let path: OwnedGeometry?
     /// Stop centres as points.
     public let stops: [OwnedGeometry]
+    /// Per zone, the prepared ``polygons`` entry (covers, nearest points).
     private let preparedZones: [PreparedGeometry]
-    private let preparedBoundaries: [PreparedGeometry]
+    /// Per zone, what its signed distance is the largest of: the zone itself (a Polygon or a
+    /// valid MultiPolygon: one entry), or each of its polygons when they overlap.
+    private let parts: [[(area: PreparedGeometry, boundary: PreparedGeometry)]]
 
     /// Builds the geometries of `tour` in `frame` (pass ``TourSession/frame``).
-    /// - Throws: ``GEOSError/invalidGeometry(reason:)`` naming the zone when a polygon is not
-    ///   valid (self-intersection, …), or other ``GEOSError``s.
+    /// - Throws: ``GEOSError/invalidGeometry(reason:)`` naming the zone (and, in a MultiPolygon,
+    ///   the polygon's index) when a polygon is not valid (self-intersection, …), or other
+    ///   ``GEOSError``s. Overlapping polygons of one zone are not an error (see the type's
+    ///   discussion).
     public init(tour: Tour, frame: LocalTangentFrame, context: GEOSContext? = nil) throws(GEOSError) {
         let ctx: GEOSContext
         if let context { ctx = context } else { ctx = try GEOSContext() }
@@ -41,19 +55,34 @@ public final class TourZones: TourZoneEvaluator {
         func planar(_ c: GeodeticCoordinate) -> PlanarPoint {
             PlanarPoint(frame.enu(latitude: c.latitude, longitude: c.longitude, ellipsoidalHeight: 0))
         }
-        var polys: [OwnedGeometry] = [], pz: [PreparedGeometry] = [], pb: [PreparedGeometry] = []
+        var polys: [OwnedGeometry] = [], pz: [PreparedGeometry] = []
+        var parts: [[(area: PreparedGeometry, boundary: PreparedGeometry)]] = []
         for z in tour.zones {
             let polygons = z.polygons.map { $0.map { $0.map(planar) } }
-            let poly: OwnedGeometry
-            do {
+            var poly: OwnedGeometry
+            var members: [OwnedGeometry] = []
+            do throws(GEOSError) {
                 if polygons.count == 1 {
                     poly = try ctx.polygon(shell: polygons[0][0], holes: Array(polygons[0].dropFirst()))
+                    try poly.validate()
                 } else {
+                    // Each polygon valid on its own; together they may overlap.
+                    for (k, rings) in polygons.enumerated() {
+                        let member = try ctx.polygon(shell: rings[0], holes: Array(rings.dropFirst()))
+                        do { try member.validate() } catch {
+                            if case .invalidGeometry(let r) = error { throw .invalidGeometry(reason: "polygon \(k): \(r)") }
+                            throw error
+                        }
+                        members.append(member)
+                    }
                     // A MultiPolygon through WKT (Swift's shortest round-trip digits: exact).
                     func ring(_ r: [PlanarPoint]) -> String { "(" + r.map { "\($0.x) \($0.y)" }.joined(separator: ", ") + ")" }
                     poly = try ctx.geometry(wkt: "MULTIPOLYGON (" + polygons.map { "(" + $0.map(ring).joined(separator: ", ") + ")" }.joined(separator: ", ") + ")")
+                    // Valid (no overlaps): one prepared geometry answers as the largest of its
+                    // polygons' signed distances would (a point inside one polygon reaches any
+                    // other only across its own boundary). Otherwise each polygon answers.
+                    if try poly.isValid() { members = [] } else { poly = try poly.unaryUnion() }
                 }
-                try poly.validate()
             } catch {
                 switch error {
                 case .invalidGeometry(let r): throw .invalidGeometry(reason: "zone \"\(z.id)\": \(r)")
@@ -61,12 +90,19 @@ public final class TourZones: TourZoneEvaluator {
                 default: throw error
                 }
             }
+            let prepared = try PreparedGeometry(poly)
             polys.append(poly)
-            pz.append(try PreparedGeometry(poly))
-            pb.append(try PreparedGeometry(poly.boundary()))
+            pz.append(prepared)
+            if members.isEmpty {
+                parts.append([(prepared, try PreparedGeometry(poly.boundary()))])
+            } else {
+                var ps: [(area: PreparedGeometry, boundary: PreparedGeometry)] = []
+                for m in members { ps.append((try PreparedGeometry(m), try PreparedGeometry(m.boundary()))) }
+                parts.append(ps)
+            }
         }
         ids = tour.zones.map(\.id)
-        polygons = polys; preparedZones = pz; preparedBoundaries = pb
+        polygons = polys; preparedZones = pz; self.parts = parts
         path = tour.path.count >= 2 ? try ctx.lineString(tour.path.map(planar)) : nil
         var st: [OwnedGeometry] = []
         for s in tour.stops { st.append(try ctx.point(planar(s.coordinate))) }
@@ -84,18 +120,22 @@ public final class TourZones: TourZoneEvaluator {
     public func signedDistances(at point: PlanarPoint, into result: inout [Double]) throws {
         guard !polygons.isEmpty else { return }
         let p = try context.point(point)
-        for i in polygons.indices {
-            let inside = try preparedZones[i].covers(p)
-            let d = try preparedBoundaries[i].distance(to: p)
-            result[i] = inside ? d : -d
-        }
+        for i in polygons.indices { result[i] = try signedDistance(zone: i, at: p) }
     }
 
     /// Signed distance for one point (convenience for tests and tools).
     public func signedDistance(zone i: Int, at point: PlanarPoint) throws(GEOSError) -> Double {
-        let p = try context.point(point)
-        let d = try preparedBoundaries[i].distance(to: p)
-        return try preparedZones[i].covers(p) ? d : -d
+        try signedDistance(zone: i, at: context.point(point))
+    }
+
+    /// The largest signed distance of zone `i`'s parts (the zone, or its overlapping polygons).
+    private func signedDistance(zone i: Int, at p: OwnedGeometry) throws(GEOSError) -> Double {
+        var best = -Double.infinity
+        for part in parts[i] {
+            let d = try part.boundary.distance(to: p)
+            best = Swift.max(best, try part.area.covers(p) ? d : -d)
+        }
+        return best
     }
 
     // MARK: analyses

@@ -4,12 +4,26 @@ import Foundation
 /// session's local metric frame, answering "signed distance to the boundary, positive inside"
 /// for ``TourSession`` — the default ``TourZoneEvaluator``, available on every platform (no GEOS).
 ///
-/// Inside is the even–odd rule over every ring of the zone (a point on the boundary counts as
-/// inside, like GEOS's `covers`); the distance is to the nearest edge of any ring. Both come from
-/// one ``SegmentGrid`` per zone, so a position costs the edges in a few grid cells, not every
-/// edge. GeoAnchorKitGEOS's `TourZones` gives the same events (tested on the shipped tours and on
-/// concave zones, holes, multipolygons and a zone across the antimeridian) and adds buffers,
-/// overlays and hulls.
+/// A zone is the union of its polygons: a point is inside when some polygon covers it (inside its
+/// outer ring and outside that polygon's own holes, by the even–odd rule over that polygon's
+/// rings; a point on a boundary counts as inside, like GEOS's `covers`). Polygons of one zone may
+/// overlap — RFC 7946 says MultiPolygon members should not, but exported and hand-made files have
+/// duplicated or overlapping members, and an even–odd count over all rings would read a point
+/// inside two copies as outside. The signed distance is the largest of the polygons' own signed
+/// distances (each: distance to that polygon's nearest ring, positive inside it): outside the
+/// zone, the distance to the nearest polygon, exact; inside, the depth within the polygon that
+/// holds the point deepest — exact when the polygons do not overlap, and where they do, never
+/// more than the distance to the union's boundary (an edge of one polygon inside another still
+/// bounds that polygon's depth: in [0, 100]² ∪ [50, 150] × [0, 100], the point (90, 50) is 50 m
+/// from the union's boundary and reads 40 m). Inside/outside is exact, and so are the events of
+/// thresholds at most ½ (the defaults: enter at P ≥ ½, exit at P ≤ 0.2), which are decided
+/// outside or on the boundary; a threshold above ½ can enter later or exit sooner near such an
+/// edge.
+///
+/// Everything comes from one ``SegmentGrid`` per zone, so a position costs the edges in a few
+/// grid cells, not every edge. GeoAnchorKitGEOS's `TourZones` gives the same events (tested on
+/// the shipped tours and on concave zones, holes, multipolygons, overlapping and duplicated
+/// polygons and a zone across the antimeridian) and adds buffers, overlays and hulls.
 ///
 /// - Accuracy: the frame is an exact ENU frame (``LocalTangentFrame``); planar distances are
 ///   those of ``PlanarPoint`` (≤ 1.4 mm per km within 10 km of the tour's centre). Against GEOS
@@ -21,17 +35,19 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
     public let ids: [String]
     /// Per zone, the segments of all its rings.
     let grids: [SegmentGrid]
+    /// Per zone, the polygon each line (ring) of its grid belongs to.
+    let polygonOfLine: [[Int32]]
 
     /// Converts and validates the zones of `tour` in `frame` (pass ``TourSession/frame``).
     ///
     /// - Throws: ``TourError/invalidFeature(index:id:reason:)`` naming the zone (feature index =
     ///   stops, then zones) for a ring with fewer than 3 distinct vertices, edges that cross or a
-    ///   ring that touches itself ("self-intersection at …"), a hole outside its polygon,
-    ///   overlapping polygons of one zone, or a zone whose check would compare more than
-    ///   ``maximumEdgePairChecks`` pairs of nearby edges (thousands of edges crowded into one
-    ///   spot, e.g. 100,000 spokes meeting at a centre).
+    ///   ring that touches itself ("self-intersection at …"), a hole outside its polygon, or a
+    ///   zone whose check would compare more than ``maximumEdgePairChecks`` pairs of nearby edges
+    ///   (thousands of edges crowded into one spot, e.g. 100,000 spokes meeting at a centre).
+    ///   Polygons of one zone may overlap or repeat each other (see the type's discussion).
     /// - Complexity: the check compares only edges that share a cell of a sparse grid sized by the
-    ///   mean edge length, and finds holes and nested polygons by one ray per ring: near-linear
+    ///   mean edge length, and finds holes outside their shell by one ray per hole: near-linear
     ///   for zones whose vertices are spread along their rings (before, the session's 10 m cells
     ///   made it quadratic: 10⁵ vertices on a 200 m circle ran > 300 s).
     public init(tour: Tour, frame: LocalTangentFrame) throws(TourError) {
@@ -40,7 +56,7 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
         func planar(_ c: GeodeticCoordinate) -> PlanarPoint {
             PlanarPoint(frame.enu(latitude: c.latitude, longitude: c.longitude, ellipsoidalHeight: 0))
         }
-        var grids: [SegmentGrid] = []
+        var grids: [SegmentGrid] = [], polygonOfLine: [[Int32]] = []
         for (k, z) in tour.zones.enumerated() {
             // Repeated consecutive vertices add nothing (and would make neighbouring edges look touching).
             let polygons = z.polygons.map { rings in
@@ -60,8 +76,10 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
                 throw .invalidFeature(index: tour.stops.count + k, id: z.id, reason: "zone \"\(z.id)\": \(reason.message)\(at)")
             }
             grids.append(grid)
+            polygonOfLine.append(polygons.enumerated().flatMap { pi, rings in [Int32](repeating: Int32(pi), count: rings.count) })
         }
         self.grids = grids
+        self.polygonOfLine = polygonOfLine
     }
 
     /// The zones of a running session, in its frame.
@@ -74,10 +92,51 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
         signedDistance(zone: i, at: point) >= 0
     }
 
-    /// Signed distance (m) from `point` to zone `i`'s boundary: positive inside, negative outside.
+    /// Signed distance (m) from `point` to zone `i`'s boundary: positive inside, negative outside
+    /// (for a zone of several polygons, the largest of theirs: see the type's discussion).
     public func signedDistance(zone i: Int, at point: PlanarPoint) -> Double {
-        let d = grids[i].distance(to: point)
-        return d == 0 || grids[i].crossingCountToEast(of: point) % 2 == 1 ? d : -d
+        let grid = grids[i]
+        guard let (nearest, d) = grid.nearest(to: point) else { return -.infinity }
+        let owner = polygonOfLine[i]
+        guard owner.last != 0 else {   // every ring belongs to polygon 0
+            // One polygon: the even–odd rule over its rings.
+            return d == 0 || grid.crossingCountToEast(of: point) % 2 == 1 ? d : -d
+        }
+        // Several polygons: the even–odd rule per polygon (its own rings only), so two copies
+        // of a polygon, or two overlapping ones, do not cancel each other.
+        let crossings = grid.crossingCountToEast(of: point)
+        // On some ring: covered by that polygon (distance 0), perhaps deeper inside another.
+        var best = d == 0 ? 0 : -d
+        guard crossings > 0 else { return best }
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: crossings) { crossed in
+            var n = 0
+            grid.forEachCrossingToEast(of: point) { k in
+                if n < crossings { crossed[n] = owner[Int(grid.line[k])]; n += 1 }
+            }
+            var seen = UnsafeMutableBufferPointer(rebasing: crossed[0..<n])
+            seen.sort()
+            var a = 0
+            while a < n {
+                var b = a + 1
+                while b < n && seen[b] == seen[a] { b += 1 }
+                defer { a = b }
+                guard (b - a) % 2 == 1 else { continue }
+                // Inside polygon seen[a]: its depth is the distance to its own nearest ring.
+                let depth = owner[Int(grid.line[nearest])] == seen[a] ? d : distance(zone: i, polygon: seen[a], to: point)
+                best = Swift.max(best, depth)
+            }
+        }
+        return best
+    }
+
+    /// Distance (m) from `point` to the nearest ring of polygon `polygon` of zone `i`.
+    private func distance(zone i: Int, polygon: Int32, to point: PlanarPoint) -> Double {
+        let grid = grids[i], owner = polygonOfLine[i]
+        var best = Double.infinity
+        grid.visit(around: point, radius: .infinity, { k in
+            if owner[Int(grid.line[k])] == polygon { best = Swift.min(best, grid.project(point, segment: k).distance) }
+        }, done: { $0 >= best })
+        return best
     }
 
     // MARK: TourZoneEvaluator
@@ -93,9 +152,10 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
     /// beyond, the zone is refused as too complex to check rather than checked for minutes.
     public static let maximumEdgePairChecks = 50_000_000
 
-    /// Why the polygons are not a valid (multi)polygon, or nil. Checks what GEOS's validity test
-    /// reports for tour zones: too few distinct vertices, crossing edges, a ring touching itself,
-    /// a hole outside its shell, overlapping polygons.
+    /// Why the polygons are not valid, or nil. Checks each polygon as GEOS's validity test does
+    /// for tour zones: too few distinct vertices, crossing edges, a ring touching itself, a hole
+    /// outside its shell. Different polygons may overlap, touch or repeat each other (the zone is
+    /// their union).
     static func invalidity(polygons: [[PlanarPolyline]], grid: SegmentGrid, maximumPairChecks: Int = maximumEdgePairChecks) -> (message: String, point: PlanarPoint?)? {
         for rings in polygons {
             for r in rings {
@@ -141,6 +201,9 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
         func onSegment(_ p: PlanarPoint, _ a: PlanarPoint, _ b: PlanarPoint) -> Bool {
             orient(a, b, p) == 0 && min(a.x, b.x) <= p.x && p.x <= max(a.x, b.x) && min(a.y, b.y) <= p.y && p.y <= max(a.y, b.y)
         }
+        // The polygon of each line (ring): edges of different polygons may cross or overlap.
+        var polygonOf: [Int] = []
+        for (pi, rings) in polygons.enumerated() { polygonOf += [Int](repeating: pi, count: rings.count) }
         func endpoints(_ k: Int) -> (PlanarPoint, PlanarPoint) {
             let pts = grid.lines[Int(grid.line[k])].points, i = Int(grid.segmentInLine[k])
             return (pts[i], pts[i + 1])
@@ -163,7 +226,7 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
                 let (a, b) = endpoints(s)
                 for v in (u + 1)..<hi {
                     let t = Int(entries[v].edge)
-                    guard t != s else { continue }
+                    guard t != s, polygonOf[Int(grid.line[s])] == polygonOf[Int(grid.line[t])] else { continue }
                     let (p, q) = endpoints(t)
                     let o1 = orient(a, b, p), o2 = orient(a, b, q), o3 = orient(p, q, a), o4 = orient(p, q, b)
                     if ((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0)) {
@@ -191,41 +254,23 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
                 }
             }
         }
-        // Holes inside their shell; no polygon inside another. Edges do not cross, so one vertex
-        // of a ring that lies on no other ring decides, by the parity of the crossings of one ray
-        // with each other ring (one ray per ring, not every ring against every other).
+        // Holes inside their shell. Edges of one polygon do not cross, so one vertex of a hole
+        // that lies on no other ring of its polygon decides, by the parity of the crossings of
+        // one ray with the shell (one ray per hole, not every ring against every other). Other
+        // polygons are ignored: they may overlap this one.
         var firstLine: [Int] = []   // line number of each polygon's shell
         var n = 0
         for rings in polygons { firstLine.append(n); n += rings.count }
-        func probe(_ line: Int) -> PlanarPoint? {
-            grid.lines[line].points.first { p in grid.segments(within: 0, of: p).allSatisfy { Int(grid.line[$0]) == line } }
-        }
-        /// Lines (other than `line`) around `p` an odd number of times.
-        func enclosing(_ p: PlanarPoint, _ line: Int) -> Set<Int> {
-            var odd = Set<Int>()
-            grid.forEachCrossingToEast(of: p) { k in
-                let l = Int(grid.line[k])
-                if l != line, odd.remove(l) == nil { odd.insert(l) }
-            }
-            return odd
-        }
         for (pi, rings) in polygons.enumerated() {
             for h in 1..<rings.count {
-                let line = firstLine[pi] + h
-                if let p = probe(line), !enclosing(p, line).contains(firstLine[pi]) { return ("a hole lies outside its polygon", p) }
-            }
-        }
-        if polygons.count > 1 {
-            var polygonOf = [Int](repeating: 0, count: n)
-            for (pi, rings) in polygons.enumerated() { for r in rings.indices { polygonOf[firstLine[pi] + r] = pi } }
-            for j in polygons.indices {
-                guard let p = probe(firstLine[j]) else { continue }
-                let around = enclosing(p, firstLine[j])
-                for l in around where l == firstLine[polygonOf[l]] && polygonOf[l] != j {
-                    // Inside polygon i's shell: fine only within one of its holes (an island in a lake).
-                    let i = polygonOf[l]
-                    if !(1..<polygons[i].count).contains(where: { around.contains(firstLine[i] + $0) }) { return ("polygons of the zone overlap", p) }
+                let line = firstLine[pi] + h, shell = firstLine[pi]
+                let probe = grid.lines[line].points.first { p in
+                    grid.segments(within: 0, of: p).allSatisfy { Int(grid.line[$0]) == line || polygonOf[Int(grid.line[$0])] != pi }
                 }
+                guard let p = probe else { continue }
+                var aroundShell = false
+                grid.forEachCrossingToEast(of: p) { k in if Int(grid.line[k]) == shell { aroundShell.toggle() } }
+                if !aroundShell { return ("a hole lies outside its polygon", p) }
             }
         }
         return nil

@@ -24,7 +24,9 @@ public struct TourZone: Sendable, Hashable, Codable {
     /// Unique among the tour's zones.
     public var id: String
     /// The polygons, ≥ 1: each its outer ring then its holes, every ring closed (first == last)
-    /// with at least 4 positions. The polygons of one zone must not overlap.
+    /// with at least 4 positions. The zone is the union of its polygons: they may overlap or
+    /// repeat each other (RFC 7946 says a MultiPolygon's should not, real files do), and a point
+    /// inside any of them is inside the zone (see ``PlanarTourZones``).
     public var polygons: [[[GeodeticCoordinate]]]
     /// Optional display name.
     public var name: String?

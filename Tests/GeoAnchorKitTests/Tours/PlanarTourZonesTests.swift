@@ -67,8 +67,12 @@ struct PlanarTourZonesTests {
             (TourZone(id: "bowtie", rings: [Self.ring(f, [(0, 0), (10, 10), (10, 0), (0, 10)])]), "edges cross"),
             (TourZone(id: "hole-out", rings: [Self.ring(f, [(0, 0), (10, 0), (10, 10), (0, 10)]),
                                               Self.ring(f, [(20, 20), (30, 20), (30, 30), (20, 30)])]), "hole lies outside"),
-            (TourZone(id: "overlap", polygons: [[Self.ring(f, [(0, 0), (10, 0), (10, 10), (0, 10)])],
-                                                [Self.ring(f, [(2, 2), (4, 2), (4, 4), (2, 4)])]]), "overlap"),
+            // Each polygon of a multipolygon is still checked on its own (overlaps are allowed).
+            (TourZone(id: "multi-bowtie", polygons: [[Self.ring(f, [(0, 0), (10, 0), (10, 10), (0, 10)])],
+                                                     [Self.ring(f, [(0, 0), (10, 10), (10, 0), (0, 10)])]]), "edges cross"),
+            (TourZone(id: "multi-hole-out", polygons: [[Self.ring(f, [(0, 0), (10, 0), (10, 10), (0, 10)]),
+                                                        Self.ring(f, [(20, 2), (24, 2), (24, 6), (20, 6)])],
+                                                       [Self.ring(f, [(15, 0), (30, 0), (30, 10), (15, 10)])]]), "hole lies outside"),
             (TourZone(id: "flat", rings: [Self.ring(f, [(0, 0), (10, 0), (0, 0)])]), "3 distinct vertices"),
         ]
         for (z, why) in cases {
@@ -88,6 +92,50 @@ struct PlanarTourZonesTests {
         #expect(zones.signedDistance(zone: 0, at: PlanarPoint(x: 50, y: 50)) > 0)
         #expect(zones.signedDistance(zone: 0, at: PlanarPoint(x: 30, y: 50)) < 0)
         #expect(zones.signedDistance(zone: 0, at: PlanarPoint(x: 10, y: 50)) > 0)
+    }
+
+    /// A zone is the union of its polygons, which may repeat or overlap (RFC 7946 says they
+    /// should not; exported and hand-made files do). Before, an even–odd count over every ring
+    /// read a point inside two copies of a square as outside (−30 m at 30 m inside), and
+    /// overlapping polygons were refused. Reference: the constructed squares, signed distance =
+    /// the largest of the polygons' own (worked out by hand), 1e-6 m (the frame round trip).
+    @Test func overlappingPolygonsAreOneZone() throws {
+        let f = try LocalTangentFrame(origin: Self.origin)
+        let square = Self.ring(f, [(0, 0), (100, 0), (100, 100), (0, 100)])
+        let zones = [
+            TourZone(id: "twice", polygons: [[square], [square]]),
+            TourZone(id: "thrice", polygons: [[square], [square], [square]]),
+            // [0, 100]² and [50, 150] × [20, 80].
+            TourZone(id: "overlap", polygons: [[square], [Self.ring(f, [(50, 20), (150, 20), (150, 80), (50, 80)])]]),
+            // [0, 100]² with a hole [40, 60]², the hole covered by a second square [30, 70]².
+            TourZone(id: "hole-covered", polygons: [[square, Self.ring(f, [(40, 40), (60, 40), (60, 60), (40, 60)])],
+                                                    [Self.ring(f, [(30, 30), (70, 30), (70, 70), (30, 70)])]]),
+            // A square inside another (not in a hole).
+            TourZone(id: "nested", polygons: [[square], [Self.ring(f, [(20, 20), (40, 20), (40, 40), (20, 40)])]]),
+        ]
+        let z = try PlanarTourZones(tour: try Self.tour(zones: zones, frame: f), frame: f)
+        func sd(_ i: Int, _ x: Double, _ y: Double) -> Double { z.signedDistance(zone: i, at: PlanarPoint(x: x, y: y)) }
+        for i in 0..<2 {
+            #expect(abs(sd(i, 30, 50) - 30) < 1e-6 && abs(sd(i, 50, 50) - 50) < 1e-6, "\(zones[i].id)")
+            #expect(abs(sd(i, 120, 50) - -20) < 1e-6, "\(zones[i].id)")
+        }
+        #expect(abs(sd(2, 30, 50) - 30) < 1e-6)      // first square only
+        #expect(abs(sd(2, 90, 50) - 30) < 1e-6)      // both: 10 m in the first, 30 m in the second
+        #expect(abs(sd(2, 120, 50) - 30) < 1e-6)     // second square only
+        #expect(abs(sd(2, 120, 10) - -10) < 1e-6)    // outside both: nearest is the second
+        #expect(abs(sd(3, 50, 50) - 20) < 1e-6)      // in the first's hole, inside the second
+        #expect(abs(sd(3, 35, 50) - 5) < 1e-6)       // 5 m from the hole (first) and from x = 30 (second)
+        #expect(abs(sd(3, 10, 50) - 10) < 1e-6)
+        #expect(abs(sd(4, 30, 30) - 30) < 1e-6 && abs(sd(4, 50, 50) - 50) < 1e-6)
+        // The session uses them: a walk through the doubled square enters it.
+        let g0 = f.geodetic(east: -100, north: 50, up: 0)
+        let t = try Tour(stops: [TourStop(id: "a", coordinate: GeodeticCoordinate(latitude: g0.latitude, longitude: g0.longitude, ellipsoidalHeight: 0), radius: 20)],
+                         zones: [zones[0]])
+        var session = try TourSession(tour: t)
+        let walk = TourWalk(frame: f, path: [PlanarPoint(x: -100, y: 50), PlanarPoint(x: 250, y: 50)], pauses: [:], sigma: 3, tau: 0, seed: 5)
+        var events: [TourEvent] = []
+        for s in walk.samples { events += try session.update(s.fix).events }
+        #expect(events.filter { $0.feature == .zone }.map(\.kind) == [.enter, .dwell, .exit])
     }
 
     /// `zones: nil` compiles and means the session's own evaluator: a walk through a square

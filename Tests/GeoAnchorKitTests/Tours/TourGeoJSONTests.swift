@@ -99,4 +99,20 @@ struct TourGeoJSONTests {
         }
         #expect(throws: TourError.self) { try Tour(stops: [TourStop(id: "a", coordinate: c, radius: 5)], path: [c, GeodeticCoordinate(latitude: 49.951, longitude: 14.39)], pathID: "") }
     }
+
+    /// A MultiPolygon zone whose two members are the same square (an export that wrote a
+    /// polygon twice) is read as given and is one zone: its centre is inside. Before, the
+    /// session read it as outside (−35.88 m: the two copies cancelled in an even–odd count).
+    /// Reference: half the square's east–west side, N·cos φ·Δλ on WGS84 with Δλ = 0.0005° at
+    /// φ = 49.9582° (35.8789 m, a = 6378137 m, f = 1/298.257223563), 1e-3 m (the tour plane).
+    @Test func duplicatedMultiPolygonMembersAreOneZone() throws {
+        let square = "[[[14.3953,49.9577],[14.3963,49.9577],[14.3963,49.9587],[14.3953,49.9587],[14.3953,49.9577]]]"
+        let zone = #"{"type":"Feature","properties":{"kind":"zone","id":"twice"},"geometry":{"type":"MultiPolygon","coordinates":[\#(square),\#(square)]}}"#
+        let stop = #"{"type":"Feature","properties":{"kind":"stop","id":"s","radius":10},"geometry":{"type":"Point","coordinates":[14.3953,49.9577]}}"#
+        let t = try Tour(geoJSON: Self.collection(stop, zone))
+        #expect(t.zones[0].polygons.count == 2 && t.zones[0].polygons[0] == t.zones[0].polygons[1])
+        let session = try TourSession(tour: t)
+        let sd = session.zoneEvaluator.signedDistance(zone: 0, at: session.planarPoint(latitude: 49.9582, longitude: 14.3958))
+        #expect(abs(sd - 35.8789) < 1e-3, "\(sd)")
+    }
 }
