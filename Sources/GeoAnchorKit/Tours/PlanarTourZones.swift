@@ -46,11 +46,16 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
     ///   zone whose check would compare more than ``maximumEdgePairChecks`` pairs of nearby edges
     ///   (thousands of edges crowded into one spot, e.g. 100,000 spokes meeting at a centre).
     ///   Polygons of one zone may overlap or repeat each other (see the type's discussion).
+    ///   First checks `tour` (``Tour/validate()``, same errors): a ``Tour`` changed or decoded
+    ///   after its initializer can hold a ring without positions or a non-finite coordinate,
+    ///   which the conversion and ``SegmentGrid/init(lines:minimumCellSize:maximumCells:)``
+    ///   (a precondition, for programmer errors) must never see.
     /// - Complexity: the check compares only edges that share a cell of a sparse grid sized by the
     ///   mean edge length, and finds holes outside their shell by one ray per hole: near-linear
     ///   for zones whose vertices are spread along their rings (before, the session's 10 m cells
     ///   made it quadratic: 10⁵ vertices on a 200 m circle ran > 300 s).
     public init(tour: Tour, frame: LocalTangentFrame) throws(TourError) {
+        try tour.validate()
         self.frame = frame
         ids = tour.zones.map(\.id)
         func planar(_ c: GeodeticCoordinate) -> PlanarPoint {

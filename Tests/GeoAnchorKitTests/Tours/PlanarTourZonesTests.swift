@@ -138,6 +138,29 @@ struct PlanarTourZonesTests {
         #expect(events.filter { $0.feature == .zone }.map(\.kind) == [.enter, .dwell, .exit])
     }
 
+    /// A ``Tour`` is a value with public fields (and Codable): changed after its initializer, it
+    /// can hold a ring without positions or a NaN coordinate. `PlanarTourZones(tour:frame:)`
+    /// trapped on both (an index out of range; the ``SegmentGrid`` precondition on non-finite
+    /// vertices); now it checks the tour first and names the zone. Reference: the zone's
+    /// feature index (1 stop, then zones).
+    @Test func toursChangedAfterTheirInitializerAreChecked() throws {
+        let f = try LocalTangentFrame(origin: Self.origin)
+        let square = Self.ring(f, [(0, 0), (100, 0), (100, 100), (0, 100)])
+        let valid = try Self.tour(zones: [TourZone(id: "square", rings: [square])], frame: f)
+        var empty = valid
+        empty.zones[0].polygons = [[[]]]
+        var nan = valid
+        nan.zones[0].polygons[0][0][1].latitude = .nan
+        for t in [empty, nan] {
+            do {
+                _ = try PlanarTourZones(tour: t, frame: f)
+                Issue.record("accepted")
+            } catch {
+                guard case .invalidFeature(1, "square", _) = error else { Issue.record("\(error)"); continue }
+            }
+        }
+    }
+
     /// `zones: nil` compiles and means the session's own evaluator: a walk through a square
     /// zone gives enter, dwell, exit (reference: the constructed walk crosses x = 100 and x = 300).
     @Test func sessionEvaluatesZonesByDefault() throws {
