@@ -6,7 +6,8 @@ extension Tour {
     ///
     /// Every feature must carry a `kind` property:
     /// - `"stop"`: a Point with `id` (string or number, in `properties` or the feature's `id`)
-    ///   and `radius` (meters, > 0); optional `name`. Stops are visited in file order.
+    ///   and `radius` (meters, in ``TourStop/radiusRange``: (0, 100 km]); optional `name`. Stops
+    ///   are visited in file order.
     /// - `"zone"`: a Polygon or MultiPolygon (closed rings) with `id`; optional `name`.
     /// - `"path"`: a LineString (≥ 2 positions) or MultiLineString; several path features are
     ///   joined in file order. The first path feature's `id` (if any) names `off_route` events.
@@ -76,7 +77,8 @@ extension Tour {
             case ("stop", .point(let p)?):
                 guard let id = rawID else { throw bad("stop without \"id\"") }
                 guard let rv = feature.properties?["radius"] else { throw bad("stop without \"radius\" (meters)") }
-                guard let r = rv.doubleValue, r.isFinite, r > 0 else { throw bad("stop radius \(rv) must be a number of meters > 0") }
+                guard let r = rv.doubleValue else { throw bad("stop radius \(rv) must be a number of meters in \(TourStop.radiusRange)") }
+                do { try TourStop.radiusRange.check(r, name: "stop radius") } catch { throw bad("\(error)") }
                 if let j = stopIndex[id] { throw .duplicateID(id, firstIndex: j, secondIndex: i) }
                 stopIndex[id] = i
                 stops.append(TourStop(id: id, coordinate: try coordinate(p), radius: r, name: feature.string("name")))

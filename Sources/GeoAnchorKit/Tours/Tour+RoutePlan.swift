@@ -9,7 +9,8 @@ extension Tour {
     /// - Parameters:
     ///   - plan: from ``RoutePlanner``.
     ///   - problem: the problem the plan solved (stop coordinates and names).
-    ///   - radius: trigger radius (m, > 0) of every stop, unless `radii` names the stop.
+    ///   - radius: trigger radius (m, in ``TourStop/radiusRange``) of every stop, unless `radii`
+    ///     names the stop.
     ///   - radii: per-stop radius by id.
     ///   - zones: zones to add (any order).
     /// - Throws: ``TourError`` for a plan that visits no stop, a stop id unknown to `problem`,

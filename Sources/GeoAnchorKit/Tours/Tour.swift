@@ -6,8 +6,8 @@ public struct TourStop: Sendable, Hashable, Codable {
     public var id: String
     /// Degrees (WGS84). The height is ignored by geofencing (2-D fences).
     public var coordinate: GeodeticCoordinate
-    /// Trigger radius in meters, > 0: the visitor has arrived when they are within this
-    /// horizontal distance of ``coordinate``.
+    /// Trigger radius in meters, in ``radiusRange`` (0, 100 km]: the visitor has arrived when
+    /// they are within this horizontal distance of ``coordinate``.
     public var radius: Double
     /// Optional display name (GeoJSON property `name`).
     public var name: String?
@@ -15,6 +15,18 @@ public struct TourStop: Sendable, Hashable, Codable {
     public init(id: String, coordinate: GeodeticCoordinate, radius: Double, name: String? = nil) {
         self.id = id; self.coordinate = coordinate; self.radius = radius; self.name = name
     }
+
+    /// Largest trigger radius, meters: 100 km, the scale of a whole tour
+    /// (``TourSession/maximumStopDistance``, ``PathNetwork/maximumExtent``). A circle wider than
+    /// the tour says nothing about arriving at a point of interest (an area that large is a
+    /// ``TourZone``), and the session measures distances in its local plane, whose distance to a
+    /// point 100 km away is short by ≈ d³/(6R²) ≈ 4 m (``PlanarPoint``), while beyond a quarter
+    /// meridian (≈ 10,000 km) the plane folds over the globe (the antipode maps onto the origin)
+    /// and "within r" loses its meaning. Before this bound, 1e300 m was accepted.
+    public static let maximumRadius = 100_000.0
+
+    /// The radii a stop accepts: (0, ``maximumRadius``] m.
+    public static let radiusRange = ValueRange(lower: .exclusive(0), upper: .inclusive(maximumRadius), unit: "m")
 }
 
 /// A polygonal zone (a square, a courtyard, a quiet area): one polygon or several (a GeoJSON
@@ -62,7 +74,8 @@ public struct Tour: Sendable, Hashable, Codable {
     public var pathID: String
 
     /// Creates and validates a tour.
-    /// - Throws: ``TourError`` for no stops, duplicate or empty ids, non-positive radii, unclosed
+    /// - Throws: ``TourError`` for no stops, duplicate or empty ids, radii outside
+    ///   ``TourStop/radiusRange`` (the reason names the value and the range), unclosed
     ///   rings, a one-point path or one whose positions are all equal (length 0: no progress, no
     ///   direction), or out-of-range coordinates (feature indices count stops, then zones, then
     ///   the path).
@@ -79,8 +92,8 @@ public struct Tour: Sendable, Hashable, Codable {
             if s.id.isEmpty { throw .invalidFeature(index: i, id: s.id, reason: "empty stop id (it names the stop's events)") }
             if let j = seen[s.id] { throw .duplicateID(s.id, firstIndex: j, secondIndex: i) }
             seen[s.id] = i
-            guard s.radius.isFinite, s.radius > 0 else {
-                throw .invalidFeature(index: i, id: s.id, reason: "stop radius \(s.radius) m must be a finite number > 0")
+            do { try TourStop.radiusRange.check(s.radius, name: "stop radius") } catch {
+                throw .invalidFeature(index: i, id: s.id, reason: "\(error)")
             }
             do { try s.coordinate.validate() } catch {
                 throw .invalidFeature(index: i, id: s.id, reason: "\(error)")

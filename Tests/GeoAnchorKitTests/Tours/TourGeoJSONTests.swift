@@ -115,4 +115,26 @@ struct TourGeoJSONTests {
         let sd = session.zoneEvaluator.signedDistance(zone: 0, at: session.planarPoint(latitude: 49.9582, longitude: 14.3958))
         #expect(abs(sd - 35.8789) < 1e-3, "\(sd)")
     }
+
+    /// A stop radius beyond ``TourStop/maximumRadius`` (100 km) is refused naming the feature
+    /// (its index in the file, not among the stops) and the value; before, 1e300 m was
+    /// accepted. Values built in code: the same range. Reference: the documented range
+    /// (0, 100000] m and the features' positions in the file.
+    @Test func stopRadiusIsBounded() throws {
+        let far = #"{"type":"Feature","properties":{"kind":"stop","id":"far","radius":1e300},"geometry":{"type":"Point","coordinates":[14.39,49.95]}}"#
+        let e = try #require(error(Self.stopA, Self.zone, far))
+        #expect(e == .invalidFeature(index: 2, id: "far", reason: "stop radius 1e+300 is outside (0, 100000] m"), "\(e)")
+        let justOver = far.replacingOccurrences(of: "1e300", with: "100000.00000001")
+        guard case .invalidFeature(2, "far", let r)? = error(Self.stopA, Self.zone, justOver) else { Issue.record("100 km + 10 nm accepted"); return }
+        #expect(r.contains("outside (0, 100000] m"), "\(r)")
+        // The limit itself is a valid stop, in a file and in a session.
+        let t = try Tour(geoJSON: Self.collection(Self.stopA, Self.zone, far.replacingOccurrences(of: "1e300", with: "100000")))
+        #expect(t.stops[1].radius == TourStop.maximumRadius)
+        _ = try TourSession(tour: t)
+        let c = GeodeticCoordinate(latitude: 49.95, longitude: 14.39)
+        #expect(throws: TourError.invalidFeature(index: 0, id: "a", reason: "stop radius 1e+300 is outside (0, 100000] m")) {
+            try Tour(stops: [TourStop(id: "a", coordinate: c, radius: 1e300)])
+        }
+        #expect(throws: TourError.self) { try Tour(stops: [TourStop(id: "a", coordinate: c, radius: .infinity)]) }
+    }
 }
