@@ -16,9 +16,11 @@ extension TourSession {
         /// Walking speed for ETAs, m/s (> 0). Default 1.3 m/s (a leisurely sightseeing pace;
         /// the `Routing` walk estimate can supply a better one).
         public var walkingSpeed: Double
-        /// 68 % accuracy (m) assumed for fixes that carry none. Default 10 m.
+        /// 68 % accuracy (m) assumed for fixes that carry none, in ``uncertaintyRange``
+        /// (0, 100 km]. Default 10 m.
         public var defaultHorizontalAccuracy: Double
-        /// Lower bound of σ (m): receivers overstate precision. Default 0.5 m.
+        /// Lower bound of σ (m): receivers overstate precision. In ``uncertaintyRange``
+        /// (0, 100 km]. Default 0.5 m.
         public var minimumSigma: Double
         /// After this many consecutive fixes refused as going backwards, each at or after the one
         /// before it, the session concludes that its own time was wrong (a fix from the future, a
@@ -58,7 +60,17 @@ extension TourSession {
                       clockResetFixCount: try c.decodeIfPresent(Int.self, forKey: .clockResetFixCount) ?? 5)
         }
 
-        /// - Throws: ``TourError/invalidParameter(name:value:allowed:)``.
+        /// The values ``defaultHorizontalAccuracy`` and ``minimumSigma`` accept: (0, 100 km] m, up
+        /// to ``Fix/maximumUsableHorizontalAccuracy``, the accuracy beyond which the session
+        /// refuses a fix as saying nothing about a walk. A default or a floor beyond it would give
+        /// every fix an uncertainty the session refuses from any receiver: with σ = 1e308 m (accepted
+        /// before this bound) P(inside) = Φ(d/σ) rounds to ½ for every zone, so every zone was
+        /// "entered" from anywhere at the default ½ threshold. With σ ≤ 100 km, Φ(d/σ) tells a
+        /// point 1 µm outside a zone from one inside (|d/σ| ≥ 1e-11, far above the 1e-16 at which
+        /// ½ + d/(σ√(2π)) rounds to ½).
+        public static let uncertaintyRange = ValueRange(lower: .exclusive(0), upper: .inclusive(Fix.maximumUsableHorizontalAccuracy), unit: "m")
+
+        /// - Throws: ``TourError/invalidParameter(name:value:allowed:)`` naming the value.
         public func validate() throws(TourError) {
             try geofence.validate()
             try corridor.validate()
@@ -68,9 +80,11 @@ extension TourSession {
             guard onRouteDistance > 0, onRouteDistance <= offRouteDistance else {
                 throw .invalidParameter(name: "onRouteDistance", value: onRouteDistance, allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(offRouteDistance), unit: "m"))
             }
-            for (n, v) in [("walkingSpeed", walkingSpeed), ("defaultHorizontalAccuracy", defaultHorizontalAccuracy),
-                           ("minimumSigma", minimumSigma)] {
-                guard v.isFinite, v > 0 else { throw .invalidParameter(name: n, value: v, allowed: .greaterThan(0)) }
+            guard walkingSpeed.isFinite, walkingSpeed > 0 else {
+                throw .invalidParameter(name: "walkingSpeed", value: walkingSpeed, allowed: .greaterThan(0))
+            }
+            for (n, v) in [("defaultHorizontalAccuracy", defaultHorizontalAccuracy), ("minimumSigma", minimumSigma)] {
+                guard v.isFinite, Self.uncertaintyRange.contains(v) else { throw .invalidParameter(name: n, value: v, allowed: Self.uncertaintyRange) }
             }
             guard clockResetFixCount >= 0 else {
                 throw .invalidParameter(name: "clockResetFixCount", value: Double(clockResetFixCount), allowed: .atLeast(0))

@@ -180,6 +180,36 @@ struct TourSessionTests {
         #expect(try session.update(Fix(time: 12, latitude: 49.9577, longitude: 14.3953)).refusal == nil, "the stream goes on")
     }
 
+    /// The σ settings are bounded by ``Fix/maximumUsableHorizontalAccuracy`` (100 km). Before,
+    /// `minimumSigma` = 1e308 m was accepted and made P(inside) of every zone round to ½: a
+    /// walker 1 km from a zone "entered" it. Reference: the documented range (0, 100000] m; the
+    /// zone's signed distance (−1 km) and Φ(−1000/σ) < ½ for σ at the bound.
+    @Test func sigmaSettingsAreBounded() throws {
+        let range = TourSession.Configuration.uncertaintyRange
+        #expect(range == ValueRange(lower: .exclusive(0), upper: .inclusive(100_000), unit: "m"))
+        for v in [1e308, 100_000.001, .infinity, 0] {
+            #expect(throws: TourError.invalidParameter(name: "minimumSigma", value: v, allowed: range)) {
+                try TourSession.Configuration(minimumSigma: v).validate()
+            }
+            #expect(throws: TourError.invalidParameter(name: "defaultHorizontalAccuracy", value: v, allowed: range)) {
+                try TourSession.Configuration(defaultHorizontalAccuracy: v).validate()
+            }
+        }
+        // At the bound, a fix 1 km outside a zone (no accuracy given: the default applies) is
+        // still outside: no event.
+        let f = try LocalTangentFrame(origin: Self.origin)
+        func geo(_ x: Double, _ y: Double) -> GeodeticCoordinate {
+            let g = f.geodetic(east: x, north: y, up: 0)
+            return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: 0)
+        }
+        let zone = TourZone(id: "square", rings: [[geo(1000, -50), geo(1100, -50), geo(1100, 50), geo(1000, 50), geo(1000, -50)]])
+        let tour = try Tour(stops: [TourStop(id: "s", coordinate: geo(-500, 0), radius: 20)], zones: [zone])
+        var session = try TourSession(tour: tour, configuration: TourSession.Configuration(defaultHorizontalAccuracy: 100_000, minimumSigma: 100_000))
+        var events: [TourEvent] = []
+        for t in 0..<30 { events += try session.update(Fix(time: Double(t), latitude: geo(0, 0).latitude, longitude: geo(0, 0).longitude)).events }
+        #expect(!events.contains { $0.feature == .zone }, "\(events)")
+    }
+
     /// A fix time outside the years 0001…9999 is an invalid value (``Fix/unusablePositionValue``,
     /// shared with ``PositionFilter``): before, one fix at 1e300 s made the session refuse the
     /// rest of the walk as going backwards. Reference: the refusal policy (exact values).
