@@ -106,6 +106,36 @@ struct ZoneEvaluatorComparisonTests {
         #expect(Set(e1.filter { $0.feature == .zone && $0.kind == .enter }.map(\.id)) == Set(zones.map(\.id)))
     }
 
+    /// Rings of one polygon: the pure-Swift check refuses what GEOS refuses (a hole twice,
+    /// holes sharing an edge, a hole inside another: before, the first and last were accepted
+    /// and read as inside, the middle accepted) and accepts holes touching at a point, with the
+    /// same signed distances. Reference: GEOS's validity test and distances (1e-9 m).
+    @Test func ringsOfOnePolygonAreCheckedAsGEOSDoes() throws {
+        let f = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: 49.9577, longitude: 14.3953, ellipsoidalHeight: 0))
+        func ring(_ pts: [(Double, Double)]) -> [GeodeticCoordinate] { Self.ring(f, pts.map { PlanarPoint(x: $0.0, y: $0.1) }) }
+        let square = ring([(0, 0), (100, 0), (100, 100), (0, 100)]), hole = ring([(40, 40), (60, 40), (60, 60), (40, 60)])
+        let cases: [(TourZone, valid: Bool)] = [
+            (TourZone(id: "hole-twice", rings: [square, hole, hole]), false),
+            (TourZone(id: "holes-side-by-side", rings: [square, ring([(20, 20), (40, 20), (40, 80), (20, 80)]), ring([(40, 20), (60, 20), (60, 80), (40, 80)])]), false),
+            (TourZone(id: "hole-in-hole", rings: [square, hole, ring([(20, 20), (80, 20), (80, 80), (20, 80)])]), false),
+            (TourZone(id: "hole-twice-in-multi", polygons: [[square, hole, hole], [ring([(200, 0), (210, 0), (210, 10), (200, 10)])]]), false),
+            (TourZone(id: "holes-touching", rings: [square, ring([(20, 20), (40, 20), (40, 40), (20, 40)]), hole]), true),
+        ]
+        let g = f.geodetic(east: 0, north: 0, up: 0)
+        for (zone, valid) in cases {
+            let tour = try Tour(stops: [TourStop(id: "s", coordinate: GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude, ellipsoidalHeight: 0), radius: 10)],
+                                zones: [zone])
+            let native = Result { () throws(TourError) in try PlanarTourZones(tour: tour, frame: f) }
+            let geos = Result { () throws(GEOSError) in try TourZones(tour: tour, frame: f) }
+            if valid {
+                try Self.compare(frame: f, tour: tour, sessionFrame: f, spread: 150, seed: 21)
+            } else {
+                if case .success = native { Issue.record("\(zone.id): accepted by the pure-Swift check") }
+                if case .success = geos { Issue.record("\(zone.id): accepted by GEOS") }
+            }
+        }
+    }
+
     /// The shipped tours replayed with their raw and filtered traces: identical events.
     @Test(arguments: ["zavist-tour", "city-walk"])
     func shippedToursGiveIdenticalEvents(name: String) throws {

@@ -42,7 +42,8 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
     ///
     /// - Throws: ``TourError/invalidFeature(index:id:reason:)`` naming the zone (feature index =
     ///   stops, then zones) for a ring with fewer than 3 distinct vertices, edges that cross or a
-    ///   ring that touches itself ("self-intersection at …"), a hole outside its polygon, or a
+    ///   ring that touches itself, two rings of one polygon sharing a stretch of edge
+    ///   ("self-intersection at …"), a hole outside its polygon or inside another hole, or a
     ///   zone whose check would compare more than ``maximumEdgePairChecks`` pairs of nearby edges
     ///   (thousands of edges crowded into one spot, e.g. 100,000 spokes meeting at a centre).
     ///   Polygons of one zone may overlap or repeat each other (see the type's discussion).
@@ -158,8 +159,8 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
     public static let maximumEdgePairChecks = 50_000_000
 
     /// Why the polygons are not valid, or nil. Checks each polygon as GEOS's validity test does
-    /// for tour zones: too few distinct vertices, crossing edges, a ring touching itself, a hole
-    /// outside its shell. Different polygons may overlap, touch or repeat each other (the zone is
+    /// for tour zones: too few distinct vertices, crossing edges, a ring touching itself, rings
+    /// sharing an edge, a hole outside its shell or inside another hole. Different polygons may overlap, touch or repeat each other (the zone is
     /// their union).
     static func invalidity(polygons: [[PlanarPolyline]], grid: SegmentGrid, maximumPairChecks: Int = maximumEdgePairChecks) -> (message: String, point: PlanarPoint?)? {
         for rings in polygons {
@@ -241,8 +242,19 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
                     }
                     // Touching needs a vertex on the other segment, i.e. a zero orientation.
                     guard o1 == 0 || o2 == 0 || o3 == 0 || o4 == 0 else { continue }
+                    guard grid.line[s] == grid.line[t] else {
+                        // Two rings of one polygon may touch at points, but not share a stretch of
+                        // edge (GEOS: "Self-intersection"): two copies of a hole would cancel in
+                        // the even–odd count and read as inside.
+                        if o1 == 0 && o2 == 0 {
+                            let d = b - a, len2 = d.x * d.x + d.y * d.y
+                            let tp = ((p - a).x * d.x + (p - a).y * d.y) / len2, tq = ((q - a).x * d.x + (q - a).y * d.y) / len2
+                            let lo = Swift.max(0, Swift.min(tp, tq)), hi = Swift.min(1, Swift.max(tp, tq))
+                            if lo < hi { return ("self-intersection (two rings share an edge)", a + d * ((lo + hi) / 2)) }
+                        }
+                        continue
+                    }
                     // Touching within one ring: allowed only at the vertex adjacent edges share.
-                    guard grid.line[s] == grid.line[t] else { continue }
                     let ring = grid.lines[Int(grid.line[s])]
                     let i = Int(grid.segmentInLine[s]), j = Int(grid.segmentInLine[t])
                     let n = ring.segmentCount
@@ -259,10 +271,11 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
                 }
             }
         }
-        // Holes inside their shell. Edges of one polygon do not cross, so one vertex of a hole
-        // that lies on no other ring of its polygon decides, by the parity of the crossings of
-        // one ray with the shell (one ray per hole, not every ring against every other). Other
-        // polygons are ignored: they may overlap this one.
+        // Holes inside their shell and not inside another hole (GEOS: "Holes are nested"; the
+        // even–odd count would read the inner hole as inside). Edges of one polygon do not cross,
+        // so one vertex of a hole that lies on no other ring of its polygon decides, by the
+        // parity of the crossings of one ray with each ring of the polygon (one ray per hole, not
+        // every ring against every other). Other polygons are ignored: they may overlap this one.
         var firstLine: [Int] = []   // line number of each polygon's shell
         var n = 0
         for rings in polygons { firstLine.append(n); n += rings.count }
@@ -273,9 +286,13 @@ public struct PlanarTourZones: TourZoneEvaluator, Sendable {
                     grid.segments(within: 0, of: p).allSatisfy { Int(grid.line[$0]) == line || polygonOf[Int(grid.line[$0])] != pi }
                 }
                 guard let p = probe else { continue }
-                var aroundShell = false
-                grid.forEachCrossingToEast(of: p) { k in if Int(grid.line[k]) == shell { aroundShell.toggle() } }
-                if !aroundShell { return ("a hole lies outside its polygon", p) }
+                var around = [Bool](repeating: false, count: rings.count)   // per ring of this polygon
+                grid.forEachCrossingToEast(of: p) { k in
+                    let l = Int(grid.line[k])
+                    if polygonOf[l] == pi && l != line { around[l - shell].toggle() }
+                }
+                if !around[0] { return ("a hole lies outside its polygon", p) }
+                if around.dropFirst().contains(true) { return ("a hole lies inside another hole", p) }
             }
         }
         return nil

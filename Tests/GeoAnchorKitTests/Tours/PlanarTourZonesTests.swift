@@ -67,6 +67,17 @@ struct PlanarTourZonesTests {
             (TourZone(id: "bowtie", rings: [Self.ring(f, [(0, 0), (10, 10), (10, 0), (0, 10)])]), "edges cross"),
             (TourZone(id: "hole-out", rings: [Self.ring(f, [(0, 0), (10, 0), (10, 10), (0, 10)]),
                                               Self.ring(f, [(20, 20), (30, 20), (30, 30), (20, 30)])]), "hole lies outside"),
+            // Rings of one polygon: a hole twice (they cancelled: read as inside), holes sharing an
+            // edge, a hole inside another (read as inside) — GEOS: "Self-intersection", "Holes are nested".
+            (TourZone(id: "hole-twice", rings: [Self.ring(f, [(0, 0), (100, 0), (100, 100), (0, 100)]),
+                                                Self.ring(f, [(40, 40), (60, 40), (60, 60), (40, 60)]),
+                                                Self.ring(f, [(40, 40), (60, 40), (60, 60), (40, 60)])]), "two rings share an edge"),
+            (TourZone(id: "holes-side-by-side", rings: [Self.ring(f, [(0, 0), (100, 0), (100, 100), (0, 100)]),
+                                                        Self.ring(f, [(20, 20), (40, 20), (40, 80), (20, 80)]),
+                                                        Self.ring(f, [(40, 20), (60, 20), (60, 80), (40, 80)])]), "two rings share an edge"),
+            (TourZone(id: "hole-in-hole", rings: [Self.ring(f, [(0, 0), (100, 0), (100, 100), (0, 100)]),
+                                                  Self.ring(f, [(40, 40), (60, 40), (60, 60), (40, 60)]),
+                                                  Self.ring(f, [(20, 20), (80, 20), (80, 80), (20, 80)])]), "a hole lies inside another hole"),
             // Each polygon of a multipolygon is still checked on its own (overlaps are allowed).
             (TourZone(id: "multi-bowtie", polygons: [[Self.ring(f, [(0, 0), (10, 0), (10, 10), (0, 10)])],
                                                      [Self.ring(f, [(0, 0), (10, 10), (10, 0), (0, 10)])]]), "edges cross"),
