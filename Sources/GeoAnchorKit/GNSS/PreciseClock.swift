@@ -59,6 +59,9 @@ public struct PreciseClock: Sendable {
                 else if text.contains("TIME SYSTEM ID") {
                     let ts = text.prefix(60).trimmingCharacters(in: .whitespaces)
                     if let t = GNSSTimeSystem(rawValue: ts) { clk.timeSystem = t }
+                    // An unknown scale read as GPS time would shift every clock by its offset (TAI:
+                    // 19 s, 0.2 ms of clock drift…): refused, as the SP3 reader does.
+                    else if !ts.isEmpty { throw l.error("unknown RINEX clock time system '\(ts)'") }
                 }
                 return
             }

@@ -467,6 +467,19 @@ struct GNSSHostileInputTests {
         #expect(read(line.replacingOccurrences(of: "  2   -0.3", with: "  0   -0.3")) == "c.clk:8202: number of values '0' is not a positive integer")
         #expect(read(line.replacingOccurrences(of: "2021 04 28 20 00", with: "2099 04 28 20 00"))
                 == "c.clk:8319: G12 clock epoch '2021 04 28 20 00 30.000000' is not after that of line 8202")
+        // The header's time system: before, one the reader does not know ("XYZ", or a typo) was
+        // read as GPS time without a word; now it is refused with its line (10 in the file), as
+        // the SP3 reader does. A known one (TAI) still reads.
+        let header = "   GPS                                                           TIME SYSTEM ID      "
+        #expect(text.contains(header))
+        func readHeader(_ system: String) -> String {
+            do {
+                let c = try PreciseClock.read(data: Data(text.replacingOccurrences(of: header, with: header.replacingOccurrences(of: "GPS", with: system)).utf8), source: "c.clk")
+                return c.timeSystem.rawValue
+            } catch { return error.description }
+        }
+        #expect(readHeader("XYZ") == "c.clk:10: unknown RINEX clock time system 'XYZ'")
+        #expect(readHeader("TAI") == "TAI")
     }
 
     /// Klobuchar coefficients beyond the broadcast fields' ranges are a typed error naming the
