@@ -130,6 +130,10 @@ public struct GNSSSolution: Sendable, Hashable {
     public var verticalAccuracy: Double
     /// The used residuals (m), for statistics.
     public var residuals: [Double]
+    /// Satellites the fault detection's leave-one-out retry left out as faulty (all their
+    /// measurements; empty when the normal path stood). Pass recent ones as `suspects` to
+    /// ``GNSSPositionSolver/solve(_:time:prior:suspects:skipped:)`` (``GNSSProcessor`` does).
+    public var faultySatellites: [SatelliteID] = []
 
     /// A solution from its parts; `clockGroups` ascending, `perSystemCounts` by system order.
     init(time: Double, position: SIMD3<Double>, latitude: Double, longitude: Double, ellipsoidalHeight: Double,
@@ -189,12 +193,13 @@ public struct GNSSPositionSolver: Sendable {
     }
 
     /// Solves one epoch. `prior` (ECEF m), when given, starts the iterations (else the Earth's
-    /// centre). Measurement-level drops are added to `skipped`.
-    public func solve(_ epoch: GNSSEpoch, prior: SIMD3<Double>? = nil,
+    /// centre); `suspects`: satellites found faulty in recent epochs
+    /// (``solve(_:time:prior:suspects:skipped:)``). Measurement-level drops are added to `skipped`.
+    public func solve(_ epoch: GNSSEpoch, prior: SIMD3<Double>? = nil, suspects: Set<SatelliteID> = [],
                       skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
         guard epoch.flag <= 1 else { return .failure(.epochFlag) }
         let ms = ephemerides.prepare(epoch, systems: configuration.systems, minimumCN0: configuration.minimumCN0, skipped: &skipped)
-        return solve(ms, time: epoch.time, prior: prior, skipped: &skipped)
+        return solve(ms, time: epoch.time, prior: prior, suspects: suspects, skipped: &skipped)
     }
 
     /// Geometry and corrections of one measurement at receiver position `r`.
@@ -250,7 +255,7 @@ public struct GNSSPositionSolver: Sendable {
     /// flight (the flight time grows with the range; Ṡ = ω × satellite, |u·Ṡ|/c ≤ 7e-6), plus
     /// mapping × d(zenith delay)/dh × up (`heightGradient` = slope × up, zero far from the
     /// surface). Exact to first order, so one step from within tens of metres lands within
-    /// 0.1 mm of the converged point (``solve(_:time:prior:skipped:)``).
+    /// 0.1 mm of the converged point (``solve(_:time:prior:suspects:skipped:)``).
     @inline(__always)
     static func designRow(_ row: Row, heightGradient: SIMD3<Double>) -> SIMD3<Double> {
         let s = row.satellite, u = row.u
@@ -262,7 +267,7 @@ public struct GNSSPositionSolver: Sendable {
     /// and code σ of one measurement. The azimuth enters Klobuchar only through its cosine and
     /// sine, taken as north/horizontal and east/horizontal (no `atan2`, `cos`, `sin`). With
     /// `cached`, the elevation, atmosphere and σ of an earlier call at a nearby receiver position
-    /// are used instead of recomputing them (see ``solve(_:time:prior:skipped:)``).
+    /// are used instead of recomputing them (see ``solve(_:time:prior:suspects:skipped:)``).
     @inline(__always)
     static func geometry(_ m: PreparedMeasurement, _ g: GeometryContext, cn0Factor: Double,
                          cached: (elevation: Double, ionosphere: Double, troposphereMapping: Double, sigma: Double)? = nil) -> Row {
@@ -354,15 +359,17 @@ public struct GNSSPositionSolver: Sendable {
     /// worse. Consistent candidates farther apart than ``isolationDistance`` are ambiguous: after a
     /// gross residual the epoch is then counted ``GNSSSkipReason/faultNotIsolated`` (candidates km
     /// apart), after a failed χ² test alone the best candidate is taken only when every distant one
-    /// fits clearly worse (unit variance ratio above the 99 % quantile of F(dof, dof)), else the
-    /// normal path's result stands. It costs one solve per satellite, and only on epochs that need
+    /// fits clearly worse (unit variance ratio above the 99 % quantile of F(dof, dof)), or when a
+    /// consistent candidate leaves out only `suspects` (satellites found faulty in recent epochs,
+    /// ``GNSSSolution/faultySatellites``: a wrong broadcast orbit or clock lasts for hours), else
+    /// the normal path's result stands. It costs one solve per satellite, and only on epochs that need
     /// it: an epoch the normal path solves without a gross residual and with a passing χ² test
     /// runs exactly as before. When no single left-out satellite gives a consistent candidate, pairs
     /// of satellites are left out the same way (two faulty satellites at once; at most
     /// ``maximumPairSatellites`` satellites, n(n−1)/2 solves). Three or more faulty satellites in
     /// one epoch are not isolated.
     public func solve(_ measurements: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?,
-                      skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
+                      suspects: Set<SatelliteID> = [], skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
         let cfg = configuration
         let all = cfg.ionosphereFreeCombination ? PreparedMeasurement.ionosphereFreeCombinations(measurements) : measurements
         // The C/N0 variance factor of every measurement (one `exp` each, shared with the Doppler fit).
@@ -371,7 +378,7 @@ public struct GNSSPositionSolver: Sendable {
         for a in all { cnf.append(GNSSSolverConfiguration.cn0Factor(a.cn0)) }
         let normal = attempt(all, cnf: cnf, leaving: [], time: time, prior: prior)
         var chosen = normal
-        if normal.needsLeaveOneOut, let retry = leaveOneOut(all, cnf: cnf, time: time, prior: prior,
+        if normal.needsLeaveOneOut, let retry = leaveOneOut(all, cnf: cnf, time: time, prior: prior, suspects: suspects,
                                                                 keepAmbiguous: normal.grossSatellites == 0 && normal.isSolved) {
             // A failed retry (the fault detected, not isolated) keeps the normal path's counts.
             if case .success = retry.result { chosen = retry } else { chosen.result = retry.result }
@@ -381,7 +388,7 @@ public struct GNSSPositionSolver: Sendable {
         return chosen.result
     }
 
-    /// One run of the normal path (``solve(_:time:prior:skipped:)``) with its counts, which the
+    /// One run of the normal path (``solve(_:time:prior:suspects:skipped:)``) with its counts, which the
     /// caller adds to the skip reasons of the run it keeps.
     struct Attempt {
         var result: Result<GNSSSolution, GNSSSkipReason>
@@ -427,7 +434,7 @@ public struct GNSSPositionSolver: Sendable {
     /// only on epochs with a detected, unexplained fault).
     static let maximumPairSatellites = 40
 
-    /// The leave-one-out retry of ``solve(_:time:prior:skipped:)``: every satellite with a
+    /// The leave-one-out retry of ``solve(_:time:prior:suspects:skipped:)``: every satellite with a
     /// pseudorange left out in turn, then, when none gives a consistent candidate, every pair.
     /// Nil when no candidate is consistent; when consistent
     /// candidates disagree by more than ``isolationDistance``: a failure
@@ -436,15 +443,21 @@ public struct GNSSPositionSolver: Sendable {
     /// candidate's by more than F(dof_other, dof_best)'s 99 % quantile; else the consistent
     /// candidate with the smallest a-posteriori unit variance, its left-out pseudoranges counted as
     /// excluded (below the elevation mask at the solution: counted as masked).
-    func leaveOneOut(_ all: [PreparedMeasurement], cnf: [Double], time: Double, prior: SIMD3<Double>?, keepAmbiguous: Bool) -> Attempt? {
+    func leaveOneOut(_ all: [PreparedMeasurement], cnf: [Double], time: Double, prior: SIMD3<Double>?, suspects: Set<SatelliteID>,
+                     keepAmbiguous: Bool) -> Attempt? {
         var satellites: [SatelliteID] = []
         for m in all where m.correctedPseudorange != nil && !satellites.contains(m.satellite) { satellites.append(m.satellite) }
         var best: Attempt? = nil, bestLeft: [SatelliteID] = []
         var consistent: [(position: SIMD3<Double>, unitVariance: Double, dof: Int)] = []
+        // The consistent candidate leaving out only suspects, with the smallest unit variance.
+        var suspected: Attempt? = nil, suspectedLeft: [SatelliteID] = []
         func consider(_ left: [SatelliteID]) {
             let a = attempt(all, cnf: cnf, leaving: left, time: time, prior: prior)
             guard a.isConsistent, case .success(let sol) = a.result else { return }
             consistent.append((sol.position, a.unitVariance, a.dof))
+            if !suspects.isEmpty && left.allSatisfy(suspects.contains) && !(suspected.map { a.unitVariance >= $0.unitVariance } ?? false) {
+                suspected = a; suspectedLeft = left
+            }
             if let b = best, !(a.unitVariance < b.unitVariance) { return }
             best = a; bestLeft = left
         }
@@ -465,7 +478,12 @@ public struct GNSSPositionSolver: Sendable {
         }
         if separation > Self.isolationDistance {
             if !keepAmbiguous { b.result = .failure(.faultNotIsolated); return b }
-            if !clearlyBest { return nil }
+            if !clearlyBest {
+                // Ambiguous: the candidate leaving out satellites isolated in recent epochs (a wrong
+                // broadcast orbit or clock persists for the record's hours), when one is consistent.
+                guard let a = suspected, case .success(let s) = a.result else { return nil }
+                b = a; sol = s; bestLeft = suspectedLeft
+            }
         }
         // The left-out pseudoranges: excluded, or masked when the (wrong) orbit puts the satellite below the mask.
         let geo = Self.geodeticWithTrig(sol.position)
@@ -478,11 +496,12 @@ public struct GNSSPositionSolver: Sendable {
         }
         b.excludedByFDE += left
         sol.excluded += left
+        sol.faultySatellites = bestLeft
         b.result = .success(sol)
         return b
     }
 
-    /// The normal path of ``solve(_:time:prior:skipped:)`` on `all` without the measurements of
+    /// The normal path of ``solve(_:time:prior:suspects:skipped:)`` on `all` without the measurements of
     /// the satellites in `leaving`.
     func attempt(_ all: [PreparedMeasurement], cnf: [Double], leaving: [SatelliteID], time: Double, prior: SIMD3<Double>?) -> Attempt {
         let cfg = configuration

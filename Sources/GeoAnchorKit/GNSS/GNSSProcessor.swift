@@ -46,11 +46,13 @@ public struct GNSSProcessor: Sendable {
         var out: [GNSSSolution] = []
         out.reserveCapacity(epochs.count)
         var prior: SIMD3<Double>? = nil
+        var suspects = GNSSFaultMemory()
         for e in epochs {
             stats.epochsRead += 1
-            switch solver.solve(e, prior: prior, skipped: &stats.measurementsSkipped) {
+            switch solver.solve(e, prior: prior, suspects: suspects.satellites(at: e.time), skipped: &stats.measurementsSkipped) {
             case .success(let s):
                 out.append(s)
+                suspects.note(s)
                 prior = s.position
                 stats.epochsSolved += 1
                 for (k, v) in s.satellitesPerSystem { stats.satellitesPerSystem[k, default: 0] += v }
@@ -75,11 +77,14 @@ extension GNSSProcessor {
             var stats = GNSSRunStatistics()
             var out: [GNSSSolution] = []
             var prior: SIMD3<Double>? = nil
+            var suspects = GNSSFaultMemory()
             for e in device.epochs {
                 stats.epochsRead += 1
-                switch solver.solve(e.measurements, time: e.time, prior: prior, skipped: &stats.measurementsSkipped) {
+                switch solver.solve(e.measurements, time: e.time, prior: prior, suspects: suspects.satellites(at: e.time),
+                                    skipped: &stats.measurementsSkipped) {
                 case .success(let s):
                     out.append(s); prior = s.position; stats.epochsSolved += 1
+                    suspects.note(s)
                     for (k, v) in s.satellitesPerSystem { stats.satellitesPerSystem[k, default: 0] += v }
                     stats.residuals += s.residuals
                 case .failure(let r):
@@ -102,5 +107,28 @@ extension GNSSProcessor {
         case .filter: return filterEpochs(epochs, smooth: false)
         case .smooth: return filterEpochs(epochs, smooth: true)
         }
+    }
+}
+
+/// Satellites the WLS's fault detection left out recently (``GNSSSolution/faultySatellites``),
+/// passed as `suspects` to the next epochs' solves: a wrong broadcast orbit or clock persists for
+/// the record's validity (hours), so where the next epoch's leave-one-out is ambiguous the
+/// candidate without the satellite already found faulty is taken.
+struct GNSSFaultMemory {
+    /// How long (s) a satellite stays suspect after it was last left out: 60 s, a minute of 1 Hz
+    /// epochs (long enough to bridge ambiguous epochs, short enough that a satellite left out for a
+    /// passing multipath spike is soon trusted again).
+    static let memory: Double = 60
+    private var lastFaulty: [SatelliteID: Double] = [:]
+
+    /// The satellites left out within ``memory`` seconds before `time`.
+    func satellites(at time: Double) -> Set<SatelliteID> {
+        var out = Set<SatelliteID>()
+        for (s, t) in lastFaulty where time - t <= Self.memory && time >= t { out.insert(s) }
+        return out
+    }
+
+    mutating func note(_ solution: GNSSSolution) {
+        for s in solution.faultySatellites { lastFaulty[s] = solution.time }
     }
 }
