@@ -356,7 +356,7 @@ public struct GNSSPositionSolver: Sendable {
     /// measurement, and the smallest a-posteriori unit variance; its left-out measurements are
     /// counted as ``GNSSSkipReason/excludedByFDE`` (and in ``GNSSSolution/excluded``). When no
     /// candidate is consistent the normal path's result stands, so the retry never makes an epoch
-    /// worse. Consistent candidates farther apart than ``isolationDistance`` are ambiguous: after a
+    /// worse. Consistent candidates farther apart than 50 m are ambiguous: after a
     /// gross residual the epoch is then counted ``GNSSSkipReason/faultNotIsolated`` (candidates km
     /// apart), after a failed χ² test alone the best candidate is taken only when every distant one
     /// fits clearly worse (unit variance ratio above the 99 % quantile of F(dof, dof)), or when a
@@ -366,7 +366,7 @@ public struct GNSSPositionSolver: Sendable {
     /// it: an epoch the normal path solves without a gross residual and with a passing χ² test
     /// runs exactly as before. When no single left-out satellite gives a consistent candidate, pairs
     /// of satellites are left out the same way (two faulty satellites at once; at most
-    /// ``maximumPairSatellites`` satellites, n(n−1)/2 solves). Three or more faulty satellites in
+    /// 40 satellites, n(n−1)/2 solves). Three or more faulty satellites in
     /// one epoch are not isolated.
     public func solve(_ measurements: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?,
                       suspects: Set<SatelliteID> = [], skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
