@@ -80,6 +80,13 @@ extension GNSSProcessor {
         var initialized = false
         var lastTime = -Double.infinity
         var badRun = 0
+        // Satellites the initialising WLS found faulty (its `suspects`), and epochs waited for an
+        // initialisation without an unresolved fault.
+        var faults = GNSSFaultMemory()
+        var waited = 0
+        // Started (after the wait) from a WLS with an unresolved fault: the WLS runs every epoch
+        // until one resolves it, and the filter restarts from that one if it is far.
+        var provisional = false
         struct Step { var k: Int; var xPred: [Double]; var pPred: [Double]; var xFilt: [Double]; var pFilt: [Double]; var f: [Double]
             var sats: Int; var pdop: Double; var rms: Double?; var perSystem: [GNSSSystem: Int]; var reset: Bool }
         var steps: [Step] = []
@@ -115,16 +122,43 @@ extension GNSSProcessor {
             if !initialized || dt > fc.maximumGap || dt <= 0 || badRun >= fc.resetAfterBadEpochs {
                 let prior: SIMD3<Double>? = initialized ? SIMD3(x[0], x[1], x[2]) : nil
                 var scratch: [GNSSSkipReason: Int] = [:]
-                let initial = wls.solve(meas, time: e.time, prior: prior, skipped: &scratch)
+                let initial = wls.solve(meas, time: e.time, prior: prior, suspects: faults.satellites(at: e.time), skipped: &scratch)
                 guard case .success(let s) = initial else {
                     // The WLS's own reason (not converged, fault not isolated, too few satellites).
                     if case .failure(let reason) = initial { stats.epochsSkipped[reason, default: 0] += 1 }
                     continue
                 }
+                faults.note(s)
+                // A start carrying a satellite's error locks the filter on it (the good satellites
+                // are then the ones gated: G24's clock 1 µs off on the Pixel 5 drive, 185 m for
+                // the whole drive); wait for an epoch whose fault is isolated, but not forever.
+                if s.unresolvedFault && waited < Self.unresolvedFaultWait {
+                    waited += 1
+                    stats.epochsSkipped[.faultNotIsolated, default: 0] += 1
+                    continue
+                }
+                waited = 0
+                provisional = s.unresolvedFault
                 if initialized { stats.filterResets += 1 }
                 initialize(s)
                 reset = true
                 badRun = 0
+            } else if provisional {
+                var scratch: [GNSSSkipReason: Int] = [:]
+                let check = wls.solve(meas, time: e.time, prior: SIMD3(x[0], x[1], x[2]), suspects: faults.satellites(at: e.time), skipped: &scratch)
+                if case .success(let c) = check {
+                    faults.note(c)
+                    if !c.unresolvedFault {
+                        provisional = false
+                        let d = c.position - SIMD3(x[0], x[1], x[2])
+                        if (d * d).sum() > GNSSPositionSolver.isolationDistance * GNSSPositionSolver.isolationDistance {
+                            stats.filterResets += 1
+                            initialize(c)
+                            reset = true
+                            badRun = 0
+                        }
+                    }
+                }
             }
             // Predict.
             var f = [Double](repeating: 0, count: n * n)
@@ -255,6 +289,7 @@ extension GNSSProcessor {
                 if row.isCode { used += 1; accepted.append((row.h, row.z, row.pred)); usedSats.insert(row.sat) }
             }
             badRun = (tried > 0 && gated * 2 > tried) ? badRun + 1 : 0
+
             if used == 0 {
                 stats.epochsSkipped[.tooFewSatellites, default: 0] += 1
                 x = xPred; p = pPred
@@ -310,6 +345,14 @@ extension GNSSProcessor {
         }
         return (fixes, rms, stats)
     }
+
+    /// Epochs the filter waits, at its start or a reset, for a WLS without an unresolved fault
+    /// (``GNSSSolution/unresolvedFault``) before it starts from one anyway: 30 (half a minute at
+    /// 1 Hz; a fault that is never isolated must not leave the whole run without output). The
+    /// epochs waited are counted as ``GNSSSkipReason/faultNotIsolated``. Started from one anyway,
+    /// the filter solves the WLS every epoch until one has no unresolved fault, and restarts from
+    /// it when it is farther than 50 m from the filter's position.
+    static let unresolvedFaultWait = 30
 
     /// The clock-robust pre-gate of the sequential updates. Rows of one type share a per-epoch
     /// unknown with a large prior variance: the receiver clock (pseudoranges, column 6;

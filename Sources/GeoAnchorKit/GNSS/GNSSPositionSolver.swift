@@ -134,6 +134,12 @@ public struct GNSSSolution: Sendable, Hashable {
     /// measurements; empty when the normal path stood). Pass recent ones as `suspects` to
     /// ``GNSSPositionSolver/solve(_:time:prior:suspects:skipped:)`` (``GNSSProcessor`` does).
     public var faultySatellites: [SatelliteID] = []
+    /// True when the fault detection found a fault it could not isolate — the first solution
+    /// failed its χ² test or had a gross residual, and no leave-one-out candidate was consistent
+    /// or one was not clearly the best — and the normal path's exclusions stand: the position may
+    /// carry one satellite's error (a clock 1 µs off: 100–300 m). ``GNSSProcessor``'s filter does
+    /// not start from such a solution while a resolved one may follow.
+    public var unresolvedFault = false
 
     /// A solution from its parts; `clockGroups` ascending, `perSystemCounts` by system order.
     init(time: Double, position: SIMD3<Double>, latitude: Double, longitude: Double, ellipsoidalHeight: Double,
@@ -378,10 +384,16 @@ public struct GNSSPositionSolver: Sendable {
         for a in all { cnf.append(GNSSSolverConfiguration.cn0Factor(a.cn0)) }
         let normal = attempt(all, cnf: cnf, leaving: [], time: time, prior: prior)
         var chosen = normal
-        if normal.needsLeaveOneOut, let retry = leaveOneOut(all, cnf: cnf, time: time, prior: prior, suspects: suspects,
-                                                                keepAmbiguous: normal.grossSatellites == 0 && normal.isSolved) {
-            // A failed retry (the fault detected, not isolated) keeps the normal path's counts.
-            if case .success = retry.result { chosen = retry } else { chosen.result = retry.result }
+        if normal.needsLeaveOneOut {
+            if let retry = leaveOneOut(all, cnf: cnf, time: time, prior: prior, suspects: suspects,
+                                       keepAmbiguous: normal.grossSatellites == 0 && normal.isSolved) {
+                // A failed retry (the fault detected, not isolated) keeps the normal path's counts.
+                if case .success = retry.result { chosen = retry } else { chosen.result = retry.result }
+            } else if case .success(var sol) = chosen.result {
+                // The normal path stands although its first solution failed: say so.
+                sol.unresolvedFault = true
+                chosen.result = .success(sol)
+            }
         }
         if chosen.belowMask > 0 { skipped[.belowElevationMask, default: 0] += chosen.belowMask }
         if chosen.excludedByFDE > 0 { skipped[.excludedByFDE, default: 0] += chosen.excludedByFDE }

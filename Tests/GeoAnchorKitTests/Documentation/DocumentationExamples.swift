@@ -697,43 +697,41 @@ struct DocumentationExamples {
         #expect(dual.score <= 16.1 && dual.score > klobuchar.score, "dual-frequency \(dual.score) m")
     }
 
-    /// The article's faulty-satellite loop on the Pixel 5 drive (GPS broadcast) with G24's clock
-    /// 1 µs off (every record's a_f0 + 1e-6 s). Reference: NovAtel SPAN ground truth; the loop's
-    /// score must be within 1.5 × that of the same run without G24's ephemeris (measured
-    /// 12.1 vs 11.2 m, as `GNSSProcessor` gives), G24 must be named faulty on most epochs
-    /// (measured 695 of 794; the test asks for 600), and every epoch solved or counted.
+    /// The article's faulty-satellite loop on the Pixel 5 drive with G24's clock 1 µs off (every
+    /// record's a_f0 + 1e-6 s; the navigation file has GPS only). Reference: NovAtel SPAN ground
+    /// truth; the loop's score must be within 1.5 × that of the run without G24's ephemeris
+    /// (measured 12.1 vs 11.2 m, as `GNSSProcessor` gives), G24 must still be named faulty in the
+    /// drive's last minute, and at most 1 % of the epochs unsolved (measured 0).
     @Test(.enabled(if: SharedData.shouldRun)) func rawGNSSFaultySatellites() throws {
         let dir = "gnss_raw/gsdc2021_mtv1_pixel5_part1/"
         let observations = try RinexObservationFile.read(contentsOf: SharedData.url(dir + "Pixel5_GnssLog_part1.21o"))
-        let navigation = try GNSSHostileInputTests.navigation(prn: 24, line: 0, field: 0) { $0 + 1e-6 }.navigation!
-        var configuration = GNSSSolverConfiguration()
-        configuration.systems = [.gps]
+        let navigation = try #require(try GNSSHostileInputTests.navigation(prn: 24, line: 0, field: 0) { $0 + 1e-6 }.navigation)
 
-        let solver = GNSSPositionSolver(ephemerides: SatelliteEphemerides(navigation: navigation), configuration: configuration)
+        let solver = GNSSPositionSolver(ephemerides: SatelliteEphemerides(navigation: navigation))
         var skipped: [GNSSSkipReason: Int] = [:]
         var lastFaulty: [SatelliteID: Double] = [:]       // satellite → GPS time (s) it was last left out
         var prior: SIMD3<Double>? = nil
-        var fixes: [Fix] = [], failed = 0, g24Faulty = 0
+        var fixes: [Fix] = []
         for epoch in observations.epochs {
             let suspects = Set(lastFaulty.filter { epoch.time - $0.value <= 60 }.keys)
             switch solver.solve(epoch, prior: prior, suspects: suspects, skipped: &skipped) {
             case .success(let solution):
                 prior = solution.position
-                for satellite in solution.faultySatellites { lastFaulty[satellite] = epoch.time }
                 fixes.append(solution.fix)
-                if solution.faultySatellites.contains(SatelliteID(system: .gps, number: 24)) { g24Faulty += 1 }
+                for satellite in solution.faultySatellites { lastFaulty[satellite] = epoch.time }
             case .failure(let reason):
                 prior = nil
                 print(epoch.time, reason.rawValue)          // e.g. fault_not_isolated
-                failed += 1
             }
         }
+
         let truth = try GNSSReferenceTrack.read(contentsOf: SharedData.url(dir + "ground_truth_part1.csv"))
         let score = GNSSAccuracySummary(fixes: fixes, reference: truth).score
         let reference = try GNSSHostileInputTests.run(observations.epochs, try GNSSHostileInputTests.navigation(prn: 24), mode: .wls, gpsOnly: true)
-        print("faulty-satellite loop: score \(score) m (without G24 \(reference.accuracy.score) m), G24 named on \(g24Faulty) epochs")
-        #expect(fixes.count + failed == observations.epochs.count)
-        #expect(g24Faulty >= 600)
+        let end = try #require(observations.epochs.last?.time)
+        print("faulty-satellite loop: score \(score) m (without G24 \(reference.accuracy.score) m), \(fixes.count) fixes")
+        #expect(fixes.count >= observations.epochs.count * 99 / 100)
+        #expect((lastFaulty[SatelliteID(system: .gps, number: 24)] ?? 0) >= end - 60)
         #expect(score <= 1.5 * reference.accuracy.score, "\(score) m vs \(reference.accuracy.score) m")
     }
 
