@@ -110,6 +110,11 @@ public struct PathNetwork: Sendable {
     /// Each point is joined to its snap by a straight access leg. Pairs that are not connected,
     /// or points farther than `maxSnapDistance` meters from every path, get `+∞` entries (the
     /// planner reports them as unreachable).
+    ///
+    /// Heights: the climbs and walking time follow the paths' heights edge by edge, and an
+    /// access leg climbs from the point's height to its snap's (a point whose height is not
+    /// known should be given its snap's height, ``snap(_:distance:)``, as ``RoutePlanner`` does
+    /// for a ``RouteStop`` without ``RouteStop/hasHeight``).
     /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` when the points' heights and the
     ///   network's vertex heights are not all above one datum;
     ///   ``RoutingError/invalidWalkingModel(_:)`` when `walking` fails ``WalkingModel/validate()``.

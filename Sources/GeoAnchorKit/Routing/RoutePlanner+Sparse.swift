@@ -15,10 +15,9 @@ extension RoutePlanner {
     static func planSparse(_ problem: RouteProblem, walking: WalkingModel, distance: DistanceFunction,
                            options: SolverConfiguration) throws(RoutingError) -> RoutePlan {
         let deadline = options.deadline(from: ContinuousClock().now)
-        let coords = problem.nodeCoordinates
-        let n = coords.count
+        let n = problem.nodeCoordinates.count
         guard n <= maximumSparseNodes else { throw .tooManyStops(count: n, limit: maximumSparseNodes) }
-        try RoutingCosts.checkOneDatum(coords, names: problem.label(ofNode:))
+        let coords = try problem.heightedNodeCoordinates()
         var index: [String: Int] = [:]
         for (i, s) in problem.stops.enumerated() {
             if index.updateValue(i, forKey: s.id) != nil { throw .duplicateStopID(s.id) }

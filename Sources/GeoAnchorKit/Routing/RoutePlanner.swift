@@ -25,9 +25,12 @@ public struct RoutePlan: Sendable, Hashable {
 public enum RoutePlanner {
     /// Plans over direct legs between the stops: geodesic distance, walking time from the stops'
     /// height differences by `walking` (Tobler's hiking function; on stairs and steep legs the
-    /// steep-terrain model, ``WalkingModel/steepTerrain``).
+    /// steep-terrain model, ``WalkingModel/steepTerrain``). Without any height (every
+    /// ``RouteStop/hasHeight`` false, and the start and end locations' too) the tour is level.
     /// - Throws: ``RoutingError/invalidStop(id:error:)`` for a coordinate, height
     ///   (``RouteStop/heightRange``) or dwell (``RouteStop/dwellRange``) out of range;
+    ///   ``RoutingError/mixedVerticalReferences(_:)`` for heights above different datums, or
+    ///   some stops or locations with a height and others without;
     ///   ``RoutingError/invalidWalkingModel(_:)``; ``RoutingError/unreachableStops(_:)`` for
     ///   stops only reachable over legs too steep to walk (only without a steep-terrain model);
     ///   the solver's errors.
@@ -42,7 +45,7 @@ public enum RoutePlanner {
             return try planSparse(problem, walking: walking, distance: distance, options: options)
         }
         guard nodes <= VisitOrderSolver.maximumNodes else { throw .tooManyStops(count: nodes, limit: VisitOrderSolver.maximumNodes) }
-        let coordinates = problem.nodeCoordinates
+        let coordinates = try problem.heightedNodeCoordinates()
         let costs = try RoutingCosts(coordinates: coordinates, distance: distance, walking: walking)
         var result = try plan(problem, costs: costs, options: options)
         for k in result.estimate.legs.indices {
@@ -55,6 +58,14 @@ public enum RoutePlanner {
     /// Plans along a walking-path network: stops are snapped to the nearest path within
     /// `maxSnapDistance` meters; stops that cannot be snapped or lie on a disconnected part are
     /// reported as ``RoutingError/unreachableStops(_:)``.
+    ///
+    /// Heights: a stop (or start/end location) without a height (``RouteStop/hasHeight``,
+    /// ``RouteProblem/startHasHeight``) takes the path's height at its snap point, interpolated
+    /// along the segment, so the short leg between it and the path is level and the climbs are
+    /// the paths' own; one with a height keeps it (the leg to the path climbs the difference) and
+    /// must be above the network's vertical reference.
+    /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` for heights above a datum other
+    ///   than the network's; ``RoutingError/unreachableStops(_:)``; the solver's errors.
     public static func plan(_ problem: RouteProblem, network: PathNetwork, maxSnapDistance: Double = 100,
                             walking: WalkingModel = .tobler,
                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {
@@ -64,7 +75,7 @@ public enum RoutePlanner {
             throw .tooManyStops(count: problem.nodeCoordinates.count, limit: VisitOrderSolver.maximumNodes)
         }
         try problem.validateValues()
-        let coordinates = problem.nodeCoordinates
+        let coordinates = try problem.heightedNodeCoordinates(network: network, maxSnapDistance: maxSnapDistance)
         let costs = try network.costs(between: coordinates, maxSnapDistance: maxSnapDistance, walking: walking)
         var result = try plan(problem, costs: costs, options: options)
         let paths = network.walkingPaths(between: coordinates, legs: result.estimate.legs.map { ($0.fromNode, $0.toNode) },

@@ -5,8 +5,22 @@ public struct RouteStop: Sendable, Hashable {
     /// Unique id (used in results and constraints).
     public var id: String
     /// Position; the height (any vertical reference, the same for all stops) gives the climbs.
-    /// Heights must lie in ``heightRange``.
+    /// Heights must lie in ``heightRange``. The height is ignored when ``hasHeight`` is false.
+    ///
+    /// A horizontal `GeodeticCoordinate(latitude:longitude:)` *has* a height (0 m above the
+    /// ellipsoid): on paths with heights it makes a climb to the path (400 m for a path at
+    /// 400 m). A stop whose height is not known is made with ``init(id:latitude:longitude:dwell:timeWindow:priority:)``.
     public var coordinate: GeodeticCoordinate
+    /// Whether ``coordinate``'s height is the stop's height (true, the default) or the stop has
+    /// no height of its own (false; its coordinate's height and vertical reference are ignored).
+    ///
+    /// A stop without a height takes the height of the path where it is snapped on a
+    /// ``PathNetwork`` (interpolated along the segment), so the short leg between the stop and
+    /// the path is level. Over direct legs there is nothing to take a height from: the tour is
+    /// level when no stop, start or end has a height, and refused with
+    /// ``RoutingError/mixedVerticalReferences(_:)`` when some have one and others not — the
+    /// climbs between them would be invented.
+    public var hasHeight: Bool
     /// Seconds spent at the stop, in ``dwellRange`` ([0, 1 week]).
     public var dwell: TimeInterval
     /// Opening hours in seconds after the tour starts: the visit may begin at `lowerBound`
@@ -17,6 +31,7 @@ public struct RouteStop: Sendable, Hashable {
     /// with a ``RouteProblem/timeBudget`` the planner keeps the most priority that fits.
     public var priority: Double?
 
+    /// A stop with a height: its coordinate's height gives the climbs.
     /// - Parameters:
     ///   - id: unique id (used in results and constraints).
     ///   - coordinate: position; its height gives the climbs.
@@ -27,9 +42,26 @@ public struct RouteStop: Sendable, Hashable {
                 timeWindow: ClosedRange<TimeInterval>? = nil, priority: Double? = nil) {
         self.id = id
         self.coordinate = coordinate
+        self.hasHeight = true
         self.dwell = dwell
         self.timeWindow = timeWindow
         self.priority = priority
+    }
+
+    /// A stop without a height (``hasHeight`` false): on a ``PathNetwork`` it takes the path's
+    /// height where it is snapped.
+    /// - Parameters:
+    ///   - id: unique id (used in results and constraints).
+    ///   - latitude: degrees (WGS84), [−90, 90].
+    ///   - longitude: degrees (WGS84).
+    ///   - dwell: seconds spent at the stop, in ``dwellRange``.
+    ///   - timeWindow: opening hours, seconds after the tour starts (nil: always open).
+    ///   - priority: nil for a mandatory stop, > 0 for an optional one (its prize).
+    public init(id: String, latitude: Double, longitude: Double, dwell: TimeInterval = 0,
+                timeWindow: ClosedRange<TimeInterval>? = nil, priority: Double? = nil) {
+        self.init(id: id, coordinate: GeodeticCoordinate(latitude: latitude, longitude: longitude),
+                  dwell: dwell, timeWindow: timeWindow, priority: priority)
+        self.hasHeight = false
     }
 
     /// Heights the planner accepts for stops and start/end locations: ±10 km (the highest
@@ -95,6 +127,13 @@ public struct RouteProblem: Sendable, Hashable {
     /// alone do not fit it reports ``RoutingError/timeBudgetExceeded(budget:requiredDuration:)``.
     public var timeBudget: Double?
     public var objective: RouteObjective
+    /// Whether a ``RouteStart/location(_:)`` start has a height of its own (true, the default)
+    /// or not (false: its coordinate's height is ignored and, as for a stop without a height
+    /// (``RouteStop/hasHeight``), it takes the path's height where it is snapped). Ignored when
+    /// the start is a stop.
+    public var startHasHeight = true
+    /// Whether a ``RouteEnd/location(_:)`` end has a height of its own; as ``startHasHeight``.
+    public var endHasHeight = true
 
     /// Times the planner accepts for time-window bounds and the time budget, seconds after the
     /// tour starts: [0, 31,622,400] s (366 days). Beyond, a window opening at 1e300 s made the
@@ -131,16 +170,21 @@ public struct RouteProblem: Sendable, Hashable {
     var isTimed: Bool { objective == .duration || timeBudget != nil || stops.contains { $0.timeWindow != nil } }
 
     /// Checks every stop's and start/end location's coordinate (``GeodeticCoordinate/validate()``),
-    /// height (``RouteStop/heightRange``) and every stop's dwell (``RouteStop/dwellRange``).
+    /// height (``RouteStop/heightRange``; not for one without a height, whose height is ignored)
+    /// and every stop's dwell (``RouteStop/dwellRange``).
     func validateValues() throws(RoutingError) {
-        func check(_ c: GeodeticCoordinate, _ id: String) throws(RoutingError) {
+        func check(_ c: GeodeticCoordinate, _ id: String, hasHeight: Bool) throws(RoutingError) {
             do {
-                try c.validate()
-                try RouteStop.heightRange.check(c.height, name: "height")
+                if hasHeight {
+                    try c.validate()
+                    try RouteStop.heightRange.check(c.height, name: "height")
+                } else {
+                    try GeodeticCoordinate(latitude: c.latitude, longitude: c.longitude).validate()
+                }
             } catch { throw .invalidStop(id: id, error: error) }
         }
         for s in stops {
-            try check(s.coordinate, s.id)
+            try check(s.coordinate, s.id, hasHeight: s.hasHeight)
             guard s.dwell.isFinite, s.dwell >= 0 else {
                 throw .invalidStop(id: s.id, error: .outOfRange(name: "dwell", value: s.dwell, allowed: .atLeast(0, unit: "s")))
             }
@@ -148,8 +192,8 @@ public struct RouteProblem: Sendable, Hashable {
                 throw .invalidStop(id: s.id, error: .outOfRange(name: "dwell", value: s.dwell, allowed: RouteStop.dwellRange))
             }
         }
-        if case .location(let c) = start { try check(c, "start") }
-        if case .location(let c) = end { try check(c, "end") }
+        if case .location(let c) = start { try check(c, "start", hasHeight: startHasHeight) }
+        if case .location(let c) = end { try check(c, "end", hasHeight: endHasHeight) }
     }
 
     /// Checks ids and values and builds the solver instance over `costs`.

@@ -37,7 +37,9 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     case tooManyStops(count: Int, limit: Int)
     /// Heights to be compared (climbs) are above different datums — e.g. a start with
     /// CoreLocation's MSL `altitude` and stops with ellipsoidal heights, ≈ 45 m apart in Prague.
-    /// Convert them to one datum first (``GeoidGrid``). `what` names the first mismatching pair.
+    /// Convert them to one datum first (``GeoidGrid``). Also thrown when some stops or start/end
+    /// locations have a height and others none (``RouteStop/hasHeight``) and nothing gives
+    /// them one (over direct legs). `what` names the first mismatching pair.
     case mixedVerticalReferences(String)
     /// The ``WalkingModel`` has a parameter outside its range (``WalkingModel/validate()``);
     /// `error` names it, its value and the allowed range.
@@ -61,7 +63,7 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tooManyStops(let c, let l):
             return "\(c) nodes (stops and start/end locations) exceed the limit of \(l) for this kind of problem (README: Limits and errors)"
         case .mixedVerticalReferences(let what):
-            return "heights above different datums cannot be compared (\(what)); convert them to one vertical reference first"
+            return "heights cannot be compared (\(what)); give all of them heights above one vertical reference (convert with a geoid), or none"
         case .invalidWalkingModel(let e): return "walking model: \(e)"
         case .malformedInput(let s, let l, let r):
             if let l { return "\(s):\(l): \(r)" }
