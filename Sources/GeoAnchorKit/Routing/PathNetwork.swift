@@ -6,6 +6,9 @@ import Foundation
 ///
 /// Edge lengths are geodesic; heights come from the vertices' heights (GeoJSON's optional third
 /// coordinate), so each edge has its own slope and walking time (``WalkingModel``) in each direction.
+/// A network without heights (``hasHeights`` false: GeoJSON positions of two numbers) has no
+/// slopes of its own; the climbs of a walk on it come from its ends' heights
+/// (``costs(between:maxSnapDistance:walking:distance:)``).
 ///
 /// *Accuracy*: snapping projects stops onto segments in a local East-North-Up frame at the
 /// network's first vertex and maps the snap back along the segment's chord (a vertex snaps onto
@@ -18,8 +21,11 @@ public struct PathNetwork: Sendable {
     /// Largest geodesic distance (m) of any vertex from the network's first vertex: 100 km.
     public static let maximumExtent = 100_000.0
 
-    /// Vertex positions.
+    /// Vertex positions (at 0 m above the ellipsoid when the network has no heights).
     public let vertices: [GeodeticCoordinate]
+    /// Whether the vertices' heights are the paths' heights (true) or the paths have none
+    /// (false: the vertices are horizontal positions and their heights are not used).
+    public let hasHeights: Bool
     /// Undirected edges as vertex index pairs, with their geodesic lengths (m).
     public let edges: [(a: Int, b: Int, length: Double)]
     private let adjacency: [[(to: Int, edge: Int)]]
@@ -31,10 +37,18 @@ public struct PathNetwork: Sendable {
     private let ups: [Double]
 
     /// Builds the network from polylines (each at least 2 positions).
+    /// - Parameters:
+    ///   - lineStrings: the paths, WGS84 positions.
+    ///   - distance: the edges' horizontal length (geodesic by default).
+    ///   - hasHeights: true (the default) when the positions' heights are the paths' heights;
+    ///     false for horizontal paths, whose positions' heights are then ignored (e.g. a
+    ///     horizontal `GeodeticCoordinate(latitude:longitude:)` is 0 m above the ellipsoid, not
+    ///     a known height of the path).
     /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` (line = polyline index + 1)
     ///   for a polyline with fewer than 2 positions, an invalid coordinate, a height outside
     ///   ``RouteStop/heightRange``, or a position more than ``maximumExtent`` from the first.
-    public init(lineStrings: [[GeodeticCoordinate]], distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
+    public init(lineStrings: [[GeodeticCoordinate]], distance: DistanceFunction = RoutingDistance.geodesic,
+                hasHeights: Bool = true) throws(RoutingError) {
         var key: [String: Int] = [:]
         var verts: [GeodeticCoordinate] = []
         var edges: [(a: Int, b: Int, length: Double)] = []
@@ -43,7 +57,8 @@ public struct PathNetwork: Sendable {
                 throw .malformedInput(source: "LineString", line: li + 1, reason: "a LineString needs at least 2 positions")
             }
             var prev = -1
-            for c in line {
+            for given in line {
+                let c = hasHeights ? given : GeodeticCoordinate(latitude: given.latitude, longitude: given.longitude)
                 do {
                     try c.validate()
                     try RouteStop.heightRange.check(c.height, name: "height")
@@ -68,6 +83,7 @@ public struct PathNetwork: Sendable {
         var adj = [[(to: Int, edge: Int)]](repeating: [], count: verts.count)
         for (i, e) in edges.enumerated() { adj[e.a].append((e.b, i)); adj[e.b].append((e.a, i)) }
         self.vertices = verts
+        self.hasHeights = hasHeights
         self.edges = edges
         self.adjacency = adj
         let f = verts.first.flatMap { try? LocalTangentFrame(origin: GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: 0)) }
@@ -86,7 +102,8 @@ public struct PathNetwork: Sendable {
         public var edge: Int
         /// Fraction along the edge from `a` to `b`, [0, 1].
         public var fraction: Double
-        /// The attachment point (height interpolated along the edge).
+        /// The attachment point (height interpolated along the edge; 0 m above the ellipsoid on a
+        /// network without heights).
         public var point: GeodeticCoordinate
         /// Meters from the point to the attachment point (horizontal).
         public var distance: Double
@@ -111,18 +128,22 @@ public struct PathNetwork: Sendable {
     /// or points farther than `maxSnapDistance` meters from every path, get `+∞` entries (the
     /// planner reports them as unreachable).
     ///
-    /// Heights: the climbs and walking time follow the paths' heights edge by edge, and an
-    /// access leg climbs from the point's height to its snap's (a point whose height is not
-    /// known should be given its snap's height, ``snap(_:distance:)``, as ``RoutePlanner`` does
-    /// for a ``RouteStop`` without ``RouteStop/hasHeight``).
+    /// Heights: with ``hasHeights`` the climbs and walking time follow the paths' heights edge
+    /// by edge, and an access leg climbs from the point's height to its snap's (a point whose
+    /// height is not known should be given its snap's height, ``snap(_:distance:)``, as
+    /// ``RoutePlanner`` does for a ``RouteStop`` without ``RouteStop/hasHeight``). Without
+    /// heights the paths' slopes are unknown: a walk climbs the height difference of its two
+    /// points, spread evenly along it (ascent `max(0, Δh)`, descent `max(0, −Δh)`, walking time
+    /// at the mean slope) — a lower bound of the climbs the real paths may hold.
     /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` when the points' heights and the
-    ///   network's vertex heights are not all above one datum;
+    ///   network's vertex heights (with ``hasHeights``) are not all above one datum;
     ///   ``RoutingError/invalidWalkingModel(_:)`` when `walking` fails ``WalkingModel/validate()``.
     public func costs(between points: [GeodeticCoordinate], maxSnapDistance: Double = 100,
                       walking: WalkingModel = .tobler, distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) -> RoutingCosts {
         try walking.check()
-        let nv0 = vertices.count
-        try RoutingCosts.checkOneDatum(vertices + points, names: { $0 < nv0 ? "network vertex \($0)" : "point \($0 - nv0)" })
+        let nv0 = hasHeights ? vertices.count : 0
+        try RoutingCosts.checkOneDatum((hasHeights ? vertices : []) + points,
+                                       names: { $0 < nv0 ? "network vertex \($0)" : "point \($0 - nv0)" })
         let n = points.count
         let inf = Double.infinity
         var dist = CostMatrix(count: n), time = CostMatrix(count: n), up = CostMatrix(count: n), down = CostMatrix(count: n)
@@ -136,11 +157,18 @@ public struct PathNetwork: Sendable {
             let r = dijkstra(from: node[i], adj: adj, heights: heights, walking: walking)
             for j in 0..<n where j != i {
                 guard node[j] >= 0, let sj = snaps[j], r.dist[node[j]].isFinite else { dist[i, j] = inf; time[i, j] = inf; continue }
-                // Access legs: point i → its snap, snap j → point j.
                 let hi = points[i].height, hj = points[j].height
+                dist[i, j] = si.distance + r.dist[node[j]] + sj.distance
+                guard hasHeights else {
+                    // No slopes of its own: the points' height difference over the whole walk.
+                    let dh = hj - hi
+                    time[i, j] = walking.duration(horizontalDistance: dist[i, j], heightChange: dh)
+                    up[i, j] = max(0, dh) + 0; down[i, j] = max(0, -dh) + 0
+                    continue
+                }
+                // Access legs: point i → its snap, snap j → point j.
                 let accessIn = walking.duration(horizontalDistance: si.distance, heightChange: si.point.height - hi)
                 let accessOut = walking.duration(horizontalDistance: sj.distance, heightChange: hj - sj.point.height)
-                dist[i, j] = si.distance + r.dist[node[j]] + sj.distance
                 time[i, j] = accessIn + r.time[node[j]] + accessOut
                 up[i, j] = max(0, si.point.height - hi) + r.up[node[j]] + max(0, hj - sj.point.height)
                 down[i, j] = max(0, hi - si.point.height) + r.down[node[j]] + max(0, sj.point.height - hj)
@@ -185,7 +213,10 @@ public struct PathNetwork: Sendable {
     /// The shortest walking path (by distance) of each leg `(i, j)` between `points[i]` and
     /// `points[j]`: the point, its snap onto the network, the network vertices walked, the other
     /// snap, the other point (consecutive duplicates removed). A leg whose points cannot be
-    /// snapped within `maxSnapDistance` or are not connected gets the straight line.
+    /// snapped within `maxSnapDistance` or are not connected gets the straight line. On a network
+    /// without heights the path's heights go evenly (by distance) from the first point's height
+    /// to the second's, in the points' vertical reference, as
+    /// ``costs(between:maxSnapDistance:walking:distance:)`` prices them.
     public func walkingPaths(between points: [GeodeticCoordinate], legs: [(Int, Int)], maxSnapDistance: Double = 100,
                              distance: DistanceFunction = RoutingDistance.geodesic) -> [[GeodeticCoordinate]] {
         let g = augmented(points: points, maxSnapDistance: maxSnapDistance, distance: distance)
@@ -208,7 +239,21 @@ public struct PathNetwork: Sendable {
                 if out.last != c { out.append(c) }
             }
             if out.last != points[j] { out.append(points[j]) }
-            return out
+            return hasHeights ? out : Self.evenHeights(out, from: points[i], to: points[j], distance: distance)
+        }
+    }
+
+    /// `path` with heights going evenly (by distance along it) from `a`'s to `b`'s, above their datum.
+    private static func evenHeights(_ path: [GeodeticCoordinate], from a: GeodeticCoordinate, to b: GeodeticCoordinate,
+                                    distance: DistanceFunction) -> [GeodeticCoordinate] {
+        var along = [0.0]
+        for k in path.indices.dropFirst() { along.append(along[k - 1] + distance(path[k - 1], path[k])) }
+        let total = along.last!
+        return path.indices.map { k in
+            let f = total > 0 ? along[k] / total : 0
+            let h = k == path.count - 1 ? b.height : a.height + f * (b.height - a.height)
+            return GeodeticCoordinate(latitude: path[k].latitude, longitude: path[k].longitude,
+                                      height: h, verticalReference: a.verticalReference)
         }
     }
 
@@ -280,24 +325,36 @@ struct BinaryHeap {
 extension PathNetwork {
     /// The network of every LineString and MultiLineString in a GeoJSON collection (also inside
     /// GeometryCollections); other geometries are ignored. Heights come from the positions'
-    /// optional third coordinate (0 when absent).
-    /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` when there is no line, or a
-    ///   line has fewer than 2 positions (`line` is then the feature's 1-based index).
+    /// optional third coordinate (above the WGS84 ellipsoid, RFC 7946): all positions have one
+    /// (``hasHeights``) or none (a network without heights).
+    /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` when there is no line, a
+    ///   line has fewer than 2 positions, or some positions have a height and others not — the
+    ///   missing ones would be 0 m, a phantom climb (the reason names the feature, 1-based).
     public init(geoJSON collection: GeoJSONFeatureCollection, source: String = "<geojson>",
                 distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
-        var lines: [[GeodeticCoordinate]] = []
+        var lines: [[GeoJSONPosition]] = []
         var featureOf: [Int] = []
         func collect(_ g: GeoJSONGeometry, _ f: Int) {
             switch g {
-            case .lineString(let p): lines.append(p.map(\.coordinate)); featureOf.append(f)
-            case .multiLineString(let ls): for p in ls { lines.append(p.map(\.coordinate)); featureOf.append(f) }
+            case .lineString(let p): lines.append(p); featureOf.append(f)
+            case .multiLineString(let ls): for p in ls { lines.append(p); featureOf.append(f) }
             case .geometryCollection(let gs): for x in gs { collect(x, f) }
             default: break
             }
         }
         for (i, f) in collection.features.enumerated() { if let g = f.geometry { collect(g, i) } }
         guard !lines.isEmpty else { throw .malformedInput(source: source, line: nil, reason: "no LineString in the GeoJSON") }
-        do { try self.init(lineStrings: lines, distance: distance) } catch {
+        // The first position decides; a line without positions is refused by init(lineStrings:).
+        let hasHeights = lines.lazy.flatMap { $0 }.first.map { $0.height != nil } ?? true
+        for (l, line) in lines.enumerated() {
+            guard let k = line.firstIndex(where: { ($0.height != nil) != hasHeights }) else { continue }
+            let p = line[k]
+            let at = String(format: "(%.7f, %.7f)", p.latitude, p.longitude)
+            throw .malformedInput(source: source, line: nil, reason: "feature \(featureOf[l] + 1): position \(k + 1) \(at) has "
+                + (hasHeights ? "no height, the first path position has one" : "a height, the first path position has none")
+                + "; give every path position a height (third coordinate) or none")
+        }
+        do { try self.init(lineStrings: lines.map { $0.map(\.coordinate) }, distance: distance, hasHeights: hasHeights) } catch {
             if case .malformedInput(_, let l?, let r) = error {
                 throw .malformedInput(source: source, line: nil, reason: "feature \(featureOf[l - 1] + 1): \(r)")
             }

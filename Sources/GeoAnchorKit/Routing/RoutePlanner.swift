@@ -63,9 +63,12 @@ public enum RoutePlanner {
     /// ``RouteProblem/startHasHeight``) takes the path's height at its snap point, interpolated
     /// along the segment, so the short leg between it and the path is level and the climbs are
     /// the paths' own; one with a height keeps it (the leg to the path climbs the difference) and
-    /// must be above the network's vertical reference.
+    /// must be above the network's vertical reference. On a network without heights
+    /// (``PathNetwork/hasHeights``) the stops' height differences are spread evenly along the
+    /// path between them; with no heights at all the tour is level.
     /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` for heights above a datum other
-    ///   than the network's; ``RoutingError/unreachableStops(_:)``; the solver's errors.
+    ///   than the network's, or, on a network without heights, some stops or locations with a
+    ///   height and others without; ``RoutingError/unreachableStops(_:)``; the solver's errors.
     public static func plan(_ problem: RouteProblem, network: PathNetwork, maxSnapDistance: Double = 100,
                             walking: WalkingModel = .tobler,
                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {

@@ -13,12 +13,13 @@ extension RouteProblem {
 
     /// The nodes' coordinates with the heights the costs are computed from.
     ///
-    /// On a network a node without a height takes its snap point's height and the network's
-    /// vertical reference (a node farther than `maxSnapDistance` from every path, which the
-    /// planner reports as unreachable, gets 0 m in that reference); nodes with a height keep it
-    /// and must share the network's reference. Without a network (direct legs) nothing gives a
-    /// node a height: with no heights at all every node is put at 0 m above the ellipsoid (a
-    /// level tour), with all heights they must share one reference, and a mix is refused.
+    /// On a network with heights a node without a height takes its snap point's height and the
+    /// network's vertical reference (a node farther than `maxSnapDistance` from every path, which
+    /// the planner reports as unreachable, gets 0 m in that reference); nodes with a height keep
+    /// it and must share the network's reference. Without such a network (direct legs, or a
+    /// network without heights, ``PathNetwork/hasHeights``) nothing gives a node a height: with
+    /// no heights at all every node is put at 0 m above the ellipsoid (a level tour), with all
+    /// heights they must share one reference, and a mix is refused.
     /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` naming the first node that does
     ///   not fit (by its label: stop id, "start" or "end").
     func heightedNodeCoordinates(network: PathNetwork? = nil, maxSnapDistance: Double = 100,
@@ -26,7 +27,7 @@ extension RouteProblem {
         var coordinates = nodeCoordinates
         let has = nodeHasHeight
         func name(_ i: Int) -> String { i < stops.count ? "stop '\(stops[i].id)'" : label(ofNode: i) }
-        if let network, let first = network.vertices.first {
+        if let network, network.hasHeights, let first = network.vertices.first {
             let reference = first.verticalReference
             for i in coordinates.indices {
                 let c = coordinates[i]
@@ -46,7 +47,8 @@ extension RouteProblem {
             return coordinates.map { GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude) }
         }
         if let k = has.firstIndex(of: false), let j = has.firstIndex(of: true) {
-            throw .mixedVerticalReferences("\(name(j)) has a height, \(name(k)) has none (direct legs: no path to take it from)")
+            let source = network == nil ? "direct legs: no path to take it from" : "the paths have no heights to take it from"
+            throw .mixedVerticalReferences("\(name(j)) has a height, \(name(k)) has none (\(source))")
         }
         try RoutingCosts.checkOneDatum(coordinates, names: name)
         return coordinates

@@ -15,9 +15,10 @@ public struct RouteStop: Sendable, Hashable {
     /// no height of its own (false; its coordinate's height and vertical reference are ignored).
     ///
     /// A stop without a height takes the height of the path where it is snapped on a
-    /// ``PathNetwork`` (interpolated along the segment), so the short leg between the stop and
-    /// the path is level. Over direct legs there is nothing to take a height from: the tour is
-    /// level when no stop, start or end has a height, and refused with
+    /// ``PathNetwork`` with heights (interpolated along the segment), so the short leg between
+    /// the stop and the path is level. Over direct legs, or on a network without heights
+    /// (``PathNetwork/hasHeights``), there is nothing to take a height from: the tour is level
+    /// when no stop, start or end has a height, and refused with
     /// ``RoutingError/mixedVerticalReferences(_:)`` when some have one and others not — the
     /// climbs between them would be invented.
     public var hasHeight: Bool
@@ -48,8 +49,8 @@ public struct RouteStop: Sendable, Hashable {
         self.priority = priority
     }
 
-    /// A stop without a height (``hasHeight`` false): on a ``PathNetwork`` it takes the path's
-    /// height where it is snapped.
+    /// A stop without a height (``hasHeight`` false): on a ``PathNetwork`` with heights it takes
+    /// the path's height where it is snapped.
     /// - Parameters:
     ///   - id: unique id (used in results and constraints).
     ///   - latitude: degrees (WGS84), [−90, 90].

@@ -39,7 +39,8 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// CoreLocation's MSL `altitude` and stops with ellipsoidal heights, ≈ 45 m apart in Prague.
     /// Convert them to one datum first (``GeoidGrid``). Also thrown when some stops or start/end
     /// locations have a height and others none (``RouteStop/hasHeight``) and nothing gives
-    /// them one (over direct legs). `what` names the first mismatching pair.
+    /// them one: over direct legs or on a network without heights (``PathNetwork/hasHeights``).
+    /// `what` names the first mismatching pair.
     case mixedVerticalReferences(String)
     /// The ``WalkingModel`` has a parameter outside its range (``WalkingModel/validate()``);
     /// `error` names it, its value and the allowed range.

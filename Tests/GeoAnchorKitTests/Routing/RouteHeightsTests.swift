@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import GeoAnchorKit
 
-/// Stops and starts with and without heights (``RouteStop/hasHeight``): a stop without a
-/// height takes the path's height where it is snapped, so the short leg to the path has no
-/// phantom climb.
+/// Stops, starts and paths with and without heights (``RouteStop/hasHeight``,
+/// ``PathNetwork/hasHeights``): a stop without a height takes the path's height where it is
+/// snapped, so the short leg to the path has no phantom climb.
 ///
 /// The site: one path along the 50° N parallel over a 30 m hill — P0 (14.000° E, 400 m),
 /// P1 (14.004° E, 430 m), P2 (14.008° E, 400 m), heights above the ellipsoid — and two stops
@@ -14,7 +14,7 @@ import Testing
 /// 22.5 m and descends 22.5 m. The snap fraction comes from a plane projection in a local ENU
 /// frame over ≈ 290 m segments (PathNetwork: < 1 mm per 100 m); its error, measured 1e-6 and
 /// asserted < 1e-5, moves a snap height by < 0.3 mm, so heights are checked to 1 mm.
-@Suite("Route heights: stops with and without heights")
+@Suite("Route heights: stops and paths with and without heights")
 struct RouteHeightsTests {
     static let p0 = GeodeticCoordinate(latitude: 50, longitude: 14.000, ellipsoidalHeight: 400)
     static let p1 = GeodeticCoordinate(latitude: 50, longitude: 14.004, ellipsoidalHeight: 430)
@@ -130,6 +130,57 @@ struct RouteHeightsTests {
         mixed[5] = RouteStop(id: "s5", coordinate: GeodeticCoordinate(latitude: 50, longitude: 14, altitude: 300))
         #expect(throws: RoutingError.mixedVerticalReferences("stop 's5' has a height, stop 's0' has none (direct legs: no path to take it from)")) {
             try RoutePlanner.plan(RouteProblem(stops: mixed), options: options)
+        }
+    }
+
+    /// Paths without heights (2-D LineStrings) and stops with heights (MSL here): the walk
+    /// climbs the stops' height difference, spread evenly along the path — 400 → 430 m is 30 m
+    /// up and 0 down (hand-computed), walking time at the mean slope over the leg's length
+    /// (reference: the walking model at 30 m over the leg's distance, 1e-9 s) — and the walked
+    /// polyline's heights rise evenly from 400 to 430 m. Before: the vertices counted as 0 m
+    /// above the ellipsoid, a datum error with MSL stops and a 400 m phantom climb with
+    /// ellipsoidal ones.
+    @Test func pathsWithoutHeightsSpreadTheStopsHeightDifference() throws {
+        let flat = Self.hill.map { GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude) }
+        let net = try PathNetwork(lineStrings: [flat], hasHeights: false)
+        #expect(!net.hasHeights)
+        let low = RouteStop(id: "low", coordinate: GeodeticCoordinate(latitude: Self.north, longitude: 14.001, altitude: 400))
+        let high = RouteStop(id: "high", coordinate: GeodeticCoordinate(latitude: Self.north, longitude: 14.007, altitude: 430))
+        let plan = try RoutePlanner.plan(RouteProblem(stops: [low, high]), network: net)
+        let leg = try #require(plan.estimate.legs.first)
+        #expect(leg.ascent == 30 && leg.descent == 0)
+        let w = WalkingModel.tobler
+        #expect(abs(leg.walkingTime - w.duration(horizontalDistance: leg.distance, heightChange: 30)) < 1e-9)
+        #expect(leg.path.first!.height == 400 && leg.path.last!.height == 430 && leg.path.count == 5) // stop, snap, P1, snap, stop
+        #expect(zip(leg.path, leg.path.dropFirst()).allSatisfy { $0.height <= $1.height })
+        #expect(leg.path.allSatisfy { $0.verticalReference == .meanSeaLevel })
+        // Nothing has a height: level. A mix: refused by name.
+        let level = try RoutePlanner.plan(RouteProblem(stops: [Self.a, Self.b]), network: net)
+        #expect(level.estimate.ascent == 0 && level.estimate.descent == 0)
+        #expect(throws: RoutingError.mixedVerticalReferences("stop 'low' has a height, stop 'b' has none (the paths have no heights to take it from)")) {
+            try RoutePlanner.plan(RouteProblem(stops: [low, Self.b]), network: net)
+        }
+    }
+
+    /// GeoJSON: positions of 3 numbers give a network with heights, of 2 numbers one without;
+    /// a file mixing them is refused naming the feature and position (the missing heights were
+    /// 0 m, a phantom climb of the other positions' height).
+    @Test func geoJSONPathsHaveHeightsForAllPositionsOrNone() throws {
+        func network(_ json: String) throws -> PathNetwork {
+            let fc = try JSONDecoder().decode(GeoJSONFeatureCollection.self, from: Data(json.utf8))
+            return try PathNetwork(geoJSON: fc, source: "paths.geojson")
+        }
+        func collection(_ lines: String...) -> String {
+            "{\"type\":\"FeatureCollection\",\"features\":["
+                + lines.map { "{\"type\":\"Feature\",\"properties\":{},\"geometry\":{\"type\":\"LineString\",\"coordinates\":\($0)}}" }
+                    .joined(separator: ",") + "]}"
+        }
+        #expect(try network(collection("[[14,50,400],[14.004,50,430]]")).hasHeights)
+        #expect(try !network(collection("[[14,50],[14.004,50]]")).hasHeights)
+        #expect(throws: RoutingError.malformedInput(source: "paths.geojson", line: nil, reason:
+            "feature 2: position 2 (50.0000000, 14.0080000) has no height, the first path position has one; "
+            + "give every path position a height (third coordinate) or none")) {
+            try network(collection("[[14,50,400],[14.004,50,430]]", "[[14.004,50,430],[14.008,50]]"))
         }
     }
 }
