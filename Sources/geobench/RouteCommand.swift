@@ -8,24 +8,33 @@ struct RouteCommand: ParsableCommand {
         abstract: "Order tour stops and estimate the walk (distance, climbs, time).",
         discussion: """
         Stops CSV (--stops FILE, header row): id,latitude,longitude[,altitude][,dwell_s] — degrees \
-        (WGS84), altitude in meters (MSL; used only for height differences, all rows or none), \
-        dwell_s in seconds spent at the stop. Legs are geodesic; walking time follows Tobler's \
-        hiking function with the legs' slopes, and on stairs and steep legs a Naismith-style \
-        model (5 km/h plus 600 m/h of ascent or 1200 m/h of descent), whichever is faster: the \
-        steep model takes over beyond a slope of about +0.44 uphill or -0.37 downhill (a tower's \
-        stairs, 50 m up over 30 m: 322 s), so gentler legs keep Tobler's time exactly. Up to 16 \
+        (WGS84), altitude in meters (MSL; used only for height differences, all rows or none; a \
+        stop without altitude has no height, not 0 m), dwell_s in seconds spent at the stop. Legs \
+        are geodesic; walking time follows Tobler's hiking function with the legs' slopes, and on \
+        stairs and steep legs a Naismith-style model (5 km/h plus 600 m/h of ascent or 1200 m/h \
+        of descent), whichever is faster: the steep model takes over beyond a slope of about \
+        +0.44 uphill or -0.37 downhill (a tower's stairs, 50 m up over 30 m: 322 s), so gentler \
+        legs keep Tobler's time exactly. Up to 16 \
         free stops the order is optimal (Held–Karp); beyond, iterated local search runs within \
         --time-limit. Above 700 stops (without --paths) a sparse solver (nearest-neighbour \
         candidate lists, memory linear in the stops) orders them, its whole run within \
         --time-limit; at most 200,000 stops (2,500 with --paths).
 
-        With --paths FILE.geojson the legs follow the file's LineStrings (shortest paths, heights \
-        from the positions' third coordinate); each stop is snapped to the nearest path within \
-        --max-snap meters; stops off the network or on a disconnected part are reported.
+        With --paths FILE.geojson the legs follow the file's LineStrings (shortest paths); each stop \
+        is snapped to the nearest path within --max-snap meters; stops off the network or on a \
+        disconnected part are reported. Heights: when the positions have a third coordinate \
+        (meters above the WGS84 ellipsoid, RFC 7946; all positions or none) the climbs follow the \
+        paths, and stops without altitude take the path's height at their snap point (interpolated \
+        along the segment), so the short leg between a stop and the path is level; MSL altitudes \
+        cannot be compared with those heights (leave the altitude column out). When the positions \
+        have two numbers the paths' slopes are unknown: a leg climbs the altitude difference of \
+        its stops, spread evenly along it (none without altitudes).
 
-        Without --start the first stop is the start. --start LAT,LON[,ALT] starts elsewhere (ALT \
-        defaults to the nearest stop's altitude). --end LAT,LON[,ALT] ends at a fixed place, \
-        --return ends back at the start; otherwise the end is free.
+        Without --start the first stop is the start. --start LAT,LON[,ALT] starts elsewhere; without \
+        ALT the start takes the path's height at its snap point on paths with heights, else the \
+        nearest stop's altitude (none when the stops have none); ALT needs stops with altitude. \
+        --end LAT,LON[,ALT] ends at a fixed place (ALT as for --start), --return ends back at the \
+        start; otherwise the end is free.
 
         Output without --json: a table with one row per leg (from, to, distance_m, ascent_m, \
         descent_m, walk_s, arrival_s after the start) and the totals. With --json one object with \
@@ -88,23 +97,49 @@ struct RouteCommand: ParsableCommand {
                 }
                 let dwell = try table.optionalDouble(row, cdwell, "dwell_s") ?? 0
                 guard dwell >= 0 else { throw InputError(file: table.source, line: row.line, message: "dwell_s \(dwell) is negative") }
-                list.append(RouteStop(id: id, coordinate: GeodeticCoordinate(latitude: lat, longitude: lon, altitude: alt ?? 0), dwell: dwell))
+                // Without altitude a stop has no height (not 0 m): on paths with heights it takes
+                // the path's height at its snap point.
+                list.append(alt.map { RouteStop(id: id, coordinate: GeodeticCoordinate(latitude: lat, longitude: lon, altitude: $0), dwell: dwell) }
+                            ?? RouteStop(id: id, latitude: lat, longitude: lon, dwell: dwell))
             }
             guard !list.isEmpty else { throw InputError(file: table.source, line: nil, message: "no stops") }
-            func location(_ s: String, _ name: String) throws -> GeodeticCoordinate {
+            let network = try paths.map { paths in
+                let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
+                return try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
+            }
+            /// A location and whether it has a height. Without ALT: on paths with heights none (the
+            /// planner gives it the path's height at its snap point), else the nearest stop's
+            /// altitude (none when the stops have none).
+            func location(_ s: String, _ name: String) throws -> (GeodeticCoordinate, hasHeight: Bool) {
                 let parts = s.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
                 guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0?.isFinite == true }), abs(parts[0]!) <= 90 else {
                     throw InputError(file: "--\(name)", line: nil, message: "expected LAT,LON[,ALT] in degrees (and meters), got '\(s)'")
                 }
                 let lat = parts[0]!, lon = parts[1]!
-                let alt = parts.count == 3 ? parts[2]! : list.min { a, b in
+                if parts.count == 3 {
+                    // Heights all or none, as in the stops file: against stops without one, ALT
+                    // would be a climb from nowhere.
+                    guard withAltitude > 0 else {
+                        throw InputError(file: "--\(name)", line: nil, message:
+                            "ALT \(parts[2]!) given, but the stops have no altitude; give heights to all (the stops' altitude column) or none")
+                    }
+                    return (GeodeticCoordinate(latitude: lat, longitude: lon, altitude: parts[2]!), true)
+                }
+                guard withAltitude > 0, network?.hasHeights != true else { return (GeodeticCoordinate(latitude: lat, longitude: lon), false) }
+                let nearest = list.min { a, b in
                     abs(a.coordinate.latitude - lat) + abs(a.coordinate.longitude - lon) < abs(b.coordinate.latitude - lat) + abs(b.coordinate.longitude - lon)
-                }!.coordinate.height
-                return GeodeticCoordinate(latitude: lat, longitude: lon, altitude: alt)
+                }!
+                return (GeodeticCoordinate(latitude: lat, longitude: lon, altitude: nearest.coordinate.height), true)
             }
             var problem = RouteProblem(stops: list)
-            if let start { problem.start = .location(try location(start, "start")) }
-            if let end { problem.end = .location(try location(end, "end")) } else if roundTrip { problem.end = .returnToStart }
+            if let start {
+                let (c, hasHeight) = try location(start, "start")
+                problem.start = .location(c); problem.startHasHeight = hasHeight
+            }
+            if let end {
+                let (c, hasHeight) = try location(end, "end")
+                problem.end = .location(c); problem.endHasHeight = hasHeight
+            } else if roundTrip { problem.end = .returnToStart }
             let plan: RoutePlan
             let options = solverOptions
             // A value of one stop (dwell, height) is placed at that stop's line.
@@ -114,9 +149,7 @@ struct RouteCommand: ParsableCommand {
                     throw InputError(file: table.source, line: line, message: error.description)
                 }
             }
-            if let paths {
-                let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
-                let network = try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
+            if let network {
                 plan = try planned { () throws(RoutingError) in try RoutePlanner.plan(problem, network: network, maxSnapDistance: maxSnap, options: options) }
             } else {
                 plan = try planned { () throws(RoutingError) in try RoutePlanner.plan(problem, options: options) }

@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+import GeoAnchorKit
+
+/// `geobench route --paths` with stops, starts and paths with and without heights. The site
+/// (as in the library's RouteHeightsTests): a path along 50° N over a 30 m hill, 400 m at
+/// 14.000° E and 14.008° E, 430 m at 14.004° E; stops a and b 20 m north of it at 14.001° E and
+/// 14.007° E. Hand-computed references: their snaps are at 400 + 30 · 0.25 = 407.5 m, so the
+/// walk a → b climbs 22.5 m and descends 22.5 m; the JSON prints 3 decimals, so ascents are
+/// checked to 1 mm (the snap's height error is < 0.3 mm, see RouteHeightsTests).
+@Suite("geobench route: heights of stops and paths")
+struct RouteCommandTests {
+    let cli = GeobenchInterfaceTests()
+
+    static func paths(heights: Bool) -> String {
+        let h = heights ? [",400", ",430", ",400"] : ["", "", ""]
+        return "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":"
+            + "{\"type\":\"LineString\",\"coordinates\":[[14.000,50.0\(h[0])],[14.004,50.0\(h[1])],[14.008,50.0\(h[2])]]}}]}"
+    }
+
+    func route(_ stops: String, paths: Bool?, _ extra: [String] = []) throws -> GeobenchInterfaceTests.Run {
+        var args = ["route", "--stops", try cli.temporaryFile("stops.csv", stops), "--json"] + extra
+        if let paths { args += ["--paths", try cli.temporaryFile("paths.geojson", Self.paths(heights: paths))] }
+        return try cli.geobench(args)
+    }
+
+    /// The bug: a stops file without an altitude column put every stop at 0 m, which on paths
+    /// with heights was a datum error ("network vertex 0 is ellipsoid, point 0 is msl"; as MSL
+    /// 0 m it would be a 407.5 m phantom climb per stop). Now the stops take the path's heights:
+    /// the walk's ascent is the path's own 22.5 m, its walking time Tobler's over the path.
+    /// A start without ALT takes its snap's height as well: at 14.0005° E the path is at
+    /// 403.75 m, so the walk to a climbs 3.75 m more (26.25 m in all, hand-computed).
+    @Test func stopsWithoutAltitudeTakeThePathsHeights() throws {
+        let r = try route("id,latitude,longitude\na,50.00018,14.001\nb,50.00018,14.007\n", paths: true)
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try cli.json(r.stdout)
+        #expect(abs((j["ascent_m"] as? Double ?? .nan) - 22.5) <= 1e-3, "\(r.stdout)")
+        // Walking time by Tobler's function (6 km/h · exp(−3.5 · |S + 0.05|)) by hand: two level
+        // 20.020 m connectors 28.618 s, 3/4 of the 286.783 m segments (geodesic, GeographicLib)
+        // up 22.5 m 221.705 s and down 156.233 s: 406.556 s; 0.01 s (3 decimals, snaps < 3 mm).
+        #expect(abs((j["duration_s"] as? Double ?? .nan) - 406.556) < 0.01, "\(r.stdout)")
+        let s = try route("id,latitude,longitude\na,50.00018,14.001\nb,50.00018,14.007\n", paths: true, ["--start", "50.00018,14.0005"])
+        #expect(s.status == 0, "\(s.stderr)")
+        #expect(abs((try cli.json(s.stdout)["ascent_m"] as? Double ?? .nan) - 26.25) <= 1e-3, "\(s.stdout)")
+    }
+
+    /// The reverse: stops with altitude (400 and 430 m MSL) on paths without heights. Before: a
+    /// datum error (the 2-D positions counted as 0 m above the ellipsoid). Now the leg climbs
+    /// the stops' difference, 30 m (hand-computed), spread along the path. Without altitudes
+    /// on such paths the walk is level (ascent 0).
+    @Test func stopsWithAltitudeOnPathsWithoutHeights() throws {
+        let r = try route("id,latitude,longitude,altitude\na,50.00018,14.001,400\nb,50.00018,14.007,430\n", paths: false)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try cli.json(r.stdout)["ascent_m"] as? Double == 30, "\(r.stdout)")
+        let level = try route("id,latitude,longitude\na,50.00018,14.001\nb,50.00018,14.007\n", paths: false)
+        #expect(level.status == 0, "\(level.stderr)")
+        #expect(try cli.json(level.stdout)["ascent_m"] as? Double == 0, "\(level.stdout)")
+    }
+
+    /// Heights all or none: an ALT for --start or --end with stops without altitude was a climb
+    /// from 0 m (300 m here); now an error naming the option. MSL altitudes against the
+    /// GeoJSON's ellipsoidal heights stay a datum error naming the stop.
+    @Test func heightsAllOrNone() throws {
+        let stops = "id,latitude,longitude\na,50.00018,14.001\nb,50.00018,14.007\n"
+        for (option, paths) in [("--start", nil), ("--end", true)] as [(String, Bool?)] {
+            let r = try route(stops, paths: paths, [option, "50,14,300"])
+            #expect(r.status == 2 && r.stderr == "\(option): ALT 300.0 given, but the stops have no altitude; "
+                    + "give heights to all (the stops' altitude column) or none\n", "\(r.stderr)")
+        }
+        let msl = try route("id,latitude,longitude,altitude\na,50.00018,14.001,400\nb,50.00018,14.007,430\n", paths: true)
+        #expect(msl.status == 2 && msl.stderr.contains("network vertex 0 is ellipsoid, stop 'a' is msl"), "\(msl.stderr)")
+    }
+}
