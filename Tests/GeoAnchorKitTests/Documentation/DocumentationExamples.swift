@@ -429,6 +429,26 @@ struct DocumentationExamples {
         #expect(zoneEvents.filter { $0 == .enter }.count == 1 && zoneEvents.filter { $0 == .exit }.count == 1)
     }
 
+    /// References, by hand (as RouteHeightsTests): the snaps lie at the fractions 0.125 (start)
+    /// and 0.25 (chapel) from the foot of the 30 m hill and 0.75 up the far side (spring), so at
+    /// 403.75, 407.5 and 407.5 m; the walk start → chapel → spring climbs 3.75 + 22.5 = 26.25 m
+    /// and descends 22.5 m. Tolerance 1 mm (snap fractions within 1e-5 of the hand values).
+    @Test func toursHeightsOfStopsAndPaths() throws {
+        let path = [GeodeticCoordinate(latitude: 50, longitude: 14.000, ellipsoidalHeight: 400),
+                    GeodeticCoordinate(latitude: 50, longitude: 14.004, ellipsoidalHeight: 430),   // the hilltop
+                    GeodeticCoordinate(latitude: 50, longitude: 14.008, ellipsoidalHeight: 400)]
+        let stops = [RouteStop(id: "chapel", latitude: 50.00018, longitude: 14.001),     // no height: the path's
+                     RouteStop(id: "spring", latitude: 50.00018, longitude: 14.007)]
+        var problem = RouteProblem(stops: stops, start: .location(GeodeticCoordinate(latitude: 50.00018, longitude: 14.0005)))
+        problem.startHasHeight = false                                      // the visitor's start too
+        let plan = try RoutePlanner.plan(problem, network: PathNetwork(lineStrings: [path]))
+        print(plan.estimate.ascent, plan.estimate.descent)                  // 26.25 m, 22.5 m: the path's own
+
+        #expect(plan.order == ["chapel", "spring"])
+        #expect(abs(plan.estimate.ascent - 26.25) < 1e-3 && abs(plan.estimate.descent - 22.5) < 1e-3,
+                "\(plan.estimate.ascent) \(plan.estimate.descent)")
+    }
+
     /// References, by hand: the tower's stairs (30 m run, 50 m up) take 30 m at 5 km/h + 50 m at
     /// 600 m/h = 321.6 s with the steep model, 30 / (6 km/h · e^(−3.5 · |50/30 + 0.05|)) =
     /// 7,322.485 s by Tobler's function alone; with the user's rates the planned leg up the tower
