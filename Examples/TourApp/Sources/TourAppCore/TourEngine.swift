@@ -61,11 +61,12 @@ public actor TourEngine {
     /// legs), builds the tour and its session.
     public init(pois: [PointOfInterest], start: CoordinateSample, paths: [[GeodeticCoordinate]] = [],
                 triggerRadius: Double = 20) throws {
-        let stops = pois.map {
-            RouteStop(id: $0.id, coordinate: GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude),
-                      dwell: $0.dwellSeconds)
-        }
-        let problem = RouteProblem(stops: stops, start: .location(GeodeticCoordinate(latitude: start.latitude, longitude: start.longitude)))
+        // A POI's altitude is its model's base (a statue on a plinth, a roof), not where the
+        // visitor walks: stops and start have no height, so on paths with heights they take the
+        // path's height where they are snapped (a 0 m height would climb to every path).
+        let stops = pois.map { RouteStop(id: $0.id, latitude: $0.latitude, longitude: $0.longitude, dwell: $0.dwellSeconds) }
+        var problem = RouteProblem(stops: stops, start: .location(GeodeticCoordinate(latitude: start.latitude, longitude: start.longitude)))
+        problem.startHasHeight = false
         if paths.isEmpty {
             plan = try RoutePlanner.plan(problem)
         } else {
