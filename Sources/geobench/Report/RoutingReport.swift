@@ -87,8 +87,10 @@ enum RoutingReport: ReportSection {
             var stops: [RouteStop] = []
             for f in fc.features where f.string("kind") == "stop" {
                 guard case .point(let p)? = f.geometry else { continue }
-                stops.append(RouteStop(id: f.string("name") ?? "stop\(stops.count + 1)", coordinate: p.coordinate,
-                                       dwell: f.double("dwell_s") ?? 0))
+                let id = f.string("name") ?? "stop\(stops.count + 1)", dwell = f.double("dwell_s") ?? 0
+                // A point of two numbers has no height (not 0 m): on paths with heights it takes theirs.
+                stops.append(p.height == nil ? RouteStop(id: id, latitude: p.latitude, longitude: p.longitude, dwell: dwell)
+                                             : RouteStop(id: id, coordinate: p.coordinate, dwell: dwell))
             }
             if !stops.isEmpty {
                 let net = try PathNetwork(geoJSON: fc, source: shipped.path)
