@@ -139,6 +139,7 @@ extension GNSSProcessor {
                 }
                 waited = 0
                 provisional = s.unresolvedFault
+                if provisional { stats.unresolvedFaults += 1 }
                 if initialized { stats.filterResets += 1 }
                 initialize(s)
                 reset = true

@@ -27,6 +27,10 @@ public struct GNSSRunStatistics: Sendable, Hashable {
     public var filterResets = 0
     /// Measurements the filter rejected by its innovation gate.
     public var filterGated = 0
+    /// Solutions output although their fault detection found a fault it could not isolate
+    /// (``GNSSSolution/unresolvedFault``: the position may carry one satellite's error) — WLS
+    /// epochs, or filter starts taken from one after waiting.
+    public var unresolvedFaults = 0
     public init() {}
 }
 
@@ -53,6 +57,7 @@ public struct GNSSProcessor: Sendable {
             case .success(let s):
                 out.append(s)
                 suspects.note(s)
+                if s.unresolvedFault { stats.unresolvedFaults += 1 }
                 prior = s.position
                 stats.epochsSolved += 1
                 for (k, v) in s.satellitesPerSystem { stats.satellitesPerSystem[k, default: 0] += v }
@@ -85,6 +90,7 @@ extension GNSSProcessor {
                 case .success(let s):
                     out.append(s); prior = s.position; stats.epochsSolved += 1
                     suspects.note(s)
+                    if s.unresolvedFault { stats.unresolvedFaults += 1 }
                     for (k, v) in s.satellitesPerSystem { stats.satellitesPerSystem[k, default: 0] += v }
                     stats.residuals += s.residuals
                 case .failure(let r):
