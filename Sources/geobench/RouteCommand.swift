@@ -26,7 +26,9 @@ struct RouteCommand: ParsableCommand {
         (meters above the WGS84 ellipsoid, RFC 7946; all positions or none) the climbs follow the \
         paths, and stops without altitude take the path's height at their snap point (interpolated \
         along the segment), so the short leg between a stop and the path is level; MSL altitudes \
-        cannot be compared with those heights (leave the altitude column out). When the positions \
+        cannot be compared with those heights: give --geoid FILE (a GTX grid, e.g. \
+        /usr/share/proj/egm96_15.gtx) to convert the stops' altitudes and --start/--end ALT to \
+        ellipsoidal heights (h = H + N), or leave the altitude column out. When the positions \
         have two numbers the paths' slopes are unknown: a leg climbs the altitude difference of \
         its stops, spread evenly along it (none without altitudes).
 
@@ -63,6 +65,9 @@ struct RouteCommand: ParsableCommand {
 
     @Option(name: .customLong("max-snap"), help: "With --paths: farthest a stop may be from a path, meters (default 100).")
     var maxSnap: Double = 100
+
+    @Option(help: "With --paths whose positions have heights: GTX geoid grid (e.g. /usr/share/proj/egm96_15.gtx) converting the stops' MSL altitudes and --start/--end ALT to ellipsoidal heights.")
+    var geoid: String?
 
     @OptionGroup var search: SearchOptions
 
@@ -107,6 +112,21 @@ struct RouteCommand: ParsableCommand {
                 let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
                 return try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
             }
+            // MSL altitudes onto the paths' ellipsoidal heights (h = H + N), when asked.
+            let grid: GeoidGrid? = try geoid.map { geoid in
+                guard network?.hasHeights == true, withAltitude > 0 else {
+                    throw InputError(file: "--geoid", line: nil, message:
+                        "converts the stops' MSL altitudes to the ellipsoidal heights of --paths: needs --paths whose positions have heights and stops with altitude")
+                }
+                return try located(geoid) { try GeoidGrid(path: geoid) }
+            }
+            if let grid {
+                for i in list.indices {
+                    do { list[i].coordinate = try grid.converting(list[i].coordinate, to: .ellipsoid) } catch {
+                        throw InputError(file: table.source, line: seen[list[i].id], message: "stop '\(list[i].id)': \(error)")
+                    }
+                }
+            }
             /// A location and whether it has a height. Without ALT: on paths with heights none (the
             /// planner gives it the path's height at its snap point), else the nearest stop's
             /// altitude (none when the stops have none).
@@ -123,7 +143,11 @@ struct RouteCommand: ParsableCommand {
                         throw InputError(file: "--\(name)", line: nil, message:
                             "ALT \(parts[2]!) given, but the stops have no altitude; give heights to all (the stops' altitude column) or none")
                     }
-                    return (GeodeticCoordinate(latitude: lat, longitude: lon, altitude: parts[2]!), true)
+                    let c = GeodeticCoordinate(latitude: lat, longitude: lon, altitude: parts[2]!)
+                    guard let grid else { return (c, true) }
+                    do { return (try grid.converting(c, to: .ellipsoid), true) } catch {
+                        throw InputError(file: "--\(name)", line: nil, message: "\(error)")
+                    }
                 }
                 guard withAltitude > 0, network?.hasHeights != true else { return (GeodeticCoordinate(latitude: lat, longitude: lon), false) }
                 let nearest = list.min { a, b in

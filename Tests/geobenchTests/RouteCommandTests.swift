@@ -70,4 +70,29 @@ struct RouteCommandTests {
         let msl = try route("id,latitude,longitude,altitude\na,50.00018,14.001,400\nb,50.00018,14.007,430\n", paths: true)
         #expect(msl.status == 2 && msl.stderr.contains("network vertex 0 is ellipsoid, stop 'a' is msl"), "\(msl.stderr)")
     }
+
+    /// Stops with MSL altitudes on paths with ellipsoidal heights (GeoJSON, RFC 7946): before,
+    /// always a datum error ("leave the altitude column out"). With `--geoid` the altitudes are
+    /// converted, h = H + N: stops given H = 407.5 m − N at their positions (N from the EGM96
+    /// grid, itself checked against PROJ's vgridshift in GeoidGridTests; ≈ 46 m here) sit at the
+    /// path's 407.5 m, so the walk's ascent is the path's own 22.5 m, hand-computed as in
+    /// `stopsWithoutAltitudeTakeThePathsHeights` (1 cm: N varies by < 1 mm over the 20 m
+    /// connectors). `--geoid` without paths with heights is refused, naming the option.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: GeoidGrid.defaultPath)))
+    func mslStopsOnEllipsoidalPathsThroughTheGeoid() throws {
+        let grid = try GeoidGrid()
+        func msl(_ lat: Double, _ lon: Double) throws -> Double { 407.5 - (try grid.undulation(latitude: lat, longitude: lon)) }
+        let stops = "id,latitude,longitude,altitude\na,50.00018,14.001,\(try msl(50.00018, 14.001))\nb,50.00018,14.007,\(try msl(50.00018, 14.007))\n"
+        let refused = try route(stops, paths: true)
+        #expect(refused.status == 2, "\(refused.stdout)")
+        let r = try route(stops, paths: true, ["--geoid", GeoidGrid.defaultPath])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(abs((try cli.json(r.stdout)["ascent_m"] as? Double ?? .nan) - 22.5) <= 0.01, "\(r.stdout)")
+        // A start with an MSL ALT is converted too: at 14.0005° E the path is at 403.75 m.
+        let s = try route(stops, paths: true, ["--geoid", GeoidGrid.defaultPath, "--start", "50.00018,14.0005,\(try msl(50.00018, 14.0005) - 3.75)"])
+        #expect(s.status == 0, "\(s.stderr)")
+        #expect(abs((try cli.json(s.stdout)["ascent_m"] as? Double ?? .nan) - 26.25) <= 0.01, "\(s.stdout)")
+        let noPaths = try route(stops, paths: nil, ["--geoid", GeoidGrid.defaultPath])
+        #expect(noPaths.status == 2 && noPaths.stderr.contains("--geoid"), "\(noPaths.stderr)")
+    }
 }
