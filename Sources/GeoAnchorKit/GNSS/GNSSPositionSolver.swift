@@ -442,7 +442,7 @@ public struct GNSSPositionSolver: Sendable {
     static let isolationDistance: Double = 50
 
     /// Most satellites in an epoch for which pairs are left out when no single satellite explains a
-    /// fault: 40 (780 solves, ≈ 40 ms on one core at the measured 20,000 single solves/s —
+    /// fault: 40 (780 solves, 20–40 ms on one core at the report's 20,000–40,000 WLS epochs/s —
     /// only on epochs with a detected, unexplained fault).
     static let maximumPairSatellites = 40
 
@@ -452,7 +452,8 @@ public struct GNSSPositionSolver: Sendable {
     /// candidates disagree by more than ``isolationDistance``: a failure
     /// (``GNSSSkipReason/faultNotIsolated``) unless `keepAmbiguous` (the normal path solved without
     /// a gross residual), then nil unless the best candidate's unit variance is below every distant
-    /// candidate's by more than F(dof_other, dof_best)'s 99 % quantile; else the consistent
+    /// candidate's by more than F(dof_other, dof_best)'s 99 % quantile (or a consistent candidate
+    /// leaves out only `suspects`: that one is taken); else the consistent
     /// candidate with the smallest a-posteriori unit variance, its left-out pseudoranges counted as
     /// excluded (below the elevation mask at the solution: counted as masked).
     func leaveOneOut(_ all: [PreparedMeasurement], cnf: [Double], time: Double, prior: SIMD3<Double>?, suspects: Set<SatelliteID>,
@@ -482,11 +483,15 @@ public struct GNSSPositionSolver: Sendable {
         }
         guard var b = best, case .success(var sol) = b.result else { return nil }
         var separation = 0.0, clearlyBest = true
+        var quantiles: [Int: Double] = [:]   // F(dof, best's dof) 99 % quantile by dof (a few values)
         for c in consistent {
             let d = c.position - sol.position
             let dist = (d * d).sum().squareRoot()
             separation = max(separation, dist)
-            if dist > Self.isolationDistance && !(c.unitVariance > b.unitVariance * FisherF.quantile(0.99, c.dof, b.dof)) { clearlyBest = false }
+            guard dist > Self.isolationDistance, clearlyBest else { continue }
+            let q = quantiles[c.dof] ?? FisherF.quantile(0.99, c.dof, b.dof)
+            quantiles[c.dof] = q
+            if !(c.unitVariance > b.unitVariance * q) { clearlyBest = false }
         }
         if separation > Self.isolationDistance {
             if !keepAmbiguous { b.result = .failure(.faultNotIsolated); return b }
