@@ -371,8 +371,8 @@ public struct GNSSPositionSolver: Sendable {
     /// the normal path's result stands. It costs one solve per satellite, and only on epochs that need
     /// it: an epoch the normal path solves without a gross residual and with a passing χ² test
     /// runs exactly as before. When no single left-out satellite gives a consistent candidate, pairs
-    /// of satellites are left out the same way (two faulty satellites at once; at most
-    /// 40 satellites, n(n−1)/2 solves). Three or more faulty satellites in
+    /// of satellites are left out the same way (two faulty satellites at once; pairs among the 12
+    /// satellites whose single leave-out fitted best, ≤ 66 solves). Three or more faulty satellites in
     /// one epoch are not isolated.
     public func solve(_ measurements: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?,
                       suspects: Set<SatelliteID> = [], skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
@@ -441,10 +441,13 @@ public struct GNSSPositionSolver: Sendable {
     /// redundancy moves the solution (4–200 km on the Pixel 5 drive, GPS only).
     static let isolationDistance: Double = 50
 
-    /// Most satellites in an epoch for which pairs are left out when no single satellite explains a
-    /// fault: 40 (780 solves, 20–40 ms on one core at the report's 20,000–40,000 WLS epochs/s —
-    /// only on epochs with a detected, unexplained fault).
-    static let maximumPairSatellites = 40
+    /// Satellites among which pairs are left out when no single one explains a fault: the 12
+    /// whose single leave-out fitted best (at most 66 pair solves; a GPS-only phone epoch, ≤ 12
+    /// satellites, tries every pair). All pairs of 40 satellites, 780 solves, made an epoch of
+    /// garbage pseudoranges (±300 m on every one) cost 20× a normal one; with 12, 13×, with 8, 8×,
+    /// but 8 missed pairs on the Pixel 5 drive where a gross fault left the single leave-outs
+    /// unsolved (G02 + G12 M₀ + 0.01 rad: score 66 → 82 m).
+    static let pairCandidates = 12
 
     /// The leave-one-out retry of ``solve(_:time:prior:suspects:skipped:)``: every satellite with a
     /// pseudorange left out in turn, then, when none gives a consistent candidate, every pair.
@@ -464,8 +467,11 @@ public struct GNSSPositionSolver: Sendable {
         var consistent: [(position: SIMD3<Double>, unitVariance: Double, dof: Int)] = []
         // The consistent candidate leaving out only suspects, with the smallest unit variance.
         var suspected: Attempt? = nil, suspectedLeft: [SatelliteID] = []
+        // Each single leave-out's a-posteriori unit variance (+∞ when it failed): ranks the pairs.
+        var singleFit: [(satellite: SatelliteID, unitVariance: Double)] = []
         func consider(_ left: [SatelliteID]) {
             let a = attempt(all, cnf: cnf, leaving: left, time: time, prior: prior)
+            if left.count == 1 { singleFit.append((left[0], a.isSolved ? a.unitVariance : .infinity)) }
             guard a.isConsistent, case .success(let sol) = a.result else { return }
             consistent.append((sol.position, a.unitVariance, a.dof))
             if !suspects.isEmpty && left.allSatisfy(suspects.contains) && !(suspected.map { a.unitVariance >= $0.unitVariance } ?? false) {
@@ -477,9 +483,14 @@ public struct GNSSPositionSolver: Sendable {
         for s in satellites { consider([s]) }
         // No single satellite explains the fault: two faulty satellites are left out in pairs, when
         // enough remain to test (≥ 6 satellites: with the pair out at least 4, one redundant with one
-        // clock), and not more than `maximumPairSatellites` (the pairs cost n(n−1)/2 solves).
-        if best == nil && satellites.count >= 6 && satellites.count <= Self.maximumPairSatellites {
-            for i in satellites.indices { for j in satellites.indices where j > i { consider([satellites[i], satellites[j]]) } }
+        // clock). Leaving out either faulty satellite removes one of the two errors, so their single
+        // leave-outs fit better than a good satellite's: the pairs are formed among the
+        // `pairCandidates` satellites whose single leave-out fitted best (at most 66 solves; every
+        // pair of 40 satellites would be 780, and an epoch of garbage, where no pair fits either,
+        // would pay them all).
+        if best == nil && satellites.count >= 6 {
+            let ranked = singleFit.sorted { $0.unitVariance < $1.unitVariance }.prefix(Self.pairCandidates).map(\.satellite)
+            for i in ranked.indices { for j in ranked.indices where j > i { consider([ranked[i], ranked[j]]) } }
         }
         guard var b = best, case .success(var sol) = b.result else { return nil }
         var separation = 0.0, clearlyBest = true
