@@ -91,6 +91,14 @@ extension GNSSProcessor {
         // Started (after the wait) from a WLS with an unresolved fault: the WLS runs every epoch
         // until one resolves it, and the filter restarts from that one if it is far.
         var provisional = false
+        /// The WLS of one epoch with the fault memory, which notes the satellites it finds faulty
+        /// (its measurement-level counts are the filter's own business, not added).
+        func solveWLS(_ meas: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?) -> Result<GNSSSolution, GNSSSkipReason> {
+            var scratch: [GNSSSkipReason: Int] = [:]
+            let r = wls.solve(meas, time: time, prior: prior, suspects: faults.satellites(at: time), skipped: &scratch)
+            if case .success(let s) = r { faults.note(s) }
+            return r
+        }
         struct Step { var k: Int; var xPred: [Double]; var pPred: [Double]; var xFilt: [Double]; var pFilt: [Double]; var f: [Double]
             var sats: Int; var pdop: Double; var rms: Double?; var perSystem: [GNSSSystem: Int]; var reset: Bool }
         var steps: [Step] = []
@@ -124,15 +132,12 @@ extension GNSSProcessor {
             var reset = false
             let dt = e.time - lastTime
             if !initialized || dt > fc.maximumGap || dt <= 0 || badRun >= fc.resetAfterBadEpochs {
-                let prior: SIMD3<Double>? = initialized ? SIMD3(x[0], x[1], x[2]) : nil
-                var scratch: [GNSSSkipReason: Int] = [:]
-                let initial = wls.solve(meas, time: e.time, prior: prior, suspects: faults.satellites(at: e.time), skipped: &scratch)
+                let initial = solveWLS(meas, time: e.time, prior: initialized ? SIMD3(x[0], x[1], x[2]) : nil)
                 guard case .success(let s) = initial else {
                     // The WLS's own reason (not converged, fault not isolated, too few satellites).
                     if case .failure(let reason) = initial { stats.epochsSkipped[reason, default: 0] += 1 }
                     continue
                 }
-                faults.note(s)
                 // A start carrying a satellite's error locks the filter on it (the good satellites
                 // are then the ones gated: G24's clock 1 µs off on the Pixel 5 drive, 185 m for
                 // the whole drive); wait for an epoch whose fault is isolated, but not forever.
@@ -150,20 +155,15 @@ extension GNSSProcessor {
                 reset = true
                 badRun = 0
             } else if provisional {
-                var scratch: [GNSSSkipReason: Int] = [:]
-                let check = wls.solve(meas, time: e.time, prior: SIMD3(x[0], x[1], x[2]), suspects: faults.satellites(at: e.time), skipped: &scratch)
-                if case .success(let c) = check {
-                    faults.note(c)
-                    if !c.unresolvedFault {
-                        provisional = false
-                        mayWait = true
-                        let d = c.position - SIMD3(x[0], x[1], x[2])
-                        if (d * d).sum() > GNSSPositionSolver.isolationDistance * GNSSPositionSolver.isolationDistance {
-                            stats.filterResets += 1
-                            initialize(c)
-                            reset = true
-                            badRun = 0
-                        }
+                if case .success(let c) = solveWLS(meas, time: e.time, prior: SIMD3(x[0], x[1], x[2])), !c.unresolvedFault {
+                    provisional = false
+                    mayWait = true
+                    let d = c.position - SIMD3(x[0], x[1], x[2])
+                    if (d * d).sum() > GNSSPositionSolver.isolationDistance * GNSSPositionSolver.isolationDistance {
+                        stats.filterResets += 1
+                        initialize(c)
+                        reset = true
+                        badRun = 0
                     }
                 }
             }

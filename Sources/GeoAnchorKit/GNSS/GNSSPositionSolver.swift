@@ -415,8 +415,9 @@ public struct GNSSPositionSolver: Sendable {
         var dof = 0, weightedSquareSum = Double.nan
 
         /// Whether the leave-one-out retry is worth running: the normal path failed, or its first
-        /// solution had a gross residual (the screen then removed measurements by residual size,
-        /// which a satellite's wrong orbit spreads over good ones too).
+        /// solution had a gross residual or failed its χ² test (the screen and the exclusions then
+        /// removed measurements by residual size, which a satellite's wrong orbit or clock spreads
+        /// over good ones too).
         var needsLeaveOneOut: Bool {
             if case .failure(let r) = result { return r == .notConverged || r == .tooFewSatellites }
             return grossSatellites >= 1 || firstTestFailed
@@ -450,7 +451,8 @@ public struct GNSSPositionSolver: Sendable {
     static let pairCandidates = 12
 
     /// The leave-one-out retry of ``solve(_:time:prior:suspects:skipped:)``: every satellite with a
-    /// pseudorange left out in turn, then, when none gives a consistent candidate, every pair.
+    /// pseudorange left out in turn, then, when none gives a consistent candidate, pairs among the
+    /// ``pairCandidates`` best-fitting ones.
     /// Nil when no candidate is consistent; when consistent
     /// candidates disagree by more than ``isolationDistance``: a failure
     /// (``GNSSSkipReason/faultNotIsolated``) unless `keepAmbiguous` (the normal path solved without
@@ -463,22 +465,14 @@ public struct GNSSPositionSolver: Sendable {
                      keepAmbiguous: Bool) -> Attempt? {
         var satellites: [SatelliteID] = []
         for m in all where m.correctedPseudorange != nil && !satellites.contains(m.satellite) { satellites.append(m.satellite) }
-        var best: Attempt? = nil, bestLeft: [SatelliteID] = []
-        var consistent: [(position: SIMD3<Double>, unitVariance: Double, dof: Int)] = []
-        // The consistent candidate leaving out only suspects, with the smallest unit variance.
-        var suspected: Attempt? = nil, suspectedLeft: [SatelliteID] = []
+        // The consistent candidates, in the order tried, with the satellites each left out.
+        var consistent: [(attempt: Attempt, solution: GNSSSolution, left: [SatelliteID])] = []
         // Each single leave-out's a-posteriori unit variance (+∞ when it failed): ranks the pairs.
         var singleFit: [(satellite: SatelliteID, unitVariance: Double)] = []
         func consider(_ left: [SatelliteID]) {
             let a = attempt(all, cnf: cnf, leaving: left, time: time, prior: prior)
-            if left.count == 1 { singleFit.append((left[0], a.isSolved ? a.unitVariance : .infinity)) }
-            guard a.isConsistent, case .success(let sol) = a.result else { return }
-            consistent.append((sol.position, a.unitVariance, a.dof))
-            if !suspects.isEmpty && left.allSatisfy(suspects.contains) && !(suspected.map { a.unitVariance >= $0.unitVariance } ?? false) {
-                suspected = a; suspectedLeft = left
-            }
-            if let b = best, !(a.unitVariance < b.unitVariance) { return }
-            best = a; bestLeft = left
+            if left.count == 1 { singleFit.append((left[0], a.unitVariance)) }
+            if a.isConsistent, case .success(let sol) = a.result { consistent.append((a, sol, left)) }
         }
         for s in satellites { consider([s]) }
         // No single satellite explains the fault: two faulty satellites are left out in pairs, when
@@ -488,29 +482,36 @@ public struct GNSSPositionSolver: Sendable {
         // `pairCandidates` satellites whose single leave-out fitted best (at most 66 solves; every
         // pair of 40 satellites would be 780, and an epoch of garbage, where no pair fits either,
         // would pay them all).
-        if best == nil && satellites.count >= 6 {
+        if consistent.isEmpty && satellites.count >= 6 {
             let ranked = singleFit.sorted { $0.unitVariance < $1.unitVariance }.prefix(Self.pairCandidates).map(\.satellite)
             for i in ranked.indices { for j in ranked.indices where j > i { consider([ranked[i], ranked[j]]) } }
         }
-        guard var b = best, case .success(var sol) = b.result else { return nil }
+        // The smallest unit variance (the first tried of equals), among all or among those leaving
+        // out only suspects.
+        func smallestUnitVariance(_ candidates: some Sequence<Int>) -> Int? {
+            candidates.min { consistent[$0].attempt.unitVariance < consistent[$1].attempt.unitVariance }
+        }
+        guard let bestIndex = smallestUnitVariance(consistent.indices) else { return nil }
+        var (b, sol, bestLeft) = consistent[bestIndex]
         var separation = 0.0, clearlyBest = true
         var quantiles: [Int: Double] = [:]   // F(dof, best's dof) 99 % quantile by dof (a few values)
         for c in consistent {
-            let d = c.position - sol.position
+            let d = c.solution.position - sol.position
             let dist = (d * d).sum().squareRoot()
             separation = max(separation, dist)
             guard dist > Self.isolationDistance, clearlyBest else { continue }
-            let q = quantiles[c.dof] ?? FisherF.quantile(0.99, c.dof, b.dof)
-            quantiles[c.dof] = q
-            if !(c.unitVariance > b.unitVariance * q) { clearlyBest = false }
+            let q = quantiles[c.attempt.dof] ?? FisherF.quantile(0.99, c.attempt.dof, b.dof)
+            quantiles[c.attempt.dof] = q
+            if !(c.attempt.unitVariance > b.unitVariance * q) { clearlyBest = false }
         }
         if separation > Self.isolationDistance {
             if !keepAmbiguous { b.result = .failure(.faultNotIsolated); return b }
             if !clearlyBest {
                 // Ambiguous: the candidate leaving out satellites isolated in recent epochs (a wrong
                 // broadcast orbit or clock persists for the record's hours), when one is consistent.
-                guard let a = suspected, case .success(let s) = a.result else { return nil }
-                b = a; sol = s; bestLeft = suspectedLeft
+                let leavingSuspects = consistent.indices.lazy.filter { !suspects.isEmpty && consistent[$0].left.allSatisfy(suspects.contains) }
+                guard let k = smallestUnitVariance(leavingSuspects) else { return nil }
+                (b, sol, bestLeft) = consistent[k]
             }
         }
         // The left-out pseudoranges: excluded, or masked when the (wrong) orbit puts the satellite below the mask.

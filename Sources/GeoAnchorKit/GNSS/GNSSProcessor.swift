@@ -46,17 +46,30 @@ public struct GNSSProcessor: Sendable {
     /// Per-epoch solutions (only solved epochs) and statistics.
     public func solveEpochs(_ epochs: [GNSSEpoch]) -> (solutions: [GNSSSolution], statistics: GNSSRunStatistics) {
         let solver = GNSSPositionSolver(ephemerides: ephemerides, configuration: configuration)
+        return Self.solveInTurn(times: epochs.map(\.time)) { k, prior, suspects, skipped in
+            solver.solve(epochs[k], prior: prior, suspects: suspects, skipped: &skipped)
+        }
+    }
+
+    /// The WLS epoch after epoch (`solve(k, prior, suspects, skipped)` solves epoch `k` at
+    /// `times[k]`): each starts from the last solution (from scratch after a failure, which may
+    /// come from a bad prior) with the satellites found faulty in the last minute
+    /// (``GNSSFaultMemory``). Only solved epochs are returned; every epoch is counted.
+    static func solveInTurn(times: [Double],
+                            solve: (_ k: Int, _ prior: SIMD3<Double>?, _ suspects: Set<SatelliteID>,
+                                    _ skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason>)
+        -> (solutions: [GNSSSolution], statistics: GNSSRunStatistics) {
         var stats = GNSSRunStatistics()
         var out: [GNSSSolution] = []
-        out.reserveCapacity(epochs.count)
+        out.reserveCapacity(times.count)
         var prior: SIMD3<Double>? = nil
-        var suspects = GNSSFaultMemory()
-        for e in epochs {
+        var faults = GNSSFaultMemory()
+        for (k, time) in times.enumerated() {
             stats.epochsRead += 1
-            switch solver.solve(e, prior: prior, suspects: suspects.satellites(at: e.time), skipped: &stats.measurementsSkipped) {
+            switch solve(k, prior, faults.satellites(at: time), &stats.measurementsSkipped) {
             case .success(let s):
                 out.append(s)
-                suspects.note(s)
+                faults.note(s)
                 if s.unresolvedFault { stats.unresolvedFaults += 1 }
                 prior = s.position
                 stats.epochsSolved += 1
@@ -64,7 +77,6 @@ public struct GNSSProcessor: Sendable {
                 stats.residuals += s.residuals
             case .failure(let r):
                 stats.epochsSkipped[r, default: 0] += 1
-                // A failed epoch may come from a bad prior: start the next one from scratch.
                 prior = nil
             }
         }
@@ -79,23 +91,9 @@ extension GNSSProcessor {
         switch mode {
         case .wls:
             let solver = GNSSPositionSolver(ephemerides: ephemerides, configuration: configuration)
-            var stats = GNSSRunStatistics()
-            var out: [GNSSSolution] = []
-            var prior: SIMD3<Double>? = nil
-            var suspects = GNSSFaultMemory()
-            for e in device.epochs {
-                stats.epochsRead += 1
-                switch solver.solve(e.measurements, time: e.time, prior: prior, suspects: suspects.satellites(at: e.time),
-                                    skipped: &stats.measurementsSkipped) {
-                case .success(let s):
-                    out.append(s); prior = s.position; stats.epochsSolved += 1
-                    suspects.note(s)
-                    if s.unresolvedFault { stats.unresolvedFaults += 1 }
-                    for (k, v) in s.satellitesPerSystem { stats.satellitesPerSystem[k, default: 0] += v }
-                    stats.residuals += s.residuals
-                case .failure(let r):
-                    stats.epochsSkipped[r, default: 0] += 1; prior = nil
-                }
+            let epochs = device.epochs
+            let (out, stats) = Self.solveInTurn(times: epochs.map(\.time)) { k, prior, suspects, skipped in
+                solver.solve(epochs[k].measurements, time: epochs[k].time, prior: prior, suspects: suspects, skipped: &skipped)
             }
             return (out.map(\.fix), out.map { $0.residualRMS }, stats)
         case .filter, .smooth:
