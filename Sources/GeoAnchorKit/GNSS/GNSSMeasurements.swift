@@ -116,7 +116,7 @@ public enum GNSSSkipReason: String, Error, Sendable, Hashable, Codable, CaseIter
     case notConverged = "not_converged"
     /// The epoch's residuals show a fault, but leaving out one satellite at a time gives several
     /// consistent solutions that disagree (too little redundancy to tell which satellite is
-    /// wrong): no solution rather than a wrong one (``GNSSPositionSolver/solve(_:time:prior:suspects:skipped:)``).
+    /// wrong): no solution rather than a wrong one (``GNSSPositionSolver/solve(_:time:prior:suspects:excluding:skipped:)``).
     case faultNotIsolated = "fault_not_isolated"
     case epochFlag = "epoch_flag"
 }

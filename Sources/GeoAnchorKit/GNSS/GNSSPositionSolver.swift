@@ -132,7 +132,7 @@ public struct GNSSSolution: Sendable, Hashable {
     public var residuals: [Double]
     /// Satellites the fault detection's leave-one-out retry left out as faulty (all their
     /// measurements; empty when the normal path stood). Pass recent ones as `suspects` to
-    /// ``GNSSPositionSolver/solve(_:time:prior:suspects:skipped:)`` (``GNSSProcessor`` does).
+    /// ``GNSSPositionSolver/solve(_:time:prior:suspects:excluding:skipped:)`` (``GNSSProcessor`` does).
     public var faultySatellites: [SatelliteID] = []
     /// True when the fault detection found a fault it could not isolate — the first solution
     /// failed its χ² test or had a gross residual, and no leave-one-out candidate was consistent
@@ -140,6 +140,11 @@ public struct GNSSSolution: Sendable, Hashable {
     /// carry one satellite's error (a clock 1 µs off: 100–300 m). ``GNSSProcessor``'s filter does
     /// not start from such a solution while a resolved one may follow.
     public var unresolvedFault = false
+    /// Each satellite's pseudorange bias as this epoch sees it (``GNSSSatelliteBias``): for the
+    /// satellites in the solution from their residuals, for those left out (fault detection,
+    /// `excluding`) from their prediction residuals. ``GNSSBiasMonitor`` accumulates them over
+    /// epochs to find a satellite error too small for one epoch's χ² test.
+    public var satelliteBiases: [GNSSSatelliteBias] = []
 
     /// A solution from its parts; `clockGroups` ascending, `perSystemCounts` by system order.
     init(time: Double, position: SIMD3<Double>, latitude: Double, longitude: Double, ellipsoidalHeight: Double,
@@ -199,13 +204,15 @@ public struct GNSSPositionSolver: Sendable {
     }
 
     /// Solves one epoch. `prior` (ECEF m), when given, starts the iterations (else the Earth's
-    /// centre); `suspects`: satellites found faulty in recent epochs
-    /// (``solve(_:time:prior:suspects:skipped:)``). Measurement-level drops are added to `skipped`.
+    /// centre); `suspects`: satellites found faulty in recent epochs; `excluding`: satellites left
+    /// out from the start, e.g. ``GNSSBiasMonitor/excluded``
+    /// (``solve(_:time:prior:suspects:excluding:skipped:)``). Measurement-level drops are added to `skipped`.
     public func solve(_ epoch: GNSSEpoch, prior: SIMD3<Double>? = nil, suspects: Set<SatelliteID> = [],
+                      excluding: Set<SatelliteID> = [],
                       skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
         guard epoch.flag <= 1 else { return .failure(.epochFlag) }
         let ms = ephemerides.prepare(epoch, systems: configuration.systems, minimumCN0: configuration.minimumCN0, skipped: &skipped)
-        return solve(ms, time: epoch.time, prior: prior, suspects: suspects, skipped: &skipped)
+        return solve(ms, time: epoch.time, prior: prior, suspects: suspects, excluding: excluding, skipped: &skipped)
     }
 
     /// Geometry and corrections of one measurement at receiver position `r`.
@@ -261,7 +268,7 @@ public struct GNSSPositionSolver: Sendable {
     /// flight (the flight time grows with the range; Ṡ = ω × satellite, |u·Ṡ|/c ≤ 7e-6), plus
     /// mapping × d(zenith delay)/dh × up (`heightGradient` = slope × up, zero far from the
     /// surface). Exact to first order, so one step from within tens of metres lands within
-    /// 0.1 mm of the converged point (``solve(_:time:prior:suspects:skipped:)``).
+    /// 0.1 mm of the converged point (``solve(_:time:prior:suspects:excluding:skipped:)``).
     @inline(__always)
     static func designRow(_ row: Row, heightGradient: SIMD3<Double>) -> SIMD3<Double> {
         let s = row.satellite, u = row.u
@@ -273,7 +280,7 @@ public struct GNSSPositionSolver: Sendable {
     /// and code σ of one measurement. The azimuth enters Klobuchar only through its cosine and
     /// sine, taken as north/horizontal and east/horizontal (no `atan2`, `cos`, `sin`). With
     /// `cached`, the elevation, atmosphere and σ of an earlier call at a nearby receiver position
-    /// are used instead of recomputing them (see ``solve(_:time:prior:suspects:skipped:)``).
+    /// are used instead of recomputing them (see ``solve(_:time:prior:suspects:excluding:skipped:)``).
     @inline(__always)
     static func geometry(_ m: PreparedMeasurement, _ g: GeometryContext, cn0Factor: Double,
                          cached: (elevation: Double, ionosphere: Double, troposphereMapping: Double, sigma: Double)? = nil) -> Row {
@@ -374,18 +381,27 @@ public struct GNSSPositionSolver: Sendable {
     /// of satellites are left out the same way (two faulty satellites at once; pairs among the 12
     /// satellites whose single leave-out fitted best, ≤ 66 solves). Three or more faulty satellites in
     /// one epoch are not isolated.
+    ///
+    /// `excluding` leaves satellites out from the start (their pseudoranges counted
+    /// ``GNSSSkipReason/excludedByFDE``, or masked below the elevation mask; their Doppler out of
+    /// the velocity): a persistent error too small for this epoch's test, found over epochs by
+    /// ``GNSSBiasMonitor``. The fault detection above then works on the others. Every satellite's
+    /// bias estimate — from the residuals for those in the solution, from the prediction residuals
+    /// for those left out — is in ``GNSSSolution/satelliteBiases``.
     public func solve(_ measurements: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?,
-                      suspects: Set<SatelliteID> = [], skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
+                      suspects: Set<SatelliteID> = [], excluding: Set<SatelliteID> = [],
+                      skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
         let cfg = configuration
         let all = cfg.ionosphereFreeCombination ? PreparedMeasurement.ionosphereFreeCombinations(measurements) : measurements
         // The C/N0 variance factor of every measurement (one `exp` each, shared with the Doppler fit).
         var cnf: [Double] = []
         cnf.reserveCapacity(all.count)
         for a in all { cnf.append(GNSSSolverConfiguration.cn0Factor(a.cn0)) }
-        let normal = attempt(all, cnf: cnf, leaving: [], time: time, prior: prior)
+        let base = excluding.sorted()
+        let normal = attempt(all, cnf: cnf, leaving: base, time: time, prior: prior)
         var chosen = normal
         if normal.needsLeaveOneOut {
-            if let retry = leaveOneOut(all, cnf: cnf, time: time, prior: prior, suspects: suspects,
+            if let retry = leaveOneOut(all, cnf: cnf, time: time, prior: prior, suspects: suspects, excluding: base,
                                        keepAmbiguous: normal.grossSatellites == 0 && normal.isSolved) {
                 // A failed retry (the fault detected, not isolated) keeps the normal path's counts.
                 if case .success = retry.result { chosen = retry } else { chosen.result = retry.result }
@@ -400,7 +416,7 @@ public struct GNSSPositionSolver: Sendable {
         return chosen.result
     }
 
-    /// One run of the normal path (``solve(_:time:prior:suspects:skipped:)``) with its counts, which the
+    /// One run of the normal path (``solve(_:time:prior:suspects:excluding:skipped:)``) with its counts, which the
     /// caller adds to the skip reasons of the run it keeps.
     struct Attempt {
         var result: Result<GNSSSolution, GNSSSkipReason>
@@ -413,6 +429,9 @@ public struct GNSSPositionSolver: Sendable {
         var firstTestFailed = false
         /// Degrees of freedom and weighted residual square sum (Σ v²/σ²) of the final solution.
         var dof = 0, weightedSquareSum = Double.nan
+        /// The left-out satellites' pseudoranges at the solution: above the elevation mask (counted
+        /// excluded) and below it (counted masked); included in the two counts above.
+        var leftOut = (aboveMask: 0, belowMask: 0)
 
         /// Whether the leave-one-out retry is worth running: the normal path failed, or its first
         /// solution had a gross residual or failed its χ² test (the screen and the exclusions then
@@ -450,7 +469,7 @@ public struct GNSSPositionSolver: Sendable {
     /// unsolved (G02 + G12 M₀ + 0.01 rad: score 66 → 82 m).
     static let pairCandidates = 12
 
-    /// The leave-one-out retry of ``solve(_:time:prior:suspects:skipped:)``: every satellite with a
+    /// The leave-one-out retry of ``solve(_:time:prior:suspects:excluding:skipped:)``: every satellite with a
     /// pseudorange left out in turn, then, when none gives a consistent candidate, pairs among the
     /// ``pairCandidates`` best-fitting ones.
     /// Nil when no candidate is consistent; when consistent
@@ -462,15 +481,17 @@ public struct GNSSPositionSolver: Sendable {
     /// candidate with the smallest a-posteriori unit variance, its left-out pseudoranges counted as
     /// excluded (below the elevation mask at the solution: counted as masked).
     func leaveOneOut(_ all: [PreparedMeasurement], cnf: [Double], time: Double, prior: SIMD3<Double>?, suspects: Set<SatelliteID>,
-                     keepAmbiguous: Bool) -> Attempt? {
+                     excluding base: [SatelliteID] = [], keepAmbiguous: Bool) -> Attempt? {
         var satellites: [SatelliteID] = []
-        for m in all where m.correctedPseudorange != nil && !satellites.contains(m.satellite) { satellites.append(m.satellite) }
+        for m in all where m.correctedPseudorange != nil && !satellites.contains(m.satellite) && !base.contains(m.satellite) {
+            satellites.append(m.satellite)
+        }
         // The consistent candidates, in the order tried, with the satellites each left out.
         var consistent: [(attempt: Attempt, solution: GNSSSolution, left: [SatelliteID])] = []
         // Each single leave-out's a-posteriori unit variance (+∞ when it failed): ranks the pairs.
         var singleFit: [(satellite: SatelliteID, unitVariance: Double)] = []
         func consider(_ left: [SatelliteID]) {
-            let a = attempt(all, cnf: cnf, leaving: left, time: time, prior: prior)
+            let a = attempt(all, cnf: cnf, leaving: base + left, time: time, prior: prior)
             if left.count == 1 { singleFit.append((left[0], a.unitVariance)) }
             if a.isConsistent, case .success(let sol) = a.result { consistent.append((a, sol, left)) }
         }
@@ -514,23 +535,12 @@ public struct GNSSPositionSolver: Sendable {
                 (b, sol, bestLeft) = consistent[k]
             }
         }
-        // The left-out pseudoranges: excluded, or masked when the (wrong) orbit puts the satellite below the mask.
-        let geo = Self.geodeticWithTrig(sol.position)
-        let ctx = GeometryContext(receiver: sol.position, lat: geo.latitude * .pi / 180, lon: geo.longitude * .pi / 180,
-                                  height: geo.height, nearSurface: true, time: time, config: configuration,
-                                  klobuchar: ephemerides.navigation?.klobuchar, trig: geo.trig)
-        var left = 0
-        for (i, m) in all.enumerated() where bestLeft.contains(m.satellite) && m.correctedPseudorange != nil {
-            if Self.geometry(m, ctx, cn0Factor: cnf[i]).elevation >= configuration.elevationMask * .pi / 180 { left += 1 } else { b.belowMask += 1 }
-        }
-        b.excludedByFDE += left
-        sol.excluded += left
         sol.faultySatellites = bestLeft
         b.result = .success(sol)
         return b
     }
 
-    /// The normal path of ``solve(_:time:prior:suspects:skipped:)`` on `all` without the measurements of
+    /// The normal path of ``solve(_:time:prior:suspects:excluding:skipped:)`` on `all` without the measurements of
     /// the satellites in `leaving`.
     func attempt(_ all: [PreparedMeasurement], cnf: [Double], leaving: [SatelliteID], time: Double, prior: SIMD3<Double>?) -> Attempt {
         let cfg = configuration
@@ -739,6 +749,16 @@ public struct GNSSPositionSolver: Sendable {
             // PDOP (the same elimination with unit weights); only their position blocks are used.
             let unitVar = dof > 0 ? max(1, ssq / Double(dof)) : 1
             let cov = ReducedNormals.inverse(factor: positionFactor)
+            let geometryAtSolution = GeometryContext(receiver: r, lat: lat, lon: lon, height: height, nearSurface: true, time: time,
+                                                     config: cfg, klobuchar: klob, trig: trig)
+            let biases = groupSums.withUnsafeBufferPointer { gb in
+                Self.satelliteBiases(all, cnf: cnf, active: active, rows: rows, residuals: resid, groupOf: gi, groups: groups, clocks: clocks,
+                                     groupSums: gb.baseAddress!, heightGradient: heightGradient, positionCovariance: cov,
+                                     leaving: leaving, at: geometryAtSolution, left: &outcome.leftOut)
+            }
+            excluded += outcome.leftOut.aboveMask
+            outcome.excludedByFDE += outcome.leftOut.aboveMask
+            outcome.belowMask += outcome.leftOut.belowMask
             var pdop = Double.nan
             groupSums.withUnsafeMutableBufferPointer { gb in
                 for i in gb.indices { gb[i] = 0 }
@@ -796,9 +816,84 @@ public struct GNSSPositionSolver: Sendable {
                 vd = velocityAndDrift(keep.map { all[$0] }, cn0Factors: keep.map { cnf[$0] }, receiver: r, up: up)
             }
             if let vd { sol.velocity = vd.velocity; sol.clockDrift = vd.drift }
+            sol.satelliteBiases = biases
             outcome.dof = dof; outcome.weightedSquareSum = ssq
             return done(.success(sol))
         }
+    }
+
+    /// Each satellite's pseudorange bias at a solution (``GNSSSolution/satelliteBiases``).
+    ///
+    /// A satellite in the fit: an error b common to its pseudoranges (c_a = 1/σ_a in standardised
+    /// units) shows in the standardised residuals ṽ = R c b, R = I − H the redundancy matrix, so its
+    /// least-squares estimate is b̂ = cᵀṽ / cᵀRc with variance 1/cᵀRc (a-priori units) — the
+    /// generalised likelihood ratio test of a bias on that satellite (Baarda's w-test for the
+    /// satellite's direction c), which sees a high-leverage satellite's error that least squares
+    /// has mostly absorbed into the position. H_ab = (d_aᵀ Q d_b + δ(g_a, g_b)/W_g)/(σ_a σ_b) with
+    /// the clock columns eliminated: d = h − m_g, m_g = Σ_g w h / W_g, W_g = Σ_g w, Q the reduced
+    /// 3×3 inverse. A satellite without redundancy (cᵀRc ≈ 0, e.g. alone in its clock group) gets no
+    /// entry. A satellite left out (`leaving`): each pseudorange's prediction residual, variance
+    /// σ² + dᵀQd + 1/W_g, combined as independent; its pseudoranges are counted in `left` (below the
+    /// elevation mask at the solution or not); a band whose clock group is not in the fit gets no
+    /// prediction.
+    static func satelliteBiases(_ all: [PreparedMeasurement], cnf: [Double], active: [Int], rows: [Row], residuals resid: [Double],
+                                groupOf gi: [Int], groups: [GNSSSignalGroup], clocks: [Double], groupSums g: UnsafePointer<Double>,
+                                heightGradient: SIMD3<Double>, positionCovariance q: SIMD16<Double>, leaving: [SatelliteID],
+                                at ctx: GeometryContext, left: inout (aboveMask: Int, belowMask: Int)) -> [GNSSSatelliteBias] {
+        @inline(__always) func quadratic(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
+            let qb = SIMD3(q[0] * b.x + q[1] * b.y + q[2] * b.z, q[3] * b.x + q[4] * b.y + q[5] * b.z, q[6] * b.x + q[7] * b.y + q[8] * b.z)
+            return (a * qb).sum()
+        }
+        @inline(__always) func centred(_ row: Row, group j: Int) -> SIMD3<Double> {
+            let s = g + 5 * j
+            return designRow(row, heightGradient: heightGradient) - SIMD3(s[0], s[1], s[2]) / s[3]
+        }
+        var out: [GNSSSatelliteBias] = []
+        var d = [SIMD3<Double>](repeating: .zero, count: rows.count)
+        for k in rows.indices { d[k] = centred(rows[k], group: gi[k]) }
+        var done = [Bool](repeating: false, count: rows.count)
+        for k in rows.indices where !done[k] {
+            let sat = all[active[k]].satellite
+            var num = 0.0, den = 0.0, scale = 0.0
+            for a in k..<rows.count where !done[a] && all[active[a]].satellite == sat {
+                done[a] = true
+                let sa = rows[a].sigma
+                num += resid[a] / (sa * sa)
+                scale += 1 / (sa * sa)
+                for b in k..<rows.count where all[active[b]].satellite == sat {
+                    let sb = rows[b].sigma
+                    var h = quadratic(d[a], d[b])
+                    if gi[a] == gi[b] { h += 1 / g[5 * gi[a] + 3] }
+                    den += ((a == b ? 1 : 0) - h / (sa * sb)) / (sa * sb)
+                }
+            }
+            // cᵀRc is ≥ 0 up to rounding; a satellite the fit cannot test has none to speak of.
+            guard den > 1e-9 * scale, den.isFinite, num.isFinite else { continue }
+            out.append(GNSSSatelliteBias(satellite: sat, bias: num / den, variance: 1 / den, inSolution: true))
+        }
+        guard !leaving.isEmpty else { return out }
+        let mask = ctx.config.elevationMask * .pi / 180
+        var predictions: [(SatelliteID, Double, Double)] = []
+        for (i, m) in all.enumerated() where leaving.contains(m.satellite) {
+            guard let pr = m.correctedPseudorange else { continue }
+            let row = geometry(m, ctx, cn0Factor: cnf[i])
+            guard row.elevation >= mask else { left.belowMask += 1; continue }
+            left.aboveMask += 1
+            guard let j = groups.firstIndex(of: m.group) else { continue }
+            let dj = centred(row, group: j)
+            let variance = row.sigma * row.sigma + quadratic(dj, dj) + 1 / g[5 * j + 3]
+            let v = pr - row.predictedRange - clocks[j]
+            guard v.isFinite, variance.isFinite, variance > 0 else { continue }
+            predictions.append((m.satellite, v / variance, 1 / variance))
+        }
+        var seen: [SatelliteID] = []
+        for p in predictions where !seen.contains(p.0) {
+            seen.append(p.0)
+            var num = 0.0, den = 0.0
+            for o in predictions where o.0 == p.0 { num += o.1; den += o.2 }
+            out.append(GNSSSatelliteBias(satellite: p.0, bias: num / den, variance: 1 / den, inSolution: false))
+        }
+        return out
     }
 
     /// Doppler velocity (ECEF m/s) and clock drift (m/s): WLS on pseudorange rates with velocity and one clock drift,

@@ -31,6 +31,9 @@ public struct GNSSRunStatistics: Sendable, Hashable {
     /// (``GNSSSolution/unresolvedFault``: the position may carry one satellite's error) — WLS
     /// epochs, or filter starts taken from one after waiting.
     public var unresolvedFaults = 0
+    /// Satellites excluded for a bias that persisted over epochs (``GNSSBiasMonitor``), each time
+    /// one was; their pseudoranges are counted ``GNSSSkipReason/excludedByFDE`` while excluded.
+    public var biasExclusions = 0
     public init() {}
 }
 
@@ -38,6 +41,10 @@ public struct GNSSRunStatistics: Sendable, Hashable {
 public struct GNSSProcessor: Sendable {
     public var ephemerides: SatelliteEphemerides
     public var configuration: GNSSSolverConfiguration
+    /// The bias monitor each run starts from (its settings; a run uses a fresh copy): satellites
+    /// with a persistent pseudorange bias too small for one epoch's test are left out of the WLS
+    /// and the filter. `try GNSSBiasMonitor(maximumExcluded: 0)` only estimates, never excludes.
+    public var biasMonitor = GNSSBiasMonitor()
 
     public init(ephemerides: SatelliteEphemerides, configuration: GNSSSolverConfiguration = .init()) {
         self.ephemerides = ephemerides; self.configuration = configuration
@@ -46,17 +53,18 @@ public struct GNSSProcessor: Sendable {
     /// Per-epoch solutions (only solved epochs) and statistics.
     public func solveEpochs(_ epochs: [GNSSEpoch]) -> (solutions: [GNSSSolution], statistics: GNSSRunStatistics) {
         let solver = GNSSPositionSolver(ephemerides: ephemerides, configuration: configuration)
-        return Self.solveInTurn(times: epochs.map(\.time)) { k, prior, suspects, skipped in
-            solver.solve(epochs[k], prior: prior, suspects: suspects, skipped: &skipped)
+        return Self.solveInTurn(times: epochs.map(\.time), monitor: biasMonitor) { k, prior, suspects, excluding, skipped in
+            solver.solve(epochs[k], prior: prior, suspects: suspects, excluding: excluding, skipped: &skipped)
         }
     }
 
-    /// The WLS epoch after epoch (`solve(k, prior, suspects, skipped)` solves epoch `k` at
-    /// `times[k]`): each starts from the last solution (from scratch after a failure, which may
+    /// The WLS epoch after epoch (`solve(k, prior, suspects, excluding, skipped)` solves epoch `k`
+    /// at `times[k]`): each starts from the last solution (from scratch after a failure, which may
     /// come from a bad prior) with the satellites found faulty in the last minute
-    /// (``GNSSFaultMemory``). Only solved epochs are returned; every epoch is counted.
-    static func solveInTurn(times: [Double],
-                            solve: (_ k: Int, _ prior: SIMD3<Double>?, _ suspects: Set<SatelliteID>,
+    /// (``GNSSFaultMemory``) and without those `monitor` finds persistently biased.
+    /// Only solved epochs are returned; every epoch is counted.
+    static func solveInTurn(times: [Double], monitor: GNSSBiasMonitor,
+                            solve: (_ k: Int, _ prior: SIMD3<Double>?, _ suspects: Set<SatelliteID>, _ excluding: Set<SatelliteID>,
                                     _ skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason>)
         -> (solutions: [GNSSSolution], statistics: GNSSRunStatistics) {
         var stats = GNSSRunStatistics()
@@ -64,12 +72,14 @@ public struct GNSSProcessor: Sendable {
         out.reserveCapacity(times.count)
         var prior: SIMD3<Double>? = nil
         var faults = GNSSFaultMemory()
+        var biases = monitor
         for (k, time) in times.enumerated() {
             stats.epochsRead += 1
-            switch solve(k, prior, faults.satellites(at: time), &stats.measurementsSkipped) {
+            switch solve(k, prior, faults.satellites(at: time), biases.excluded, &stats.measurementsSkipped) {
             case .success(let s):
                 out.append(s)
                 faults.note(s)
+                biases.note(s)
                 if s.unresolvedFault { stats.unresolvedFaults += 1 }
                 prior = s.position
                 stats.epochsSolved += 1
@@ -80,6 +90,7 @@ public struct GNSSProcessor: Sendable {
                 prior = nil
             }
         }
+        stats.biasExclusions = biases.exclusions
         return (out, stats)
     }
 }
@@ -92,8 +103,9 @@ extension GNSSProcessor {
         case .wls:
             let solver = GNSSPositionSolver(ephemerides: ephemerides, configuration: configuration)
             let epochs = device.epochs
-            let (out, stats) = Self.solveInTurn(times: epochs.map(\.time)) { k, prior, suspects, skipped in
-                solver.solve(epochs[k].measurements, time: epochs[k].time, prior: prior, suspects: suspects, skipped: &skipped)
+            let (out, stats) = Self.solveInTurn(times: epochs.map(\.time), monitor: biasMonitor) { k, prior, suspects, excluding, skipped in
+                solver.solve(epochs[k].measurements, time: epochs[k].time, prior: prior, suspects: suspects, excluding: excluding,
+                             skipped: &skipped)
             }
             return (out.map(\.fix), out.map { $0.residualRMS }, stats)
         case .filter, .smooth:
