@@ -32,7 +32,9 @@ struct GnssCommand: ParsableCommand {
         epochs_skipped (by reason), measurements_skipped (by reason), satellites_per_system (mean \
         per solved epoch), residuals (count, rms, p50, p95 in m), filter_resets, filter_gated, \
         unresolved_faults (solutions output although a fault was detected and not isolated: WLS \
-        epochs, or filter starts after waiting 30 epochs for a better one), seconds; with --truth FILE (GSDC ground_truth.csv) also accuracy (p50, p95, score, \
+        epochs, or filter starts after waiting 30 epochs for a better one), bias_exclusions \
+        (satellites excluded for a pseudorange bias that persisted over 30 s but was too small for \
+        one epoch's test, each time one was; their pseudoranges count as excluded_by_fde), seconds; with --truth FILE (GSDC ground_truth.csv) also accuracy (p50, p95, score, \
         matched, reference_epochs). Invalid input exits with status 2 and `FILE:LINE: message`.
         """
     )
@@ -142,6 +144,7 @@ struct GnssCommand: ParsableCommand {
             var line = "\(input) → \(output): \(stats.epochsRead) epochs, \(stats.epochsSolved) solved (\(m.rawValue))"
             for (r, n) in stats.epochsSkipped.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { line += ", \(n) \(r.rawValue)" }
             if stats.unresolvedFaults > 0 { line += ", \(stats.unresolvedFaults) with a fault detected but not isolated (unresolved_faults)" }
+            if stats.biasExclusions > 0 { line += ", \(stats.biasExclusions) satellite exclusions for a persistent bias (bias_exclusions)" }
             if let a = accuracy { line += String(format: "; horizontal p50 %.2f m, p95 %.2f m, score %.2f m on %d/%d reference epochs", a.p50, a.p95, a.score, a.matched, a.referenceEpochs) }
             Stderr.print(line)
         }
@@ -211,7 +214,8 @@ struct GnssCommand: ParsableCommand {
             "measurements_skipped": Dictionary(uniqueKeysWithValues: GNSSSkipReason.allCases.compactMap { r in s.measurementsSkipped[r].map { (r.rawValue, $0) } }),
             "satellites_per_system": Dictionary(uniqueKeysWithValues: s.satellitesPerSystem.map { (String($0.key.rawValue), s.epochsSolved > 0 ? Double($0.value) / Double(s.epochsSolved) : 0) }),
             "residuals": ["count": res.count, "rms": num(res.rmse), "p50": num(res.p50), "p95": num(res.p95)],
-            "filter_resets": s.filterResets, "filter_gated": s.filterGated, "unresolved_faults": s.unresolvedFaults, "seconds": seconds,
+            "filter_resets": s.filterResets, "filter_gated": s.filterGated, "unresolved_faults": s.unresolvedFaults,
+            "bias_exclusions": s.biasExclusions, "seconds": seconds,
         ]
         if let a = accuracy {
             o["accuracy"] = ["p50": num(a.p50), "p95": num(a.p95), "score": num(a.score), "matched": a.matched, "reference_epochs": a.referenceEpochs]
