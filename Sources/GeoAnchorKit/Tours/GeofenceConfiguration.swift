@@ -16,18 +16,22 @@ import Foundation
 /// 1 s late); with Gauss–Markov noise (τ = 15 s / 30 s) 8 resp. 6 of 606 were (a persistent 5 m
 /// bias moves the apparent crossing by several seconds at walking speed); no decoy was entered
 /// and no fence flapped. 0.7 / 2 s gave 33–53 of 606 beyond 10 s.
+///
+/// ``validate()`` checks the ranges; ``TourSession/init(tour:configuration:resuming:)`` calls it
+/// (decoding does not, so a decoded value out of range gets the same typed error there).
 public struct GeofenceConfiguration: Sendable, Hashable, Codable {
     /// Enter when P(inside) ≥ this, in (0, 1]. Default 0.5 (more likely inside than not).
     public var enterProbability: Double
     /// Exit when P(inside the fence grown by ``exitMargin``) ≤ this, in [0, ``enterProbability``). Default 0.2.
     public var exitProbability: Double
-    /// Meters added to the fence for the exit test (≥ 0). Default 5 m.
+    /// Meters added to the fence for the exit test, in ``exitMarginRange`` [0, 100 km]. Default 5 m.
     public var exitMargin: Double
-    /// Seconds the enter condition must hold (≥ 0; 0 = first fix). Default 1 s (two 1 Hz fixes).
+    /// Seconds the enter condition must hold, in ``durationRange`` [0, 604,800] (0 = first fix).
+    /// Default 1 s (two 1 Hz fixes).
     public var enterConfirmation: Double
-    /// Seconds the exit condition must hold (≥ 0). Default 4 s.
+    /// Seconds the exit condition must hold, in ``durationRange`` [0, 604,800]. Default 4 s.
     public var exitConfirmation: Double
-    /// Seconds inside before a `dwell` event (≥ 0). Default 20 s.
+    /// Seconds inside before a `dwell` event, in ``durationRange`` [0, 604,800]. Default 20 s.
     public var minimumDwell: Double
 
     public init(enterProbability: Double = 0.5, exitProbability: Double = 0.2, exitMargin: Double = 5,
@@ -37,18 +41,41 @@ public struct GeofenceConfiguration: Sendable, Hashable, Codable {
         self.exitConfirmation = exitConfirmation; self.minimumDwell = minimumDwell
     }
 
-    /// Checks the documented ranges.
-    /// - Throws: ``TourError/invalidParameter(name:value:allowed:)``.
-    public func validate() throws(TourError) {
+    /// The margins ``exitMargin`` accepts: [0, ``TourStop/maximumRadius``] = [0, 100 km] m, the
+    /// scale of a whole tour. A fence grown by more than the tour is never left: before this
+    /// bound, 1e308 m was accepted and an entered stop or zone never reported its exit.
+    public static let exitMarginRange = ValueRange.closed(0, TourStop.maximumRadius, unit: "m")
+
+    /// Longest confirmation time or minimum dwell, seconds: one week (604,800 s), the longest
+    /// dwell the route planner accepts at a stop (``RouteStop/dwellRange``), so every dwell a
+    /// planned tour can contain can also be reported, and far beyond any confirmation that
+    /// smooths GPS noise (seconds). A longer time only means "never": before this bound, 1e308 s
+    /// was accepted and the fence silently never entered, exited or reported a dwell.
+    public static let maximumDuration = 604_800.0
+
+    /// The times ``enterConfirmation``, ``exitConfirmation`` and ``minimumDwell`` accept:
+    /// [0, ``maximumDuration``] s.
+    public static let durationRange = ValueRange.closed(0, maximumDuration, unit: "s")
+
+    /// Checks the documented ranges (every value finite).
+    /// - Throws: ``TourError/invalidParameter(name:value:allowed:)`` naming the first value
+    ///   outside its range, with the range.
+    public func validate() throws(TourError) { try validate(prefix: "") }
+
+    /// ``validate()`` with `prefix` before each name (``TourSession/Configuration`` passes
+    /// `"geofence."` and `"corridor."`, so the error says which of its two it is).
+    func validate(prefix: String) throws(TourError) {
         guard enterProbability > 0, enterProbability <= 1 else {
-            throw .invalidParameter(name: "enterProbability", value: enterProbability, allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(1)))
+            throw .invalidParameter(name: prefix + "enterProbability", value: enterProbability, allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(1)))
         }
         guard exitProbability >= 0, exitProbability < enterProbability else {
-            throw .invalidParameter(name: "exitProbability", value: exitProbability, allowed: ValueRange(lower: .inclusive(0), upper: .exclusive(enterProbability)))
+            throw .invalidParameter(name: prefix + "exitProbability", value: exitProbability, allowed: ValueRange(lower: .inclusive(0), upper: .exclusive(enterProbability)))
         }
-        for (n, v) in [("exitMargin", exitMargin), ("enterConfirmation", enterConfirmation),
-                       ("exitConfirmation", exitConfirmation), ("minimumDwell", minimumDwell)] {
-            guard v.isFinite, v >= 0 else { throw .invalidParameter(name: n, value: v, allowed: .atLeast(0)) }
+        for (n, v, allowed) in [("exitMargin", exitMargin, Self.exitMarginRange),
+                                ("enterConfirmation", enterConfirmation, Self.durationRange),
+                                ("exitConfirmation", exitConfirmation, Self.durationRange),
+                                ("minimumDwell", minimumDwell, Self.durationRange)] {
+            guard v.isFinite, allowed.contains(v) else { throw .invalidParameter(name: prefix + n, value: v, allowed: allowed) }
         }
     }
 }

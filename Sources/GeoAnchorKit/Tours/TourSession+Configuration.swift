@@ -5,7 +5,8 @@ extension TourSession {
     public struct Configuration: Sendable, Hashable, Codable {
         /// Stop and zone hysteresis.
         public var geofence: GeofenceConfiguration
-        /// `off_route` when P(distance from path > this) ≥ ``corridor``'s enter probability, meters (> 0). Default 30 m.
+        /// `off_route` when P(distance from path > this) ≥ ``corridor``'s enter probability, meters,
+        /// in ``routeDistanceRange`` (0, 100 km]. Default 30 m.
         public var offRouteDistance: Double
         /// `on_route` again when P(distance from path > this) ≤ ``corridor``'s exit probability,
         /// meters, in (0, ``offRouteDistance``]. Default 20 m.
@@ -13,8 +14,10 @@ extension TourSession {
         /// Probabilities and confirmation times of the corridor (its `exitMargin` and
         /// `minimumDwell` are not used). Default: 0.7 / 0.3, 5 s to go off route, 3 s back.
         public var corridor: GeofenceConfiguration
-        /// Walking speed for ETAs, m/s (> 0). Default 1.3 m/s (a leisurely sightseeing pace;
-        /// the `Routing` walk estimate can supply a better one).
+        /// Walking speed for ETAs, m/s, in ``walkingSpeedRange`` (0, 100]. Default 1.3 m/s (a
+        /// leisurely sightseeing pace; the `Routing` walk estimate can supply a better one). A
+        /// tour by bike or car sets its own speed (the position filter has cycling and driving
+        /// presets).
         public var walkingSpeed: Double
         /// 68 % accuracy (m) assumed for fixes that carry none, in ``uncertaintyRange``
         /// (0, 100 km]. Default 10 m.
@@ -25,8 +28,9 @@ extension TourSession {
         /// After this many consecutive fixes refused as going backwards, each at or after the one
         /// before it, the session concludes that its own time was wrong (a fix from the future, a
         /// receiver clock reset) and continues from the last of them (counted in
-        /// ``TourSession/Statistics/clockResets``; the ones before stay refused). ≥ 0; 0 disables
-        /// (one fix 1e6 s ahead then made the session refuse the rest of a walk). Default 5.
+        /// ``TourSession/Statistics/clockResets``; the ones before stay refused). In
+        /// [0, ``maximumClockResetFixCount``]; 0 disables (one fix 1e6 s ahead then made the
+        /// session refuse the rest of a walk). Default 5.
         public var clockResetFixCount: Int
 
         public init(geofence: GeofenceConfiguration = GeofenceConfiguration(), offRouteDistance: Double = 30,
@@ -47,7 +51,9 @@ extension TourSession {
         }
 
         /// Decodes a configuration; `clockResetFixCount` may be missing (configurations saved
-        /// before it existed), then 5.
+        /// before it existed), then 5. The ranges are not checked here but by ``validate()``,
+        /// which ``TourSession/init(tour:configuration:resuming:)`` calls: a decoded value out of
+        /// range is the same ``TourError/invalidParameter(name:value:allowed:)`` as one set in code.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             self.init(geofence: try c.decode(GeofenceConfiguration.self, forKey: .geofence),
@@ -70,24 +76,50 @@ extension TourSession {
         /// ½ + d/(σ√(2π)) rounds to ½).
         public static let uncertaintyRange = ValueRange(lower: .exclusive(0), upper: .inclusive(Fix.maximumUsableHorizontalAccuracy), unit: "m")
 
-        /// - Throws: ``TourError/invalidParameter(name:value:allowed:)`` naming the value.
+        /// The distances ``offRouteDistance`` accepts (and so bounds ``onRouteDistance``): (0, 100 km]
+        /// m, the scale of a whole tour (``TourSession/maximumStopDistance``,
+        /// ``PathNetwork/maximumExtent``). A corridor wider than the tour never reports `off_route`:
+        /// before this bound, 1e308 m was accepted and a visitor any distance from the path stayed
+        /// on route.
+        public static let routeDistanceRange = ValueRange(lower: .exclusive(0), upper: .inclusive(100_000), unit: "m")
+
+        /// Fastest ``walkingSpeed``, m/s: 100 m/s (360 km/h). Generous on purpose, since the ETA
+        /// speed may be a cyclist's or a car's: above any road vehicle's legal speed and the
+        /// 83 m/s (300 km/h) service speed of high-speed trains. Beyond it an ETA says nothing:
+        /// before this bound, 1e308 m/s was accepted and every ETA was ≈ 1e-305 s ("arrived").
+        public static let maximumWalkingSpeed = 100.0
+
+        /// The speeds ``walkingSpeed`` accepts: (0, ``maximumWalkingSpeed``] m/s.
+        public static let walkingSpeedRange = ValueRange(lower: .exclusive(0), upper: .inclusive(maximumWalkingSpeed), unit: "m/s")
+
+        /// Largest ``clockResetFixCount``: 86,400, a day of fixes at 1 Hz. A longer streak of fixes
+        /// going back in time is never seen on a walk, so a larger count only means "never", which
+        /// 0 says explicitly (before this bound, `Int.max` was accepted).
+        public static let maximumClockResetFixCount = 86_400
+
+        /// Checks ``geofence`` and ``corridor`` (``GeofenceConfiguration/validate()``, names
+        /// prefixed `geofence.` and `corridor.`), then every other setting against its
+        /// documented range (each value finite).
+        /// - Throws: ``TourError/invalidParameter(name:value:allowed:)`` naming the value and
+        ///   its range.
         public func validate() throws(TourError) {
-            try geofence.validate()
-            try corridor.validate()
-            guard offRouteDistance.isFinite, offRouteDistance > 0 else {
-                throw .invalidParameter(name: "offRouteDistance", value: offRouteDistance, allowed: .greaterThan(0))
+            try geofence.validate(prefix: "geofence.")
+            try corridor.validate(prefix: "corridor.")
+            guard offRouteDistance.isFinite, Self.routeDistanceRange.contains(offRouteDistance) else {
+                throw .invalidParameter(name: "offRouteDistance", value: offRouteDistance, allowed: Self.routeDistanceRange)
             }
             guard onRouteDistance > 0, onRouteDistance <= offRouteDistance else {
                 throw .invalidParameter(name: "onRouteDistance", value: onRouteDistance, allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(offRouteDistance), unit: "m"))
             }
-            guard walkingSpeed.isFinite, walkingSpeed > 0 else {
-                throw .invalidParameter(name: "walkingSpeed", value: walkingSpeed, allowed: .greaterThan(0))
+            guard walkingSpeed.isFinite, Self.walkingSpeedRange.contains(walkingSpeed) else {
+                throw .invalidParameter(name: "walkingSpeed", value: walkingSpeed, allowed: Self.walkingSpeedRange)
             }
             for (n, v) in [("defaultHorizontalAccuracy", defaultHorizontalAccuracy), ("minimumSigma", minimumSigma)] {
                 guard v.isFinite, Self.uncertaintyRange.contains(v) else { throw .invalidParameter(name: n, value: v, allowed: Self.uncertaintyRange) }
             }
-            guard clockResetFixCount >= 0 else {
-                throw .invalidParameter(name: "clockResetFixCount", value: Double(clockResetFixCount), allowed: .atLeast(0))
+            guard clockResetFixCount >= 0, clockResetFixCount <= Self.maximumClockResetFixCount else {
+                throw .invalidParameter(name: "clockResetFixCount", value: Double(clockResetFixCount),
+                                        allowed: .closed(0, Double(Self.maximumClockResetFixCount)))
             }
         }
     }

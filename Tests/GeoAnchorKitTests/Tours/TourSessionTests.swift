@@ -210,6 +210,76 @@ struct TourSessionTests {
         #expect(!events.contains { $0.feature == .zone }, "\(events)")
     }
 
+    /// Every distance, time, speed and count setting has an upper bound (before, 1e308 was
+    /// accepted and silently meant "never": a fence never exited, a corridor never left, an ETA
+    /// of 1e-305 s). Reference: the documented ranges — exit margin [0, 100 km] m, off-route distance (0, 100 km] m, times
+    /// [0, 604,800] s (one week, ``RouteStop/dwellRange``), walking speed (0, 100] m/s, clock
+    /// reset count [0, 86,400] — checked exactly (error name, value and range); the bounds
+    /// themselves are accepted. A configuration decoded from JSON gets the same error from
+    /// ``TourSession/init(tour:configuration:resuming:)``.
+    @Test func settingsAreBoundedAbove() throws {
+        typealias C = TourSession.Configuration
+        let margin = ValueRange.closed(0, 100_000, unit: "m"), duration = ValueRange.closed(0, 604_800, unit: "s")
+        let route = ValueRange(lower: .exclusive(0), upper: .inclusive(100_000), unit: "m")
+        let speed = ValueRange(lower: .exclusive(0), upper: .inclusive(100), unit: "m/s")
+        #expect(GeofenceConfiguration.exitMarginRange == margin && GeofenceConfiguration.durationRange == duration)
+        #expect(C.routeDistanceRange == route && C.walkingSpeedRange == speed && C.maximumClockResetFixCount == 86_400)
+        func geofence(_ name: String, _ v: Double) -> GeofenceConfiguration {
+            var g = GeofenceConfiguration()
+            switch name {
+            case "exitMargin": g.exitMargin = v
+            case "enterConfirmation": g.enterConfirmation = v
+            case "exitConfirmation": g.exitConfirmation = v
+            default: g.minimumDwell = v
+            }
+            return g
+        }
+        for (name, range, bound) in [("exitMargin", margin, 100_000.0), ("enterConfirmation", duration, 604_800),
+                                     ("exitConfirmation", duration, 604_800), ("minimumDwell", duration, 604_800)] {
+            #expect(throws: Never.self) { try C(geofence: geofence(name, bound)).validate() }
+            for v in [bound.nextUp, 1e308, .greatestFiniteMagnitude, .infinity, -1] {
+                #expect(throws: TourError.invalidParameter(name: name, value: v, allowed: range)) { try geofence(name, v).validate() }
+                #expect(throws: TourError.invalidParameter(name: "geofence." + name, value: v, allowed: range)) {
+                    try C(geofence: geofence(name, v)).validate()
+                }
+                let corridor = geofence(name, v).with(probabilitiesOf: C().corridor)
+                #expect(throws: TourError.invalidParameter(name: "corridor." + name, value: v, allowed: range)) {
+                    try C(corridor: corridor).validate()
+                }
+            }
+        }
+        #expect(throws: Never.self) { try C(offRouteDistance: 100_000, walkingSpeed: 100, clockResetFixCount: 86_400).validate() }
+        for v in [(100_000.0).nextUp, 1e308, .infinity, 0] {
+            #expect(throws: TourError.invalidParameter(name: "offRouteDistance", value: v, allowed: route)) {
+                try C(offRouteDistance: v, onRouteDistance: 20).validate()
+            }
+        }
+        for v in [(100.0).nextUp, 1e308, .greatestFiniteMagnitude, .infinity, 0] {
+            #expect(throws: TourError.invalidParameter(name: "walkingSpeed", value: v, allowed: speed)) { try C(walkingSpeed: v).validate() }
+        }
+        for n in [86_401, Int.max, -1] {
+            #expect(throws: TourError.invalidParameter(name: "clockResetFixCount", value: Double(n), allowed: .closed(0, 86_400))) {
+                try C(clockResetFixCount: n).validate()
+            }
+        }
+        // Decoded (a saved or hand-written configuration): the same error when the session starts.
+        let sc = try Scenario()
+        var json = try JSONSerialization.jsonObject(with: JSONEncoder().encode(C())) as! [String: Any]
+        json["walkingSpeed"] = 1e308
+        let fast = try JSONDecoder().decode(C.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(throws: TourError.invalidParameter(name: "walkingSpeed", value: 1e308, allowed: speed)) {
+            try TourSession(tour: sc.tour, configuration: fast)
+        }
+        json["walkingSpeed"] = 1.3
+        var g = json["geofence"] as! [String: Any]
+        g["minimumDwell"] = 1e308
+        json["geofence"] = g
+        let slow = try JSONDecoder().decode(C.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(throws: TourError.invalidParameter(name: "geofence.minimumDwell", value: 1e308, allowed: duration)) {
+            try TourSession(tour: sc.tour, configuration: slow)
+        }
+    }
+
     /// A fix time outside the years 0001…9999 is an invalid value (``Fix/unusablePositionValue``,
     /// shared with ``PositionFilter``): before, one fix at 1e300 s made the session refuse the
     /// rest of the walk as going backwards. Reference: the refusal policy (exact values).
@@ -335,5 +405,14 @@ struct TourSessionTests {
         }
         #expect(got == reference && got > 10)
         _ = centers
+    }
+}
+
+private extension GeofenceConfiguration {
+    /// `self` with the probabilities of `other` (so a corridor stays a valid corridor).
+    func with(probabilitiesOf other: GeofenceConfiguration) -> GeofenceConfiguration {
+        var g = self
+        g.enterProbability = other.enterProbability; g.exitProbability = other.exitProbability
+        return g
     }
 }
