@@ -38,6 +38,11 @@ public struct AnchorUncertainty: Sendable, Hashable {
     ///     of the device's and the anchor's horizontal accuracies).
     ///   - verticalSigma: combined vertical accuracy, meters (68 % half-width).
     ///   - headingSigma: heading accuracy, degrees (68 % half-width); its σ is capped at 180°.
+    ///
+    /// Any finite inputs give a finite or infinite result, never NaN: accuracies and distances
+    /// beyond ≈ 1e150 m or below ≈ 1e-150 m are squared after scaling (before, 1e300 m gave NaN),
+    /// and a 68 % radius beyond `Double.greatestFiniteMagnitude` (a heading swing over 1e308 m)
+    /// is +∞. Ordinary inputs give the same values as before, bit for bit.
     @inlinable
     public init(horizontalDistance: Double, slantDistance: Double, positionSigma: Double,
                 verticalSigma: Double, headingSigma: Double) {
@@ -46,14 +51,31 @@ public struct AnchorUncertainty: Sendable, Hashable {
         // Beyond 180° the heading is simply unknown (and a huge σ would overflow to NaN).
         let psi = Swift.min(headingSigma / CircularError.halfWidth68PerSigma, 180) * Angle.radiansPerDegree
         let lateral = horizontalDistance * psi
-        meters = CircularError.radius68(variances: sh * sh + lateral * lateral, sh * sh, sv * sv)
+        // σ's whose squares would overflow or underflow (beyond 2^±500 m, ≈ 3e±150) are squared
+        // after dividing by the largest (the radius scales with them); ordinary ones as they are.
+        let m = Swift.max(Swift.abs(sh), Swift.abs(lateral), Swift.abs(sv))
+        if m.isFinite, m > 0x1p500 || (m > 0 && m < 0x1p-500) {
+            let h = sh / m, l = lateral / m, v = sv / m
+            meters = m * CircularError.radius68(variances: h * h + l * l, h * h, v * v)
+        } else {
+            meters = CircularError.radius68(variances: sh * sh + lateral * lateral, sh * sh, sv * sv)
+        }
         // Angular error: across the line of sight and in its vertical plane. atan2 handles s = 0
         // (the anchor at the device: any shift is 90°).
         let s = slantDistance
-        let cosE = s > 0 ? Swift.min(1, horizontalDistance / s) : 1
+        let cosE = s > 0 ? Swift.max(-1, Swift.min(1, horizontalDistance / s)) : 1
         let sinE2 = Swift.max(0, 1 - cosE * cosE)
         let across = Foundation.atan2(sh, s)
-        let vertical = Foundation.atan2((sh * sh * sinE2 + sv * sv * cosE * cosE).squareRoot(), s)
+        let n = Swift.max(Swift.abs(sh), Swift.abs(sv))
+        let vertical: Double
+        if n.isFinite, n > 0x1p500 || (n > 0 && n < 0x1p-500) {
+            let h = sh / n, v = sv / n
+            vertical = Foundation.atan2(n * (h * h * sinE2 + v * v * cosE * cosE).squareRoot(), s)
+        } else {
+            // A term whose weight is 0 is 0, also when its σ overflowed (∞ · 0 would be NaN).
+            let up = sinE2 > 0 ? sh * sh * sinE2 : 0, along = cosE != 0 ? sv * sv * cosE * cosE : 0
+            vertical = Foundation.atan2((up + along).squareRoot(), s)
+        }
         degrees = CircularError.radius68(variances: across * across + psi * psi, vertical * vertical)
             * Angle.degreesPerRadian
     }

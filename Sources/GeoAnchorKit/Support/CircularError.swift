@@ -29,11 +29,31 @@ extension CircularError {
     ///   materially below (the approximation errs on the large, conservative side): 1-D +0.5 %
     ///   (0.997 σ vs 0.9945 σ), 2-D isotropic +0.05 % (1.5103 σ vs 1.5096 σ), one dominant and two
     ///   small components up to +3.7 %. The test suite checks −1 % … +5 %. O(1), no allocation.
+    ///
+    /// Any finite variances with a positive sum give a finite radius > 0: when the squares of the
+    /// variances would overflow or underflow (variances beyond ≈ 1e154 or below ≈ 1e-154, e.g. a σ
+    /// of 1e80 m or 1e-80 m) they are first divided by the largest, and the radius multiplied by
+    /// its square root (the radius scales with σ); before, such inputs gave NaN. An infinite
+    /// variance gives +∞ (the limit); a zero sum gives 0; a negative sum or NaN gives NaN.
+    /// Inside that range the result is unchanged bit for bit.
     @inlinable
     public static func radius68(variances a: Double, _ b: Double, _ c: Double = 0) -> Double {
         let s1 = a + b + c
-        guard s1 > 0, s1.isFinite else { return s1 == 0 ? 0 : .nan }
-        let s2 = a * a + b * b + c * c
+        if s1 > 0, s1.isFinite {
+            let s2 = a * a + b * b + c * c
+            if s2.isNormal, (s1 * s1).isFinite { return radius68(s1: s1, s2: s2) }
+        } else if !(s1 == .infinity && a.isFinite && b.isFinite && c.isFinite) {
+            return s1 == 0 ? 0 : s1 == .infinity ? .infinity : .nan
+        }
+        // Squares (or the sum) out of range: scale by the largest variance (> 0, as the sum is).
+        let m = Swift.max(a, b, c)
+        let x = a / m, y = b / m, z = c / m
+        return m.squareRoot() * radius68(s1: x + y + z, s2: x * x + y * y + z * z)
+    }
+
+    /// The two-moment quantile from the sum `s1` and the sum of squares `s2` of the variances.
+    @inlinable
+    static func radius68(s1: Double, s2: Double) -> Double {
         let g = s2 / s1, nu = s1 * s1 / s2
         let k = 2 / (9 * nu)
         let t = 1 - k + 0.467_698_799_114_508_4 * k.squareRoot()

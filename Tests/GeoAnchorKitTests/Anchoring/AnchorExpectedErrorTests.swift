@@ -45,6 +45,55 @@ struct AnchorExpectedErrorTests {
         let half = try AnchorPlacer().place([anchor], from: pose(heading: 180 * CircularError.halfWidth68PerSigma))[0].get().uncertainty
         #expect(unknown.meters.isFinite && unknown == half)
     }
+
+    /// Absurd but finite inputs give the model's value, not NaN (before: squares overflowed,
+    /// 1e300 m gave NaN; σ's of 1e-150 m too). References: (1) the model is homogeneous —
+    /// every length × k scales `meters` by k and leaves `degrees` unchanged — so each case is
+    /// the ordinary-scale case (the unchanged path, checked against Monte Carlo elsewhere) × k,
+    /// relative tolerance 1e-14; (2) the issue's case, where the position and vertical σ's are
+    /// 1e-300 of the heading swing: `meters` = 1-D radius of the swing d·σ_ψ and `degrees` = that
+    /// of σ_ψ, i.e. radius68(variances: 1, 0) × (d σ_ψ) resp. × σ_ψ in degrees, tolerance 1e-14;
+    /// (3) a swing beyond `greatestFiniteMagnitude` m gives +∞ meters (the limit), finite degrees.
+    @Test func absurdFiniteValuesGiveTheModelsValue() {
+        let base = AnchorUncertainty(horizontalDistance: 30, slantDistance: 40, positionSigma: 3, verticalSigma: 4, headingSigma: 5)
+        for k in [1e300, 1e160, 1e-150, 1e-300] {
+            let u = AnchorUncertainty(horizontalDistance: 30 * k, slantDistance: 40 * k, positionSigma: 3 * k,
+                                      verticalSigma: 4 * k, headingSigma: 5)
+            #expect(abs(u.meters / (base.meters * k) - 1) <= 1e-14, "k \(k): \(u)")
+            #expect(abs(u.degrees / base.degrees - 1) <= 1e-14, "k \(k): \(u)")
+        }
+        let issue = AnchorUncertainty(horizontalDistance: 1e300, slantDistance: 1e300, positionSigma: 1, verticalSigma: 1, headingSigma: 5)
+        let psi = 5 / CircularError.halfWidth68PerSigma          // degrees
+        let oneD = CircularError.radius68(variances: 1, 0)
+        #expect(abs(issue.meters / (oneD * 1e300 * psi * Angle.radiansPerDegree) - 1) <= 1e-14, "\(issue)")
+        #expect(abs(issue.degrees / (oneD * psi) - 1) <= 1e-14, "\(issue)")
+        let huge = AnchorUncertainty(horizontalDistance: .greatestFiniteMagnitude, slantDistance: .greatestFiniteMagnitude,
+                                     positionSigma: .greatestFiniteMagnitude, verticalSigma: .greatestFiniteMagnitude, headingSigma: 90)
+        #expect(huge.meters == .infinity && huge.degrees.isFinite, "\(huge)")
+        // Nothing in a grid of extreme values gives NaN.
+        let values: [Double] = [0, 5e-324, 1e-300, 1e-150, 1, 1e80, 1e160, 1e300, .greatestFiniteMagnitude]
+        for h in values { for s in values { for p in values { for v in values { for hd in [0, 5, .greatestFiniteMagnitude] {
+            let u = AnchorUncertainty(horizontalDistance: h, slantDistance: s, positionSigma: p, verticalSigma: v, headingSigma: hd)
+            #expect(!u.meters.isNaN && !u.degrees.isNaN, "\([h, s, p, v, hd]): \(u)")
+        } } } } }
+    }
+
+    /// ``CircularError/radius68(variances:_:_:)`` for variances whose squares overflow or
+    /// underflow. Reference: the radius scales with √(variance), so each case equals
+    /// √k × the ordinary case (relative tolerance 1e-14); an infinite variance gives +∞.
+    @Test func radius68OfExtremeVariances() {
+        for (a, b, c) in [(1.0, 1.0, 0.0), (1, 0, 0), (4, 1, 0.25), (1, 1, 1)] {
+            let r = CircularError.radius68(variances: a, b, c)
+            for k in [1e300, 1e200, 1e-200, 1e-300] {
+                let big = CircularError.radius68(variances: a * k, b * k, c * k)
+                #expect(abs(big / (r * k.squareRoot()) - 1) <= 1e-14, "\((a, b, c)) × \(k): \(big)")
+            }
+        }
+        let g = Double.greatestFiniteMagnitude
+        #expect(abs(CircularError.radius68(variances: g, g, g) / (g.squareRoot() * CircularError.radius68(variances: 1, 1, 1)) - 1) <= 1e-14)
+        #expect(CircularError.radius68(variances: .infinity, 1) == .infinity)
+        #expect(CircularError.radius68(variances: 0, 0) == 0)
+    }
 }
 
 /// `Float4x4.columns` has the shape `simd_float4x4(columns:)` takes, and round-trips
