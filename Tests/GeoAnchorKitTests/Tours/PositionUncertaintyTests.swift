@@ -43,6 +43,31 @@ struct PositionUncertaintyTests {
         #expect(PositionUncertainty.probabilityInsideHalfPlane(signedDistance: 0, sigma: 0) == 1)
         #expect(PositionUncertainty.probabilityInsideCircle(distance: 5, radius: 4, sigma: 0) == 0)
     }
+
+    /// Extreme but finite scales. References: the Rayleigh CDF at the centre, 1 − exp(−½) for
+    /// R = σ (closed form), and scale invariance — the d = R = σ case equals the σ = 1 one —
+    /// for σ from 5e-324 to 1e308 m (before: 0 at 5e-324 m, as 1/σ overflowed), tolerance 1e-12;
+    /// and an estimate on the boundary of a circle ≥ 1e10 σ in radius (locally straight on the
+    /// scale of σ, curvature error ≈ σ/R): P = Φ(0) = ½ exactly (before: 0 or 1, the 9σ cut-off
+    /// and the integration range lost in R's rounding). Half-plane: Φ(1) = 0.841344746068543 (A&S 26.2) at s = σ = 1e308 m
+    /// (before: ½, σ√2 overflowed), tolerance 1e-14.
+    @Test func extremeScales() {
+        let onBoundary = PositionUncertainty.probabilityInsideCircle(distance: 1, radius: 1, sigma: 1)
+        for s in [5e-324, 1e-300, 1e-160, 1e160, 1e300, 1e308] {
+            let centre = PositionUncertainty.probabilityInsideCircle(distance: 0, radius: s, sigma: s)
+            #expect(abs(centre - (1 - exp(-0.5))) <= 1e-12, "σ \(s): \(centre)")
+            let edge = PositionUncertainty.probabilityInsideCircle(distance: s, radius: s, sigma: s)
+            #expect(abs(edge - onBoundary) <= 1e-12, "σ \(s): \(edge)")
+        }
+        for (r, s) in [(1e300, 9.0), (1.0, 1e-150), (1e308, 1.0), (100.0, 1e-15)] {
+            #expect(PositionUncertainty.probabilityInsideCircle(distance: r, radius: r, sigma: s) == 0.5, "R \(r), σ \(s)")
+            #expect(PositionUncertainty.probabilityInsideCircle(distance: 0, radius: r, sigma: s) == 1)
+            #expect(PositionUncertainty.probabilityInsideCircle(distance: 3 * r, radius: r, sigma: s) == 0)
+        }
+        #expect(abs(PositionUncertainty.probabilityInsideHalfPlane(signedDistance: 1e308, sigma: 1e308) - 0.841344746068543) <= 1e-14)
+        #expect(abs(PositionUncertainty.probabilityInsideHalfPlane(signedDistance: -.greatestFiniteMagnitude, sigma: .greatestFiniteMagnitude)
+                    - (1 - 0.841344746068543)) <= 1e-14)
+    }
 }
 
 @Suite("Tours: fence hysteresis")
