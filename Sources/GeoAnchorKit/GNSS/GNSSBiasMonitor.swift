@@ -46,8 +46,10 @@ public struct GNSSSatelliteBias: Sendable, Hashable {
 /// ``minimumEpochs`` estimates in the window, fewer than ``maximumExcluded`` satellites
 /// already excluded and at least six others in the solution; the other satellites' windows start over (they absorbed part of its error).
 /// An excluded satellite's prediction residuals keep being tested: it is readmitted once its
-/// window (refilled since the exclusion) falls below ``readmitThreshold``, or after a window
-/// without any estimate of it.
+/// window (refilled since the exclusion) falls below ``readmitThreshold`` with the bias estimate
+/// below half the one it was excluded for (where few satellites remain, its predictions are too
+/// imprecise to show the bias, not evidence that it ended), or after a window without any
+/// estimate of it.
 ///
 /// Measured on the Pixel 5 drive (GPS broadcast, WLS; reference SPAN truth): with every record of
 /// one satellite's clock 0.3 µs off the faulty satellite's sustained test value has median 7–11
@@ -75,10 +77,29 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
     public private(set) var exclusions = 0
 
     struct Entry: Sendable, Hashable { var time: Double; var weightedBias: Double; var weight: Double }
-    private var history: [SatelliteID: [Entry]] = [:]
+    /// One satellite's estimates in the window: `entries[head...]` (older ones are dropped by
+    /// advancing `head`, and the array compacted now and then: no allocation per epoch).
+    struct Track: Sendable, Hashable {
+        var entries: [Entry] = []
+        var head = 0
+        var count: Int { entries.count - head }
+        mutating func drop(before time: Double) {
+            while head < entries.count && entries[head].time < time { head += 1 }
+            if head >= 64 || (head > 0 && head == entries.count) { entries.removeFirst(head); head = 0 }
+        }
+        /// Σ b/σ² and Σ 1/σ² over the window.
+        var sums: (Double, Double) {
+            var num = 0.0, den = 0.0
+            for e in entries[head...] { num += e.weightedBias; den += e.weight }
+            return (num, den)
+        }
+    }
+    private var history: [SatelliteID: Track] = [:]
     /// Time of the last estimate of each excluded satellite.
     private var lastSeen: [SatelliteID: Double] = [:]
     private var lastTime = -Double.infinity
+    /// The window's bias estimate of each excluded satellite when it was excluded (m).
+    private var biasAtExclusion: [SatelliteID: Double] = [:]
 
     /// Satellites that must remain in the solution after an exclusion: 6 (four unknowns and two
     /// clocks, a dual-frequency phone's, plus redundancy to keep testing).
@@ -111,22 +132,27 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
         if !(t > lastTime) { self = Self.reset(self) }
         lastTime = t
         for b in solution.satelliteBiases where b.variance > 0 && b.variance.isFinite && b.bias.isFinite {
-            history[b.satellite, default: []].append(Entry(time: t, weightedBias: b.bias / b.variance, weight: 1 / b.variance))
+            history[b.satellite, default: Track()].entries.append(Entry(time: t, weightedBias: b.bias / b.variance, weight: 1 / b.variance))
             if excluded.contains(b.satellite) { lastSeen[b.satellite] = t }
         }
-        for (s, entries) in history {
-            let kept = entries.drop { $0.time < t - window }
-            history[s] = kept.isEmpty ? nil : Array(kept)
+        var emptied = false
+        for i in history.indices {
+            history.values[i].drop(before: t - window)
+            if history.values[i].count == 0 { emptied = true }
         }
+        if emptied { history = history.filter { $0.value.count > 0 } }
         // Readmission: an excluded satellite whose prediction residuals no longer show the bias, or
         // which has not been seen for a window.
         for s in excluded {
             if let seen = lastSeen[s], t - seen <= window {
-                if let (value, count) = statistic(s), count >= minimumEpochs, value < readmitThreshold {
-                    excluded.remove(s); lastSeen[s] = nil
+                // Small against its own precision and at most half the bias it was excluded for:
+                // imprecise predictions (five satellites left, say) alone do not readmit it.
+                if let (value, count) = statistic(s), count >= minimumEpochs, value < readmitThreshold,
+                   let b = bias(of: s), abs(b) < 0.5 * abs(biasAtExclusion[s] ?? 0) {
+                    excluded.remove(s); lastSeen[s] = nil; biasAtExclusion[s] = nil
                 }
             } else {
-                excluded.remove(s); lastSeen[s] = nil
+                excluded.remove(s); lastSeen[s] = nil; biasAtExclusion[s] = nil
             }
         }
         guard excluded.count < maximumExcluded, solution.satellitesUsed > Self.minimumRemaining else { return }
@@ -137,6 +163,7 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
         }
         guard let worst else { return }
         excluded.insert(worst.satellite)
+        biasAtExclusion[worst.satellite] = bias(of: worst.satellite)
         exclusions += 1
         lastSeen[worst.satellite] = t
         // The others absorbed part of its error: their windows start over; its own refills with
@@ -146,24 +173,23 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
 
     /// The sustained test value T / n and the number n of estimates of `satellite` in the window.
     func statistic(_ satellite: SatelliteID) -> (Double, Int)? {
-        guard let entries = history[satellite], !entries.isEmpty else { return nil }
-        var num = 0.0, den = 0.0
-        for e in entries { num += e.weightedBias; den += e.weight }
+        guard let track = history[satellite], track.count > 0 else { return nil }
+        let (num, den) = track.sums
         guard den > 0 else { return nil }
-        return (num * num / den / Double(entries.count), entries.count)
+        return (num * num / den / Double(track.count), track.count)
     }
 
     /// The constant-bias estimate (m) of `satellite` over the window, nil without estimates.
     public func bias(of satellite: SatelliteID) -> Double? {
-        guard let entries = history[satellite], !entries.isEmpty else { return nil }
-        let den = entries.reduce(0) { $0 + $1.weight }
-        return den > 0 ? entries.reduce(0) { $0 + $1.weightedBias } / den : nil
+        guard let track = history[satellite], track.count > 0 else { return nil }
+        let (num, den) = track.sums
+        return den > 0 ? num / den : nil
     }
 
     /// The same settings, nothing remembered but the exclusion count and the latest time.
     private static func reset(_ m: GNSSBiasMonitor) -> GNSSBiasMonitor {
         var fresh = m
-        fresh.history = [:]; fresh.lastSeen = [:]; fresh.excluded = []
+        fresh.history = [:]; fresh.lastSeen = [:]; fresh.excluded = []; fresh.biasAtExclusion = [:]
         return fresh
     }
 }
