@@ -840,33 +840,42 @@ public struct GNSSPositionSolver: Sendable {
                                 groupOf gi: [Int], groups: [GNSSSignalGroup], clocks: [Double], groupSums g: UnsafePointer<Double>,
                                 heightGradient: SIMD3<Double>, positionCovariance q: SIMD16<Double>, leaving: [SatelliteID],
                                 at ctx: GeometryContext, left: inout (aboveMask: Int, belowMask: Int)) -> [GNSSSatelliteBias] {
+        let q0 = SIMD3(q[0], q[1], q[2]), q1 = SIMD3(q[3], q[4], q[5]), q2 = SIMD3(q[6], q[7], q[8])
         @inline(__always) func quadratic(_ a: SIMD3<Double>, _ b: SIMD3<Double>) -> Double {
-            let qb = SIMD3(q[0] * b.x + q[1] * b.y + q[2] * b.z, q[3] * b.x + q[4] * b.y + q[5] * b.z, q[6] * b.x + q[7] * b.y + q[8] * b.z)
-            return (a * qb).sum()
+            (a * SIMD3((q0 * b).sum(), (q1 * b).sum(), (q2 * b).sum())).sum()
         }
         @inline(__always) func centred(_ row: Row, group j: Int) -> SIMD3<Double> {
             let s = g + 5 * j
             return designRow(row, heightGradient: heightGradient) - SIMD3(s[0], s[1], s[2]) / s[3]
         }
+        let n = rows.count
         var out: [GNSSSatelliteBias] = []
-        var d = [SIMD3<Double>](repeating: .zero, count: rows.count)
-        for k in rows.indices { d[k] = centred(rows[k], group: gi[k]) }
-        var done = [Bool](repeating: false, count: rows.count)
-        for k in rows.indices where !done[k] {
-            let sat = all[active[k]].satellite
+        out.reserveCapacity(n + leaving.count)
+        // The measurements in satellite order (a satellite's bands are usually adjacent already:
+        // then this is one pass), so that each satellite's block is one run.
+        var order = Array(0..<n)
+        var sorted = true
+        for k in 1..<max(1, n) where all[active[order[k]]].satellite < all[active[order[k - 1]]].satellite { sorted = false; break }
+        if !sorted { order.sort { all[active[$0]].satellite < all[active[$1]].satellite } }
+        var start = 0
+        while start < n {
+            let sat = all[active[order[start]]].satellite
+            var end = start + 1
+            while end < n && all[active[order[end]]].satellite == sat { end += 1 }
             var num = 0.0, den = 0.0, scale = 0.0
-            for a in k..<rows.count where !done[a] && all[active[a]].satellite == sat {
-                done[a] = true
-                let sa = rows[a].sigma
+            for x in start..<end {
+                let a = order[x], sa = rows[a].sigma
+                let da = centred(rows[a], group: gi[a])
                 num += resid[a] / (sa * sa)
                 scale += 1 / (sa * sa)
-                for b in k..<rows.count where all[active[b]].satellite == sat {
-                    let sb = rows[b].sigma
-                    var h = quadratic(d[a], d[b])
+                for y in start..<end {
+                    let b = order[y], sb = rows[b].sigma
+                    var h = quadratic(da, b == a ? da : centred(rows[b], group: gi[b]))
                     if gi[a] == gi[b] { h += 1 / g[5 * gi[a] + 3] }
                     den += ((a == b ? 1 : 0) - h / (sa * sb)) / (sa * sb)
                 }
             }
+            start = end
             // cᵀRc is ≥ 0 up to rounding; a satellite the fit cannot test has none to speak of.
             guard den > 1e-9 * scale, den.isFinite, num.isFinite else { continue }
             out.append(GNSSSatelliteBias(satellite: sat, bias: num / den, variance: 1 / den, inSolution: true))
