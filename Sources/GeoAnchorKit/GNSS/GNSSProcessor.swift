@@ -53,28 +53,33 @@ public struct GNSSProcessor: Sendable {
     /// Per-epoch solutions (only solved epochs) and statistics.
     public func solveEpochs(_ epochs: [GNSSEpoch]) -> (solutions: [GNSSSolution], statistics: GNSSRunStatistics) {
         let solver = GNSSPositionSolver(ephemerides: ephemerides, configuration: configuration)
-        return Self.solveInTurn(times: epochs.map(\.time), monitor: biasMonitor) { k, prior, suspects, excluding, skipped in
+        let r = Self.solveInTurn(times: epochs.map(\.time), monitor: biasMonitor) { k, prior, suspects, excluding, skipped in
             solver.solve(epochs[k], prior: prior, suspects: suspects, excluding: excluding, skipped: &skipped)
         }
+        return (r.solutions, r.statistics)
     }
 
     /// The WLS epoch after epoch (`solve(k, prior, suspects, excluding, skipped)` solves epoch `k`
     /// at `times[k]`): each starts from the last solution (from scratch after a failure, which may
     /// come from a bad prior) with the satellites found faulty in the last minute
     /// (``GNSSFaultMemory``) and without those `monitor` finds persistently biased.
-    /// Only solved epochs are returned; every epoch is counted.
+    /// Only solved epochs are returned; every epoch is counted. `excluding[k]`: the satellites
+    /// left out of epoch `k` for a persistent bias.
     static func solveInTurn(times: [Double], monitor: GNSSBiasMonitor,
                             solve: (_ k: Int, _ prior: SIMD3<Double>?, _ suspects: Set<SatelliteID>, _ excluding: Set<SatelliteID>,
                                     _ skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason>)
-        -> (solutions: [GNSSSolution], statistics: GNSSRunStatistics) {
+        -> (solutions: [GNSSSolution], statistics: GNSSRunStatistics, excluding: [Set<SatelliteID>]) {
         var stats = GNSSRunStatistics()
         var out: [GNSSSolution] = []
         out.reserveCapacity(times.count)
+        var excluding: [Set<SatelliteID>] = []
+        excluding.reserveCapacity(times.count)
         var prior: SIMD3<Double>? = nil
         var faults = GNSSFaultMemory()
         var biases = monitor
         for (k, time) in times.enumerated() {
             stats.epochsRead += 1
+            excluding.append(biases.excluded)
             switch solve(k, prior, faults.satellites(at: time), biases.excluded, &stats.measurementsSkipped) {
             case .success(let s):
                 out.append(s)
@@ -91,7 +96,21 @@ public struct GNSSProcessor: Sendable {
             }
         }
         stats.biasExclusions = biases.exclusions
-        return (out, stats)
+        return (out, stats, excluding)
+    }
+
+    /// Offline use of ``solveInTurn(times:monitor:solve:)``'s exclusions: each satellite the monitor
+    /// excluded after epoch `k` is also left out of the epochs of the window before (from
+    /// `times[k]` − ``GNSSBiasMonitor/window`` on), whose estimates revealed its bias.
+    static func backdated(_ excluding: [Set<SatelliteID>], times: [Double], window: Double) -> [Set<SatelliteID>] {
+        var out = excluding
+        for k in excluding.indices.dropLast() {
+            for s in excluding[k + 1].subtracting(excluding[k]) {
+                var j = k
+                while j >= 0 && times[j] >= times[k] - window { out[j].insert(s); j -= 1 }
+            }
+        }
+        return out
     }
 }
 
@@ -103,7 +122,7 @@ extension GNSSProcessor {
         case .wls:
             let solver = GNSSPositionSolver(ephemerides: ephemerides, configuration: configuration)
             let epochs = device.epochs
-            let (out, stats) = Self.solveInTurn(times: epochs.map(\.time), monitor: biasMonitor) { k, prior, suspects, excluding, skipped in
+            let (out, stats, _) = Self.solveInTurn(times: epochs.map(\.time), monitor: biasMonitor) { k, prior, suspects, excluding, skipped in
                 solver.solve(epochs[k].measurements, time: epochs[k].time, prior: prior, suspects: suspects, excluding: excluding,
                              skipped: &skipped)
             }

@@ -83,7 +83,7 @@ enum GnssReport: ReportSection {
         }
         let off = try GNSSBiasMonitor(maximumExcluded: 0)
         lines.append("  G25's clock 0.3 µs off in every record (90 m, under one epoch's χ² test), GPS broadcast; bias monitor (GNSSBiasMonitor):")
-        for mode in [GNSSProcessingMode.wls, .filter] {
+        for mode in [GNSSProcessingMode.wls, .filter, .smooth] {
             let (on, exclusions) = score(faulty, mode)
             lines.append(String(format: "    %@ score %.1f m, monitor off %.1f m, without G25 %.1f m; %d exclusion%@",
                                 mode.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) as NSString, on,

@@ -184,7 +184,7 @@ struct GNSSHostileInputTests {
             SatelliteEphemerides(navigation: try RinexNavigationFile.read(data: Data(t.utf8), source: "hour1180.21n"))
         }
         #expect(lines[i + 1].hasSuffix(" 0.784521752583D+00") && lines[i + 5].dropFirst(41).hasPrefix(" 0.215500000000D+04"))
-        for mode in [GNSSProcessingMode.wls, .filter] {
+        for mode in [GNSSProcessingMode.wls, .filter, .smooth] {
             let clean = try Self.run(obs.epochs, try navigation(text), mode: mode, gpsOnly: true)
             let hit = try Self.run(obs.epochs, try navigation(edit(1, field: 3, " 0.700000000000D+01")), mode: mode, gpsOnly: true)
             print("\(mode) M0 = 7 rad: solved \(hit.statistics.epochsSolved), p50 \(hit.accuracy.p50) p95 \(hit.accuracy.p95) score \(hit.accuracy.score) m; clean \(clean.accuracy.score) m")
@@ -403,7 +403,11 @@ struct GNSSHostileInputTests {
     /// satellite 9.9, 27.6, 17.0, 9.7, 11.2, 26.6, 10.5 m); filter 5.9, 25.4, 32.5, 6.3, 3.8, 33.4,
     /// 3.8 m, p50 2.0–2.7 m (without 5.4, 8.7, 5.4, 4.6, 3.8, 7.0, 5.0 m). What is left is the
     /// detection's delay: the satellite's error is in the first 20–50 s of positions (G06 is
-    /// excluded at epoch 47), which the p95 shows. Bounds (reference: SPAN ground truth and the
+    /// excluded at epoch 47), which the p95 shows. The smoother, offline, also leaves the
+    /// satellite out of the window that revealed the bias: 4.5, 27.2, 65.7, 45.6, 57.8, 110.0,
+    /// 5.5 → 3.6, 25.5, 2.8, 3.3, 3.0, 5.2, 3.0 m (without 3.6, 6.3, 2.8, 3.3, 3.0, 4.9, 3.1 m;
+    /// bound 1.1 × the reference's, G05 40 m: its bias is not seen where only five or six
+    /// satellites are left, epochs 320–416, and it is readmitted there). Bounds (reference: SPAN ground truth and the
     /// run without the satellite's ephemeris): WLS score ≤ 2 × the reference's (measured ratio
     /// ≤ 1.91, before up to 4.8); filter p50 ≤ 1.35 × the reference's (measured ≤ 1.06; before up to
     /// 41×) and score ≤ 40 m (before 47–110 m where the filter fitted the satellite); every epoch
@@ -423,9 +427,13 @@ struct GNSSHostileInputTests {
                 // The monitor only estimating (never excluding) gives the figures from before.
                 let off = try Self.run(obs.epochs, faulty, mode: mode, gpsOnly: true, monitor: try GNSSBiasMonitor(maximumExcluded: 0))
                 #expect(off.statistics.biasExclusions == 0 && off.accuracy.score > hit.accuracy.score)
-            } else {
+            } else if mode == .filter {
                 #expect(hit.accuracy.p50 <= 1.35 * reference.accuracy.p50, "G\(prn): p50 \(hit.accuracy.p50) m vs \(reference.accuracy.p50) m")
                 #expect(hit.accuracy.score <= 40, "G\(prn): \(hit.accuracy.score) m")
+            } else {
+                // Offline, the exclusion also covers the window that revealed it; G05's bias is not
+                // seen through epochs 320–416, where five or six satellites are left.
+                #expect(hit.accuracy.score <= (prn == 5 ? 40 : 1.1 * reference.accuracy.score), "G\(prn): \(hit.accuracy.score) m vs \(reference.accuracy.score) m")
             }
         }
     }
