@@ -77,27 +77,38 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
     public private(set) var exclusions = 0
 
     struct Entry: Sendable, Hashable { var time: Double; var weightedBias: Double; var weight: Double }
-    /// One satellite's estimates in the window: `entries[head...]` (older ones are dropped by
-    /// advancing `head`, and the array compacted now and then: no allocation per epoch).
+    /// One satellite's estimates in the window, `entries[head...]`, with their sums Σ b/σ² and
+    /// Σ 1/σ² kept as entries come and go (recomputed whenever the array is compacted): no
+    /// allocation and no pass over the window per epoch.
     struct Track: Sendable, Hashable {
         var entries: [Entry] = []
         var head = 0
+        var num = 0.0, den = 0.0
         var count: Int { entries.count - head }
+        var latest: Double { entries.last?.time ?? -.infinity }
+        mutating func append(_ e: Entry) { entries.append(e); num += e.weightedBias; den += e.weight }
         mutating func drop(before time: Double) {
-            while head < entries.count && entries[head].time < time { head += 1 }
-            if head >= 64 || (head > 0 && head == entries.count) { entries.removeFirst(head); head = 0 }
+            while head < entries.count && entries[head].time < time {
+                num -= entries[head].weightedBias; den -= entries[head].weight; head += 1
+            }
+            if head >= 64 || (head > 0 && head == entries.count) {
+                entries.removeFirst(head); head = 0
+                num = 0; den = 0
+                for e in entries { num += e.weightedBias; den += e.weight }
+            }
         }
-        /// Σ b/σ² and Σ 1/σ² over the window.
-        var sums: (Double, Double) {
-            var num = 0.0, den = 0.0
-            for e in entries[head...] { num += e.weightedBias; den += e.weight }
-            return (num, den)
+        /// Appends, drops what left the window, and returns ``statistic``.
+        mutating func record(_ e: Entry, windowStart: Double) -> (Double, Int)? {
+            append(e); drop(before: windowStart); return statistic
         }
+        /// The sustained test value T / n and n.
+        var statistic: (Double, Int)? { count > 0 && den > 0 ? (num * num / den / Double(count), count) : nil }
     }
     private var history: [SatelliteID: Track] = [:]
     /// Time of the last estimate of each excluded satellite.
     private var lastSeen: [SatelliteID: Double] = [:]
     private var lastTime = -Double.infinity
+    private var lastSweep = -Double.infinity
     /// The window's bias estimate of each excluded satellite when it was excluded (m).
     private var biasAtExclusion: [SatelliteID: Double] = [:]
 
@@ -131,19 +142,24 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
         let t = solution.time
         if !(t > lastTime) { self = Self.reset(self) }
         lastTime = t
+        // One dictionary access per satellite: append, drop what left the window, read the test.
+        var tested: [(satellite: SatelliteID, value: Double, count: Int)] = []
+        tested.reserveCapacity(solution.satelliteBiases.count)
         for b in solution.satelliteBiases where b.variance > 0 && b.variance.isFinite && b.bias.isFinite {
-            history[b.satellite, default: Track()].entries.append(Entry(time: t, weightedBias: b.bias / b.variance, weight: 1 / b.variance))
-            if excluded.contains(b.satellite) { lastSeen[b.satellite] = t }
+            let entry = Entry(time: t, weightedBias: b.bias / b.variance, weight: 1 / b.variance)
+            let stat = history[b.satellite, default: Track()].record(entry, windowStart: t - window)
+            if let stat { tested.append((b.satellite, stat.0, stat.1)) }
+            if !excluded.isEmpty && excluded.contains(b.satellite) { lastSeen[b.satellite] = t }
         }
-        var emptied = false
-        for i in history.indices {
-            history.values[i].drop(before: t - window)
-            if history.values[i].count == 0 { emptied = true }
+        // Satellites no longer in view leave the memory once a window has passed without them.
+        if t - lastSweep > window {
+            lastSweep = t
+            history = history.filter { $0.value.latest >= t - window }
         }
-        if emptied { history = history.filter { $0.value.count > 0 } }
         // Readmission: an excluded satellite whose prediction residuals no longer show the bias, or
         // which has not been seen for a window.
         for s in excluded {
+            history[s]?.drop(before: t - window)
             if let seen = lastSeen[s], t - seen <= window {
                 // Small against its own precision and at most half the bias it was excluded for:
                 // imprecise predictions (five satellites left, say) alone do not readmit it.
@@ -157,9 +173,8 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
         }
         guard excluded.count < maximumExcluded, solution.satellitesUsed > Self.minimumRemaining else { return }
         var worst: (satellite: SatelliteID, value: Double)? = nil
-        for b in solution.satelliteBiases where !excluded.contains(b.satellite) {
-            guard let (value, count) = statistic(b.satellite), count >= minimumEpochs, value >= threshold else { continue }
-            if worst == nil || value > worst!.value || (value == worst!.value && b.satellite < worst!.satellite) { worst = (b.satellite, value) }
+        for c in tested where c.count >= minimumEpochs && c.value >= threshold && !excluded.contains(c.satellite) {
+            if worst == nil || c.value > worst!.value || (c.value == worst!.value && c.satellite < worst!.satellite) { worst = (c.satellite, c.value) }
         }
         guard let worst else { return }
         excluded.insert(worst.satellite)
@@ -172,18 +187,12 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
     }
 
     /// The sustained test value T / n and the number n of estimates of `satellite` in the window.
-    func statistic(_ satellite: SatelliteID) -> (Double, Int)? {
-        guard let track = history[satellite], track.count > 0 else { return nil }
-        let (num, den) = track.sums
-        guard den > 0 else { return nil }
-        return (num * num / den / Double(track.count), track.count)
-    }
+    func statistic(_ satellite: SatelliteID) -> (Double, Int)? { history[satellite]?.statistic }
 
     /// The constant-bias estimate (m) of `satellite` over the window, nil without estimates.
     public func bias(of satellite: SatelliteID) -> Double? {
-        guard let track = history[satellite], track.count > 0 else { return nil }
-        let (num, den) = track.sums
-        return den > 0 ? num / den : nil
+        guard let track = history[satellite], track.count > 0, track.den > 0 else { return nil }
+        return track.num / track.den
     }
 
     /// The same settings, nothing remembered but the exclusion count and the latest time.

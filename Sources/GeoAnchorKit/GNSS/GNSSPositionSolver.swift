@@ -853,15 +853,20 @@ public struct GNSSPositionSolver: Sendable {
         out.reserveCapacity(n + leaving.count)
         // The measurements in satellite order (a satellite's bands are usually adjacent already:
         // then this is one pass), so that each satellite's block is one run.
+        // Keys (system order, number) read once; sorted order of the satellites, ties in row order.
+        var system = [Int](repeating: 0, count: n), number = [Int](repeating: 0, count: n)
+        for k in 0..<n { let sat = all[active[k]].satellite; system[k] = sat.system.order; number[k] = sat.number }
+        @inline(__always) func before(_ a: Int, _ b: Int) -> Bool { system[a] != system[b] ? system[a] < system[b] : number[a] < number[b] }
         var order = Array(0..<n)
         var sorted = true
-        for k in 1..<max(1, n) where all[active[order[k]]].satellite < all[active[order[k - 1]]].satellite { sorted = false; break }
-        if !sorted { order.sort { all[active[$0]].satellite < all[active[$1]].satellite } }
+        for k in 1..<max(1, n) where before(k, k - 1) { sorted = false; break }
+        if !sorted { order.sort { before($0, $1) || (!before($1, $0) && $0 < $1) } }
         var start = 0
         while start < n {
-            let sat = all[active[order[start]]].satellite
+            let first = order[start]
+            let sat = all[active[first]].satellite
             var end = start + 1
-            while end < n && all[active[order[end]]].satellite == sat { end += 1 }
+            while end < n && system[order[end]] == system[first] && number[order[end]] == number[first] { end += 1 }
             var num = 0.0, den = 0.0, scale = 0.0
             for x in start..<end {
                 let a = order[x], sa = rows[a].sigma
