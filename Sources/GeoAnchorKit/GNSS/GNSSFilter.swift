@@ -37,15 +37,17 @@ extension GNSSProcessor {
     /// drift and one bias per signal group other than the first (GPS L1 when present), with
     /// pseudoranges and Doppler. Initialised (and re-initialised) from the per-epoch WLS.
     ///
-    /// The WLS also runs every epoch for a ``GNSSBiasMonitor``: a satellite with a pseudorange
+    /// The WLS also runs epoch after epoch with a ``GNSSBiasMonitor``, as in `.wls` mode (one
+    /// pass before the filter's; each epoch's exclusions come from that epoch and those before
+    /// it, so the filter stays causal): a satellite with a pseudorange
     /// bias that persists but is too small for one epoch's test (a broadcast clock 0.3 µs off) is
     /// fitted by the filter, which then gates the good satellites instead; once the monitor excludes
     /// it, its rows are left out (pseudoranges counted ``GNSSSkipReason/excludedByFDE``) and the
     /// filter restarts from that epoch's WLS. Pixel 5 drive, GPS broadcast, one clock 0.3 µs off:
     /// score G12 47 → 6 m, G24 57 → 4 m; 1 µs: G12 191 → 6 m (without the satellite 4.6 / 3.8 m).
-    /// Smoothing is offline: the monitor then runs over the whole run first and each exclusion
-    /// also covers the window (30 s) whose estimates revealed it, which the causal filter cannot
-    /// do (G06's clock 0.3 µs off: filter 32.5 m, smoother 2.8 m; without G06 5.4 / 2.8 m).
+    /// Smoothing is offline: each exclusion then also covers the window (30 s) whose estimates
+    /// revealed it, which the causal filter cannot do (G06's clock 0.3 µs off: filter 32.5 m,
+    /// smoother 2.8 m; without G06 5.4 / 2.8 m).
     public func filterEpochs(_ epochs: [GNSSEpoch], smooth: Bool, filter fc: GNSSFilterConfiguration = .init())
         -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
         let cfg = configuration
@@ -102,25 +104,22 @@ extension GNSSProcessor {
         // until one resolves it, and the filter restarts from that one if it is far.
         var provisional = false
         // Satellites with a bias that persists over epochs but is too small for one epoch's test
-        // (``GNSSBiasMonitor``, fed by a WLS every epoch): their rows are left out, and the filter
-        // restarts when one is found (it has been fitting that satellite's error).
-        var biases = biasMonitor
-        var monitoredAt = -Double.infinity
-        var monitorPrior: SIMD3<Double>? = nil
-        // Offline (smoothing), the monitor runs first over the whole run and each exclusion also
-        // covers the window whose estimates revealed it: the satellite's error is not in the
-        // 20–50 s the causal test needs.
-        var schedule: [Set<SatelliteID>]? = nil
-        if smooth {
-            let pre = Self.solveInTurn(times: times, monitor: biasMonitor) { k, prior, suspects, excluding, skipped in
-                flags[k] > 1 ? .failure(.epochFlag)
-                    : wls.solve(prepared[k], time: times[k], prior: prior, suspects: suspects, excluding: excluding, skipped: &skipped)
-            }
-            schedule = Self.backdated(pre.excluding, times: times, window: biasMonitor.window)
-            stats.biasExclusions += pre.statistics.biasExclusions
+        // (``GNSSBiasMonitor``): the WLS epoch after epoch with the monitor, as in `.wls` mode, says
+        // which to leave out of each epoch — causal, from that epoch and those before. Their rows are left
+        // out, and the filter restarts when one it was using is found (it has been fitting that
+        // satellite's error). Offline (smoothing), each exclusion also covers the window whose
+        // estimates revealed it: the satellite's error is not in the 20–50 s the causal test needs.
+        let monitored = Self.solveInTurn(times: times, monitor: biasMonitor) { k, prior, suspects, excluding, skipped in
+            flags[k] > 1 ? .failure(.epochFlag)
+                : wls.solve(prepared[k], time: times[k], prior: prior, suspects: suspects, excluding: excluding, skipped: &skipped)
         }
-        /// The satellites left out of epoch `k` for a persistent bias.
-        func excludedSatellites(_ k: Int) -> Set<SatelliteID> { schedule?[k] ?? biases.excluded }
+        // Rows of epoch k: causally, without what the monitor excluded once epoch k's own WLS was in
+        // (the filter sees that epoch too); the epoch's WLS (start, provisional check), without
+        // what it excluded before. Offline, both back-dated.
+        let rowsExcluding = smooth ? Self.backdated(Array(monitored.excluding.dropLast()), times: times, window: biasMonitor.window)
+                                   : Array(monitored.excluding.dropFirst())
+        let wlsExcluding = smooth ? rowsExcluding : Array(monitored.excluding.dropLast())
+        stats.biasExclusions += monitored.statistics.biasExclusions
         var biasRestart = false
         // Satellites whose pseudorange the last update used.
         var lastUsed = Set<SatelliteID>()
@@ -129,12 +128,9 @@ extension GNSSProcessor {
         func solveWLS(_ k: Int, prior: SIMD3<Double>?) -> Result<GNSSSolution, GNSSSkipReason> {
             var scratch: [GNSSSkipReason: Int] = [:]
             let time = times[k]
-            let r = wls.solve(prepared[k], time: time, prior: prior, suspects: faults.satellites(at: time), excluding: excludedSatellites(k),
+            let r = wls.solve(prepared[k], time: time, prior: prior, suspects: faults.satellites(at: time), excluding: wlsExcluding[k],
                               skipped: &scratch)
-            if case .success(let s) = r {
-                faults.note(s)
-                if schedule == nil && time > monitoredAt { biases.note(s); monitoredAt = time; monitorPrior = s.position }
-            }
+            if case .success(let s) = r { faults.note(s) }
             return r
         }
         struct Step { var k: Int; var xPred: [Double]; var pPred: [Double]; var xFilt: [Double]; var pFilt: [Double]; var f: [Double]
@@ -168,7 +164,7 @@ extension GNSSProcessor {
             let meas = prepared[k]
             if e.flag > 1 { stats.epochsSkipped[.epochFlag, default: 0] += 1; continue }
             var reset = false
-            let excludedBefore = k > 0 ? excludedSatellites(k - 1) : []
+            let excludedBefore = k > 0 ? rowsExcluding[k - 1] : []
             let dt = e.time - lastTime
             if !initialized || dt > fc.maximumGap || dt <= 0 || badRun >= fc.resetAfterBadEpochs || biasRestart {
                 let initial = solveWLS(k, prior: initialized ? SIMD3(x[0], x[1], x[2]) : nil)
@@ -207,10 +203,7 @@ extension GNSSProcessor {
                     }
                 }
             }
-            // The epoch's WLS for the bias monitor, when neither the start nor the provisional
-            // check ran one.
-            if schedule == nil && monitoredAt < e.time { _ = solveWLS(k, prior: monitorPrior ?? SIMD3(x[0], x[1], x[2])) }
-            let leftOut = excludedSatellites(k)
+            let leftOut = rowsExcluding[k]
             // A newly excluded satellite the filter was still using has pulled its state: restart
             // (one it was already gating has not).
             if !reset && leftOut.subtracting(excludedBefore).contains(where: lastUsed.contains) { biasRestart = true }
@@ -403,7 +396,6 @@ extension GNSSProcessor {
             stats.epochsSolved += 1
             for (s, c) in st.perSystem { stats.satellitesPerSystem[s, default: 0] += c }
         }
-        if schedule == nil { stats.biasExclusions += biases.exclusions }
         return (fixes, rms, stats)
     }
 

@@ -851,9 +851,8 @@ public struct GNSSPositionSolver: Sendable {
         let n = rows.count
         var out: [GNSSSatelliteBias] = []
         out.reserveCapacity(n + leaving.count)
-        // The measurements in satellite order (a satellite's bands are usually adjacent already:
-        // then this is one pass), so that each satellite's block is one run.
-        // Keys (system order, number) read once; sorted order of the satellites, ties in row order.
+        // The measurements in satellite order, ties in row order, so that each satellite's block is
+        // one run (its bands are usually adjacent already: then one pass, no sort); keys read once.
         var system = [Int](repeating: 0, count: n), number = [Int](repeating: 0, count: n)
         for k in 0..<n { let sat = all[active[k]].satellite; system[k] = sat.system.order; number[k] = sat.number }
         @inline(__always) func before(_ a: Int, _ b: Int) -> Bool { system[a] != system[b] ? system[a] < system[b] : number[a] < number[b] }

@@ -64,7 +64,8 @@ public struct GNSSProcessor: Sendable {
     /// come from a bad prior) with the satellites found faulty in the last minute
     /// (``GNSSFaultMemory``) and without those `monitor` finds persistently biased.
     /// Only solved epochs are returned; every epoch is counted. `excluding[k]`: the satellites
-    /// left out of epoch `k` for a persistent bias.
+    /// left out of epoch `k` for a persistent bias, and last (`times.count` + 1 entries) those
+    /// left out after the whole run (`excluding[k + 1]`: the monitor's state once epoch `k` is in).
     static func solveInTurn(times: [Double], monitor: GNSSBiasMonitor,
                             solve: (_ k: Int, _ prior: SIMD3<Double>?, _ suspects: Set<SatelliteID>, _ excluding: Set<SatelliteID>,
                                     _ skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason>)
@@ -95,6 +96,7 @@ public struct GNSSProcessor: Sendable {
                 prior = nil
             }
         }
+        excluding.append(biases.excluded)
         stats.biasExclusions = biases.exclusions
         return (out, stats, excluding)
     }
