@@ -195,10 +195,11 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
         return track.num / track.den
     }
 
-    /// The same settings, nothing remembered but the exclusion count and the latest time.
+    /// The same settings, nothing remembered but the exclusion count (the caller sets the time).
     private static func reset(_ m: GNSSBiasMonitor) -> GNSSBiasMonitor {
         var fresh = m
         fresh.history = [:]; fresh.lastSeen = [:]; fresh.excluded = []; fresh.biasAtExclusion = [:]
+        fresh.lastSweep = -.infinity
         return fresh
     }
 }
