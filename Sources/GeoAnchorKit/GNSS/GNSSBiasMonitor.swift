@@ -101,8 +101,9 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
         mutating func record(_ e: Entry, windowStart: Double) -> (Double, Int)? {
             append(e); drop(before: windowStart); return statistic
         }
-        /// The sustained test value T / n and n.
-        var statistic: (Double, Int)? { count > 0 && den > 0 ? (num * num / den / Double(count), count) : nil }
+        /// The sustained test value T / n = b̂ · (Σ b/σ²) / n and n (so ordered that it overflows
+        /// only when the value itself does).
+        var statistic: (Double, Int)? { count > 0 && den > 0 ? ((num / den) * (num / Double(count)), count) : nil }
     }
     private var history: [SatelliteID: Track] = [:]
     /// Time of the last estimate of each excluded satellite.

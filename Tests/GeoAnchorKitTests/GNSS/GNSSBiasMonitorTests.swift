@@ -72,6 +72,23 @@ struct GNSSBiasMonitorTests {
         #expect(throws: Never.self) { try GNSSBiasMonitor(window: 60, minimumEpochs: 40, threshold: 9, readmitThreshold: 2, maximumExcluded: 0) }
     }
 
+    /// Estimates no epoch could have made (NaN, infinite, a zero or negative variance, 1e308 m)
+    /// are left out of the windows: nothing excluded, no test value, no NaN.
+    @Test func impossibleEstimatesAreIgnored() {
+        var m = GNSSBiasMonitor()
+        for k in 0..<40 {
+            m.note(Self.solution(time: Double(k), [(5, .nan, 100, true), (6, 50, .infinity, true), (7, 50, 0, true), (8, 50, -1, true),
+                                                   (9, .infinity, 100, true)]))
+        }
+        #expect(m.excluded.isEmpty && m.exclusions == 0)
+        #expect((5...9).allSatisfy { m.bias(of: Self.g($0)) == nil && m.statistic(Self.g($0)) == nil })
+        // 1e308 m at σ 1e154 m is finite: its test value is (1e308 / 1e154)² = 1e308, finite too.
+        for k in 40..<70 { m.note(Self.solution(time: Double(k), [(10, 1e308, 1e308, true)])) }
+        #expect(m.excluded == [Self.g(10)])
+        let b = m.bias(of: Self.g(10)) ?? .nan, t = m.statistic(Self.g(10))?.0 ?? .nan
+        #expect(abs(b / 1e308 - 1) < 1e-12 && abs(t / 1e308 - 1) < 1e-12, "\(b), \(t)")
+    }
+
     /// Time going backwards (a second file, a clock reset) starts the windows over rather than
     /// mixing two runs; excluded satellites are readmitted.
     @Test func timeGoingBackwardsStartsOver() {
