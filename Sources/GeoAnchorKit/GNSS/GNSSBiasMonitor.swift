@@ -117,17 +117,32 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
     /// clocks, a dual-frequency phone's, plus redundancy to keep testing).
     static let minimumRemaining = 6
 
-    /// A monitor with the default settings.
+    /// Default ``window``: 30 s.
+    public static let defaultWindow = 30.0
+    /// Default ``minimumEpochs``: 20.
+    public static let defaultMinimumEpochs = 20
+    /// Default ``threshold``: 4.
+    public static let defaultThreshold = 4.0
+    /// Default ``readmitThreshold``: 1.
+    public static let defaultReadmitThreshold = 1.0
+    /// Default ``maximumExcluded``: 2.
+    public static let defaultMaximumExcluded = 2
+
+    /// A monitor with the default settings (the `default…` constants, which pass every check of
+    /// the throwing initializer).
     public init() {
-        window = 30; minimumEpochs = 20; threshold = 4; readmitThreshold = 1; maximumExcluded = 2
+        window = Self.defaultWindow; minimumEpochs = Self.defaultMinimumEpochs; threshold = Self.defaultThreshold
+        readmitThreshold = Self.defaultReadmitThreshold; maximumExcluded = Self.defaultMaximumExcluded
     }
 
-    /// A monitor with other settings (see each property; defaults as ``init()``).
+    /// A monitor with other settings (see each property; defaults the `default…` constants, as ``init()``).
     /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` (or `nonFinite`) for a `window`
     ///   outside (0, 86,400] s, `minimumEpochs` outside [1, 1,000,000], `threshold` outside
     ///   (0, 1e6], `readmitThreshold` outside [0, `threshold`], `maximumExcluded` outside [0, 100].
-    public init(window: Double = 30, minimumEpochs: Int = 20, threshold: Double = 4, readmitThreshold: Double = 1,
-                maximumExcluded: Int = 2) throws(GeoAnchorError) {
+    public init(window: Double = GNSSBiasMonitor.defaultWindow, minimumEpochs: Int = GNSSBiasMonitor.defaultMinimumEpochs,
+                threshold: Double = GNSSBiasMonitor.defaultThreshold,
+                readmitThreshold: Double = GNSSBiasMonitor.defaultReadmitThreshold,
+                maximumExcluded: Int = GNSSBiasMonitor.defaultMaximumExcluded) throws(GeoAnchorError) {
         try ValueRange(lower: .exclusive(0), upper: .inclusive(86_400), unit: "s").check(window, name: "window")
         try ValueRange.closed(1, 1_000_000).check(Double(minimumEpochs), name: "minimumEpochs")
         try ValueRange(lower: .exclusive(0), upper: .inclusive(1e6)).check(threshold, name: "threshold")

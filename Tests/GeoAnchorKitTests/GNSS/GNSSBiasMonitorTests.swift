@@ -70,6 +70,11 @@ struct GNSSBiasMonitorTests {
         #expect(throws: GeoAnchorError.outOfRange(name: "minimumEpochs", value: 0, allowed: .closed(1, 1_000_000))) { try GNSSBiasMonitor(minimumEpochs: 0) }
         #expect(throws: GeoAnchorError.outOfRange(name: "maximumExcluded", value: -1, allowed: .closed(0, 100))) { try GNSSBiasMonitor(maximumExcluded: -1) }
         #expect(throws: Never.self) { try GNSSBiasMonitor(window: 60, minimumEpochs: 40, threshold: 9, readmitThreshold: 2, maximumExcluded: 0) }
+        // The two initializers share one set of defaults, which pass the checks (documented values).
+        // (one argument selects the throwing initializer; the rest are its defaults)
+        #expect((try? GNSSBiasMonitor(window: 30)) == GNSSBiasMonitor())
+        let d = GNSSBiasMonitor()
+        #expect(d.window == 30 && d.minimumEpochs == 20 && d.threshold == 4 && d.readmitThreshold == 1 && d.maximumExcluded == 2)
     }
 
     /// Estimates no epoch could have made (NaN, infinite, a zero or negative variance, 1e308 m)
