@@ -56,6 +56,49 @@ public struct MotionMode: Sendable, Hashable, Codable {
         self.holdsStill = holdsStill
         self.meanDuration = meanDuration
     }
+
+    /// Checks every value: finite and in its range — ``accelerationSpectralDensity`` in
+    /// ``PositionFilter/Configuration/accelerationSpectralDensityRange`` (0, 10⁴] m²/s³;
+    /// ``meanDuration`` in (0, 86,400] s (``PositionFilter/Configuration/maximumInterval``: 0 or
+    /// less silently meant "never leaves the mode", and a longer stay means that too);
+    /// ``maximumSpeed`` in [0, 1000] m/s (``PositionFilter/Configuration/maximumSpeed``) and
+    /// ``maximumConsecutiveRejections`` in [0, 86,400] (``PositionFilter/Configuration/maximumCount``)
+    /// when set (nil is no limit, the configuration's count). Within a configuration
+    /// (``PositionFilter/Configuration/validate()``) the names are prefixed `modes[i].`. A decoded
+    /// mode is checked when decoded (this error wrapped in `DecodingError.dataCorrupted`).
+    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+    public func validate() throws(GeoAnchorError) { try validate(prefix: "") }
+
+    /// ``validate()`` with `prefix` before every value's name.
+    func validate(prefix: String) throws(GeoAnchorError) {
+        typealias C = PositionFilter.Configuration
+        try C.accelerationSpectralDensityRange.check(accelerationSpectralDensity, name: prefix + "accelerationSpectralDensity")
+        try ValueRange(lower: .exclusive(0), upper: .inclusive(C.maximumInterval), unit: "s").check(meanDuration, name: prefix + "meanDuration")
+        if let v = maximumSpeed { try ValueRange.closed(0, C.maximumSpeed, unit: "m/s").check(v, name: prefix + "maximumSpeed") }
+        if let n = maximumConsecutiveRejections {
+            try ValueRange.closed(0, Double(C.maximumCount)).check(Double(n), name: prefix + "maximumConsecutiveRejections")
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case kind, accelerationSpectralDensity, observesBias, holdsStill, meanDuration, maximumSpeed, maximumConsecutiveRejections
+    }
+
+    /// Decodes and validates (``validate()``'s error wrapped in `DecodingError.dataCorrupted`).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(kind: try c.decode(MotionKind.self, forKey: .kind),
+                  accelerationSpectralDensity: try c.decode(Double.self, forKey: .accelerationSpectralDensity),
+                  observesBias: try c.decode(Bool.self, forKey: .observesBias),
+                  holdsStill: try c.decode(Bool.self, forKey: .holdsStill),
+                  meanDuration: try c.decode(Double.self, forKey: .meanDuration),
+                  maximumSpeed: try c.decodeIfPresent(Double.self, forKey: .maximumSpeed),
+                  maximumConsecutiveRejections: try c.decodeIfPresent(Int.self, forKey: .maximumConsecutiveRejections))
+        do { try validate() } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error))
+        }
+    }
 }
 
 /// The probability of each ``MotionKind`` at one step of the ``PositionFilter`` (they sum to 1).

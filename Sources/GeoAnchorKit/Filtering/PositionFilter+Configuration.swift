@@ -9,6 +9,9 @@ public enum MotionProfile: String, Sendable, Hashable, Codable, CaseIterable {
 
 extension PositionFilter {
     /// Tuning of ``PositionFilter``. Start from ``walking``, ``cycling`` or ``driving`` and adjust.
+    ///
+    /// Every setting has a documented range (``validate()``); decoding checks it, and a filter
+    /// refuses a configuration outside it as a programmer error.
     public struct Configuration: Sendable, Hashable, Codable {
         /// Horizontal acceleration power spectral density `q`, m²/s³, per axis (see
         /// ``ConstantVelocityModel``).
@@ -67,7 +70,8 @@ extension PositionFilter {
         /// clock reset — and re-initializes on the last of them
         /// (``LocalPositionEstimate/Status/clockReset``, counted in
         /// ``PositionFilterStatistics/clockResets``); the ones before it stay refused (counted
-        /// out of order). 0 (or less) disables this: one fix 1e6 s in the future then made the
+        /// out of order). In [0, ``maximumCount``]; 0 disables this (a negative count, which did
+        /// too, is refused by ``validate()``): one fix 1e6 s in the future then made the
         /// filter refuse the remaining 1052 fixes of a city walk. Default 5 (5 s at 1 Hz: a fix
         /// a few seconds early only costs the fixes before its time, as without the reset).
         public var clockResetFixCount = 5
@@ -228,6 +232,130 @@ extension PositionFilter {
             biasShare = try c.decodeIfPresent(Double.self, forKey: .biasShare)
             pathBiasShare = try c.decodeIfPresent(Double.self, forKey: .pathBiasShare)
             smootherSchedule = try c.decodeIfPresent(SmootherSchedule.self, forKey: .smootherSchedule)
+            do { try validate() } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error))
+            }
+        }
+
+        /// The acceleration spectral densities accepted (``accelerationSpectralDensity``,
+        /// ``verticalAccelerationSpectralDensity``, ``smootherAccelerationSpectralDensity``,
+        /// ``MotionMode/accelerationSpectralDensity``, the ``SmootherSchedule``'s): (0, 10⁴] m²/s³.
+        /// Without process noise (q = 0) the covariance shrinks until every fix is gated. At
+        /// 10⁴ m²/s³ the velocity σ grows by 100 m/s within one second — no vehicle a phone rides
+        /// does that (the presets use 0.01–4); a larger q only makes the filter echo its fixes, and
+        /// its covariance products overflow from about 10¹⁵⁴ (q = 1e308, accepted before this
+        /// bound, gave NaN estimates).
+        public static let accelerationSpectralDensityRange = ValueRange(lower: .exclusive(0), upper: .inclusive(10_000), unit: "m²/s³")
+
+        /// The factors from a stated accuracy to a σ accepted (``horizontalSigmaPerAccuracy``,
+        /// ``verticalSigmaPerAccuracy``): (0, 10]. 10 reads a horizontal accuracy as the radius
+        /// holding 0.5 % of a circular Gaussian's fixes (the default, 0.662, reads it as 68 %);
+        /// no accuracy convention is smaller. 0 made every fix's σ the floor and every output
+        /// accuracy infinite.
+        public static let sigmaPerAccuracyRange = ValueRange(lower: .exclusive(0), upper: .inclusive(10))
+
+        /// The accuracy inflations accepted (``accuracyInflation``, ``smootherAccuracyInflation``,
+        /// ``SmootherSchedule/walkingAccuracyInflation``): (0, 100]. The presets use 1–6; a stated
+        /// accuracy 100 times too optimistic is no accuracy at all, and a larger factor pushes
+        /// the fixes' σ past the 100 km at which the filter refuses every fix as invalid.
+        public static let accuracyInflationRange = ValueRange(lower: .exclusive(0), upper: .inclusive(100))
+
+        /// The measurement σs accepted (``userEquivalentRangeError``, ``defaultHorizontalSigma``,
+        /// ``minimumHorizontalSigma``): (0, 100 km] m, up to ``Fix/maximumUsableHorizontalAccuracy``,
+        /// beyond which the filter refuses a fix as invalid — a larger default or floor would
+        /// refuse every fix.
+        public static let horizontalSigmaRange = ValueRange(lower: .exclusive(0), upper: .inclusive(Fix.maximumUsableHorizontalAccuracy), unit: "m")
+
+        /// Fastest speed, m/s, in any speed setting or speed σ: 1 km/s, three times an airliner's
+        /// cruising speed. A larger speed σ or threshold only says that speeds say nothing
+        /// (``usesSpeedAndCourse`` `false` says that), and from about 10¹⁵⁴ m/s its square overflows.
+        public static let maximumSpeed = 1_000.0
+
+        /// Longest interval, s, in any time setting (``maximumRejectionInterval``, ``maximumGap``,
+        /// ``biasTimeConstant``, ``MotionMode/meanDuration``): one day. A gap of a day starts a
+        /// new trace; a larger value only means "never", and it bounds the filter's prediction
+        /// step (q·dt³ ≤ 10⁴ × 86,400³ ≈ 6·10¹⁸ m², far from overflow).
+        public static let maximumInterval = 86_400.0
+
+        /// Largest count setting (``maximumConsecutiveRejections``, ``clockResetFixCount``,
+        /// ``stationaryFixCount``, ``MotionMode/maximumConsecutiveRejections``): 86,400, a day of
+        /// fixes at 1 Hz. A longer streak is never seen on a trace, so a larger count only means
+        /// "never", which 0 says explicitly where it disables (before this bound, `Int.max` was
+        /// accepted).
+        public static let maximumCount = 86_400
+
+        /// Checks every setting: finite and in its range.
+        ///
+        /// | setting | range |
+        /// |---|---|
+        /// | ``accelerationSpectralDensity``, ``verticalAccelerationSpectralDensity`` | ``accelerationSpectralDensityRange``, (0, 10⁴] m²/s³ |
+        /// | ``horizontalSigmaPerAccuracy``, ``verticalSigmaPerAccuracy`` | ``sigmaPerAccuracyRange``, (0, 10] |
+        /// | ``accuracyInflation`` | ``accuracyInflationRange``, (0, 100] |
+        /// | ``userEquivalentRangeError``, ``defaultHorizontalSigma``, ``minimumHorizontalSigma`` | ``horizontalSigmaRange``, (0, 100 km] m |
+        /// | ``speedSigma``, ``stationaryVelocitySigma`` | (0, 1000] m/s (``maximumSpeed``) |
+        /// | ``courseSigma`` | [0, 180]° |
+        /// | ``courseMinimumSpeed``, ``stationarySpeedThreshold``, ``initialVelocitySigma`` | [0, 1000] m/s |
+        /// | ``gateProbability`` | (0, 1]; 1 is no gate (the χ² threshold is ∞) |
+        /// | ``maximumConsecutiveRejections`` | [0, 86,400] (``maximumCount``); 0 recovers on the first gated fix |
+        /// | ``clockResetFixCount``, ``stationaryFixCount`` | [0, 86,400]; 0 disables |
+        /// | ``maximumRejectionInterval`` | [0, 86,400] s (``maximumInterval``) |
+        /// | ``maximumGap`` | (0, 86,400] s (0 re-initialized on every fix) |
+        /// | ``biasSigma`` | [0, 100 km] m |
+        /// | ``smootherAccuracyInflation``, ``smootherAccelerationSpectralDensity`` (when set) | as ``accuracyInflation``, ``accelerationSpectralDensity`` |
+        /// | ``biasTimeConstant`` (when set) | (0, 86,400] s |
+        /// | ``biasShare``, ``pathBiasShare`` (when set) | (0, 1) (0 and 1 silently meant nil before) |
+        /// | ``modes`` (when set) | each ``MotionMode/validate()``, named `modes[i].…` |
+        /// | ``smootherSchedule`` (when set) | ``SmootherSchedule/validate()``, named `smootherSchedule.…` |
+        ///
+        /// The upper bounds are where a larger value means "never" or its square overflows the
+        /// filter (see each range's documentation). A configuration set in code that fails this is
+        /// a programmer error: ``PositionFilter/init(configuration:path:)`` and
+        /// ``PositionFilter/track(_:configuration:smooth:path:)-([Fix],_,_,_)`` stop with this error's
+        /// message. A decoded configuration is checked when decoded (this error wrapped in
+        /// `DecodingError.dataCorrupted`); call this first on one built from other input (options,
+        /// a settings screen).
+        /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+        ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+        public func validate() throws(GeoAnchorError) {
+            let speed = ValueRange.closed(0, Self.maximumSpeed, unit: "m/s")
+            let sigmaOfSpeed = ValueRange(lower: .exclusive(0), upper: .inclusive(Self.maximumSpeed), unit: "m/s")
+            let count = ValueRange.closed(0, Double(Self.maximumCount))
+            let values: [(String, Double, ValueRange)] = [
+                ("accelerationSpectralDensity", accelerationSpectralDensity, Self.accelerationSpectralDensityRange),
+                ("verticalAccelerationSpectralDensity", verticalAccelerationSpectralDensity, Self.accelerationSpectralDensityRange),
+                ("horizontalSigmaPerAccuracy", horizontalSigmaPerAccuracy, Self.sigmaPerAccuracyRange),
+                ("accuracyInflation", accuracyInflation, Self.accuracyInflationRange),
+                ("verticalSigmaPerAccuracy", verticalSigmaPerAccuracy, Self.sigmaPerAccuracyRange),
+                ("userEquivalentRangeError", userEquivalentRangeError, Self.horizontalSigmaRange),
+                ("defaultHorizontalSigma", defaultHorizontalSigma, Self.horizontalSigmaRange),
+                ("minimumHorizontalSigma", minimumHorizontalSigma, Self.horizontalSigmaRange),
+                ("speedSigma", speedSigma, sigmaOfSpeed),
+                ("courseSigma", courseSigma, .closed(0, 180, unit: "degrees")),
+                ("courseMinimumSpeed", courseMinimumSpeed, speed),
+                ("gateProbability", gateProbability, ValueRange(lower: .exclusive(0), upper: .inclusive(1))),
+                ("maximumConsecutiveRejections", Double(maximumConsecutiveRejections), count),
+                ("maximumRejectionInterval", maximumRejectionInterval, .closed(0, Self.maximumInterval, unit: "s")),
+                ("maximumGap", maximumGap, ValueRange(lower: .exclusive(0), upper: .inclusive(Self.maximumInterval), unit: "s")),
+                ("clockResetFixCount", Double(clockResetFixCount), count),
+                ("initialVelocitySigma", initialVelocitySigma, speed),
+                ("stationarySpeedThreshold", stationarySpeedThreshold, speed),
+                ("stationaryFixCount", Double(stationaryFixCount), count),
+                ("stationaryVelocitySigma", stationaryVelocitySigma, sigmaOfSpeed),
+                ("biasSigma", biasSigma, .closed(0, Fix.maximumUsableHorizontalAccuracy, unit: "m"))
+            ]
+            for (name, value, allowed) in values { try allowed.check(value, name: name) }
+            if let v = smootherAccuracyInflation { try Self.accuracyInflationRange.check(v, name: "smootherAccuracyInflation") }
+            if let v = smootherAccelerationSpectralDensity {
+                try Self.accelerationSpectralDensityRange.check(v, name: "smootherAccelerationSpectralDensity")
+            }
+            if let v = biasTimeConstant {
+                try ValueRange(lower: .exclusive(0), upper: .inclusive(Self.maximumInterval), unit: "s").check(v, name: "biasTimeConstant")
+            }
+            let share = ValueRange(lower: .exclusive(0), upper: .exclusive(1))
+            if let v = biasShare { try share.check(v, name: "biasShare") }
+            if let v = pathBiasShare { try share.check(v, name: "pathBiasShare") }
+            for (i, mode) in (modes ?? []).enumerated() { try mode.validate(prefix: "modes[\(i)].") }
+            try smootherSchedule?.validate(prefix: "smootherSchedule.")
         }
 
         /// The modes the filter runs: ``modes``, or one mode from ``accelerationSpectralDensity``

@@ -311,24 +311,33 @@ extension PositionFilter {
             self.vehicleProbabilityFull = vehicleProbabilityFull
         }
 
-        /// Checks every value: the spectral densities and the inflation > 0, the windows ≥ 0,
-        /// 0 ≤ start < full ≤ 1, all finite. A schedule set in code that fails this is a
-        /// programmer error (the smoother stops with this message); a decoded one throws.
+        /// Checks every value: the spectral densities in
+        /// ``Configuration/accelerationSpectralDensityRange`` (0, 10⁴] m²/s³ and the inflation in
+        /// ``Configuration/accuracyInflationRange`` (0, 100] (the second pass is a
+        /// ``PositionFilter`` with these values), the windows in [0, 86,400] s
+        /// (``Configuration/maximumInterval``), 0 ≤ start < full ≤ 1, all finite. A schedule set in code that fails this is a programmer error (the smoother
+        /// stops with this message); a decoded one throws.
         /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
         ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
-        public func validate() throws(GeoAnchorError) {
+        public func validate() throws(GeoAnchorError) { try validate(prefix: "") }
+
+        /// ``validate()`` with `prefix` before every value's name (`smootherSchedule.` within a
+        /// ``Configuration``).
+        func validate(prefix: String) throws(GeoAnchorError) {
+            let q = Configuration.accelerationSpectralDensityRange
+            let window = ValueRange.closed(0, Configuration.maximumInterval, unit: "s")
             let values: [(String, Double, ValueRange)] = [
-                ("walkingAccelerationSpectralDensity", walkingAccelerationSpectralDensity, .greaterThan(0, unit: "m²/s³")),
-                ("walkingAccuracyInflation", walkingAccuracyInflation, .greaterThan(0)),
-                ("vehicleAccelerationSpectralDensity", vehicleAccelerationSpectralDensity, .greaterThan(0, unit: "m²/s³")),
-                ("persistence", persistence, .atLeast(0, unit: "s")),
-                ("window", window, .atLeast(0, unit: "s")),
+                ("walkingAccelerationSpectralDensity", walkingAccelerationSpectralDensity, q),
+                ("walkingAccuracyInflation", walkingAccuracyInflation, Configuration.accuracyInflationRange),
+                ("vehicleAccelerationSpectralDensity", vehicleAccelerationSpectralDensity, q),
+                ("persistence", persistence, window),
+                ("window", self.window, window),
                 ("vehicleProbabilityStart", vehicleProbabilityStart, .closed(0, 1)),
                 ("vehicleProbabilityFull", vehicleProbabilityFull, .closed(0, 1))
             ]
-            for (name, value, allowed) in values { try allowed.check(value, name: name) }
+            for (name, value, allowed) in values { try allowed.check(value, name: prefix + name) }
             guard vehicleProbabilityFull > vehicleProbabilityStart else {
-                throw .outOfRange(name: "vehicleProbabilityFull", value: vehicleProbabilityFull,
+                throw .outOfRange(name: prefix + "vehicleProbabilityFull", value: vehicleProbabilityFull,
                                   allowed: ValueRange(lower: .exclusive(vehicleProbabilityStart), upper: .inclusive(1)))
             }
         }

@@ -96,7 +96,14 @@ public struct PositionFilter: Sendable {
     /// ``measurement(from:)`` (which create the frame it is converted into); a filter fed only
     /// through ``step(_:)`` has no frame and runs unconstrained (its joint state is still used).
     /// With a path the filter runs one motion mode, ``Configuration/pathMode``.
+    ///
+    /// - Precondition: `configuration` passes ``Configuration/validate()``. A configuration
+    ///   that fails it is a programmer error (the filter stops with the error's message, e.g.
+    ///   `gateProbability 2.0 is outside (0, 1]`); call ``Configuration/validate()`` first when it
+    ///   comes from outside (options, a settings screen). A decoded configuration is checked
+    ///   when decoded.
     public init(configuration: Configuration = .adaptive, path: PathConstraint? = nil) {
+        Self.requireValid(configuration)
         self.configuration = configuration
         self.path = path
         core = StepCore(configuration: configuration)
@@ -104,6 +111,14 @@ public struct PositionFilter: Sendable {
         joint = path.map { JointPathModel(mode: configuration.pathMode, path: $0, configuration: configuration) }
         usesJoint = path != nil
         pathMotion = MotionProbabilities(configuration.pathMode.kind)
+    }
+
+    /// Stops with ``Configuration/validate()``'s message when `configuration` fails it (a
+    /// programmer error: a configuration from outside is validated first, a decoded one when decoded).
+    static func requireValid(_ configuration: Configuration) {
+        do { try configuration.validate() } catch {
+            preconditionFailure("PositionFilter.Configuration: \(error.description)")
+        }
     }
 
     /// Creates a filter with a profile's preset configuration.

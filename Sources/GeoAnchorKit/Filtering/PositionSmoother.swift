@@ -53,6 +53,9 @@ extension PositionFilter {
     ///   (zavist-tour) and 44.6 % / 47 % (city-walk) below the raw fixes' (adaptive: 54.6 % / 40 %
     ///   and 45.6 % / 43 %); on the GSDC 2020 chipset traces the smoothed p95 is at most 1 %
     ///   above raw (test suite, `geobench report`).
+    /// - Precondition: `configuration` passes ``Configuration/validate()`` (as for
+    ///   ``init(configuration:path:)``: a configuration that fails it is a programmer error;
+    ///   validate one that comes from outside first).
     public static func track<S: Sequence>(_ fixes: S, configuration: Configuration = .adaptive,
                                           smooth: Bool = false, path: PathConstraint? = nil) -> PositionTrack where S.Element == Fix {
         track(Array(fixes), configuration: configuration, smooth: smooth, path: path)
@@ -64,8 +67,11 @@ extension PositionFilter {
     /// With a `path` (``PathConstraint``) the filter runs its joint horizontal state, and the
     /// smoother runs over that same forward pass (the separate smoother tuning is not used: the
     /// constraint, not a wider averaging window, is what removes the slowly varying error there).
+    /// - Precondition: `configuration` passes ``Configuration/validate()`` (a programmer error
+    ///   otherwise; validate one that comes from outside first).
     public static func track(_ fixes: [Fix], configuration: Configuration = .adaptive,
                              smooth: Bool = false, path: PathConstraint? = nil) -> PositionTrack {
+        requireValid(configuration)
         if path != nil {
             return track(fixes, configuration: configuration, smooth: smooth, path: path, model: JointPathModel.self) { $0.joint! }
         }

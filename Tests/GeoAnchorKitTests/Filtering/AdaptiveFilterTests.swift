@@ -143,7 +143,7 @@ struct AdaptiveFilterTests {
     @Test("smoother schedule values are validated")
     func smootherScheduleValidation() throws {
         try PositionFilter.SmootherSchedule().validate()
-        #expect(throws: GeoAnchorError.outOfRange(name: "window", value: -1, allowed: .atLeast(0, unit: "s"))) {
+        #expect(throws: GeoAnchorError.outOfRange(name: "window", value: -1, allowed: .closed(0, 86_400, unit: "s"))) {
             try PositionFilter.SmootherSchedule(window: -1).validate()
         }
         #expect(throws: GeoAnchorError.self) { try PositionFilter.SmootherSchedule(walkingAccelerationSpectralDensity: .nan).validate() }
