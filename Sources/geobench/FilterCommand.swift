@@ -71,10 +71,10 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "σ (m) of the walker's distance from the --path line.")
     var pathSigma: Double = 1.5
 
-    @Option(help: "User-equivalent range error σ (m) for fixes with HDOP but no accuracy.")
+    @Option(help: "User-equivalent range error σ (m, at most 100 km) for fixes with HDOP but no accuracy.")
     var uere: Double?
 
-    @Option(help: "Horizontal acceleration spectral density q (m²/s³) of the filter and the smoother; default from --profile (0.1, 1, 4; walking smoother 0.05); with the adaptive model it sets the walking modes' q and its smoother's walking q.")
+    @Option(help: "Horizontal acceleration spectral density q (m²/s³, at most 10⁴) of the filter and the smoother; default from --profile (0.1, 1, 4; walking smoother 0.05); with the adaptive model it sets the walking modes' q and its smoother's walking q.")
     var accelerationPsd: Double?
 
     @Flag(help: "Skip invalid input lines (count reported on stderr) instead of failing.")
@@ -99,11 +99,19 @@ struct FilterCommand: ParsableCommand {
                 guard uere > 0, uere.isFinite else {
                     throw InputError(file: "--uere", line: nil, message: "\(uere) must be a positive number of meters")
                 }
+                // The library's bound (100 km: a σ beyond refuses every fix), as its error.
+                try located("--uere") {
+                    try PositionFilter.Configuration.horizontalSigmaRange.check(uere, name: "userEquivalentRangeError")
+                }
                 config.userEquivalentRangeError = uere
             }
             if let q = accelerationPsd {
                 guard q > 0, q.isFinite else {
                     throw InputError(file: "--acceleration-psd", line: nil, message: "\(q) must be a positive number of m²/s³")
+                }
+                // The library's bound (10⁴ m²/s³; 1e308 gave NaN estimates), as its error.
+                try located("--acceleration-psd") {
+                    try PositionFilter.Configuration.accelerationSpectralDensityRange.check(q, name: "accelerationSpectralDensity")
                 }
                 config.accelerationSpectralDensity = q
                 config.smootherAccelerationSpectralDensity = nil
@@ -114,6 +122,9 @@ struct FilterCommand: ParsableCommand {
                     return m
                 }
             }
+            // Implied by the checks above (the presets are valid): the filter's precondition
+            // must never be what reports an option.
+            try located("filter configuration") { try config.validate() }
             let outFmt = try TraceIO.format(of: output, option: "--output")
             let inFmt = try TraceIO.format(of: input, option: input)
             guard FileManager.default.isReadableFile(atPath: input) else {

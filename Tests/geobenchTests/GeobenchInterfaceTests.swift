@@ -226,6 +226,22 @@ struct GeobenchInterfaceTests {
         #expect(sigma.status == 2 && sigma.stderr.contains("--path-sigma"), "\(sigma.stderr)")
     }
 
+    /// `--acceleration-psd` and `--uere` beyond the filter configuration's bounds (10⁴ m²/s³,
+    /// 100 km; 1e308 was accepted and gave NaN estimates) exit 2 with the library's error naming
+    /// the option and its range — never the filter's precondition. The bounds themselves run.
+    @Test func filterOptionBounds() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-filter-bounds-\(UUID().uuidString).csv").path
+        for (option, value, range) in [("--acceleration-psd", "1e308", "(0, 10000] m²/s³"), ("--acceleration-psd", "10000.5", "(0, 10000] m²/s³"),
+                                       ("--uere", "1e308", "(0, 100000] m")] {
+            let r = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", out, option, value])
+            #expect(r.status == 2 && r.stderr.contains(option) && r.stderr.contains(range), "\(option) \(value): \(r.stderr)")
+        }
+        let zero = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", out, "--acceleration-psd", "0"])
+        #expect(zero.status == 2 && zero.stderr.contains("--acceleration-psd"), "\(zero.stderr)")
+        let edge = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", out, "--acceleration-psd", "10000", "--uere", "100000", "--smooth"])
+        #expect(edge.status == 0, "\(edge.stderr)")
+    }
+
     /// Interface only for `magnetic` (the WMM values are checked against all 100 official WMM2025
     /// test values in the Magnetics suite); `calibrate` checks the offset against the simulator.
     @Test func magneticAndCalibrateInterfaces() throws {
