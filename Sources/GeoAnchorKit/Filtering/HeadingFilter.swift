@@ -72,6 +72,88 @@ public struct HeadingFilter: Sendable {
             self.disturbedSigmaFactor = disturbedSigmaFactor
             self.maximumCompassLatency = maximumCompassLatency
         }
+
+        /// Largest ``maximumConsecutiveRejections``: 86,400, a day of readings at 1 Hz. A longer
+        /// streak is never seen, so a larger count only means "never re-initialize" (before this
+        /// bound, `Int.max` was accepted).
+        public static let maximumCount = 86_400
+
+        /// Largest ``maximumCompassLatency``: 60 s. A reading a minute behind the filter's time
+        /// is a clock error (``Statistics/clockResets``), not a phone's sensor latency; the lag
+        /// compensation's history holds only the last 256 steps anyway.
+        public static let maximumLatency = 60.0
+
+        /// Checks every setting: finite and in its range.
+        ///
+        /// | setting | range |
+        /// |---|---|
+        /// | ``gyroNoiseDensity``, ``unaidedHeadingNoise`` | [0, 180] °/√s |
+        /// | ``biasInstability`` | [0, 180] °/s/√s |
+        /// | ``initialBiasSigma`` | [0, 10,000] °/s (``HeadingFilter/maximumHeadingRate``) |
+        /// | ``defaultCompassSigma`` | (0, 180]° |
+        /// | ``gateProbability`` | (0, 1] |
+        /// | ``maximumConsecutiveRejections`` | [0, 86,400] (``maximumCount``); 0 re-initializes on the first gated reading |
+        /// | ``fieldMagnitudeTolerance`` | (0, 1] |
+        /// | ``inclinationTolerance`` | (0, 180]° |
+        /// | ``disturbedSigmaFactor`` | [1, 1000] |
+        /// | ``maximumCompassLatency`` | [0, 60] s (``maximumLatency``) |
+        ///
+        /// The upper bounds are where a larger value means "never" or "nothing": a noise of 180°
+        /// in a second leaves no heading (and from about 10¹⁵⁴ its square overflows); a compass σ
+        /// beyond 180° gates every reading (the filter refuses accuracies beyond
+        /// ``CompassReading/maximumUsableAccuracy``); a bias beyond the largest rate a gyro step may
+        /// state is no bias; tolerances at 100 % of the field or 180° of dip never flag a
+        /// disturbance; a disturbed reading's σ at 1000 × is gated whatever its severity. 0 for a
+        /// tolerance divided by zero; a disturbed σ factor below 1 trusted a disturbed reading
+        /// more than an undisturbed one.
+        ///
+        /// While its configuration fails this, a ``HeadingFilter`` refuses every gyro step and
+        /// compass reading with this error (``InputRefusal/Reason/invalidValue``, counted in
+        /// ``Statistics/invalid``) and changes nothing. A decoded configuration is checked when
+        /// decoded (this error wrapped in `DecodingError.dataCorrupted`).
+        /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+        ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+        public func validate() throws(GeoAnchorError) {
+            let noise = ValueRange.closed(0, 180, unit: "°/√s")
+            let values: [(String, Double, ValueRange)] = [
+                ("gyroNoiseDensity", gyroNoiseDensity, noise),
+                ("biasInstability", biasInstability, .closed(0, 180, unit: "°/s/√s")),
+                ("initialBiasSigma", initialBiasSigma, .closed(0, HeadingFilter.maximumHeadingRate, unit: "°/s")),
+                ("unaidedHeadingNoise", unaidedHeadingNoise, noise),
+                ("defaultCompassSigma", defaultCompassSigma, ValueRange(lower: .exclusive(0), upper: .inclusive(180), unit: "degrees")),
+                ("gateProbability", gateProbability, ValueRange(lower: .exclusive(0), upper: .inclusive(1))),
+                ("maximumConsecutiveRejections", Double(maximumConsecutiveRejections), .closed(0, Double(Self.maximumCount))),
+                ("fieldMagnitudeTolerance", fieldMagnitudeTolerance, ValueRange(lower: .exclusive(0), upper: .inclusive(1))),
+                ("inclinationTolerance", inclinationTolerance, ValueRange(lower: .exclusive(0), upper: .inclusive(180), unit: "degrees")),
+                ("disturbedSigmaFactor", disturbedSigmaFactor, .closed(1, 1000)),
+                ("maximumCompassLatency", maximumCompassLatency, .closed(0, Self.maximumLatency, unit: "s"))
+            ]
+            for (name, value, allowed) in values { try allowed.check(value, name: name) }
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case gyroNoiseDensity, biasInstability, initialBiasSigma, unaidedHeadingNoise, defaultCompassSigma, gateProbability
+            case maximumConsecutiveRejections, fieldMagnitudeTolerance, inclinationTolerance, disturbedSigmaFactor, maximumCompassLatency
+        }
+
+        /// Decodes and validates (``validate()``'s error wrapped in `DecodingError.dataCorrupted`).
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(gyroNoiseDensity: try c.decode(Double.self, forKey: .gyroNoiseDensity),
+                      biasInstability: try c.decode(Double.self, forKey: .biasInstability),
+                      initialBiasSigma: try c.decode(Double.self, forKey: .initialBiasSigma),
+                      unaidedHeadingNoise: try c.decode(Double.self, forKey: .unaidedHeadingNoise),
+                      defaultCompassSigma: try c.decode(Double.self, forKey: .defaultCompassSigma),
+                      gateProbability: try c.decode(Double.self, forKey: .gateProbability),
+                      maximumConsecutiveRejections: try c.decode(Int.self, forKey: .maximumConsecutiveRejections),
+                      fieldMagnitudeTolerance: try c.decode(Double.self, forKey: .fieldMagnitudeTolerance),
+                      inclinationTolerance: try c.decode(Double.self, forKey: .inclinationTolerance),
+                      disturbedSigmaFactor: try c.decode(Double.self, forKey: .disturbedSigmaFactor),
+                      maximumCompassLatency: try c.decode(Double.self, forKey: .maximumCompassLatency))
+            do { try validate() } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description, underlyingError: error))
+            }
+        }
     }
 
     /// The field a compass should see here (e.g. from the World Magnetic Model).
@@ -113,8 +195,9 @@ public struct HeadingFilter: Sendable {
         /// No compass reading yet: there is no heading to propagate (the rate is not used;
         /// counted in ``Statistics/waitingForCompass``).
         case waitingForCompass
-        /// Time going backwards, or a non-finite time or rate: refused, the state is unchanged
-        /// (counted in ``Statistics/invalid``; see ``InputRefusal``).
+        /// Time going backwards, a non-finite time or rate, or a configuration that fails
+        /// ``Configuration/validate()`` (its error): refused, the state is unchanged (counted in
+        /// ``Statistics/invalid``; see ``InputRefusal``).
         case refused(InputRefusal)
     }
 
@@ -127,7 +210,8 @@ public struct HeadingFilter: Sendable {
         /// First reading, or re-initialization after a rejection streak.
         case initialized
         /// Refused, the state is unchanged (see ``InputRefusal``): invalid values (NaN, negative
-        /// accuracy; counted in ``Statistics/invalid``), or — reason `.tooOld` — older than the
+        /// accuracy, or a configuration that fails ``Configuration/validate()``; counted in
+        /// ``Statistics/invalid``), or — reason `.tooOld` — older than the
         /// filter's time by more than ``Configuration/maximumCompassLatency`` seconds (counted in
         /// ``Statistics/compassTooOld``; feed samples in time order or raise the latency).
         case refused(InputRefusal)
@@ -169,8 +253,11 @@ public struct HeadingFilter: Sendable {
         }
     }
 
-    /// Tuning in use.
+    /// Tuning in use. While it fails ``Configuration/validate()``, every gyro step and compass
+    /// reading is refused with that error (and changes nothing).
     public let configuration: Configuration
+    /// ``Configuration/validate()``'s error for ``configuration``, if any.
+    let configurationError: GeoAnchorError?
     /// The expected local field for disturbance detection (nil: detection off).
     public var expectedField: ExpectedField?
     /// Counters.
@@ -211,8 +298,14 @@ public struct HeadingFilter: Sendable {
     }
 
     /// Creates a heading filter.
+    ///
+    /// A `configuration` that fails ``Configuration/validate()`` is not refused here: every
+    /// ``predict(to:headingRate:)`` and ``update(heading:accuracy:time:fieldMagnitude:fieldInclination:)``
+    /// then returns `.refused` with its error (reason ``InputRefusal/Reason/invalidValue``,
+    /// counted in ``Statistics/invalid``, passed to ``onRefusal``) and changes nothing.
     public init(configuration: Configuration = Configuration(), expectedField: ExpectedField? = nil) {
         self.configuration = configuration
+        do { try configuration.validate(); configurationError = nil } catch { configurationError = error }
         self.expectedField = expectedField
         var c = PositionFilter.Configuration()
         c.gateProbability = configuration.gateProbability
@@ -232,6 +325,10 @@ public struct HeadingFilter: Sendable {
     ///     with z up this is −ω_z of its gyroscope; see ``predict(to:gyroZ:)``); nil without a gyro.
     /// - Returns: what happened; a refused step leaves the state unchanged and says why.
     public mutating func predict(to time: Double, headingRate: Double?) -> PredictOutcome {
+        if let configurationError {
+            statistics.invalid += 1
+            return .refused(refuse(InputRefusal(reason: .invalidValue, time: time, error: configurationError)))
+        }
         guard Fix.isUsableTime(time), headingRate.map({ Swift.abs($0) <= Self.maximumHeadingRate }) ?? true else {
             statistics.invalid += 1
             let e: GeoAnchorError = !Fix.isUsableTime(time)
@@ -299,6 +396,10 @@ public struct HeadingFilter: Sendable {
     /// added to its variance.
     public mutating func update(heading: Double, accuracy: Double?, time: Double,
                                 fieldMagnitude: Double? = nil, fieldInclination: Double? = nil) -> CompassOutcome {
+        if let configurationError {
+            statistics.invalid += 1
+            return .refused(refuse(InputRefusal(reason: .invalidValue, time: time, error: configurationError)))
+        }
         guard heading.isFinite, Fix.isUsableTime(time),
               accuracy.map({ $0 > 0 && $0 <= CompassReading.maximumUsableAccuracy }) ?? true else {
             statistics.invalid += 1

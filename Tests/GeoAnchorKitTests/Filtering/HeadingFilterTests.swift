@@ -196,4 +196,85 @@ struct HeadingFilterTests {
         #expect(a.estimate == b.estimate)
         #expect(abs(a.estimate!.heading - Angle.normalizeHeading(100 - 28.64788975654116)) < 1e-9)
     }
+
+    /// Every setting of ``HeadingFilter/Configuration`` has a typed range (before, NaN or a
+    /// gate probability of 2 were accepted silently). Reference: the documented ranges, checked
+    /// exactly (name, value, range); the bounds themselves pass.
+    @Test("configuration values are validated", arguments: [
+        ("gyroNoiseDensity", ValueRange.closed(0, 180, unit: "°/√s"), [0.0, 180], [-0.1, 181]),
+        ("biasInstability", .closed(0, 180, unit: "°/s/√s"), [0, 180], [-1, 1e200]),
+        ("initialBiasSigma", .closed(0, 10_000, unit: "°/s"), [0, 10_000], [-1, 10_001]),
+        ("unaidedHeadingNoise", .closed(0, 180, unit: "°/√s"), [0, 180], [-10, 181]),
+        ("defaultCompassSigma", ValueRange(lower: .exclusive(0), upper: .inclusive(180), unit: "degrees"), [1e-9, 180], [0, -15, 181]),
+        ("gateProbability", ValueRange(lower: .exclusive(0), upper: .inclusive(1)), [1e-9, 1], [0, 2, -0.5]),
+        ("fieldMagnitudeTolerance", ValueRange(lower: .exclusive(0), upper: .inclusive(1)), [1e-9, 1], [0, -0.12, 1.5]),
+        ("inclinationTolerance", ValueRange(lower: .exclusive(0), upper: .inclusive(180), unit: "degrees"), [1e-9, 180], [0, 181]),
+        ("disturbedSigmaFactor", .closed(1, 1000), [1, 1000], [0.5, 0, 1001]),
+        ("maximumCompassLatency", .closed(0, 60, unit: "s"), [0, 60], [-1, 61, 1e308])
+    ] as [(String, ValueRange, [Double], [Double])])
+    func configurationValidation(_ name: String, _ allowed: ValueRange, _ inside: [Double], _ outside: [Double]) {
+        func with(_ v: Double) -> HeadingFilter.Configuration {
+            var c = HeadingFilter.Configuration()
+            switch name {
+            case "gyroNoiseDensity": c.gyroNoiseDensity = v
+            case "biasInstability": c.biasInstability = v
+            case "initialBiasSigma": c.initialBiasSigma = v
+            case "unaidedHeadingNoise": c.unaidedHeadingNoise = v
+            case "defaultCompassSigma": c.defaultCompassSigma = v
+            case "gateProbability": c.gateProbability = v
+            case "fieldMagnitudeTolerance": c.fieldMagnitudeTolerance = v
+            case "inclinationTolerance": c.inclinationTolerance = v
+            case "disturbedSigmaFactor": c.disturbedSigmaFactor = v
+            default: c.maximumCompassLatency = v
+            }
+            return c
+        }
+        for v in inside { #expect(throws: Never.self, "\(name) = \(v)") { try with(v).validate() } }
+        #expect(throws: GeoAnchorError.nonFinite(name: name, value: .infinity)) { try with(.infinity).validate() }
+        #expect(throws: GeoAnchorError.self) { try with(.nan).validate() }
+        for v in outside { #expect(throws: GeoAnchorError.outOfRange(name: name, value: v, allowed: allowed)) { try with(v).validate() } }
+    }
+
+    /// The count: [0, 86,400]; −1 and `Int.max` ("never") are refused. The default passes.
+    @Test func configurationCount() {
+        #expect(throws: Never.self) { try HeadingFilter.Configuration().validate() }
+        #expect(HeadingFilter.Configuration.maximumCount == 86_400 && HeadingFilter.Configuration.maximumLatency == 60)
+        for n in [0, 86_400] { #expect(throws: Never.self) { try HeadingFilter.Configuration(maximumConsecutiveRejections: n).validate() } }
+        for n in [-1, 86_401, Int.max] {
+            #expect(throws: GeoAnchorError.outOfRange(name: "maximumConsecutiveRejections", value: Double(n), allowed: .closed(0, 86_400))) {
+                try HeadingFilter.Configuration(maximumConsecutiveRejections: n).validate()
+            }
+        }
+    }
+
+    /// A filter with an invalid configuration refuses every gyro step and compass reading with
+    /// the configuration's error (reason invalidValue, counted, passed to onRefusal) and never
+    /// produces an estimate — it cannot throw, and must not crash or produce NaN.
+    @Test func invalidConfigurationRefusesEverySample() {
+        let error = GeoAnchorError.outOfRange(name: "gateProbability", value: 2, allowed: ValueRange(lower: .exclusive(0), upper: .inclusive(1)))
+        var f = HeadingFilter(configuration: .init(gateProbability: 2))
+        let seen = RefusalLog()
+        f.onRefusal = { seen.append($0) }
+        #expect(f.update(heading: 90, accuracy: 5, time: 0) == .refused(InputRefusal(reason: .invalidValue, time: 0, error: error)))
+        #expect(f.predict(to: 1, headingRate: 1) == .refused(InputRefusal(reason: .invalidValue, time: 1, error: error)))
+        #expect(f.update(heading: 91, accuracy: 5, time: 1) == .refused(InputRefusal(reason: .invalidValue, time: 1, error: error)))
+        #expect(f.estimate == nil && f.statistics.invalid == 3 && f.statistics.waitingForCompass == 0)
+        #expect(seen.items.count == 3 && f.lastRefusal?.error == error)
+    }
+
+    /// The default round-trips through JSON; a decoded configuration with a bad value throws
+    /// `DecodingError.dataCorrupted` carrying the typed error.
+    @Test func configurationDecoding() throws {
+        let c = HeadingFilter.Configuration(gateProbability: 0.999999)
+        #expect(try JSONDecoder().decode(HeadingFilter.Configuration.self, from: JSONEncoder().encode(c)) == c)
+        var json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(c)) as? [String: Any])
+        json["disturbedSigmaFactor"] = -10
+        let data = try JSONSerialization.data(withJSONObject: json)
+        do {
+            _ = try JSONDecoder().decode(HeadingFilter.Configuration.self, from: data)
+            Issue.record("decoded a negative disturbedSigmaFactor")
+        } catch DecodingError.dataCorrupted(let context) {
+            #expect(context.underlyingError as? GeoAnchorError == .outOfRange(name: "disturbedSigmaFactor", value: -10, allowed: .closed(1, 1000)))
+        }
+    }
 }
