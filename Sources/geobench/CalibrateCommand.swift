@@ -79,6 +79,9 @@ struct CalibrateCommand: ParsableCommand {
                 }
             }
             let options = MagnetometerCalibrator.Configuration(saturationLimit: saturationLimit, expectedFieldStrength: expectedField)
+            // Name the option, not the input file, when a value is out of range.
+            try located("--saturation-limit") { try MagnetometerCalibrator.Configuration(saturationLimit: saturationLimit).validate() }
+            try located("--expected-field") { try MagnetometerCalibrator.Configuration(expectedFieldStrength: expectedField).validate() }
             let cal: MagnetometerCalibration
             cal = try located(table.source, context: "cannot calibrate") {
                 try x.withUnsafeBufferPointer { px in

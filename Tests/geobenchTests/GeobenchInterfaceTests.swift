@@ -262,6 +262,12 @@ struct GeobenchInterfaceTests {
         // Reference: the simulator's own hard iron (10, −20, 5) µT; tolerance 0.5 µT (issue 5).
         let offset = try #require(j["offset"] as? [Double])
         #expect(abs(offset[0] - 10) < 0.5 && abs(offset[1] + 20) < 0.5 && abs(offset[2] - 5) < 0.5)
+        // Options outside the calibrator's ranges exit 2 naming the option (before, a limit of
+        // −5 clipped every sample and a strength of 0 was ignored).
+        for (option, value) in [("--saturation-limit", "-5"), ("--expected-field", "0")] {
+            let bad = try geobench(["calibrate", "--input", path, "\(option)=\(value)"])
+            #expect(bad.status == 2 && bad.stderr.contains(option) && bad.stderr.contains("(0, ∞)"), "\(bad.stderr)")
+        }
     }
 
     @Test func routeAndTSPLIBJSONKeys() throws {

@@ -16,6 +16,8 @@ import Foundation
 /// two agree whenever no sample is that far out).
 public struct IncrementalMagnetometerCalibrator: Sendable {
     public let configuration: MagnetometerCalibrator.Configuration
+    /// ``MagnetometerCalibrator/Configuration/validate()``'s error for ``configuration``, if any.
+    private let configurationError: GeoAnchorError?
     private var accumulator: EllipsoidFitAccumulator?
     private var pending: [SIMD3<Double>] = []
     private var outlierLimit: Double?
@@ -28,12 +30,15 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
     private var rng: SplitMix64
 
     /// - Parameters:
-    ///   - configuration: as for the batch fit.
+    ///   - configuration: as for the batch fit; one that fails
+    ///     ``MagnetometerCalibrator/Configuration/validate()`` makes every ``add(_:)`` and
+    ///     ``estimate()`` throw that error (nothing is added).
     ///   - reservoirCapacity: samples kept for quality figures (≥ 64).
     ///   - seed: seed of the reservoir's random choice (fixed default → reproducible).
     public init(configuration: MagnetometerCalibrator.Configuration = .init(), reservoirCapacity: Int = 1024,
                 seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {
         self.configuration = configuration
+        do { try configuration.validate(); configurationError = nil } catch { configurationError = error }
         self.capacity = Swift.max(64, reservoirCapacity)
         self.rng = SplitMix64(seed: seed)
     }
@@ -46,8 +51,10 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
     public var outlierCount: Int { outliers }
 
     /// Adds one raw sample (µT).
-    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` (the sample is not added).
+    /// - Throws: ``MagnetometerCalibrator/Configuration/validate()``'s error for an invalid
+    ///   configuration; ``GeoAnchorError/nonFinite(name:value:)`` (the sample is not added).
     public mutating func add(_ raw: SIMD3<Double>) throws(GeoAnchorError) {
+        if let configurationError { throw configurationError }
         for (k, name) in ["x", "y", "z"].enumerated() where !raw[k].isFinite {
             throw .nonFinite(name: "magnetometer sample \(name)", value: raw[k])
         }
@@ -91,8 +98,9 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
 
     /// The calibration from every sample so far, graded like the batch fit (``MagnetometerCalibration/samples``
     /// is the number of samples in the fit).
-    /// - Throws: as ``MagnetometerCalibrator/fit(_:options:)`` (too few samples, single-axis rotation, no ellipsoid).
+    /// - Throws: as ``MagnetometerCalibrator/fit(_:options:)`` (an invalid configuration, too few samples, single-axis rotation, no ellipsoid).
     public func estimate() throws(GeoAnchorError) -> MagnetometerCalibration {
+        if let configurationError { throw configurationError }
         guard let accumulator else {
             throw .outOfRange(name: "magnetometer samples", value: Double(pending.count), allowed: .atLeast(Double(configuration.minimumSamples)))
         }

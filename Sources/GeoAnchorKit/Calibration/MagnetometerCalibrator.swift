@@ -19,25 +19,48 @@ import Foundation
 public enum MagnetometerCalibrator {
     /// Fit options.
     public struct Configuration: Sendable, Hashable {
-        /// Fewer samples are refused (an ellipsoid has 9 parameters). Default 12.
+        /// Fewer samples are refused (an ellipsoid has 9 parameters). Default 12; in
+        /// ``minimumSamplesRange`` [10, 1,000,000].
         public var minimumSamples: Int
-        /// Absolute sensor range (raw units): samples with any |component| ≥ this are clipped
+        /// Absolute sensor range (raw units, > 0): samples with any |component| ≥ this are clipped
         /// and excluded. `nil`: detect flat faces at each axis' extremes instead.
         public var saturationLimit: Double?
         /// The field strength expected here (µT, e.g. ``MagneticField/totalIntensity`` / 1000
-        /// from the WMM); a fitted strength more than 15 % away is flagged (poor beyond 30 %).
+        /// from the WMM, > 0); a fitted strength more than 15 % away is flagged (poor beyond 30 %).
         /// `nil`: only implausible strengths outside 15…90 µT are flagged.
         public var expectedFieldStrength: Double?
 
+        /// Stores the values as given; ``MagnetometerCalibrator/fit(_:options:)`` refuses them
+        /// when they fail ``validate()`` (a `minimumSamples` below 10 was silently raised to 10).
         public init(minimumSamples: Int = 12, saturationLimit: Double? = nil, expectedFieldStrength: Double? = nil) {
-            self.minimumSamples = Swift.max(10, minimumSamples)
+            self.minimumSamples = minimumSamples
             self.saturationLimit = saturationLimit
             self.expectedFieldStrength = expectedFieldStrength
+        }
+
+        /// The values ``minimumSamples`` accepts: [10, 1,000,000]. An ellipsoid has 9
+        /// parameters, so 10 samples are the fewest that over-determine it. A million samples is
+        /// almost 3 hours of a 100 Hz magnetometer, and ``IncrementalMagnetometerCalibrator``
+        /// holds that many back before its first estimate: a larger count only means "never".
+        public static let minimumSamplesRange = ValueRange.closed(10, 1_000_000)
+
+        /// Checks every value: ``minimumSamples`` in ``minimumSamplesRange``;
+        /// ``saturationLimit`` and ``expectedFieldStrength`` finite and > 0 when set (a limit
+        /// ≤ 0 clipped every sample; a strength ≤ 0 was silently ignored).
+        /// ``MagnetometerCalibrator/fit(_:options:)`` and ``IncrementalMagnetometerCalibrator``
+        /// throw this error before looking at any sample.
+        /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+        ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+        public func validate() throws(GeoAnchorError) {
+            try Self.minimumSamplesRange.check(Double(minimumSamples), name: "minimumSamples")
+            if let v = saturationLimit { try ValueRange.greaterThan(0).check(v, name: "saturationLimit") }
+            if let v = expectedFieldStrength { try ValueRange.greaterThan(0, unit: "µT").check(v, name: "expectedFieldStrength") }
         }
     }
 
     /// Fits a calibration to raw magnetometer samples (any consistent unit; µT expected).
-    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` naming the first non-finite sample;
+    /// - Throws: ``Configuration/validate()``'s error for invalid `options`;
+    ///   ``GeoAnchorError/nonFinite(name:value:)`` naming the first non-finite sample;
     ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` for too few samples, single-axis
     ///   rotation, or data that no ellipsoid fits.
     public static func fit(_ samples: [SIMD3<Double>], options: Configuration = Configuration()) throws(GeoAnchorError) -> MagnetometerCalibration {
@@ -54,11 +77,13 @@ public enum MagnetometerCalibrator {
     }
 
     /// Fits a calibration to samples given as three component buffers of equal length.
+    /// - Throws: as ``fit(_:options:)``.
     /// - Precondition: equal counts (programmer error otherwise).
     public static func fit(x: UnsafeBufferPointer<Double>, y: UnsafeBufferPointer<Double>, z: UnsafeBufferPointer<Double>,
                            options: Configuration = Configuration()) throws(GeoAnchorError) -> MagnetometerCalibration {
         let n = x.count
         precondition(y.count == n && z.count == n, "component buffers differ in count")
+        try options.validate()
         var magnitudes = [Double](repeating: 0, count: n)
         for i in 0..<n {
             let v = SIMD3(x[i], y[i], z[i])

@@ -220,6 +220,42 @@ struct MagnetometerCalibrationTests {
         let lim = try MagnetometerCalibrator.fit(clipped, options: .init(saturationLimit: 45))
         #expect(lim.samples == clipped.filter { abs($0.x) < 45 && abs($0.y) < 45 && abs($0.z) < 45 }.count)
     }
+
+    /// Options outside their ranges are typed errors naming the option, thrown by the batch fit
+    /// and the incremental calibrator before any sample is used. Before, a `minimumSamples`
+    /// below 10 was silently raised to 10, a saturation limit ≤ 0 clipped every sample and an
+    /// expected strength ≤ 0 was ignored. Reference: the documented ranges, exactly.
+    @Test func invalidOptionsAreRefused() throws {
+        typealias C = MagnetometerCalibrator.Configuration
+        var sim = MagnetometerSimulator(field: zavistField, hardIron: SIMD3(10, 20, 30), softIron: .identity, noise: 0.5, seed: 9)
+        let samples = sim.sphereCoveringStream(count: 400).map(\.magnetometer)
+        #expect(C.minimumSamplesRange == .closed(10, 1_000_000))
+        for n in [10, 1_000_000] { #expect(throws: Never.self) { try C(minimumSamples: n).validate() } }
+        let cases: [(C, GeoAnchorError)] = [
+            (C(minimumSamples: 9), .outOfRange(name: "minimumSamples", value: 9, allowed: .closed(10, 1_000_000))),
+            (C(minimumSamples: -1), .outOfRange(name: "minimumSamples", value: -1, allowed: .closed(10, 1_000_000))),
+            (C(minimumSamples: 1_000_001), .outOfRange(name: "minimumSamples", value: 1_000_001, allowed: .closed(10, 1_000_000))),
+            (C(minimumSamples: Int.max), .outOfRange(name: "minimumSamples", value: Double(Int.max), allowed: .closed(10, 1_000_000))),
+            (C(saturationLimit: 0), .outOfRange(name: "saturationLimit", value: 0, allowed: .greaterThan(0))),
+            (C(saturationLimit: -45), .outOfRange(name: "saturationLimit", value: -45, allowed: .greaterThan(0))),
+            (C(saturationLimit: .infinity), .nonFinite(name: "saturationLimit", value: .infinity)),
+            (C(expectedFieldStrength: 0), .outOfRange(name: "expectedFieldStrength", value: 0, allowed: .greaterThan(0, unit: "µT"))),
+            (C(expectedFieldStrength: -49.5), .outOfRange(name: "expectedFieldStrength", value: -49.5, allowed: .greaterThan(0, unit: "µT")))
+        ]
+        for (options, error) in cases {
+            #expect(throws: error) { try options.validate() }
+            #expect(throws: error) { try MagnetometerCalibrator.fit(samples, options: options) }
+            var inc = IncrementalMagnetometerCalibrator(configuration: options)
+            #expect(throws: error) { try inc.add(samples[0]) }
+            #expect(throws: error) { try inc.estimate() }
+            #expect(inc.sampleCount == 0)
+        }
+        #expect(throws: GeoAnchorError.self) { try MagnetometerCalibrator.fit(samples, options: C(expectedFieldStrength: .nan)) }
+        // The values as given are kept (no silent clamp); valid options still fit.
+        #expect(C(minimumSamples: 9).minimumSamples == 9)
+        let ok = try MagnetometerCalibrator.fit(samples, options: C(minimumSamples: 10, saturationLimit: 1e6, expectedFieldStrength: 49.5))
+        #expect(ok.samples == 400)
+    }
 }
 
 func compassTestLength(_ v: SIMD3<Double>) -> Double { (v * v).sum().squareRoot() }
