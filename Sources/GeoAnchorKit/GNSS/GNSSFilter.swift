@@ -48,8 +48,13 @@ extension GNSSProcessor {
     /// Smoothing is offline: each exclusion then also covers the window (30 s) whose estimates
     /// revealed it, which the causal filter cannot do (G06's clock 0.3 µs off: filter 32.5 m,
     /// smoother 2.8 m; without G06 5.4 / 2.8 m).
+    ///
+    /// Preconditions: ``configuration`` and `fc` pass their `validate()` (a programmer error
+    /// otherwise: validate configurations that come from outside first).
     public func filterEpochs(_ epochs: [GNSSEpoch], smooth: Bool, filter fc: GNSSFilterConfiguration = .init())
         -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
+        configuration.requireValid()
+        fc.requireValid()
         let cfg = configuration
         var stats = GNSSRunStatistics()
         // Prepare every epoch once.
@@ -64,9 +69,12 @@ extension GNSSProcessor {
 
     /// ``filterEpochs(_:smooth:filter:)`` on measurements already prepared (e.g. from a GSDC
     /// `device_gnss.csv` with Google's satellite states): `times` GPS s, `flags` RINEX epoch flags.
+    /// Preconditions as ``filterEpochs(_:smooth:filter:)``.
     public func filterPrepared(times: [Double], flags: [Int], prepared measurements: [[PreparedMeasurement]], smooth: Bool,
                                filter fc: GNSSFilterConfiguration = .init(), statistics: GNSSRunStatistics = .init())
         -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
+        configuration.requireValid()
+        fc.requireValid()
         precondition(times.count == measurements.count && flags.count == measurements.count, "one time, flag and measurement list per epoch")
         let cfg = configuration
         // Combined once here; the WLS initialisation finds nothing left to combine.

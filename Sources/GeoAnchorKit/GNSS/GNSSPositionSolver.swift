@@ -207,9 +207,13 @@ public struct GNSSPositionSolver: Sendable {
     /// centre); `suspects`: satellites found faulty in recent epochs; `excluding`: satellites left
     /// out from the start, e.g. ``GNSSBiasMonitor/excluded``
     /// (``solve(_:time:prior:suspects:excluding:skipped:)``). Measurement-level drops are added to `skipped`.
+    ///
+    /// Precondition: ``configuration`` passes ``GNSSSolverConfiguration/validate()`` (a programmer
+    /// error otherwise: validate a configuration that comes from outside first).
     public func solve(_ epoch: GNSSEpoch, prior: SIMD3<Double>? = nil, suspects: Set<SatelliteID> = [],
                       excluding: Set<SatelliteID> = [],
                       skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
+        configuration.requireValid()
         guard epoch.flag <= 1 else { return .failure(.epochFlag) }
         let ms = ephemerides.prepare(epoch, systems: configuration.systems, minimumCN0: configuration.minimumCN0, skipped: &skipped)
         return solve(ms, time: epoch.time, prior: prior, suspects: suspects, excluding: excluding, skipped: &skipped)
@@ -388,9 +392,13 @@ public struct GNSSPositionSolver: Sendable {
     /// ``GNSSBiasMonitor``. The fault detection above then works on the others. Every satellite's
     /// bias estimate — from the residuals for those in the solution, from the prediction residuals
     /// for those left out — is in ``GNSSSolution/satelliteBiases``.
+    ///
+    /// Precondition: ``configuration`` passes ``GNSSSolverConfiguration/validate()`` (a programmer
+    /// error otherwise: validate a configuration that comes from outside first).
     public func solve(_ measurements: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?,
                       suspects: Set<SatelliteID> = [], excluding: Set<SatelliteID> = [],
                       skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
+        configuration.requireValid()
         let cfg = configuration
         let all = cfg.ionosphereFreeCombination ? PreparedMeasurement.ionosphereFreeCombinations(measurements) : measurements
         // The C/N0 variance factor of every measurement (one `exp` each, shared with the Doppler fit).
@@ -911,8 +919,10 @@ public struct GNSSPositionSolver: Sendable {
 
     /// Doppler velocity (ECEF m/s) and clock drift (m/s): WLS on pseudorange rates with velocity and one clock drift,
     /// with the same mask; one pass of exclusion of residuals > 4σ. Nil with fewer than 5 rates.
+    /// Precondition: ``configuration`` passes ``GNSSSolverConfiguration/validate()``.
     public func velocityAndDrift(_ all: [PreparedMeasurement], receiver r: SIMD3<Double>, lat: Double, lon: Double) -> (velocity: SIMD3<Double>, drift: Double)? {
-        velocityAndDrift(all, cn0Factors: all.map { GNSSSolverConfiguration.cn0Factor($0.cn0) }, receiver: r,
+        configuration.requireValid()
+        return velocityAndDrift(all, cn0Factors: all.map { GNSSSolverConfiguration.cn0Factor($0.cn0) }, receiver: r,
                          up: SIMD3(cos(lat) * cos(lon), cos(lat) * sin(lon), sin(lat)))
     }
 

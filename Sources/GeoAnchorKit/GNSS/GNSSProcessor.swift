@@ -38,6 +38,11 @@ public struct GNSSRunStatistics: Sendable, Hashable {
 }
 
 /// Runs a whole observation file: WLS per epoch, or the filter / smoother.
+///
+/// Its entry points cannot throw: an invalid ``configuration`` (or filter configuration) stops
+/// them as a programmer error (`preconditionFailure` naming the value). Validate a configuration
+/// that comes from outside first (``GNSSSolverConfiguration/validate()``,
+/// ``GNSSFilterConfiguration/validate()``).
 public struct GNSSProcessor: Sendable {
     public var ephemerides: SatelliteEphemerides
     public var configuration: GNSSSolverConfiguration
@@ -52,6 +57,7 @@ public struct GNSSProcessor: Sendable {
 
     /// Per-epoch solutions (only solved epochs) and statistics.
     public func solveEpochs(_ epochs: [GNSSEpoch]) -> (solutions: [GNSSSolution], statistics: GNSSRunStatistics) {
+        configuration.requireValid()
         let solver = GNSSPositionSolver(ephemerides: ephemerides, configuration: configuration)
         let r = Self.solveInTurn(times: epochs.map(\.time), monitor: biasMonitor) { k, prior, suspects, excluding, skipped in
             solver.solve(epochs[k], prior: prior, suspects: suspects, excluding: excluding, skipped: &skipped)
@@ -120,6 +126,7 @@ extension GNSSProcessor {
     /// Runs `mode` over a GSDC `device_gnss.csv` (Google's satellite states and corrections as
     /// given; use ``GSDCDeviceGNSS/solverConfiguration``).
     public func run(_ device: GSDCDeviceGNSS, mode: GNSSProcessingMode) -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
+        configuration.requireValid()
         switch mode {
         case .wls:
             let solver = GNSSPositionSolver(ephemerides: ephemerides, configuration: configuration)
@@ -137,6 +144,7 @@ extension GNSSProcessor {
 
     /// Runs `mode` over all epochs: output fixes (UTC), the residual RMS per fix, statistics.
     public func run(_ epochs: [GNSSEpoch], mode: GNSSProcessingMode) -> (fixes: [Fix], residualRMS: [Double?], statistics: GNSSRunStatistics) {
+        configuration.requireValid()
         switch mode {
         case .wls:
             let (sols, stats) = solveEpochs(epochs)
