@@ -95,6 +95,9 @@ struct AnchorsCommand: ParsableCommand {
                     throw InputError(file: "--\(name)", line: nil, message: "expected a finite non-negative number, got \(v)")
                 }
             }
+            // The placement configuration's own ranges (checked here so the error names the option).
+            try located("--max-range") { try PlacementConfiguration.maxRangeRange.check(maxRange, name: "max range") }
+            try located("--fov") { try PlacementConfiguration.fieldOfViewRange.check(fov, name: "field of view") }
             let table = try CSVTable.read(path: anchors)
             let parsed = try AnchorRows.parse(table)
             let needsGeoid = deviceReference == .msl || parsed.anchors.contains { if case .meanSeaLevel = $0.anchor.altitude { return true } else { return false } }

@@ -14,6 +14,30 @@ public struct DriftCorrectionConfiguration: Sendable, Hashable {
         self.maxTranslationRate = maxTranslationRate; self.maxRotationRate = maxRotationRate
         self.snapDistance = snapDistance
     }
+
+    /// The values ``maxTranslationRate`` accepts: (0, ∞] m/s — `.infinity` jumps.
+    public static let translationRateRange = ValueRange(lower: .exclusive(0), upper: .unbounded, unit: "m/s")
+    /// The values ``maxRotationRate`` accepts: (0, ∞] °/s — `.infinity` jumps.
+    public static let rotationRateRange = ValueRange(lower: .exclusive(0), upper: .unbounded, unit: "degrees/s")
+    /// The values ``snapDistance`` accepts: [0, ∞) m, finite. 0 applies every correction at once;
+    /// any finite distance works (it is only compared with the correction's length).
+    public static let snapDistanceRange = ValueRange.atLeast(0, unit: "m")
+
+    /// Checks every value: ``maxTranslationRate`` and ``maxRotationRate`` > 0 or `.infinity`
+    /// (``translationRateRange``, ``rotationRateRange``; NaN, 0 and negative rates are refused: a
+    /// NaN rate made every anchor transform NaN at the next ``AnchorField/advance(by:)``),
+    /// ``snapDistance`` finite and ≥ 0 (``snapDistanceRange``).
+    /// ``AnchorField/init(anchors:environment:convention:session:drift:)`` and
+    /// ``AnchorField/update(pose:devicePositionInSession:nominalHeading:)`` throw this error;
+    /// ``AnchorField/advance(by:)``, which cannot throw, stops on it as a programmer error — validate a
+    /// ``AnchorField/drift`` that comes from outside before setting it.
+    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+    public func validate() throws(GeoAnchorError) {
+        if maxTranslationRate != .infinity { try Self.translationRateRange.check(maxTranslationRate, name: "maxTranslationRate") }
+        if maxRotationRate != .infinity { try Self.rotationRateRange.check(maxRotationRate, name: "maxRotationRate") }
+        try Self.snapDistanceRange.check(snapDistance, name: "snapDistance")
+    }
 }
 
 /// Many anchors re-posed every frame: ECEF precomputed once; per frame one rotation + translation
@@ -71,10 +95,12 @@ public struct AnchorField: Sendable {
 
     /// Resolves and precomputes every anchor about a session started at `session` (the device's
     /// pose when the AR session began: origin of the session frame, device at its origin).
-    /// - Throws: errors of the session pose; per-anchor errors are collected in ``failures``.
+    /// - Throws: an invalid `drift` (``DriftCorrectionConfiguration/validate()``), checked first;
+    ///   errors of the session pose; per-anchor errors are collected in ``failures``.
     public init(anchors: [GeoAnchor], environment: AnchorEnvironment = AnchorEnvironment(),
                 convention: ARFrameConvention, session: DevicePose,
                 drift: DriftCorrectionConfiguration = DriftCorrectionConfiguration()) throws(GeoAnchorError) {
+        try drift.validate()
         try session.validate()
         let origin = try environment.ellipsoidal(session.position)
         let frame = try LocalTangentFrame(origin: origin, ellipsoid: environment.ellipsoid)
@@ -133,9 +159,11 @@ public struct AnchorField: Sendable {
     ///     tracked camera orientation and the frame convention); the difference `pose.heading −
     ///     nominalHeading` is the heading correction. `nil` means no correction (the frame's north
     ///     is trusted).
-    /// - Throws: errors of the pose (invalid values, MSL without geoid).
+    /// - Throws: an invalid ``drift`` (``DriftCorrectionConfiguration/validate()``), checked
+    ///   first; errors of the pose (invalid values, MSL without geoid).
     public mutating func update(pose: DevicePose, devicePositionInSession: SIMD3<Double>,
                                 nominalHeading: Double? = nil) throws(GeoAnchorError) {
+        try drift.validate()
         try pose.validate()
         let device = try environment.ellipsoidal(pose.position)
         let e = environment.ellipsoid.ecef(latitude: device.latitude, longitude: device.longitude, ellipsoidalHeight: device.height)
@@ -163,8 +191,14 @@ public struct AnchorField: Sendable {
     /// ``recentreDistance`` from it.
     /// - Returns: `true` when the output origin was re-centred (move the scene root to
     ///   ``renderOrigin``).
+    ///
+    /// Precondition: ``drift`` passes ``DriftCorrectionConfiguration/validate()`` (a programmer
+    /// error otherwise: validate a configuration that comes from outside before setting it).
     @discardableResult
     public mutating func advance(by dt: Double) -> Bool {
+        do { try drift.validate() } catch {
+            preconditionFailure("DriftCorrectionConfiguration: \(error.description) (validate() a configuration from outside first)")
+        }
         let dt = Swift.max(0, dt.isFinite ? dt : 0)
         let dAngle = Angle.difference(from: appliedNorthOffset, to: targetNorthOffset)
         let maxAngle = drift.maxRotationRate * dt

@@ -52,8 +52,10 @@ public struct AnchorPlacer: Sendable {
 
     /// Places every anchor; each result is the placement or that anchor's error (the others are
     /// still placed).
-    /// - Throws: errors of the device pose itself (invalid values, MSL without a geoid).
+    /// - Throws: an invalid ``configuration`` (``PlacementConfiguration/validate()``), checked
+    ///   first; errors of the device pose itself (invalid values, MSL without a geoid).
     public func place(_ anchors: [GeoAnchor], from pose: DevicePose) throws(GeoAnchorError) -> [Result<AnchorPlacement, GeoAnchorError>] {
+        try configuration.validate()
         try pose.validate()
         let device = try environment.ellipsoidal(pose.position)
         let frame = try LocalTangentFrame(origin: device, ellipsoid: environment.ellipsoid)

@@ -147,4 +147,30 @@ public struct PlacementConfiguration: Sendable, Hashable {
     public init(maxRange: Double = 10_000, horizontalFieldOfView: Double = 60, errorWeight: Double = 10) {
         self.maxRange = maxRange; self.horizontalFieldOfView = horizontalFieldOfView; self.errorWeight = errorWeight
     }
+
+    /// The values ``maxRange`` accepts: (0, ∞) m, finite. Any finite range culls correctly (it
+    /// is only compared with distances); a very large one (1e9 m) keeps every anchor.
+    public static let maxRangeRange = ValueRange.greaterThan(0, unit: "m")
+
+    /// The values ``horizontalFieldOfView`` accepts: (0, 360]°; 360 disables the test (larger
+    /// angles were treated as 360 and are refused rather than read as something else).
+    public static let fieldOfViewRange = ValueRange(lower: .exclusive(0), upper: .inclusive(360), unit: "degrees")
+
+    /// The values ``errorWeight`` accepts: [0, 1e6]. 0 orders by distance alone; 1e6 already
+    /// makes 1 mm of error outweigh 1 km of distance. Beyond it the weight only risks the
+    /// score: with 1e308 every anchor with an expected error of 2 m or more scored ∞ and their
+    /// order was lost.
+    public static let errorWeightRange = ValueRange.closed(0, 1e6)
+
+    /// Checks every value: finite and in its range — ``maxRange`` in ``maxRangeRange`` (0, ∞) m,
+    /// ``horizontalFieldOfView`` in ``fieldOfViewRange`` (0, 360]° (360 disables the test),
+    /// ``errorWeight`` in ``errorWeightRange`` [0, 1e6]. ``AnchorPlacer/place(_:from:)`` throws
+    /// this error before placing anything.
+    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+    public func validate() throws(GeoAnchorError) {
+        try Self.maxRangeRange.check(maxRange, name: "maxRange")
+        try Self.fieldOfViewRange.check(horizontalFieldOfView, name: "horizontalFieldOfView")
+        try Self.errorWeightRange.check(errorWeight, name: "errorWeight")
+    }
 }
