@@ -201,12 +201,13 @@ public struct AnchorField: Sendable {
         }
         let dt = Swift.max(0, dt.isFinite ? dt : 0)
         let dAngle = Angle.difference(from: appliedNorthOffset, to: targetNorthOffset)
-        let maxAngle = drift.maxRotationRate * dt
+        // An infinite rate jumps whatever the interval (∞ · 0 would be NaN at dt = 0).
+        let maxAngle = drift.maxRotationRate == .infinity ? .infinity : drift.maxRotationRate * dt
         appliedNorthOffset = Swift.abs(dAngle) <= maxAngle ? targetNorthOffset
             : appliedNorthOffset + (dAngle < 0 ? -maxAngle : maxAngle)
         let dp = targetOriginInSession - appliedOriginInSession
         let dist = (dp * dp).sum().squareRoot()
-        let maxStep = drift.maxTranslationRate * dt
+        let maxStep = drift.maxTranslationRate == .infinity ? .infinity : drift.maxTranslationRate * dt
         if dist <= maxStep || dist > drift.snapDistance {
             appliedOriginInSession = targetOriginInSession
         } else {

@@ -84,3 +84,24 @@ struct AnchoringConfigurationValidationTests {
         }
     }
 }
+
+extension AnchoringConfigurationValidationTests {
+    /// `.infinity` rates are documented to jump. Before: `advance(by: 0)` (a repeated frame
+    /// time) computed ∞ · 0 = NaN as the step and made the applied alignment, and so every
+    /// transform, NaN. Reference: the estimate itself (a jump is exact: tolerance none).
+    @Test func infiniteRatesJumpAlsoAtZeroInterval() throws {
+        let pose = DevicePose.exact(position: Self.device, heading: 0)
+        var field = try AnchorField(anchors: Self.anchors, convention: .enu, session: pose,
+                                    drift: DriftCorrectionConfiguration(maxTranslationRate: .infinity, maxRotationRate: .infinity))
+        let g = try LocalTangentFrame(origin: Self.device).geodetic(east: 3, north: 0, up: 0)
+        try field.update(pose: DevicePose.exact(position: GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude,
+                                                                          ellipsoidalHeight: g.ellipsoidalHeight), heading: 10),
+                         devicePositionInSession: .zero, nominalHeading: 0)
+        for dt in [0.0, -1, .nan] {
+            field.advance(by: dt)
+            #expect(field.appliedOriginInSession == field.targetOriginInSession, "dt \(dt)")
+            #expect(field.appliedNorthOffset == 10, "dt \(dt)")
+        }
+        #expect(field.reposed().allSatisfy { $0.c3.x.isFinite })
+    }
+}
