@@ -33,10 +33,11 @@ public enum RoutePlanner {
     ///   some stops or locations with a height and others without;
     ///   ``RoutingError/invalidWalkingModel(_:)``; ``RoutingError/unreachableStops(_:)`` for
     ///   stops only reachable over legs too steep to walk (only without a steep-terrain model);
-    ///   the solver's errors.
+    ///   the solver's errors (``RoutingError/invalidSolverConfiguration(_:)`` first of all).
     public static func plan(_ problem: RouteProblem, walking: WalkingModel = .tobler,
                             distance: DistanceFunction = RoutingDistance.geodesic,
                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {
+        try options.check()
         guard !problem.stops.isEmpty else { throw .noStops }
         try problem.validateValues()
         try walking.check()
@@ -68,10 +69,12 @@ public enum RoutePlanner {
     /// path between them; with no heights at all the tour is level.
     /// - Throws: ``RoutingError/mixedVerticalReferences(_:)`` for heights above a datum other
     ///   than the network's, or, on a network without heights, some stops or locations with a
-    ///   height and others without; ``RoutingError/unreachableStops(_:)``; the solver's errors.
+    ///   height and others without; ``RoutingError/unreachableStops(_:)``; the solver's errors
+    ///   (``RoutingError/invalidSolverConfiguration(_:)`` first of all).
     public static func plan(_ problem: RouteProblem, network: PathNetwork, maxSnapDistance: Double = 100,
                             walking: WalkingModel = .tobler,
                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {
+        try options.check()
         guard !problem.stops.isEmpty else { throw .noStops }
         // Before any n × n matrix is built.
         guard problem.nodeCoordinates.count <= VisitOrderSolver.maximumNodes else {
@@ -90,6 +93,7 @@ public enum RoutePlanner {
     /// Plans over user-supplied costs (node order: see ``RouteProblem``).
     public static func plan(_ problem: RouteProblem, costs: RoutingCosts,
                             options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> RoutePlan {
+        try options.check()
         let (instance, startNode, _) = try problem.instance(costs: costs)
         let solution: VisitOrder
         do { solution = try instance.solve(options: options) } catch {

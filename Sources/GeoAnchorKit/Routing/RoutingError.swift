@@ -45,6 +45,9 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The ``WalkingModel`` has a parameter outside its range (``WalkingModel/validate()``);
     /// `error` names it, its value and the allowed range.
     case invalidWalkingModel(GeoAnchorError)
+    /// The ``SolverConfiguration`` has a value outside its range (``SolverConfiguration/validate()``);
+    /// `error` names it, its value and the allowed range.
+    case invalidSolverConfiguration(GeoAnchorError)
 
     public var description: String {
         switch self {
@@ -66,6 +69,7 @@ public enum RoutingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .mixedVerticalReferences(let what):
             return "heights cannot be compared (\(what)); give all of them heights above one vertical reference (convert with a geoid), or none"
         case .invalidWalkingModel(let e): return "walking model: \(e)"
+        case .invalidSolverConfiguration(let e): return "solver options: \(e)"
         case .malformedInput(let s, let l, let r):
             if let l { return "\(s):\(l): \(r)" }
             return "\(s): \(r)"

@@ -21,24 +21,56 @@ public enum RoutingSolverKind: String, Sendable, Hashable, Codable {
 /// Options shared by the solvers.
 public struct SolverConfiguration: Sendable, Hashable {
     /// Wall-clock budget for the heuristic, seconds (the exact solver ignores it; it needs
-    /// ≤ 20 ms for 16 free stops in release builds). Default 1 s. Values above
-    /// ``maximumTimeLimit`` (10⁶ s, 11.6 days) run as that, negative and NaN as 0 (the
-    /// construction and one local-search descent still run).
+    /// ≤ 20 ms for 16 free stops in release builds). Default 1 s. ≥ 0: 0 still runs the
+    /// construction and one local-search descent; values above ``maximumTimeLimit`` (10⁶ s,
+    /// 11.6 days), `.infinity` included, run as that (leave the stop to ``maxIterations``).
+    /// Negative and NaN are refused (``validate()``).
     public var timeLimit: Double
     /// Seed of the pseudo-random perturbations. A run is reproducible for a given seed as long
     /// as ``maxIterations`` (not the time limit) stops it.
     public var seed: UInt64
-    /// Upper bound on iterated-local-search iterations (nil: only the time limit).
+    /// Upper bound on iterated-local-search iterations (nil: only the time limit), in
+    /// [0, ``maximumIterations``]; 0 stops after the construction and one descent.
     public var maxIterations: Int?
     /// Problems with at most this many free nodes (excluding a fixed start and end) are solved
-    /// exactly with Held–Karp. At most 16 (memory grows as 2ⁿ·n).
+    /// exactly with Held–Karp. In [0, ``maximumExactLimit``] (memory grows as 2ⁿ·n); 0 always
+    /// uses the heuristic.
     public var exactLimit: Int
 
+    /// A configuration; the values are checked by ``validate()``, which the solvers call (an
+    /// `exactLimit` above 16 was clamped to 16 here before, and is now refused there by name).
     public init(timeLimit: Double = 1, seed: UInt64 = 1, maxIterations: Int? = nil, exactLimit: Int = 16) {
         self.timeLimit = timeLimit
         self.seed = seed
         self.maxIterations = maxIterations
-        self.exactLimit = max(0, min(exactLimit, 16))
+        self.exactLimit = exactLimit
+    }
+
+    /// Largest ``exactLimit``: 16 free nodes, ≈ 8 MB of Held–Karp table (2ⁿ·n entries); 25 would
+    /// need 6.7 GB.
+    public static let maximumExactLimit = 16
+
+    /// Largest ``maxIterations``: 10¹². An iteration took 27 µs on 20 stops (debug build,
+    /// `geobench route --iterations 20000`); even 10 times faster (a release build) 10¹²
+    /// iterations take 2.7·10⁶ s, longer than ``maximumTimeLimit`` lets a run last. A larger cap
+    /// only means "no cap", which nil says.
+    public static let maximumIterations = 1_000_000_000_000
+
+    /// Checks every value: ``timeLimit`` ≥ 0 (`.infinity` allowed, see there; NaN refused),
+    /// ``maxIterations`` nil or in [0, ``maximumIterations``], ``exactLimit`` in
+    /// [0, ``maximumExactLimit``]. ``VisitOrderSolver/solve(cost:start:end:options:)`` and every
+    /// ``RoutePlanner`` `plan` throw it first, as ``RoutingError/invalidSolverConfiguration(_:)``.
+    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` (NaN, −∞) or
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+    public func validate() throws(GeoAnchorError) {
+        if timeLimit != .infinity { try ValueRange.atLeast(0, unit: "s").check(timeLimit, name: "timeLimit") }
+        if let m = maxIterations { try ValueRange.closed(0, Double(Self.maximumIterations)).check(Double(m), name: "maxIterations") }
+        try ValueRange.closed(0, Double(Self.maximumExactLimit)).check(Double(exactLimit), name: "exactLimit")
+    }
+
+    /// ``validate()`` as a routing error.
+    func check() throws(RoutingError) {
+        do { try validate() } catch { throw .invalidSolverConfiguration(error) }
     }
 
     /// The longest ``timeLimit`` honoured, seconds (10⁶ s ≈ 11.6 days; far beyond any useful
@@ -46,8 +78,9 @@ public struct SolverConfiguration: Sendable, Hashable {
     public static let maximumTimeLimit = 1e6
 
     /// When a run started at `now` must stop: `now` + ``timeLimit`` clamped to
-    /// [0, ``maximumTimeLimit``] (NaN counts as 0). The one conversion of the limit to a clock
-    /// instant: a limit above ≈ 9.2·10¹⁵ s would not fit the `Int64` milliseconds.
+    /// [0, ``maximumTimeLimit``] (NaN counts as 0; ``validate()`` refuses both before a run). The
+    /// one conversion of the limit to a clock instant: a limit above ≈ 9.2·10¹⁵ s would not fit
+    /// the `Int64` milliseconds.
     func deadline(from now: ContinuousClock.Instant) -> ContinuousClock.Instant {
         let seconds = timeLimit.isNaN ? 0 : Swift.min(Swift.max(0, timeLimit), Self.maximumTimeLimit)
         return now + .milliseconds(Int64(seconds * 1000))
@@ -93,12 +126,14 @@ public enum VisitOrderSolver {
     ///   - start: index of the first node.
     ///   - end: how the order ends.
     ///   - options: time limit, seed, iteration cap and the exact solver's size limit.
-    /// - Throws: ``RoutingError/invalidCostMatrix(_:)`` for bad indices;
+    /// - Throws: ``RoutingError/invalidSolverConfiguration(_:)`` when `options` fails
+    ///   ``SolverConfiguration/validate()`` (checked first); ``RoutingError/invalidCostMatrix(_:)`` for bad indices;
     ///   ``RoutingError/unreachableStops(_:)`` (node indices as text: the nodes that an infinite
     ///   entry leads to) when no order found avoids the infinite entries — with any number of
     ///   nodes, exact and heuristic alike.
     public static func solve(cost: CostMatrix, start: Int, end: VisitOrderEnd = .roundTrip,
                              options: SolverConfiguration = SolverConfiguration()) throws(RoutingError) -> VisitOrder {
+        try options.check()
         let n = cost.count
         guard n > 0 else { throw .noStops }
         guard n <= maximumNodes else { throw .tooManyStops(count: n, limit: maximumNodes) }
