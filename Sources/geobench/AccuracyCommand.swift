@@ -64,6 +64,7 @@ struct AccuracyCommand: ParsableCommand {
     func run() throws {
         try withInputErrors {
             guard timeOffset.isFinite else { throw InputError(file: "--time-offset", line: nil, message: "must be finite") }
+            try located("--time-offset") { try TrackAccuracy.Configuration.timeOffsetRange.check(timeOffset, name: "time offset") }
             guard maxGap > 0, maxGap.isFinite else { throw InputError(file: "--max-gap", line: nil, message: "\(maxGap) must be > 0") }
             let day = try date.map(TraceIO.parseDate)
             let (traceFixes, truthFixes) = try Self.loadPair(trace: trace, truth: truth, skipInvalid: skipInvalid, date: day, provider: provider)

@@ -56,6 +56,7 @@ public enum CSVTraceReader {
     public static func read(_ reader: ByteLineReader, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
                             onSensor: (SensorSample) throws -> Void = { _ in }) throws -> TraceReadSummary {
+        try options.check(source: reader.source)
         var summary = TraceReadSummary()
         var cols: Columns? = nil
         var pendingDevice: (ms: Int, fix: Fix?, line: Int)? = nil

@@ -81,6 +81,7 @@ public enum GPXReader {
     /// `read(stream:…onLinePoint:)`): opens the file and refuses entity declarations.
     static func read(url: URL, options: TraceReadConfiguration, onFix: (Fix) throws -> Void, onUntimedPoint: ((Fix) throws -> Void)?,
                      onWaypoint: ((GPXWaypoint) throws -> Void)?, onLinePoint: ((Bool, Int, Fix) -> Void)?) throws -> TraceReadSummary {
+        try options.check(source: url.path)
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
@@ -94,6 +95,7 @@ public enum GPXReader {
                             onFix: (Fix) throws -> Void,
                             onUntimedPoint: ((Fix) throws -> Void)? = nil,
                             onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
+        try options.check(source: source)
         try refuseEntityDeclarations(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source)
         return try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
                         onWaypoint: onWaypoint)

@@ -39,6 +39,7 @@ public enum GeoJSONTrace {
     public static func fixes(from fc: GeoJSONFeatureCollection, source: String,
                              options: TraceReadConfiguration = TraceReadConfiguration(),
                              onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
+        try options.check(source: source)
         var summary = TraceReadSummary()
         for (i, feat) in fc.features.enumerated() {
             summary.lines += 1

@@ -112,6 +112,7 @@ public enum GnssLoggerReader {
     public static func read(_ reader: ByteLineReader, fixSource: FixSource, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
                             onSensor: (SensorSample) throws -> Void = { _ in }) throws -> TraceReadSummary {
+        try options.check(source: reader.source)
         let state = ReadState(source: reader.source, fixSource: fixSource, options: options)
         let lineCount = try reader.forEachLine { b, lineNo in
             try state.line(b, lineNo, onFix: onFix, onSensor: onSensor)

@@ -86,8 +86,10 @@ public struct NMEAParser: Sendable {
     }
 
     /// Decodes one line. Completed fixes are appended to `out` (usually zero or one).
-    /// - Throws: ``TraceFormatError`` for an invalid line unless ``TraceReadConfiguration/skipInvalid``.
+    /// - Throws: ``TraceFormatError`` for an invalid line unless ``TraceReadConfiguration/skipInvalid``;
+    ///   on the first line, for invalid ``options`` (``TraceReadConfiguration/validate()``).
     public mutating func parse(line b: UnsafeBufferPointer<UInt8>, lineNumber: Int, into out: inout [Fix]) throws(TraceFormatError) {
+        if summary.lines == 0 { try options.check(source: source) }
         summary.lines += 1
         if let msg = parseLine(b, lineNumber, &out) {
             let e = TraceFormatError(source: source, line: lineNumber, message: msg)
@@ -107,8 +109,11 @@ public struct NMEAParser: Sendable {
 
     /// Ends the input: emits the last epoch and any epochs still waiting for a date.
     /// - Throws: ``TraceFormatError`` with `isMissingDate` when fixes never got a date (no
-    ///   RMC/ZDA/wrapper time and no ``TraceReadConfiguration/defaultDate``), also with `skipInvalid`.
+    ///   RMC/ZDA/wrapper time and no ``TraceReadConfiguration/defaultDate``), also with `skipInvalid`;
+    ///   for invalid ``options`` (``TraceReadConfiguration/validate()``: a default date outside
+    ///   the years 0001–9999).
     public mutating func finish(into out: inout [Fix]) throws(TraceFormatError) {
+        try options.check(source: source)
         flush(&out)
         if !undated.isEmpty {
             if let d = options.defaultDate {

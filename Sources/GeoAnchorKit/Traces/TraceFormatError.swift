@@ -34,7 +34,8 @@ public struct TraceReadConfiguration: Sendable, Hashable {
     /// talkers; default false — sentences without one are accepted, bad ones always rejected).
     public var requireChecksum: Bool
     /// NMEA: UTC day (seconds since 1970 at 00:00 of that day) to use when a file never states a
-    /// date (no RMC/ZDA, no GnssLogger wrapper time). nil: such files are an error.
+    /// date (no RMC/ZDA, no GnssLogger wrapper time). nil: such files are an error. Within
+    /// ``Fix/earliestTime``…``Fix/latestTime`` (``validate()``).
     public var defaultDate: Double?
     /// GnssLogger logs: which location provider's `Fix` records become fixes (default `.gps`,
     /// the chipset's own fix). Ignored by the other formats.
@@ -44,6 +45,26 @@ public struct TraceReadConfiguration: Sendable, Hashable {
                 provider: GnssLoggerProvider = .gps) {
         self.skipInvalid = skipInvalid; self.requireChecksum = requireChecksum; self.defaultDate = defaultDate
         self.provider = provider
+    }
+
+    /// The values ``defaultDate`` accepts: ``Fix/earliestTime``…``Fix/latestTime`` (years
+    /// 0001–9999), the times a fix may carry. Before this check a NaN or 1e300 date trapped the
+    /// NMEA reader converting it to a day number.
+    public static let defaultDateRange = ValueRange.closed(Fix.earliestTime, Fix.latestTime, unit: "s")
+
+    /// Checks ``defaultDate`` (when set) against ``defaultDateRange``; the other options are
+    /// flags and a provider, any value of which is valid. Every reader taking these options
+    /// refuses an invalid one first, as a ``TraceFormatError`` for the source naming the option
+    /// (`FILE: options: defaultDate … is outside …`).
+    /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+    ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the value.
+    public func validate() throws(GeoAnchorError) {
+        if let d = defaultDate { try Self.defaultDateRange.check(d, name: "defaultDate") }
+    }
+
+    /// ``validate()`` as the readers' error about `source`.
+    func check(source: String) throws(TraceFormatError) {
+        do { try validate() } catch { throw TraceFormatError(source: source, line: nil, message: "options: \(error)") }
     }
 }
 

@@ -33,13 +33,15 @@ public enum TraceReader {
     ///   - options: invalid-record handling, NMEA checksums and date, GnssLogger provider.
     ///   - onFix: called for every fix, in file order.
     ///   - onSensor: called for every sensor sample, in file order.
-    /// - Throws: ``TraceFormatError`` (`FILE:LINE: message`) for unreadable or invalid input;
+    /// - Throws: ``TraceFormatError`` (`FILE:LINE: message`) for invalid `options`
+    ///   (``TraceReadConfiguration/validate()``, checked first), unreadable or invalid input;
     ///   whatever the callbacks throw (so this entry point cannot name one error type; the
     ///   callback-free ``load(url:format:options:)`` throws `TraceFormatError` only).
     @discardableResult
     public static func read(url: URL, format: TraceFormat? = nil, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
                             onSensor: (SensorSample) throws -> Void = { _ in }) throws -> TraceReadSummary {
+        try options.check(source: url.path)
         guard let fmt = format ?? TraceFormat(pathExtension: url.pathExtension) else {
             throw TraceFormatError(source: url.path, line: nil,
                 message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv or .geojson)")
@@ -85,6 +87,7 @@ public enum NMEAReader {
     /// Reads every line, calling `onFix` for each completed fix.
     public static func read(_ reader: ByteLineReader, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
+        try options.check(source: reader.source)
         var parser = NMEAParser(source: reader.source, options: options)
         var out: [Fix] = []
         out.reserveCapacity(16)

@@ -85,6 +85,35 @@ public struct TrackAccuracy: Sendable, Hashable {
         public init(timeOffset: Double = 0, maximumGap: Double = 1.5, minimumSpeedForTrack: Double = 0.5) {
             self.timeOffset = timeOffset; self.maximumGap = maximumGap; self.minimumSpeedForTrack = minimumSpeedForTrack
         }
+
+        /// The values ``timeOffset`` accepts: ± the span of the times a fix may carry
+        /// (``Fix/earliestTime``…``Fix/latestTime``, years 0001–9999, ≈ 3.2e11 s). A larger
+        /// offset moves every fix outside any reference: nothing could match.
+        public static let timeOffsetRange = ValueRange.closed(-(Fix.latestTime - Fix.earliestTime), Fix.latestTime - Fix.earliestTime, unit: "s")
+
+        /// The values ``maximumGap`` accepts: [0, ≈ 3.2e11] s. 0 matches only trace times within
+        /// 1 ms of a reference sample; beyond the span of fix times (as ``timeOffsetRange``) every
+        /// gap is bridged already.
+        public static let maximumGapRange = ValueRange.closed(0, Fix.latestTime - Fix.earliestTime, unit: "s")
+
+        /// The values ``minimumSpeedForTrack`` accepts: (0, ∞) m/s, finite. Along/cross-track is
+        /// the error projected on the reference's direction of travel, which a reference at rest
+        /// does not have: with 0 a stationary epoch divided by a zero speed and its along/cross-track
+        /// errors were NaN.
+        public static let minimumSpeedRange = ValueRange.greaterThan(0, unit: "m/s")
+
+        /// Checks every value: finite and in its range — ``timeOffset`` in ``timeOffsetRange``,
+        /// ``maximumGap`` in ``maximumGapRange``, ``minimumSpeedForTrack`` in ``minimumSpeedRange``.
+        /// ``TrackAccuracy/evaluate(trace:reference:options:geoid:)`` cannot throw: it stops on an
+        /// invalid configuration as a programmer error — validate one that comes from outside
+        /// (command-line options, a settings file) first.
+        /// - Throws: ``GeoAnchorError/nonFinite(name:value:)`` or
+        ///   ``GeoAnchorError/outOfRange(name:value:allowed:)`` naming the first bad value.
+        public func validate() throws(GeoAnchorError) {
+            try Self.timeOffsetRange.check(timeOffset, name: "timeOffset")
+            try Self.maximumGapRange.check(maximumGap, name: "maximumGap")
+            try Self.minimumSpeedRange.check(minimumSpeedForTrack, name: "minimumSpeedForTrack")
+        }
     }
 
     public var horizontal: ErrorStatistics
@@ -178,8 +207,14 @@ extension TrackAccuracy {
     ///   the only approximation is linear interpolation of latitude/longitude/height between
     ///   reference samples (for 10 Hz references at driving speed the chord–arc difference is
     ///   below 1 µm).
+    ///
+    /// Precondition: `options` passes ``Configuration/validate()`` (a programmer error otherwise:
+    /// validate options that come from outside first).
     public static func evaluate(trace: [Fix], reference: ReferenceTrack, options: Configuration = Configuration(),
                                 geoid: (@Sendable (Double, Double) -> Double?)? = nil) -> TrackAccuracy {
+        do { try options.validate() } catch {
+            preconditionFailure("TrackAccuracy.Configuration: \(error.description) (validate() options from outside first)")
+        }
         var epochs: [EpochError] = []
         epochs.reserveCapacity(trace.count)
         var unmatched = 0
