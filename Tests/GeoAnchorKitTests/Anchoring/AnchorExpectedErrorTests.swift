@@ -71,7 +71,7 @@ struct AnchorExpectedErrorTests {
                                      positionSigma: .greatestFiniteMagnitude, verticalSigma: .greatestFiniteMagnitude, headingSigma: 90)
         #expect(huge.meters == .infinity && huge.degrees.isFinite, "\(huge)")
         // Nothing in a grid of extreme values gives NaN.
-        let values: [Double] = [0, 5e-324, 1e-300, 1e-150, 1, 1e80, 1e160, 1e300, .greatestFiniteMagnitude]
+        let values: [Double] = [0, .leastNonzeroMagnitude, 1e-300, 1e-150, 1, 1e80, 1e160, 1e300, .greatestFiniteMagnitude]
         for h in values { for s in values { for p in values { for v in values { for hd in [0, 5, .greatestFiniteMagnitude] {
             let u = AnchorUncertainty(horizontalDistance: h, slantDistance: s, positionSigma: p, verticalSigma: v, headingSigma: hd)
             #expect(!u.meters.isNaN && !u.degrees.isNaN, "\([h, s, p, v, hd]): \(u)")

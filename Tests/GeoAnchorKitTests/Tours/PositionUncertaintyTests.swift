@@ -53,7 +53,7 @@ struct PositionUncertaintyTests {
     /// (before: ½, σ√2 overflowed), tolerance 1e-14.
     @Test func extremeScales() {
         let onBoundary = PositionUncertainty.probabilityInsideCircle(distance: 1, radius: 1, sigma: 1)
-        for s in [5e-324, 1e-300, 1e-160, 1e160, 1e300, 1e308] {
+        for s in [Double.leastNonzeroMagnitude, 1e-300, 1e-160, 1e160, 1e300, 1e308] {
             let centre = PositionUncertainty.probabilityInsideCircle(distance: 0, radius: s, sigma: s)
             #expect(abs(centre - (1 - exp(-0.5))) <= 1e-12, "σ \(s): \(centre)")
             let edge = PositionUncertainty.probabilityInsideCircle(distance: s, radius: s, sigma: s)
