@@ -623,6 +623,239 @@ struct DocumentationExamples {
         #expect(share.stationary + share.walking >= 0.9, "\(share)")
     }
 
+    // MARK: - Geodesy.md
+
+    /// Reference: EPSG/IOGP Guidance Note 7-2 (Oct 2020, §2.2.3), as carried in PROJ's
+    /// test/gie/builtins.gie ("Geographic/topocentric" and "Geocentric/topocentric" sections):
+    /// 53°48′33.82″ N 2°07′46.38″ E h 73 m about 55° N 5° E 200 m → E −189,013.869, N −128,642.040,
+    /// U −4,220.171 m; ECEF X 3,771,793.968, Y 140,253.342, Z 5,124,304.349 m. Tolerances: the
+    /// published 1 mm rounding for ECEF and the round trip; 0.35 mm for ENU, which the article
+    /// quotes as "0.3 mm" (east 0.17, north 0.30, up 0.23 mm measured). Bearing: atan2(E, N), 1e-6°
+    /// (0.35 mm over 229 km is 9e-8°).
+    @Test func geodesyFrameGuidanceNote() throws {
+        let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: 55, longitude: 5, ellipsoidalHeight: 200))
+        let point = GeodeticCoordinate(latitude: 53 + 48 / 60.0 + 33.82 / 3600, longitude: 2 + 7 / 60.0 + 46.38 / 3600,
+                                       ellipsoidalHeight: 73)
+        let v = try frame.enu(from: point)          // E −189,013.869 m, N −128,642.040 m, U −4,220.171 m
+        print(v.horizontalDistance, v.bearing)      // m; degrees clockwise from true north
+        let ned = v.ned                             // the same vector as north, east, down
+        let ecef = frame.ecef(fromENU: v)           // Earth-centred, Earth-fixed x, y, z (m)
+        let back = try frame.geodetic(from: v)      // the point again, with its ellipsoidal height
+
+        #expect(abs(v.east - -189_013.869) <= 0.35e-3 && abs(v.north - -128_642.040) <= 0.35e-3
+                && abs(v.up - -4_220.171) <= 0.35e-3, "\(v)")
+        #expect(abs(v.horizontalDistance - (189_013.869 * 189_013.869 + 128_642.040 * 128_642.040).squareRoot()) <= 1e-3)
+        #expect(abs(v.bearing - (180 + atan2(189_013.869, 128_642.040) * 180 / .pi)) <= 1e-6, "\(v.bearing)")
+        #expect(ned.north == v.north && ned.east == v.east && ned.down == -v.up)
+        #expect(abs(ecef.x - 3_771_793.968) <= 1e-3 && abs(ecef.y - 140_253.342) <= 1e-3 && abs(ecef.z - 5_124_304.349) <= 1e-3, "\(ecef)")
+        #expect(abs(back.latitude - point.latitude) <= 1e-12 && abs(back.longitude - point.longitude) <= 1e-12
+                && abs(back.height - 73) <= 1e-6 && back.verticalReference == .ellipsoid)
+    }
+
+    /// Reference: pyproj 3.7.1 / PROJ 9.5.1 (cart + topocentric), rows "Zurich HB" of
+    /// the shared data file geodesy/derived_pyproj/enu_vectors_pyproj.csv (copied here, so the test
+    /// needs no file): (682.0944, 963.2923, −79.9131) and (−1437.8855, −1679.3408, 22.3204) m.
+    /// Tolerance 0.25 mm: the file rounds to 0.1 mm and 1e-9° (the bound ENUReferenceTests uses).
+    /// Failures: index 1 (latitude 97.39°) and 2 (MSL height), with their typed errors.
+    @Test func geodesyBatchArray() throws {
+        let zurich = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: 47.378177, longitude: 8.540192, ellipsoidalHeight: 408))
+        let stops = [
+            GeodeticCoordinate(latitude: 47.386840589, longitude: 8.549225263, ellipsoidalHeight: 328.1961),
+            GeodeticCoordinate(latitude: 97.386840589, longitude: 8.549225263, ellipsoidalHeight: 328.1961),  // typo: > 90°
+            GeodeticCoordinate(latitude: 47.374993638, longitude: 8.557936431, altitude: 300),                // MSL height
+            GeodeticCoordinate(latitude: 47.363071475, longitude: 8.521158337, ellipsoidalHeight: 430.7035),
+        ]
+        let (vectors, failures) = zurich.enu(from: stops)    // NaN vectors at the failed indices
+        for failure in failures {
+            print(failure.index, failure.error)              // 1: latitude 97.38… is outside [-90, 90] degrees; 2: height is msl, …
+        }
+
+        #expect(vectors.count == 4)
+        #expect(failures == [.init(index: 1, error: .invalidLatitude(97.386840589)),
+                             .init(index: 2, error: .verticalReferenceMismatch(expected: .ellipsoid, got: .meanSeaLevel))])
+        #expect(vectors[1].east.isNaN && vectors[2].up.isNaN)
+        let expected = [(0, 682.0944, 963.2923, -79.9131), (3, -1437.8855, -1679.3408, 22.3204)]
+        for (i, e, n, u) in expected {
+            #expect(abs(vectors[i].east - e) <= 2.5e-4 && abs(vectors[i].north - n) <= 2.5e-4 && abs(vectors[i].up - u) <= 2.5e-4,
+                    "\(i): \(vectors[i])")
+        }
+    }
+
+    /// Reference: the same pyproj rows as `geodesyBatchArray` (0.25 mm); the NaN latitude is the
+    /// only failure, reported as invalidLatitude with NaN outputs.
+    @Test func geodesyBatchBuffers() throws {
+        let zurich = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: 47.378177, longitude: 8.540192, ellipsoidalHeight: 408))
+
+        let latitudes = [47.386840589, .nan, 47.363071475]
+        let longitudes = [8.549225263, 8.549225263, 8.521158337]
+        let heights = [328.1961, 328.1961, 430.7035]
+        var east = [Double](repeating: 0, count: latitudes.count)
+        var north = east
+        var up = east
+        let failed = latitudes.withUnsafeBufferPointer { lat in
+            longitudes.withUnsafeBufferPointer { lon in
+                heights.withUnsafeBufferPointer { h in
+                    east.withUnsafeMutableBufferPointer { e in
+                        north.withUnsafeMutableBufferPointer { n in
+                            up.withUnsafeMutableBufferPointer { u in
+                                zurich.enu(latitude: lat, longitude: lon, ellipsoidalHeight: h, east: e, north: n, up: u)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        print(failed.map(\.index))                           // [1]: east[1], north[1], up[1] are NaN
+
+        #expect(failed.count == 1 && failed[0].index == 1)
+        if case .invalidLatitude(let lat) = failed[0].error { #expect(lat.isNaN) } else { Issue.record("\(failed)") }
+        #expect(east[1].isNaN && north[1].isNaN && up[1].isNaN)
+        let expected = [(0, 682.0944, 963.2923, -79.9131), (2, -1437.8855, -1679.3408, 22.3204)]
+        for (i, e, n, u) in expected {
+            #expect(abs(east[i] - e) <= 2.5e-4 && abs(north[i] - n) <= 2.5e-4 && abs(up[i] - u) <= 2.5e-4, "\(i)")
+        }
+    }
+
+    /// Reference: Vincenty (1975), Flinders Peak → Buninyong on GRS80 as published by Geoscience
+    /// Australia: 54,972.271 m, azimuth 306°52′05.37″, forward azimuth at Buninyong 307°10′25.07″
+    /// (reverse azimuth 127°10′25.07″), Buninyong 37°39′10.15610″ S 143°55′35.38390″ E.
+    /// Tolerances: the published rounding — 0.5 mm, 0.005″ (1.4e-6°); the direct solution from the
+    /// rounded azimuth and distance lands within 1e-8° (≈ 1.1 mm; 0.005″ over 55 km is 1.3 mm
+    /// across the line). Also PROJ 9.1.1's geod_direct from the same input (geodesic.h, run for this
+    /// test): −37.652821145632, 143.926495523325, to 1e-11°.
+    @Test func geodesyInverseDirect() throws {
+        let geodesic = Geodesic(ellipsoid: .grs80)
+        let flindersPeak = GeodeticCoordinate(latitude: -(37 + 57 / 60.0 + 3.72030 / 3600), longitude: 144 + 25 / 60.0 + 29.52440 / 3600)
+        let buninyong = GeodeticCoordinate(latitude: -(37 + 39 / 60.0 + 10.15610 / 3600), longitude: 143 + 55 / 60.0 + 35.38390 / 3600)
+
+        let inverse = try geodesic.inverse(from: flindersPeak, to: buninyong)
+        print(inverse.distance)                          // 54,972.271 m
+        print(inverse.azimuth1, inverse.initialBearing)  // −53.13° (Karney's range), the heading 306°52′05.37″
+        print(inverse.finalBearing)                      // the direction of travel at Buninyong: 307°10′25.07″
+
+        let direct = try geodesic.direct(from: flindersPeak, azimuth: 306 + 52 / 60.0 + 5.37 / 3600, distance: 54_972.271)
+        print(direct.latitude, direct.longitude)         // Buninyong, to the millimetre of the published values
+
+        #expect(abs(inverse.distance - 54_972.271) <= 0.0005 + 1e-9, "\(inverse.distance)")
+        #expect(abs(inverse.initialBearing - (306 + 52 / 60.0 + 5.37 / 3600)) <= 1.4e-6)
+        #expect(abs(inverse.azimuth1 - (306 + 52 / 60.0 + 5.37 / 3600 - 360)) <= 1.4e-6)
+        #expect(abs(inverse.finalBearing - (307 + 10 / 60.0 + 25.07 / 3600)) <= 1.4e-6)
+        #expect(abs(direct.latitude - buninyong.latitude) <= 1e-8 && abs(direct.longitude - buninyong.longitude) <= 1e-8,
+                "\(direct.latitude), \(direct.longitude)")
+        #expect(abs(direct.latitude - -37.652821145632) <= 1e-11 && abs(direct.longitude - 143.926495523325) <= 1e-11)
+    }
+
+    /// Reference: PROJ 9.1.1's geod_direct (its copy of Karney's geodesic.h, run for this test) from
+    /// Flinders Peak along azimuth −53.131840797687° (PROJ's geod_inverse to Buninyong, GRS80):
+    /// 10 km −37.896943963352, 144.333910456376; 30 km −37.788553254731, 144.152394633618;
+    /// 50 km −37.679881722415, 143.971408987045; s/5 −37.891561147020, 144.324872437329;
+    /// s/2 −37.802192701556, 144.175180763852, forward azimuth −52.978541844569°.
+    /// Tolerance 1e-11° (≈ 1 µm; the printed digits). The last waypoint is Buninyong (1e-11°).
+    @Test func geodesyLineWaypoints() throws {
+        let geodesic = Geodesic(ellipsoid: .grs80)
+        let flindersPeak = GeodeticCoordinate(latitude: -(37 + 57 / 60.0 + 3.72030 / 3600), longitude: 144 + 25 / 60.0 + 29.52440 / 3600)
+        let buninyong = GeodeticCoordinate(latitude: -(37 + 39 / 60.0 + 10.15610 / 3600), longitude: 143 + 55 / 60.0 + 35.38390 / 3600)
+
+        let line = try geodesic.line(from: flindersPeak, to: buninyong)     // set up once
+        let every10km = try line.waypoints(spacing: 10_000)    // start, 10, 20, 30, 40, 50 km, then Buninyong
+        let sixPoints = try line.points(count: 6)              // evenly spaced, both ends included
+        let halfway = line.position(atDistance: line.distance / 2)
+        print(every10km.count, sixPoints.count, halfway.latitude, halfway.longitude, halfway.finalBearing)
+
+        func near(_ p: GeodeticCoordinate, _ lat: Double, _ lon: Double) -> Bool { abs(p.latitude - lat) <= 1e-11 && abs(p.longitude - lon) <= 1e-11 }
+        #expect(every10km.count == 7 && sixPoints.count == 6)
+        #expect(near(every10km[0], flindersPeak.latitude, flindersPeak.longitude))
+        #expect(near(every10km[1], -37.896943963352, 144.333910456376))
+        #expect(near(every10km[3], -37.788553254731, 144.152394633618))
+        #expect(near(every10km[5], -37.679881722415, 143.971408987045))
+        #expect(near(every10km[6], buninyong.latitude, buninyong.longitude) && near(sixPoints[5], buninyong.latitude, buninyong.longitude))
+        #expect(near(sixPoints[1], -37.891561147020, 144.324872437329))
+        #expect(near(halfway.coordinate, -37.802192701556, 144.175180763852))
+        #expect(abs(halfway.finalBearing - (360 - 52.978541844569)) <= 1e-11)
+    }
+
+    /// Reference: PROJ 9.1.1 `+proj=vgridshift +grids=egm96_15.gtx +multiplier=1` (bilinear) on
+    /// /usr/share/proj/egm96_15.gtx at 50.0865 N 14.4114 E, run for this test: N = 45.113006798 m.
+    /// The repository's egm96-prague.gtx holds the same EGM96 15′ nodes (scripts/dev/geoid_excerpt.py),
+    /// so bilinear values agree. Tolerance 1 mm (the grid stores Float32 values; measured
+    /// differences are ~1e-9 m). h = H + N and H = h − N then follow to 1 mm.
+    @Test func geodesyGeoidHeights() throws {
+        let geoidPath = Self.packageRoot.appendingPathComponent("Examples/TourApp/Sources/TourAppCore/Resources/egm96-prague.gtx").path
+
+        let geoid = try GeoidGrid(path: geoidPath)     // GeoidGrid() reads GeoidGrid.defaultPath
+        let n = try geoid.undulation(latitude: 50.0865, longitude: 14.4114)   // N ≈ 45.113 m (bilinear, as PROJ)
+
+        // CoreLocation's altitude is above mean sea level.
+        let device = GeodeticCoordinate(latitude: 50.0865, longitude: 14.4114, altitude: 191.5)
+        let gnss = try geoid.converting(device, to: .ellipsoid)   // height H + N ≈ 236.613 m, .ellipsoid
+        let frame = try LocalTangentFrame(origin: gnss)           // a frame needs an ellipsoidal height
+        let msl = try geoid.altitude(latitude: 50.0865, longitude: 14.4114, ellipsoidalHeight: gnss.height)   // H = h − N
+
+        do {
+            _ = try LocalTangentFrame(origin: device)             // an MSL origin
+        } catch .verticalReferenceMismatch(let expected, let got) {
+            print("the height is \(got), \(expected) is needed")
+        } catch {
+            print(error)
+        }
+        do {
+            _ = try geoid.undulation(latitude: 48.8584, longitude: 2.2945)   // Paris: outside the Prague excerpt
+        } catch {
+            print(error)                                          // (48.8584, 2.2945) is outside the coverage of …
+        }
+
+        #expect(abs(n - 45.113006798) <= 1e-3, "\(n)")
+        #expect(gnss.verticalReference == .ellipsoid && abs(gnss.height - (191.5 + 45.113006798)) <= 1e-3, "\(gnss)")
+        #expect(frame.origin == gnss)
+        #expect(abs(msl - 191.5) <= 1e-9)
+        #expect(throws: GeoAnchorError.verticalReferenceMismatch(expected: .ellipsoid, got: .meanSeaLevel)) {
+            try LocalTangentFrame(origin: device)
+        }
+        #expect(throws: GeoAnchorError.outsideCoverage(latitude: 48.8584, longitude: 2.2945, what: "geoid grid \(geoidPath)")) {
+            try geoid.undulation(latitude: 48.8584, longitude: 2.2945)
+        }
+    }
+
+    /// Reference: PROJ 9.1.1's geod_inverse on WGS84 (run for this test) from 50.0865 N 14.4180 E:
+    /// sight 1 205.893247721 m, 2 345.139745572 m, 3 1344.599363504 m, 4 714.073860395 m,
+    /// 5 1239.045141220 m, and to the inserted 6 367.897427294 m. So the 2 nearest are [1, 2] and
+    /// within 800 m are [1, 2, 4]; after the insert and removal the 3 nearest are [1, 2, 6].
+    /// Tolerance 1e-6 m on distances (what SpatialIndexTests allows against brute force).
+    @Test func geodesySpatialIndex() throws {
+        let sights = [(id: 1, latitude: 50.08700, longitude: 14.42077),    // Old Town Square
+                      (id: 2, latitude: 50.08620, longitude: 14.41320),    // Old Town Bridge Tower
+                      (id: 3, latitude: 50.09090, longitude: 14.40050),    // St Vitus Cathedral
+                      (id: 4, latitude: 50.08730, longitude: 14.42790),    // Powder Tower
+                      (id: 5, latitude: 50.07900, longitude: 14.43080)]    // National Museum
+        var index = try SpatialIndex(points: sights)       // bulk load; invalid rows throw .batchFailures
+        let nearest = try index.nearest(latitude: 50.0865, longitude: 14.4180, k: 2)
+        print(nearest.map(\.id), nearest.map(\.distance))  // [1, 2], [205.9, 345.1] geodesic meters
+        let walkable = try index.within(radius: 800, latitude: 50.0865, longitude: 14.4180)   // nearest first
+        try index.insert(id: 6, latitude: 50.0833, longitude: 14.4167)   // a stop added later
+        index.remove(id: 3)
+
+        let reference = [1: 205.893247721, 2: 345.139745572, 3: 1344.599363504, 4: 714.073860395, 5: 1239.045141220, 6: 367.897427294]
+        #expect(nearest.map(\.id) == [1, 2])
+        #expect(walkable.map(\.id) == [1, 2, 4])
+        for r in nearest + walkable { #expect(abs(r.distance - reference[r.id]!) <= 1e-6, "\(r)") }
+        let after = try index.nearest(latitude: 50.0865, longitude: 14.4180, k: 10)
+        #expect(after.map(\.id) == [1, 2, 6, 4, 5] && index.count == 5)
+        for r in after { #expect(abs(r.distance - reference[r.id]!) <= 1e-6, "\(r)") }
+    }
+
+    /// Reference: exact arithmetic — −90° ≡ 270°, 190° ≡ −170°, 350° → 10° is a 20° clockwise
+    /// turn, sin 90° = 1 and cos 90° = 0 exactly; Foundation's cos(π/2) is 6.12e-17 (π/2 rounded).
+    @Test func geodesyAngles() {
+        let heading = Angle.normalizeHeading(-90)          // 270: headings are 0 ..< 360, clockwise from north
+        let longitude = Angle.normalizeLongitude(190)      // −170
+        let turn = Angle.difference(from: 350, to: 10)     // +20 (clockwise), not −340
+        let (s, c) = Angle.sincos(degrees: 90)             // exactly (1, 0); cos(Double.pi / 2) is 6.1e-17
+
+        #expect(heading == 270 && longitude == -170 && turn == 20)
+        #expect(s == 1 && c == 0)
+        #expect(abs(cos(Double.pi / 2) - 6.1e-17) < 0.05e-17)
+    }
+
     // MARK: - RawGNSS.md
 
     /// Reference: the site Google's ProcessGnssMeasScript.m names for its 2016 static demo log
