@@ -112,11 +112,19 @@ public struct GeodesicLine: Sendable, Hashable {
         position(distanceOrArc: a12, arcMode: true)
     }
 
+    /// Most points ``points(count:)`` and ``waypoints(spacing:)`` return: 10,000,001 (one every
+    /// 2 m around the Earth; ≈ 0.3 GB of coordinates). A larger request is refused rather than
+    /// left to exhaust memory.
+    public static let maximumPointCount = 10_000_001
+
     /// `count` points evenly spaced by distance from the start to ``distance`` (both ends
     /// included), on the ellipsoid (height 0).
-    /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` when `count < 2`.
+    /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` when `count` is outside
+    ///   [2, ``maximumPointCount``].
     public func points(count: Int) throws(GeoAnchorError) -> [GeodeticCoordinate] {
-        guard count >= 2 else { throw .outOfRange(name: "count", value: Double(count), allowed: .atLeast(2)) }
+        guard count >= 2, count <= Self.maximumPointCount else {
+            throw .outOfRange(name: "count", value: Double(count), allowed: .closed(2, Double(Self.maximumPointCount)))
+        }
         var out = [GeodeticCoordinate]()
         out.reserveCapacity(count)
         let step = distance / Double(count - 1)
@@ -128,17 +136,21 @@ public struct GeodesicLine: Sendable, Hashable {
     }
 
     /// Points every `spacing` meters from the start, plus the end point at ``distance``
-    /// (the last interval may be shorter), on the ellipsoid (height 0).
+    /// (the last interval may be shorter), on the ellipsoid (height 0). A last interval shorter
+    /// than 10⁻⁹ of the spacing — the rounding of a line whose length is a whole number of
+    /// spacings — is merged into the one before (it would repeat the end point to the
+    /// micrometre); a line of length 0 gives its start and its end, the same point.
     /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` when `spacing` is not a
-    ///   positive finite number or would give more than 10,000,000 points.
+    ///   positive finite number or would give more than ``maximumPointCount`` points.
     public func waypoints(spacing: Double) throws(GeoAnchorError) -> [GeodeticCoordinate] {
         guard spacing.isFinite, spacing > 0 else {
             throw .outOfRange(name: "spacing", value: spacing, allowed: .greaterThan(0, unit: "m"))
         }
         let total = Swift.abs(distance)
-        let intervals = (total / spacing).rounded(.up)
-        guard intervals <= 10_000_000 else {
-            throw .outOfRange(name: "spacing", value: spacing, allowed: .atLeast(total / 10_000_000, unit: "m"))
+        let intervals = (total / spacing - 1e-9).rounded(.up)
+        guard intervals < Double(Self.maximumPointCount) else {
+            throw .outOfRange(name: "spacing", value: spacing,
+                              allowed: .atLeast(total / Double(Self.maximumPointCount - 1), unit: "m"))
         }
         let n = Swift.max(1, Int(intervals))
         let sign: Double = distance < 0 ? -1 : 1

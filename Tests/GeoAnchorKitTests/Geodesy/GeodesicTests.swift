@@ -231,7 +231,23 @@ struct GeodesicEdgeTests {
         }
         let w = try line.waypoints(spacing: 1_000_000)
         #expect(w.count == Int((line.distance / 1_000_000).rounded(.up)) + 1)
-        #expect(throws: GeoAnchorError.outOfRange(name: "count", value: 1, allowed: .atLeast(2))) { try line.points(count: 1) }
+        // A length of a whole number of spacings up to rounding (7 + 7e-12 of them): seven
+        // intervals and the end, not an eighth interval of 0.05 µm repeating the end point.
+        let nearlyWhole = try line.waypoints(spacing: line.distance / 7 * (1 - 1e-12))
+        #expect(nearlyWhole.count == 8)
+        let lastStep = g.distance(latitude1: nearlyWhole[6].latitude, longitude1: nearlyWhole[6].longitude,
+                                  latitude2: nearlyWhole[7].latitude, longitude2: nearlyWhole[7].longitude)
+        #expect(Swift.abs(lastStep - line.distance / 7) <= 1e-3)
+        // A zero-length line: its start and its end.
+        #expect(try g.line(latitude1: 1, longitude1: 2, latitude2: 1, longitude2: 2).waypoints(spacing: 10).count == 2)
+        let countRange = ValueRange.closed(2, Double(GeodesicLine.maximumPointCount))
+        #expect(throws: GeoAnchorError.outOfRange(name: "count", value: 1, allowed: countRange)) { try line.points(count: 1) }
+        // A count no memory can hold is refused, not attempted (Int.max trapped in reserveCapacity).
+        #expect(throws: GeoAnchorError.outOfRange(name: "count", value: Double(Int.max), allowed: countRange)) {
+            try line.points(count: .max)
+        }
+        #expect(throws: GeoAnchorError.self) { try line.waypoints(spacing: line.distance / Double(GeodesicLine.maximumPointCount)) }
+        #expect(try line.waypoints(spacing: line.distance / 1000).count == 1001)
         #expect(throws: GeoAnchorError.self) { try line.waypoints(spacing: 0) }
         #expect(throws: GeoAnchorError.self) { try line.waypoints(spacing: .nan) }
         // Across the antimeridian the longitudes stay normalized and continuous.
