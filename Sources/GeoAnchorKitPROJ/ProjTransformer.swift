@@ -66,7 +66,7 @@ public final class ProjTransformer {
     ///   PROJ could not use (e.g. an unknown EPSG code).
     /// - Accuracy: PROJ's; for conversions (projections) within their domain PROJ states
     ///   millimetre-level or better (the EPSG guidance examples in PROJ's `builtins.gie` pass to
-    ///   the tolerances checked in `Tests/GeoAnchorKitTests/PROJ`). Datum transformations use
+    ///   the tolerances checked in `Tests/GeoAnchorKitPROJTests/ProjTransformerTests.swift`). Datum transformations use
     ///   the best operation PROJ finds for the point; without grids that may be a ballpark one.
     public init(from source: String, to target: String) throws(ProjError) {
         let (ctx, log) = try Self.makeContext()
