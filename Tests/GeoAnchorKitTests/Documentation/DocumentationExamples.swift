@@ -1126,4 +1126,119 @@ struct DocumentationExamples {
         #expect(abs(unaided.position.height - 306) <= 1, "\(unaided.position.height) m")
         #expect(registration.summary.groundUpdates > 0)
     }
+
+    // MARK: - Compass.md
+
+    /// The tower sightings of Compass.md: true azimuth of each tower from the viewpoint plus a
+    /// compass error of +9° plus aiming noise (+0.8°, −1.1°, +0.4°), and a blunder of +30° on
+    /// the fourth (aimed at the wrong mast). Azimuths from GeographicLib 2.1 (Python,
+    /// `Geodesic.WGS84.Inverse(50.0954, 14.4163, lat, lon)['azi1']`), to 1e-10°.
+    static let towerAzimuths = [245.0051410397, 161.3749394027, 229.0162125375, 123.0151752231]
+    static let shownHeadings = [245.0051410397 + 9.8, 161.3749394027 + 7.9, 229.0162125375 + 9.4, 123.0151752231 + 39]
+
+    /// Reference: GeographicLib 2.1 (Python) for each tower's azimuth and distance (1263.2871,
+    /// 985.9658, 2012.8119, 2961.0880 m), and the estimator's documented formula evaluated in
+    /// Python from them — σᵢ² = (3°)² + ((8² + 2²) / 1.5096²) / dᵢ² rad², offset = Σwᵢ(azᵢ −
+    /// shownᵢ)/Σwᵢ over the three inliers = −9.035472223985455°, formal σ = 1/√Σw =
+    /// 1.73800654199073° (χ²ᵥ = 0.110 < 1, so not scaled); the blunder's residual
+    /// −29.964527776014535°. Tolerances: 1e-8° for angles (the azimuth literals are rounded to
+    /// 1e-10°), 1e-6 m for distances (GeographicLib and the library's Karney geodesic agree to nm).
+    @Test func compassLandmarkOffset() throws {
+        let shownHeadings = Self.shownHeadings
+
+        let viewpoint = GeodeticCoordinate(latitude: 50.09540, longitude: 14.41630)
+        let towers = [GeodeticCoordinate(latitude: 50.09060, longitude: 14.40030),   // St Vitus Cathedral
+                      GeodeticCoordinate(latitude: 50.08700, longitude: 14.42070),   // Old Town Hall
+                      GeodeticCoordinate(latitude: 50.08353, longitude: 14.39507),   // Petřín lookout tower
+                      GeodeticCoordinate(latitude: 50.08089, longitude: 14.45099)]   // Žižkov TV tower
+        var sightings: [LandmarkSighting] = []
+        for (tower, shown) in zip(towers, shownHeadings) {
+            sightings.append(LandmarkSighting(devicePosition: viewpoint, horizontalAccuracy: 8,    // m, 68 %
+                                              observedHeading: shown, headingAccuracy: 3,           // true heading, °; 1σ, °
+                                              landmark: tower, landmarkAccuracy: 2))                // m, 68 % (from a map)
+        }
+        let correction = try LandmarkHeadingOffset.estimate(sightings)
+        print(correction.offset, correction.standardError)   // °: true heading = shown + offset; its 1σ
+        for (i, s) in correction.sightings.enumerated() where s.isOutlier {
+            print("sighting \(i) is \(s.residual)° off (\(s.normalizedResidual) σ): the wrong tower?")
+        }
+
+        #expect(abs(correction.offset - -9.035472223985455) < 1e-8, "\(correction.offset)")
+        #expect(abs(correction.standardError - 1.73800654199073) < 1e-8, "\(correction.standardError)")
+        #expect(abs(correction.formalStandardError - 1.73800654199073) < 1e-8)
+        #expect(abs(correction.reducedChiSquare - 0.11044942719114287) < 1e-8)
+        #expect(correction.sightings.map(\.isOutlier) == [false, false, false, true])
+        #expect(abs(correction.sightings[3].residual - -29.964527776014535) < 1e-8)
+        for (s, (az, d)) in zip(correction.sightings, zip(Self.towerAzimuths, [1263.2871, 985.9658, 2012.8119, 2961.0880])) {
+            #expect(abs(Angle.difference(from: az, to: s.azimuth)) < 1e-8 && abs(s.distance - d) < 1e-4, "\(s.azimuth) \(s.distance)")
+        }
+    }
+
+    /// Reference: the definition true = shown + offset. A reading showing St Vitus's tower
+    /// (shown 254.8051410397°, accuracy 10°) corrected by the example's offset must start the
+    /// filter at 245.0051410397 + 0.8 − 0.035472223985455° (its aiming noise left, 1e-9°),
+    /// with the accuracy √(10² + 1.738²) = 10.1499° (1e-6°), i.e. σ = that / 0.9945.
+    @Test func compassApplyToHeadingFilter() throws {
+        let correction = try LandmarkHeadingOffset.estimate(zip([(50.09060, 14.40030), (50.08700, 14.42070), (50.08353, 14.39507),
+                                                                 (50.08089, 14.45099)], Self.shownHeadings).map { t, shown in
+            LandmarkSighting(devicePosition: GeodeticCoordinate(latitude: 50.09540, longitude: 14.41630), horizontalAccuracy: 8,
+                             observedHeading: shown, headingAccuracy: 3,
+                             landmark: GeodeticCoordinate(latitude: t.0, longitude: t.1), landmarkAccuracy: 2)
+        })
+        let reading = (trueHeading: Self.shownHeadings[0], headingAccuracy: 10.0)   // CLHeading-like
+        let time = 0.0
+        var heading = HeadingFilter()
+
+        let corrected = Angle.normalizeHeading(reading.trueHeading + correction.offset)
+        let accuracy = (reading.headingAccuracy * reading.headingAccuracy
+            + correction.standardError * correction.standardError).squareRoot()   // °, the offset's σ included
+        _ = heading.update(heading: corrected, accuracy: accuracy, time: time)
+
+        let e = try #require(heading.estimate)
+        #expect(abs(Angle.difference(from: 245.0051410397 + 0.8 - 0.035472223985455, to: e.heading)) < 1e-9, "\(e.heading)")
+        #expect(abs(accuracy - (100 + 1.73800654199073 * 1.73800654199073).squareRoot()) < 1e-6)
+        #expect(abs(e.accuracy68 - accuracy) < 1e-6, "\(e.accuracy68)")
+    }
+
+    /// Reference: the construction. A visitor stands at the viewpoint (fixes there, 5 m) facing
+    /// St Vitus's tower (true heading 245.0051410397°, GeographicLib) for 30 s while the compass,
+    /// disturbed by the railing, shows 9.8° more (the example's +9° error and +0.8° of aiming),
+    /// accuracy 10°. Before the correction the estimate follows the compass (> 5° off). The
+    /// example's correction (−9.035° ± 1.738°) is one Kalman update of the bias state against
+    /// its prior (6°), not a reset: it must remove at least two thirds of the error (measured:
+    /// 9.80° → 2.37°), leave the heading within 2 × its own σ of the tower's azimuth, and be
+    /// counted in `landmarksUsed`.
+    @Test func compassApplyToGeoRegistration() throws {
+        let viewpoint = GeodeticCoordinate(latitude: 50.09540, longitude: 14.41630)
+        let correction = try LandmarkHeadingOffset.estimate(zip([(50.09060, 14.40030), (50.08700, 14.42070), (50.08353, 14.39507),
+                                                                 (50.08089, 14.45099)], Self.shownHeadings).map { t, shown in
+            LandmarkSighting(devicePosition: viewpoint, horizontalAccuracy: 8, observedHeading: shown, headingAccuracy: 3,
+                             landmark: GeodeticCoordinate(latitude: t.0, longitude: t.1), landmarkAccuracy: 2)
+        })
+        var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+        let t0 = 1_780_000_000.0
+        for k in 0...300 {
+            let time = t0 + Double(k) * 0.1
+            try registration.update(tracking: ARTrackingSample(time: time, position: SIMD3(0, 0, 0), yaw: 0))
+            if k % 10 == 0 {
+                try registration.update(fix: Fix(time: time, latitude: viewpoint.latitude, longitude: viewpoint.longitude,
+                                                 ellipsoidalHeight: 300, horizontalAccuracy: 5))
+                try registration.update(compass: CompassReading(time: time, heading: Self.shownHeadings[0], headingAccuracy: 10))
+            }
+        }
+        let before = try #require(registration.estimate)
+        let t = t0 + 30
+
+        try registration.update(compassCorrection: correction, time: t)   // the compass bias is −offset ± standardError
+
+        try registration.update(tracking: ARTrackingSample(time: t + 0.1, position: SIMD3(0, 0, 0), yaw: 0))
+        let after = try #require(registration.estimate)
+        let truth = 245.0051410397
+        #expect(abs(Angle.difference(from: truth, to: before.heading)) > 5, "before \(before.heading)")
+        let errorBefore = abs(Angle.difference(from: truth, to: before.heading))
+        let errorAfter = abs(Angle.difference(from: truth, to: after.heading))
+        #expect(errorAfter < errorBefore / 3 && errorAfter < 2 * after.headingSigma,
+                "after \(after.heading) ± \(after.headingSigma), before \(before.heading)")
+        #expect(registration.summary.landmarksUsed == 1)
+    }
 }
