@@ -1,9 +1,12 @@
 import Foundation
 import Testing
 
-/// Every ```swift block of README.md and of the DocC catalogue must be compiled: its lines must
-/// appear, in order and contiguous (after trimming whitespace at both ends of each line), in
-/// `DocumentationExamples.swift`, where each example runs inside a test, and its brackets must
+/// Every ```swift block of README.md and of the DocC catalogues must be compiled: its lines must
+/// appear, in order and contiguous (after trimming whitespace at both ends of each line), in the
+/// catalogue's examples file (``catalogues``: README.md and GeoAnchorKit.docc in
+/// GeoAnchorKitTests' `DocumentationExamples.swift`, GeoAnchorKitPROJ.docc in
+/// GeoAnchorKitPROJTests' `DocumentationExamples.swift`), where each example runs inside a test,
+/// and its brackets must
 /// balance (so a block cannot be a truncated piece of a test). A block preceded by the
 /// HTML comment `<!-- not-compiled: package manifest -->` (a Package.swift fragment, which is not
 /// Swift that a test can hold) is exempt.
@@ -63,44 +66,88 @@ struct DocumentationExamplesCheckTests {
         return false
     }
 
-    static func documents() throws -> [URL] {
-        let docc = packageRoot.appendingPathComponent("Sources/GeoAnchorKit/GeoAnchorKit.docc")
+    /// Which documents' blocks must be in which examples file (paths from the package root), and
+    /// how many blocks at least the documents hold (a checker that finds almost none is reading
+    /// the wrong files).
+    struct Catalogue: Sendable, CustomStringConvertible {
+        var readme: Bool           // README.md too
+        var docc: String           // a .docc folder: its *.md articles
+        var examples: String       // the Swift file holding the blocks verbatim
+        var minimumBlocks: Int
+        var description: String { docc }
+    }
+
+    static let catalogues = [
+        // README (9 capability sections) and the DocC articles hold well over 20 examples.
+        Catalogue(readme: true, docc: "Sources/GeoAnchorKit/GeoAnchorKit.docc",
+                  examples: "Tests/GeoAnchorKitTests/Documentation/DocumentationExamples.swift", minimumBlocks: 20),
+        Catalogue(readme: false, docc: "Sources/GeoAnchorKitPROJ/GeoAnchorKitPROJ.docc",
+                  examples: "Tests/GeoAnchorKitPROJTests/DocumentationExamples.swift", minimumBlocks: 5),
+    ]
+
+    static func documents(_ catalogue: Catalogue) throws -> [URL] {
+        let docc = packageRoot.appendingPathComponent(catalogue.docc)
         let articles = try FileManager.default.contentsOfDirectory(at: docc, includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "md" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
-        return [packageRoot.appendingPathComponent("README.md")] + articles
+        return (catalogue.readme ? [packageRoot.appendingPathComponent("README.md")] : []) + articles
     }
 
-    static func exampleLines() throws -> [String] {
-        let url = packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Documentation/DocumentationExamples.swift")
+    static func exampleLines(_ catalogue: Catalogue) throws -> [String] {
+        let url = packageRoot.appendingPathComponent(catalogue.examples)
         return try String(contentsOf: url, encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false).map(normalized)
     }
 
-    @Test func everySwiftBlockIsInTheExamplesFile() throws {
-        let examples = try Self.exampleLines()
+    /// The messages for every block of `documents` that is unbalanced or not in `examples`, and
+    /// the number of blocks checked.
+    static func problems(documents: [(name: String, text: String)], examples: [String], examplesName: String) -> (messages: [String], checked: Int) {
+        var messages: [String] = []
         var checked = 0
-        for doc in try Self.documents() {
-            let text = try String(contentsOf: doc, encoding: .utf8)
-            let name = doc.path.replacingOccurrences(of: Self.packageRoot.path + "/", with: "")
-            for block in Self.swiftBlocks(in: text) where !block.exempt {
+        for (name, text) in documents {
+            for block in swiftBlocks(in: text) where !block.exempt {
                 checked += 1
                 let first = block.lines.first { !$0.isEmpty } ?? "(empty block)"
                 // A block must stand on its own: a truncated one (e.g. an `if` without its `}`)
                 // would still match the start of a longer test body.
-                let text = block.lines.joined(separator: "\n")
+                let body = block.lines.joined(separator: "\n")
                 for (open, close) in [("(", ")"), ("[", "]"), ("{", "}")] {
-                    let balance = text.filter { String($0) == open }.count - text.filter { String($0) == close }.count
-                    #expect(balance == 0, "\(name):\(block.firstLineNumber): the ```swift block starting with “\(block.lines.first ?? "")” has unbalanced \(open)\(close)")
+                    let balance = body.filter { String($0) == open }.count - body.filter { String($0) == close }.count
+                    if balance != 0 {
+                        messages.append("\(name):\(block.firstLineNumber): the ```swift block starting with “\(block.lines.first ?? "")” has unbalanced \(open)\(close)")
+                    }
                 }
-                let found = Self.contains(examples, contiguous: block.lines)
-                #expect(found,
-                        "\(name):\(block.firstLineNumber): the ```swift block starting with “\(first)” is not in DocumentationExamples.swift verbatim (copy it there into a test, or mark a package manifest with \(Self.exemptMarker))")
+                if !contains(examples, contiguous: block.lines) {
+                    messages.append("\(name):\(block.firstLineNumber): the ```swift block starting with “\(first)” is not in \(examplesName) verbatim (copy it there into a test, or mark a package manifest with \(exemptMarker))")
+                }
             }
         }
-        // README (9 capability sections) and the DocC articles hold well over 20 examples: a
-        // checker that finds almost none is reading the wrong files.
-        #expect(checked >= 20, "only \(checked) swift blocks found under \(Self.packageRoot.path)")
+        return (messages, checked)
+    }
+
+    @Test(arguments: catalogues) func everySwiftBlockIsInTheExamplesFile(_ catalogue: Catalogue) throws {
+        let examples = try Self.exampleLines(catalogue)
+        let documents = try Self.documents(catalogue).map { doc in
+            (name: doc.path.replacingOccurrences(of: Self.packageRoot.path + "/", with: ""),
+             text: try String(contentsOf: doc, encoding: .utf8))
+        }
+        let (messages, checked) = Self.problems(documents: documents, examples: examples, examplesName: catalogue.examples)
+        for m in messages { Issue.record(Comment(rawValue: m)) }
+        #expect(checked >= catalogue.minimumBlocks, "only \(checked) swift blocks found in \(catalogue.docc)")
+    }
+
+    /// The PROJ catalogue is checked against the PROJ examples file, not the core's: its
+    /// blocks, all found in their own file, are reported (naming that file) when checked against
+    /// the core's file, which holds none of them.
+    @Test func eachCatalogueHasItsOwnExamplesFile() throws {
+        let proj = try #require(Self.catalogues.first { $0.docc.hasSuffix("GeoAnchorKitPROJ.docc") })
+        let core = try #require(Self.catalogues.first { $0.readme })
+        let documents = try Self.documents(proj).map { (name: $0.lastPathComponent, text: try String(contentsOf: $0, encoding: .utf8)) }
+        let own = Self.problems(documents: documents, examples: try Self.exampleLines(proj), examplesName: proj.examples)
+        #expect(own.messages.isEmpty && own.checked >= proj.minimumBlocks)
+        let elsewhere = Self.problems(documents: documents, examples: try Self.exampleLines(core), examplesName: proj.examples)
+        #expect(elsewhere.messages.count == own.checked && elsewhere.messages.allSatisfy { $0.contains(proj.examples) },
+                "\(elsewhere.messages)")
     }
 
     /// The checker itself: a changed line, a missing line, reordered lines and an unmarked
