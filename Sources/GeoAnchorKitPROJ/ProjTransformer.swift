@@ -60,8 +60,9 @@ public final class ProjTransformer {
     /// axis order.
     ///
     /// - Parameters:
-    ///   - source, target: anything PROJ accepts as a CRS: `"EPSG:4979"`, `"EPSG:32633"`,
-    ///     `"+proj=utm +zone=33 +datum=WGS84"`, WKT, PROJJSON.
+    ///   - source: anything PROJ accepts as a CRS: `"EPSG:4979"`, `"EPSG:32633"`,
+    ///     `"+proj=utm +zone=33 +datum=WGS84 +type=crs"`, WKT, PROJJSON.
+    ///   - target: the same, for the output.
     /// - Throws: ``ProjError/invalidDefinition(_:code:message:)`` naming the definition that
     ///   PROJ could not use (e.g. an unknown EPSG code).
     /// - Accuracy: PROJ's; for conversions (projections) within their domain PROJ states
@@ -144,10 +145,12 @@ public final class ProjTransformer {
     /// Transforms one coordinate.
     ///
     /// - Parameters:
-    ///   - x, y: first two axes in the units of ``sourceUnits`` (forward) or ``targetUnits``
-    ///     (inverse); for geographic CRSs `x` = longitude, `y` = latitude.
+    ///   - x: first axis in the units of ``sourceUnits`` (forward) or ``targetUnits``
+    ///     (inverse); for geographic CRSs the longitude.
+    ///   - y: second axis, same units; for geographic CRSs the latitude.
     ///   - z: third axis (ellipsoidal height in meters for 3-D geographic CRSs); 0 by default.
     ///     2-D CRSs pass it through.
+    ///   - direction: ``ProjDirection/forward`` (source → target) or ``ProjDirection/inverse``.
     /// - Throws: ``ProjError/nonFiniteCoordinate(name:value:)`` for non-finite input,
     ///   ``ProjError/invalidCoordinate(name:value:allowed:)`` for a
     ///   latitude outside [−90°, 90°]; ``ProjError/transformFailed(x:y:z:code:message:)`` when
@@ -185,18 +188,13 @@ public final class ProjTransformer {
     static let batchChunk = 4096
 
     /// Transforms coordinates in place with `proj_trans_generic` over contiguous buffers (one
-    /// call per ``batchChunk`` elements).
+    /// call per 4,096 elements, `batchChunk`).
     ///
     /// - Parameters:
-    ///   - x, y: the first two axes (units as in ``transform(x:y:z:direction:)``), same count.
+    ///   - x: the first axis (units as in ``transform(x:y:z:direction:)``).
+    ///   - y: the second axis, same count.
     ///   - z: the third axis, same count, or `nil` for 2-D use (treated as zeros).
-    /// - Returns: the failed indices, in order. A failed element's outputs are not finite:
-    ///   rejected input (non-finite, latitude outside [−90°, 90°]) is set to NaN and not given to
-    ///   PROJ; PROJ's failures are `HUGE_VAL` (∞), and so is any non-finite output PROJ reports
-    ///   no error for (an overflow, e.g. an affine offset of 1e308). Each failure carries a typed
-    ///   error naming the element's input; a PROJ failure carries PROJ's errno and message for
-    ///   that element (transformed once more alone, since a batch call reports one errno).
-    ///   Empty when every element converted to finite values.
+    ///   - direction: ``ProjDirection/forward`` (source → target) or ``ProjDirection/inverse``.
     ///   - roundTripTolerance: nil (default): no check. A distance in meters: each converted
     ///     element is transformed back, and one that does not return to within this distance of
     ///     its input fails too (``ProjError/transformFailed(x:y:z:code:message:)`` with code 0,
@@ -212,8 +210,15 @@ public final class ProjTransformer {
     ///     a second transformation per element; skipped when the transformation has no inverse
     ///     (``hasInverse``). Degrees count 111,320 m per degree of latitude (longitude by its
     ///     cosine), radians 6,378,137 m; linear units are taken as meters.
+    /// - Returns: the failed indices, in order. A failed element's outputs are not finite:
+    ///   rejected input (non-finite, latitude outside [−90°, 90°]) is set to NaN and not given to
+    ///   PROJ; PROJ's failures are `HUGE_VAL` (∞), and so is any non-finite output PROJ reports
+    ///   no error for (an overflow, e.g. an affine offset of 1e308). Each failure carries a typed
+    ///   error naming the element's input; a PROJ failure carries PROJ's errno and message for
+    ///   that element (transformed once more alone, since a batch call reports one errno).
+    ///   Empty when every element converted to finite values.
     /// - Precondition: equal counts (a programmer error otherwise).
-    /// - Complexity: O(n); allocates the failure list and one copy of ``batchChunk`` inputs
+    /// - Complexity: O(n); allocates the failure list and one copy of 4,096 inputs
     ///   (two with the round-trip check).
     @discardableResult
     public func transform(x: UnsafeMutableBufferPointer<Double>, y: UnsafeMutableBufferPointer<Double>,

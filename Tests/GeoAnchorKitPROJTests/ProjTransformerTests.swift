@@ -318,3 +318,19 @@ struct ProjTransformerTests {
         #expect(p.x == direct.x && p.y == direct.y && p.z == direct.z)
     }
 }
+
+/// The CRS examples in ``ProjTransformer/init(from:to:)``'s documentation must be accepted as
+/// they are written. Before, it offered `"+proj=utm +zone=33 +datum=WGS84"`, which the
+/// initializer refuses (a PROJ string is a CRS only with `+type=crs`). Reference: EPSG:32633
+/// (WGS 84 / UTM 33N, the same projection) on the same point, 1 µm.
+@Suite("PROJ transformer documentation")
+struct ProjTransformerDocumentationTests {
+    @Test func documentedCRSDefinitionsAreAccepted() throws {
+        let epsg = try ProjTransformer(from: "EPSG:4326", to: "EPSG:32633").transform(x: 14.395, y: 49.9617)
+        let string = try ProjTransformer(from: "EPSG:4326", to: "+proj=utm +zone=33 +datum=WGS84 +type=crs")
+            .transform(x: 14.395, y: 49.9617)
+        #expect(abs(string.x - epsg.x) < 1e-6 && abs(string.y - epsg.y) < 1e-6, "\(string) vs \(epsg)")
+        #expect(throws: ProjError.self) { try ProjTransformer(from: "EPSG:4326", to: "+proj=utm +zone=33 +datum=WGS84") }
+        _ = try ProjTransformer(from: "EPSG:4979", to: "EPSG:32633")
+    }
+}
