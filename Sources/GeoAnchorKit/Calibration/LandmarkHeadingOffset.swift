@@ -123,10 +123,13 @@ public struct LandmarkHeadingOffset: Sendable, Hashable {
             for i in 0..<n where inlier[i] { let w = 1 / (sigma[i] * sigma[i]); sw += w; swr += w * rel[i] }
             offsetRel = swr / sw
             // Worst offenders first, keeping at least half of the sightings.
-            let order = (0..<n).sorted { abs(rel[$0] - offsetRel) / sigma[$0] > abs(rel[$1] - offsetRel) / sigma[$1] }
+            // Residuals wrapped to (−180°, 180°]: a sighting nearly opposite the mean is as far
+            // from it on the other side.
+            let res = rel.map { Angle.difference(from: offsetRel, to: $0) }
+            let order = (0..<n).sorted { abs(res[$0]) / sigma[$0] > abs(res[$1]) / sigma[$1] }
             var next = [Bool](repeating: true, count: n)
             var excluded = 0
-            for i in order where abs(rel[i] - offsetRel) / sigma[i] > outlierThreshold && n - excluded > minimumInliers {
+            for i in order where abs(res[i]) / sigma[i] > outlierThreshold && n - excluded > minimumInliers {
                 next[i] = false; excluded += 1
             }
             if n < 3 { next = [Bool](repeating: true, count: n) }   // 1–2 sightings cannot outvote each other
@@ -136,7 +139,7 @@ public struct LandmarkHeadingOffset: Sendable, Hashable {
         var sw = 0.0, chi2 = 0.0, used = 0
         var residuals: [Residual] = []
         for i in 0..<n {
-            let res = rel[i] - offsetRel
+            let res = Angle.difference(from: offsetRel, to: rel[i])
             if inlier[i] { let w = 1 / (sigma[i] * sigma[i]); sw += w; chi2 += w * res * res; used += 1 }
             residuals.append(Residual(azimuth: az[i], distance: dist[i], residual: res, sigma: sigma[i],
                                       normalizedResidual: res / sigma[i], isOutlier: !inlier[i]))

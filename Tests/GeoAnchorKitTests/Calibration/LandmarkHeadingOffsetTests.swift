@@ -69,6 +69,33 @@ struct LandmarkHeadingOffsetTests {
         #expect(est.standardError < 0.6 && est.reducedChiSquare < 2)
     }
 
+    /// The documented definition of a residual, `azimuth − (observed + offset)` wrapped to
+    /// (−180°, 180°], holds for every sighting — also for a blunder pointing nearly backwards
+    /// while the inliers' mean lies 1–2° from their median (the residual of −180.7° it had
+    /// before was the unwrapped difference). Reference: the definition, evaluated with
+    /// ``Angle/difference(from:to:)`` from the returned azimuth; tolerance 1e-9°.
+    @Test func residualsAreWrapped() throws {
+        let offsets = [10.0, 10.5, 11, 14, 15]                 // compass errors of the good sightings
+        var sightings: [LandmarkSighting] = []
+        for (i, o) in offsets.enumerated() {
+            let b = 30.0 + 50 * Double(i)
+            sightings.append(LandmarkSighting(devicePosition: device, horizontalAccuracy: 0,
+                                              observedHeading: Angle.normalizeHeading(b - o), headingAccuracy: 2,
+                                              landmark: try landmark(bearing: b, distance: 1000)))
+        }
+        // A blunder: the tower behind the visitor (offset −168.3° = 11 − 179.3).
+        sightings.append(LandmarkSighting(devicePosition: device, horizontalAccuracy: 0,
+                                          observedHeading: Angle.normalizeHeading(300 + 168.3), headingAccuracy: 2,
+                                          landmark: try landmark(bearing: 300, distance: 1000)))
+        let est = try LandmarkHeadingOffset.estimate(sightings)
+        #expect(est.sightings[5].isOutlier && est.sightings[0..<5].allSatisfy { !$0.isOutlier })
+        for (s, r) in zip(sightings, est.sightings) {
+            let expected = Angle.difference(from: s.observedHeading + est.offset, to: r.azimuth)
+            #expect(r.residual > -180 && r.residual <= 180, "\(r.residual)")
+            #expect(abs(r.residual - expected) < 1e-9, "\(r.residual) vs \(expected)")
+        }
+    }
+
     /// One sighting: offset = its difference, σ = its own; a device at the landmark is refused.
     @Test func edgeCases() throws {
         let lm = try landmark(bearing: 90, distance: 300)
