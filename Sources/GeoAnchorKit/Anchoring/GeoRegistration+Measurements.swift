@@ -525,8 +525,13 @@ extension GeoRegistration {
             horizontalAccuracy: hAcc, verticalAccuracy: vAcc,
             heading: Angle.normalizeHeading(s.yaw + psiDeg), headingSigma: sigma,
             frameHeading: Angle.normalizeHeading(psiDeg), devicePositionInSession: s.position, yaw: s.yaw,
-            scaleError: x[Self.iS], isHeadingFromTrack: headingFromTrack)
+            scaleError: x[Self.iS], isHeadingFromTrack: headingFromTrack,
+            compassBias: compassObserved ? Angle.normalizeLongitude(x[Self.iBC] * Angle.degreesPerRadian) : nil,
+            compassBiasSigma: compassObserved ? p[Self.iBC * n + Self.iBC].squareRoot() * Angle.degreesPerRadian : nil)
     }
+
+    /// Whether a compass reading or a landmark correction has informed the compass-bias state.
+    var compassObserved: Bool { summary.compassUsed > 0 || summary.landmarksUsed > 0 }
 
     /// The unsmoothed filter state as (east, north, up) about ``referenceOrigin`` and the frame
     /// heading in degrees — for diagnostics and tests.

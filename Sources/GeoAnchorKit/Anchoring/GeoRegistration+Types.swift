@@ -190,6 +190,18 @@ public struct GeoRegistrationEstimate: Sendable, Hashable {
     public var scaleError: Double
     /// True once the walked track (not only the compass or a prior) has constrained the heading.
     public var isHeadingFromTrack: Bool
+    /// The compass's slowly varying error as estimated now, degrees: compass reading − true
+    /// heading, positive when the compass reads clockwise of the truth (its per-session bias and
+    /// slow drift; a Gauss–Markov state with ``GeoRegistrationConfiguration/compassBiasTime``,
+    /// white reading noise excluded). `−compassBias` corrects a reading, as a
+    /// ``LandmarkHeadingOffset/offset`` does. Nil until a compass reading or a landmark
+    /// correction has been used (``GeoRegistrationSummary/compassUsed``,
+    /// ``GeoRegistrationSummary/landmarksUsed``). Separable from the heading only once the
+    /// track determines the heading (``isHeadingFromTrack``); before that it is the prior's
+    /// 0 ± ``GeoRegistrationConfiguration/compassBiasSigma`` pulled by the readings.
+    public var compassBias: Double?
+    /// 1σ of ``compassBias``, degrees (nil with it).
+    public var compassBiasSigma: Double?
 
     /// The estimate as a ``DevicePose`` for ``AnchorPlacer`` and ``AnchorField``: the heading σ
     /// is converted to the pose's 68 % half-width (σ × 0.9945).

@@ -217,6 +217,35 @@ struct GeoRegistrationTests {
         #expect(est.isHeadingFromTrack)
     }
 
+    /// The estimate reports the compass's bias once the walk has fixed the heading. Reference:
+    /// the construction — readings = true heading + 8° + white noise σ 5° (the compass reads 8°
+    /// clockwise); tolerance 2σ of the reported σ, which must be below 3° (the bias is a
+    /// Gauss–Markov state with τ 60 s, so about 60 readings inform it). Without a compass the
+    /// estimate has no bias (nil), not the prior's 0.
+    @Test func reportsTheCompassBias() throws {
+        var rng = SeededRandom(seed: 11)
+        var firstWithBias: Double?
+        let reg = try Self.lWalk(psi: 70, steps: 2600, compass: { t, h in
+            CompassReading(time: t, heading: Angle.normalizeHeading(h + 8 + 5 * rng.gaussian()), headingAccuracy: 8)
+        }, each: { reg, t in
+            if firstWithBias == nil, reg.estimate?.compassBias != nil { firstWithBias = t }
+        })
+        let est = try #require(reg.estimate)
+        let bias = try #require(est.compassBias), sigma = try #require(est.compassBiasSigma)
+        #expect(est.isHeadingFromTrack)
+        #expect(sigma > 0 && sigma < 3, "σ \(sigma)°")
+        #expect(abs(bias - 8) <= 2 * sigma, "bias \(bias)° ± \(sigma)°, constructed 8°")
+        #expect(firstWithBias != nil)
+        let noCompass = try #require(try Self.lWalk(psi: 70).estimate)
+        #expect(noCompass.compassBias == nil && noCompass.compassBiasSigma == nil)
+        // A landmark correction alone informs it too (corrected = observed + offset: offset −8°).
+        var reg2 = try Self.lWalk(psi: 70)
+        let correction = LandmarkHeadingOffset(offset: -8, standardError: 1, formalStandardError: 1, reducedChiSquare: .nan, sightings: [])
+        try reg2.update(compassCorrection: correction, time: 1_000_000 + 200.05)
+        let withLandmark = try #require(reg2.estimate)
+        #expect(abs(try #require(withLandmark.compassBias) - 8) < 1.5)
+    }
+
     /// A compass disturbance (40° for 30 s, ramped like a passing car) after the walk has fixed
     /// the heading must not drag it: the frame heading moves ≤ 1° (reference: the construction,
     /// true offset 70°) and the disturbed readings are counted as gated.
