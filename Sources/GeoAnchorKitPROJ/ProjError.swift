@@ -15,8 +15,8 @@ public enum ProjError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A coordinate rejected before PROJ saw it because it is NaN or infinite. `name` is the axis
     /// (`"x"`, `"latitude"`, …).
     case nonFiniteCoordinate(name: String, value: Double)
-    /// An origin that is not a valid geodetic coordinate (the ``GeoAnchorError`` says which value),
-    /// or whose height is not ellipsoidal (``GeoAnchorError/verticalReferenceMismatch(expected:got:)``).
+    /// An origin that is not a valid geodetic coordinate (the `GeoAnchorError` says which value),
+    /// or whose height is not ellipsoidal (`GeoAnchorError.verticalReferenceMismatch(expected:got:)`).
     case invalidOrigin(GeoAnchorError)
     /// PROJ could not transform a coordinate (outside the projection's domain or a grid's
     /// coverage, no convergence), or its result is not finite, or it did not come back to

@@ -31,8 +31,8 @@ public final class ProjGeodesic: @unchecked Sendable {
     ///   reduced exactly, so 1e300 is 1e300 mod 360).
     /// - Returns: distance in meters; azimuths at both ends in degrees clockwise from north,
     ///   in (−180, 180] as `geod_inverse` gives them. NaN for a latitude outside [−90, 90] or
-    ///   non-finite input (unchecked, like ``GeoAnchorKit/Geodesic/distance(latitude1:longitude1:latitude2:longitude2:)``;
-    ///   this is the reference path — validate with ``GeoAnchorKit/GeodeticCoordinate/validate()`` first).
+    ///   non-finite input (unchecked, like `Geodesic.distance(latitude1:longitude1:latitude2:longitude2:)`;
+    ///   this is the reference path — validate with `GeodeticCoordinate.validate()` first).
     @inlinable
     public func inverse(latitude1: Double, longitude1: Double,
                         latitude2: Double, longitude2: Double) -> (distance: Double, azimuth1: Double, azimuth2: Double) {

@@ -25,7 +25,7 @@ extension ProjTransformer {
     }
 
     /// PROJ's geodetic ↔ ENU transformation about `origin` (see ``localTangentFramePipeline(origin:ellipsoid:)``);
-    /// the reference for ``GeoAnchorKit/LocalTangentFrame``.
+    /// the reference for `LocalTangentFrame`.
     /// - Throws: ``ProjError/invalidOrigin(_:)`` for an invalid origin or one with an MSL
     ///   height; PROJ's errors otherwise.
     public static func localTangentFrame(origin: GeodeticCoordinate, ellipsoid: Ellipsoid = .wgs84) throws(ProjError) -> ProjTransformer {
@@ -39,7 +39,7 @@ extension ProjTransformer {
     }
 
     /// PROJ's vertical grid shift with a GTX/GeoTIFF geoid grid, as a reference for
-    /// ``GeoAnchorKit/GeoidGrid``: forward `z_out = z_in + N(lon, lat)` (`+multiplier=1`), so
+    /// `GeoidGrid`: forward `z_out = z_in + N(lon, lat)` (`+multiplier=1`), so
     /// transforming height 0 yields the undulation *N*, and forward maps an orthometric (MSL)
     /// height *H* to the ellipsoidal height *h = H + N*.
     ///
