@@ -24,6 +24,11 @@ public struct GeoRegistrationEvaluation: Sendable {
         public var compassAnchorError200: Double?
         /// While standing still: how fast an anchor 50 m away moves in the session frame (m/s).
         public var stillAnchorSpeed: Double?
+        /// ``GeoAnchorKit/GeoRegistrationEstimate/compassBias`` − the latest reading's true slow
+        /// error (``GeoRegistrationSimulator/Output/compassSlowErrors``), degrees, and the
+        /// estimate's σ; nil without a compass or before the estimator reports one.
+        public var compassBiasError: Double?
+        public var compassBiasSigma: Double?
         /// Output ellipsoidal height − true height, meters (the vertical error every placed
         /// model inherits).
         public var heightError: Double = 0
@@ -81,6 +86,10 @@ public struct GeoRegistrationEvaluation: Sendable {
                                 anchorError200: anchorError(distance: 200, trueHeading: s.trueHeadings[k], truth: truth, headingError: dh, position: est),
                                 compassAnchorError50: nil, compassAnchorError200: nil, stillAnchorSpeed: nil,
                                 heightError: e.position.height - s.truePositions[k].height)
+            if ci > 0, ci - 1 < s.compassSlowErrors.count, let b = e.compassBias {
+                sample.compassBiasError = Angle.difference(from: s.compassSlowErrors[ci - 1], to: b)
+                sample.compassBiasSigma = e.compassBiasSigma
+            }
             if let c = lastCompass, let f = lastFix {
                 let ce = Angle.difference(from: s.trueHeadings[k], to: c.heading)
                 sample.compassError = ce

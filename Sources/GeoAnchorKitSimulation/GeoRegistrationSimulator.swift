@@ -74,6 +74,10 @@ public struct GeoRegistrationSimulator: Sendable {
         public var isStill: [Bool]
         /// When the relocalisation jump happened (UTC s), if any.
         public var jumpTime: Double?
+        /// Per compass reading: its slowly varying error, degrees — the per-session bias plus the
+        /// slow Gauss–Markov error (what ``GeoAnchorKit/GeoRegistrationEstimate/compassBias``
+        /// estimates; white noise and disturbance episodes excluded).
+        public var compassSlowErrors: [Double] = []
     }
 
     /// The AR tracking and compass error models, and the seed of their random numbers.
@@ -164,19 +168,21 @@ public struct GeoRegistrationSimulator: Sendable {
             k += 1
             t = t0 + Double(k) * dt
         }
-        out.compass = simulateCompass(times: out.tracking.map(\.time), headings: out.trueHeadings, rng: &rng)
+        (out.compass, out.compassSlowErrors) = simulateCompass(times: out.tracking.map(\.time), headings: out.trueHeadings, rng: &rng)
         return out
     }
 
-    /// The compass stream at ``CompassModel/rate`` along the true headings (sampled at `times`).
-    func simulateCompass(times: [Double], headings: [Double], rng: inout SeededRandom) -> [CompassReading] {
-        guard let t0 = times.first, let t1 = times.last else { return [] }
+    /// The compass stream at ``CompassModel/rate`` along the true headings (sampled at `times`),
+    /// and each reading's slow error (bias + slow Gauss–Markov part, degrees).
+    func simulateCompass(times: [Double], headings: [Double], rng: inout SeededRandom) -> ([CompassReading], [Double]) {
+        guard let t0 = times.first, let t1 = times.last else { return ([], []) }
         let c = compass
         let dt = 1 / Swift.max(c.rate, 0.1)
         let bias = c.biasSigma * rng.gaussian()
         var slow = c.slowSigma * rng.gaussian()
         var episodeEnd = -Double.infinity, episodeStart = -Double.infinity, episodeOffset = 0.0
         var out: [CompassReading] = []
+        var slowErrors: [Double] = []
         var k = 0, t = t0, i = 0
         while t <= t1 {
             while i + 1 < times.count && times[i + 1] <= t { i += 1 }
@@ -195,9 +201,10 @@ public struct GeoRegistrationSimulator: Sendable {
             let h = Angle.normalizeHeading(headings[i] + bias + slow + c.whiteSigma * rng.gaussian() + disturbance)
             let acc = c.reportedAccuracy * Foundation.exp(c.reportedLogSigma * rng.gaussian())
             out.append(CompassReading(time: TraceSimulator.round(t, 3), heading: TraceSimulator.round(h, 2), headingAccuracy: TraceSimulator.round(acc, 1)))
+            slowErrors.append(bias + slow)
             k += 1
             t = t0 + Double(k) * dt
         }
-        return out
+        return (out, slowErrors)
     }
 }
