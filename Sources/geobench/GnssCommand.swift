@@ -34,7 +34,10 @@ struct GnssCommand: ParsableCommand {
         unresolved_faults (solutions output although a fault was detected and not isolated: WLS \
         epochs, or filter starts after waiting 30 epochs for a better one), bias_exclusions \
         (satellites excluded for a pseudorange bias that persisted over 30 s but was too small for \
-        one epoch's test, each time one was; their pseudoranges count as excluded_by_fde), seconds; with --truth FILE (GSDC ground_truth.csv) also accuracy (p50, p95, score, \
+        one epoch's test, each time one was; their pseudoranges count as excluded_by_fde), \
+        bias_unresolved_epochs (epochs at which such a bias persisted on a satellite the monitor \
+        could not exclude — more faulty satellites than it isolates; also a warning on stderr), \
+        seconds; with --truth FILE (GSDC ground_truth.csv) also accuracy (p50, p95, score, \
         matched, reference_epochs). Invalid input exits with status 2 and `FILE:LINE: message`.
         """
     )
@@ -138,6 +141,9 @@ struct GnssCommand: ParsableCommand {
             accuracy = GNSSAccuracySummary(fixes: fixes, reference: ref)
         }
         let seconds = Date().timeIntervalSince(start)
+        if stats.unresolvedBiasEpochs > 0 {
+            Stderr.print("warning: at \(stats.unresolvedBiasEpochs) epochs a satellite's pseudorange bias persisted that the bias monitor could not exclude (more faulty satellites than it isolates, or too few left): fixes there may be tens of meters off (bias_unresolved_epochs)")
+        }
         if json {
             print(Self.jsonText(input: input, output: output, mode: m, stats: stats, accuracy: accuracy, seconds: seconds))
         } else {
@@ -215,7 +221,7 @@ struct GnssCommand: ParsableCommand {
             "satellites_per_system": Dictionary(uniqueKeysWithValues: s.satellitesPerSystem.map { (String($0.key.rawValue), s.epochsSolved > 0 ? Double($0.value) / Double(s.epochsSolved) : 0) }),
             "residuals": ["count": res.count, "rms": num(res.rmse), "p50": num(res.p50), "p95": num(res.p95)],
             "filter_resets": s.filterResets, "filter_gated": s.filterGated, "unresolved_faults": s.unresolvedFaults,
-            "bias_exclusions": s.biasExclusions, "seconds": seconds,
+            "bias_exclusions": s.biasExclusions, "bias_unresolved_epochs": s.unresolvedBiasEpochs, "seconds": seconds,
         ]
         if let a = accuracy {
             o["accuracy"] = ["p50": num(a.p50), "p95": num(a.p95), "score": num(a.score), "matched": a.matched, "reference_epochs": a.referenceEpochs]

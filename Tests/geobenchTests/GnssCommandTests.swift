@@ -19,7 +19,7 @@ struct GnssCommandTests {
         #expect(r.status == 0, "\(r.stderr)")
         let j = try cli.json(r.stdout)
         for k in ["input", "output", "mode", "epochs_read", "epochs_solved", "epochs_skipped", "measurements_skipped",
-                  "satellites_per_system", "residuals", "filter_resets", "filter_gated", "unresolved_faults", "bias_exclusions", "seconds", "accuracy"] {
+                  "satellites_per_system", "residuals", "filter_resets", "filter_gated", "unresolved_faults", "bias_exclusions", "bias_unresolved_epochs", "seconds", "accuracy"] {
             #expect(j[k] != nil, "missing key \(k)")
         }
         #expect(j["epochs_read"] as? Int == 794)
@@ -28,6 +28,9 @@ struct GnssCommandTests {
         // Nor a satellite with a persistent bias (GNSSBiasMonitor; its largest test value on this
         // drive, GPS only, is 1.7 against the threshold 4).
         #expect(j["bias_exclusions"] as? Int == 0)
+        // …so nothing the monitor could not isolate either, and no warning about it.
+        #expect(j["bias_unresolved_epochs"] as? Int == 0)
+        #expect(!r.stderr.contains("bias_unresolved_epochs"))
         let csv = try String(contentsOfFile: out, encoding: .utf8)
         let lines = csv.split(separator: "\n")
         #expect(lines.first == "time,latitude,longitude,ellipsoidal_height,geoid_separation,horizontal_accuracy,vertical_accuracy,speed,course,heading,heading_accuracy,satellites,hdop,vdop,pdop,quality,residual_rms")

@@ -75,6 +75,15 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
     public private(set) var excluded: Set<SatelliteID> = []
     /// Exclusions made so far (each satellite each time it is excluded).
     public private(set) var exclusions = 0
+    /// Epochs at which a satellite in the solution showed a sustained bias (test value ≥
+    /// ``threshold`` over ≥ ``minimumEpochs`` estimates) that the monitor could not exclude:
+    /// ``maximumExcluded`` satellites were out already, or too few would remain. The model of one
+    /// faulty satellite at a time does not fit — typically two or more faulty satellites, whose
+    /// errors least squares spreads so that good satellites look biased and get excluded instead
+    /// (two satellites + 90 m in an eight-satellite GPS sky: two good ones excluded) — and the
+    /// solutions may carry tens of meters of error. 0 on the clean Pixel 5 drive and both 2016
+    /// GnssLogger logs.
+    public private(set) var unresolvedBiasEpochs = 0
 
     struct Entry: Sendable, Hashable { var time: Double; var weightedBias: Double; var weight: Double }
     /// One satellite's estimates in the window, `entries[head...]`, with their sums Σ b/σ² and
@@ -187,12 +196,15 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
                 excluded.remove(s); lastSeen[s] = nil; biasAtExclusion[s] = nil
             }
         }
-        guard excluded.count < maximumExcluded, solution.satellitesUsed > Self.minimumRemaining else { return }
         var worst: (satellite: SatelliteID, value: Double)? = nil
         for c in tested where c.count >= minimumEpochs && c.value >= threshold && !excluded.contains(c.satellite) {
             if worst == nil || c.value > worst!.value || (c.value == worst!.value && c.satellite < worst!.satellite) { worst = (c.satellite, c.value) }
         }
         guard let worst else { return }
+        guard excluded.count < maximumExcluded, solution.satellitesUsed > Self.minimumRemaining else {
+            unresolvedBiasEpochs += 1
+            return
+        }
         excluded.insert(worst.satellite)
         biasAtExclusion[worst.satellite] = bias(of: worst.satellite)
         exclusions += 1
@@ -211,7 +223,7 @@ public struct GNSSBiasMonitor: Sendable, Hashable {
         return track.num / track.den
     }
 
-    /// The same settings, nothing remembered but the exclusion count (the caller sets the time).
+    /// The same settings, nothing remembered but the counts (the caller sets the time).
     private static func reset(_ m: GNSSBiasMonitor) -> GNSSBiasMonitor {
         var fresh = m
         fresh.history = [:]; fresh.lastSeen = [:]; fresh.excluded = []; fresh.biasAtExclusion = [:]

@@ -128,6 +128,7 @@ extension GNSSProcessor {
                                    : Array(monitored.excluding.dropFirst())
         let wlsExcluding = smooth ? rowsExcluding : Array(monitored.excluding.dropLast())
         stats.biasExclusions += monitored.statistics.biasExclusions
+        stats.unresolvedBiasEpochs += monitored.statistics.unresolvedBiasEpochs
         var biasRestart = false
         // Satellites whose pseudorange the last update used.
         var lastUsed = Set<SatelliteID>()

@@ -34,6 +34,10 @@ public struct GNSSRunStatistics: Sendable, Hashable {
     /// Satellites excluded for a bias that persisted over epochs (``GNSSBiasMonitor``), each time
     /// one was; their pseudoranges are counted ``GNSSSkipReason/excludedByFDE`` while excluded.
     public var biasExclusions = 0
+    /// Epochs at which the bias monitor saw a persistent bias it could not exclude
+    /// (``GNSSBiasMonitor/unresolvedBiasEpochs``): more faulty satellites than it isolates; the
+    /// fixes around them may be tens of meters off.
+    public var unresolvedBiasEpochs = 0
     public init() {}
 }
 
@@ -104,6 +108,7 @@ public struct GNSSProcessor: Sendable {
         }
         excluding.append(biases.excluded)
         stats.biasExclusions = biases.exclusions
+        stats.unresolvedBiasEpochs = biases.unresolvedBiasEpochs
         return (out, stats, excluding)
     }
 

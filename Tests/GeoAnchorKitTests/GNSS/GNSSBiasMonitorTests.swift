@@ -54,10 +54,28 @@ struct GNSSBiasMonitorTests {
         var m = try GNSSBiasMonitor(maximumExcluded: 1)
         for k in 0..<30 { m.note(Self.solution(time: Double(k), used: 6, [(5, 50, 100, true)])) }
         #expect(m.excluded.isEmpty)
+        // …and says so: a sustained bias it could not exclude at each epoch from the 20th (k 19…29).
+        #expect(m.unresolvedBiasEpochs == 11)
         for k in 30..<60 { m.note(Self.solution(time: Double(k), used: 8, [(5, 50, 100, true), (6, 50, 100, true)])) }
         #expect(m.excluded.count == 1)
         for k in 60..<100 { m.note(Self.solution(time: Double(k), used: 8, [(7, 0, 100, true)])) }
         #expect(m.excluded.isEmpty)
+    }
+
+    /// Two satellites biased alike with room for one exclusion: the first (the lower number on a
+    /// tie) is excluded at the 20th estimate, the windows start over, and from the 20th estimate
+    /// after that the second's bias persists with nothing left to exclude — counted at each such
+    /// epoch (k 39…59: 21), the one-fault model not fitting. Reference: the definitions (T/n =
+    /// (50/10)² = 25 ≥ 4 once 20 estimates are in).
+    @Test func reportsABiasItCannotExclude() throws {
+        var m = try GNSSBiasMonitor(maximumExcluded: 1)
+        for k in 0..<60 { m.note(Self.solution(time: Double(k), used: 9, [(5, 50, 100, true), (6, 50, 100, true), (7, 0, 100, true)])) }
+        #expect(m.excluded == [Self.g(5)] && m.exclusions == 1)
+        #expect(m.unresolvedBiasEpochs == 21)
+        // A clean sky never counts.
+        var clean = GNSSBiasMonitor()
+        for k in 0..<60 { clean.note(Self.solution(time: Double(k), used: 9, [(5, 5, 100, true), (6, -5, 100, true)])) }
+        #expect(clean.unresolvedBiasEpochs == 0 && clean.exclusions == 0)
     }
 
     /// Settings outside their ranges are refused with the value and the range.
