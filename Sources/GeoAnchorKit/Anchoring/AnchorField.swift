@@ -196,9 +196,7 @@ public struct AnchorField: Sendable {
     /// error otherwise: validate a configuration that comes from outside before setting it).
     @discardableResult
     public mutating func advance(by dt: Double) -> Bool {
-        do { try drift.validate() } catch {
-            preconditionFailure("DriftCorrectionConfiguration: \(error.description) (validate() a configuration from outside first)")
-        }
+        requireValid("DriftCorrectionConfiguration") { () throws(GeoAnchorError) in try drift.validate() }
         let dt = Swift.max(0, dt.isFinite ? dt : 0)
         let dAngle = Angle.difference(from: appliedNorthOffset, to: targetNorthOffset)
         // An infinite rate jumps whatever the interval (∞ · 0 would be NaN at dt = 0).

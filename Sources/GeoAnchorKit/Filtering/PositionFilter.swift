@@ -116,9 +116,7 @@ public struct PositionFilter: Sendable {
     /// Stops with ``Configuration/validate()``'s message when `configuration` fails it (a
     /// programmer error: a configuration from outside is validated first, a decoded one when decoded).
     static func requireValid(_ configuration: Configuration) {
-        do { try configuration.validate() } catch {
-            preconditionFailure("PositionFilter.Configuration: \(error.description)")
-        }
+        GeoAnchorKit.requireValid("PositionFilter.Configuration") { () throws(GeoAnchorError) in try configuration.validate() }
     }
 
     /// Creates a filter with a profile's preset configuration.

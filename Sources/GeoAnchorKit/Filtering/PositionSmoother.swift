@@ -87,10 +87,8 @@ extension PositionFilter {
     /// per fix by ``SmootherSchedule``, then feeds the RTS backward pass. Fixes the causal filter
     /// gated stay out of the second pass (σ × 10⁴); that pass has no gate of its own.
     static func scheduledTrack(_ fixes: [Fix], configuration: Configuration, schedule: SmootherSchedule) -> PositionTrack {
-        do { try schedule.validate() } catch {
-            // Set in code (a decoded schedule is validated when decoded): a programmer error.
-            preconditionFailure("PositionFilter.SmootherSchedule: \(error.description)")
-        }
+        // Set in code (a decoded schedule is validated when decoded): a programmer error.
+        GeoAnchorKit.requireValid("PositionFilter.SmootherSchedule") { () throws(GeoAnchorError) in try schedule.validate() }
         var f = PositionFilter(configuration: configuration)
         f.modes.recordsPrediction = true
         let cap = fixes.count

@@ -61,8 +61,6 @@ extension GNSSFilterConfiguration {
     /// ``validate()`` at an entry point that cannot throw: an invalid configuration there is a
     /// programmer error.
     func requireValid() {
-        do { try validate() } catch {
-            preconditionFailure("GNSSFilterConfiguration: \(error.description) (validate() a configuration from outside first)")
-        }
+        GeoAnchorKit.requireValid("GNSSFilterConfiguration") { () throws(GeoAnchorError) in try validate() }
     }
 }

@@ -64,8 +64,6 @@ extension GNSSSolverConfiguration {
     /// ``validate()`` at an entry point that cannot throw: an invalid configuration there is a
     /// programmer error.
     func requireValid() {
-        do { try validate() } catch {
-            preconditionFailure("GNSSSolverConfiguration: \(error.description) (validate() a configuration from outside first)")
-        }
+        GeoAnchorKit.requireValid("GNSSSolverConfiguration") { () throws(GeoAnchorError) in try validate() }
     }
 }

@@ -212,9 +212,7 @@ extension TrackAccuracy {
     /// validate options that come from outside first).
     public static func evaluate(trace: [Fix], reference: ReferenceTrack, options: Configuration = Configuration(),
                                 geoid: (@Sendable (Double, Double) -> Double?)? = nil) -> TrackAccuracy {
-        do { try options.validate() } catch {
-            preconditionFailure("TrackAccuracy.Configuration: \(error.description) (validate() options from outside first)")
-        }
+        requireValid("TrackAccuracy.Configuration") { () throws(GeoAnchorError) in try options.validate() }
         var epochs: [EpochError] = []
         epochs.reserveCapacity(trace.count)
         var unmatched = 0
