@@ -25,6 +25,8 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
     private var outliers = 0
     private var reservoir: [SIMD3<Double>] = []
     private let capacity: Int
+    /// Samples kept for the quality figures (the initializer's `reservoirCapacity`, at least 64).
+    public var reservoirCapacity: Int { capacity }
     private var seen = 0
     private var rejected = 0
     private var rng: SplitMix64
@@ -33,7 +35,9 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
     ///   - configuration: as for the batch fit; one that fails
     ///     ``MagnetometerCalibrator/Configuration/validate()`` makes every ``add(_:)`` and
     ///     ``estimate()`` throw that error (nothing is added).
-    ///   - reservoirCapacity: samples kept for quality figures (≥ 64).
+    ///   - reservoirCapacity: samples kept for quality figures; at least 64 (a smaller value is
+    ///     raised to 64, ``reservoirCapacity`` says what is in use; a large one only lets the
+    ///     reservoir grow as samples arrive, nothing is reserved up front).
     ///   - seed: seed of the reservoir's random choice (fixed default → reproducible).
     public init(configuration: MagnetometerCalibrator.Configuration = .init(), reservoirCapacity: Int = 1024,
                 seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {

@@ -118,6 +118,8 @@ struct MagnetometerCalibrationTests {
         for (a, b) in zip(est.softIron.rows.joined(), batch.softIron.rows.joined()) { #expect(abs(a - b) < 1e-8) }
         #expect(abs(est.fieldStrength - batch.fieldStrength) < 1e-6)
         #expect(est.samples == 3000 && est.quality == .good)
+        // The reservoir size in use is visible: as asked, or raised to the floor of 64.
+        #expect(inc.reservoirCapacity == 512 && IncrementalMagnetometerCalibrator(reservoirCapacity: 10).reservoirCapacity == 64)
         #expect(abs(est.residualRMS - batch.residualRMS) < 0.05, "reservoir residual \(est.residualRMS) vs \(batch.residualRMS)")
         // Early estimates refuse, then grade the small count.
         var early = IncrementalMagnetometerCalibrator()
