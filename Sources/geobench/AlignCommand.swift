@@ -22,7 +22,10 @@ struct AlignCommand: ParsableCommand {
         of the session's -z axis (degrees; +y for enu). \
         --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking, \
         compass_used, compass_gated, tracking_jumps, large_corrections, heading_reinitializations, \
-        fixes_without_accuracy, fix_accuracy_scale_max} on stdout; fix_accuracy_scale_max is the \
+        fixes_without_accuracy, fix_accuracy_scale_max, compass_bias, compass_bias_sigma} on stdout; \
+        compass_bias is the last estimate of the compass's slow error (reading - true heading, \
+        degrees) and compass_bias_sigma its 1-sigma (both absent without --compass or before a \
+        reading was used); fix_accuracy_scale_max is the \
         largest factor the fixes' reported accuracies had to be widened by (1: they held; >= 1.5 also \
         warns on stderr). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
         5 m per axis (fixes_without_accuracy counts them; a note on stderr). \
@@ -162,7 +165,9 @@ struct AlignCommand: ParsableCommand {
                                     path_skipped: constraint == nil ? nil : sum.pathSkipped,
                                     path_releases: constraint == nil ? nil : sum.pathReleases,
                                     ground_updates: dem == nil ? nil : sum.groundUpdates,
-                                    ground_skipped: dem == nil ? nil : sum.groundSkipped)
+                                    ground_skipped: dem == nil ? nil : sum.groundSkipped,
+                                    compass_bias: reg.estimate?.compassBias.map { ($0 * 1000).rounded() / 1000 },
+                                    compass_bias_sigma: reg.estimate?.compassBiasSigma.map { ($0 * 1000).rounded() / 1000 })
                 let enc = JSONEncoder()
                 enc.outputFormatting = [.sortedKeys]
                 print(String(decoding: try enc.encode(o), as: UTF8.self))
@@ -204,6 +209,8 @@ struct AlignCommand: ParsableCommand {
         var path_updates, path_skipped, path_releases: Int?
         /// With --dem only.
         var ground_updates, ground_skipped: Int?
+        /// With --compass, once a reading was used (``GeoRegistrationEstimate/compassBias``).
+        var compass_bias, compass_bias_sigma: Double?
     }
 
     /// Parses a time field: Unix seconds or ISO 8601 UTC.

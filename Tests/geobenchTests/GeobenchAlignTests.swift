@@ -34,11 +34,16 @@ extension GeobenchInterfaceTests {
         #expect(scale >= 1 && scale < 1.5, "fix_accuracy_scale_max \(scale)")
         #expect(!run.stderr.contains("look optimistic"))
         #expect(try String(contentsOfFile: path("p.svg"), encoding: .utf8).contains("<svg"))
-        // Without compass: magnetometer-free, fewer rows (the heading needs 30 m of walk).
+        // The compass's estimated slow error (its accuracy is tested in GeoRegistrationTests).
+        let bias = try #require(j["compass_bias"] as? Double), biasSigma = try #require(j["compass_bias_sigma"] as? Double)
+        #expect(bias.isFinite && abs(bias) <= 180 && biasSigma > 0 && biasSigma < 30, "\(bias) ± \(biasSigma)")
+        // Without compass: magnetometer-free, fewer rows (the heading needs 30 m of walk), no bias.
         let nc = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--output", path("o2.csv"), "--json"])
         #expect(nc.status == 0)
-        let rows2 = try #require(try json(nc.stdout)["rows"] as? Int)
+        let ncJSON = try json(nc.stdout)
+        let rows2 = try #require(ncJSON["rows"] as? Int)
         #expect(rows2 > 0 && rows2 < trackingRows)
+        #expect(ncJSON["compass_bias"] == nil && ncJSON["compass_bias_sigma"] == nil)
         // CRLF (Python csv module) and ISO 8601 times are read.
         var crlf = "time,x,y,z,yaw\r\n"
         for (i, l) in trk.split(separator: "\n").dropFirst().prefix(50).enumerated() {
