@@ -216,7 +216,7 @@ public struct GNSSPositionSolver: Sendable {
         configuration.requireValid()
         guard epoch.flag <= 1 else { return .failure(.epochFlag) }
         let ms = ephemerides.prepare(epoch, systems: configuration.systems, minimumCN0: configuration.minimumCN0, skipped: &skipped)
-        return solve(ms, time: epoch.time, prior: prior, suspects: suspects, excluding: excluding, skipped: &skipped)
+        return solveChecked(ms, time: epoch.time, prior: prior, suspects: suspects, excluding: excluding, skipped: &skipped)
     }
 
     /// Geometry and corrections of one measurement at receiver position `r`.
@@ -399,6 +399,14 @@ public struct GNSSPositionSolver: Sendable {
                       suspects: Set<SatelliteID> = [], excluding: Set<SatelliteID> = [],
                       skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
         configuration.requireValid()
+        return solveChecked(measurements, time: time, prior: prior, suspects: suspects, excluding: excluding, skipped: &skipped)
+    }
+
+    /// ``solve(_:time:prior:suspects:excluding:skipped:)`` once the configuration has been checked
+    /// (the epoch overload checks it before preparing the measurements: once per epoch).
+    func solveChecked(_ measurements: [PreparedMeasurement], time: Double, prior: SIMD3<Double>?,
+                      suspects: Set<SatelliteID>, excluding: Set<SatelliteID>,
+                      skipped: inout [GNSSSkipReason: Int]) -> Result<GNSSSolution, GNSSSkipReason> {
         let cfg = configuration
         let all = cfg.ionosphereFreeCombination ? PreparedMeasurement.ionosphereFreeCombinations(measurements) : measurements
         // The C/N0 variance factor of every measurement (one `exp` each, shared with the Doppler fit).
