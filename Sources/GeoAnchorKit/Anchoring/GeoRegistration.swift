@@ -162,7 +162,7 @@ public struct GeoRegistration: Sendable {
     }
 
     static func error(of c: GeoRegistrationConfiguration) -> GeoAnchorError? {
-        do { try c.validate(); return nil } catch { return error }
+        validationError { () throws(GeoAnchorError) in try c.validate() }
     }
 
     /// Throws the configuration's error (the first thing every public `update` does).

@@ -42,7 +42,7 @@ public struct IncrementalMagnetometerCalibrator: Sendable {
     public init(configuration: MagnetometerCalibrator.Configuration = .init(), reservoirCapacity: Int = 1024,
                 seed: UInt64 = 0x9E37_79B9_7F4A_7C15) {
         self.configuration = configuration
-        do { try configuration.validate(); configurationError = nil } catch { configurationError = error }
+        configurationError = validationError { () throws(GeoAnchorError) in try configuration.validate() }
         self.capacity = Swift.max(64, reservoirCapacity)
         self.rng = SplitMix64(seed: seed)
     }

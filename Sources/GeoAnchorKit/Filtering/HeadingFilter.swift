@@ -305,7 +305,7 @@ public struct HeadingFilter: Sendable {
     /// counted in ``Statistics/invalid``, passed to ``onRefusal``) and changes nothing.
     public init(configuration: Configuration = Configuration(), expectedField: ExpectedField? = nil) {
         self.configuration = configuration
-        do { try configuration.validate(); configurationError = nil } catch { configurationError = error }
+        configurationError = validationError { () throws(GeoAnchorError) in try configuration.validate() }
         self.expectedField = expectedField
         var c = PositionFilter.Configuration()
         c.gateProbability = configuration.gateProbability

@@ -8,3 +8,11 @@ func requireValid(_ type: StaticString, _ check: () throws(GeoAnchorError) -> Vo
         preconditionFailure("\(type): \(error.description) (validate() a value that comes from outside first)")
     }
 }
+
+/// `check`'s error, or nil when it passes — for types that keep a configuration's error and
+/// refuse every input with it (``GeoRegistration``, ``HeadingFilter``,
+/// ``IncrementalMagnetometerCalibrator``) instead of stopping.
+@inline(__always)
+func validationError(_ check: () throws(GeoAnchorError) -> Void) -> GeoAnchorError? {
+    do { try check(); return nil } catch { return error }
+}
