@@ -52,30 +52,24 @@ public struct AnchorUncertainty: Sendable, Hashable {
         let psi = Swift.min(headingSigma / CircularError.halfWidth68PerSigma, 180) * Angle.radiansPerDegree
         let lateral = horizontalDistance * psi
         // σ's whose squares would overflow or underflow (beyond 2^±500 m, ≈ 3e±150) are squared
-        // after dividing by the largest (the radius scales with them); ordinary ones as they are.
-        let m = Swift.max(Swift.abs(sh), Swift.abs(lateral), Swift.abs(sv))
-        if m.isFinite, m > 0x1p500 || (m > 0 && m < 0x1p-500) {
-            let h = sh / m, l = lateral / m, v = sv / m
-            meters = m * CircularError.radius68(variances: h * h + l * l, h * h, v * v)
-        } else {
-            meters = CircularError.radius68(variances: sh * sh + lateral * lateral, sh * sh, sv * sv)
-        }
+        // after dividing by the largest (the radius scales with them); ordinary ones as they are
+        // (the scale is then 1: dividing and multiplying by it is exact).
+        let k = CircularError.squaringScale(sh, lateral, sv)
+        let h = sh / k, l = lateral / k, v = sv / k
+        meters = k * CircularError.radius68(variances: h * h + l * l, h * h, v * v)
         // Angular error: across the line of sight and in its vertical plane. atan2 handles s = 0
         // (the anchor at the device: any shift is 90°).
         let s = slantDistance
         let cosE = s > 0 ? Swift.max(-1, Swift.min(1, horizontalDistance / s)) : 1
         let sinE2 = Swift.max(0, 1 - cosE * cosE)
         let across = Foundation.atan2(sh, s)
-        let n = Swift.max(Swift.abs(sh), Swift.abs(sv))
-        let vertical: Double
-        if n.isFinite, n > 0x1p500 || (n > 0 && n < 0x1p-500) {
-            let h = sh / n, v = sv / n
-            vertical = Foundation.atan2(n * (h * h * sinE2 + v * v * cosE * cosE).squareRoot(), s)
-        } else {
-            // A term whose weight is 0 is 0, also when its σ overflowed (∞ · 0 would be NaN).
-            let up = sinE2 > 0 ? sh * sh * sinE2 : 0, along = cosE != 0 ? sv * sv * cosE * cosE : 0
-            vertical = Foundation.atan2((up + along).squareRoot(), s)
-        }
+        let kv = CircularError.squaringScale(sh, sv, 0)
+        let hv = sh / kv, vv = sv / kv
+        // Unscaled, a term whose weight is 0 is 0, also when its σ overflowed (∞ · 0 would be NaN);
+        // scaled (finite σ's), the terms as they are.
+        let scaled = kv != 1
+        let up = scaled || sinE2 > 0 ? hv * hv * sinE2 : 0, along = scaled || cosE != 0 ? vv * vv * cosE * cosE : 0
+        let vertical = Foundation.atan2(kv * (up + along).squareRoot(), s)
         degrees = CircularError.radius68(variances: across * across + psi * psi, vertical * vertical)
             * Angle.degreesPerRadian
     }

@@ -51,6 +51,15 @@ extension CircularError {
         return m.squareRoot() * radius68(s1: x + y + z, s2: x * x + y * y + z * z)
     }
 
+    /// The factor to divide σ's `a`, `b`, `c` by before squaring them: the largest |σ| when its
+    /// square would overflow or underflow (finite and beyond 2^±500, ≈ 3e±150), else exactly 1
+    /// (so ordinary values are squared as they are). Multiply a root of the squares by it.
+    @inlinable
+    static func squaringScale(_ a: Double, _ b: Double, _ c: Double) -> Double {
+        let m = Swift.max(Swift.abs(a), Swift.abs(b), Swift.abs(c))
+        return m.isFinite && (m > 0x1p500 || (m > 0 && m < 0x1p-500)) ? m : 1
+    }
+
     /// The two-moment quantile from the sum `s1` and the sum of squares `s2` of the variances.
     @inlinable
     static func radius68(s1: Double, s2: Double) -> Double {
