@@ -94,8 +94,9 @@ extension TourSession {
 
         /// Largest ``clockResetFixCount``: 86,400, a day of fixes at 1 Hz. A longer streak of fixes
         /// going back in time is never seen on a walk, so a larger count only means "never", which
-        /// 0 says explicitly (before this bound, `Int.max` was accepted).
-        public static let maximumClockResetFixCount = 86_400
+        /// 0 says explicitly (before this bound, `Int.max` was accepted). The same setting and bound
+        /// as the position filter's (``PositionFilter/Configuration/maximumCount``).
+        public static let maximumClockResetFixCount = PositionFilter.Configuration.maximumCount
 
         /// Checks ``geofence`` and ``corridor`` (``GeofenceConfiguration/validate()``, names
         /// prefixed `geofence.` and `corridor.`), then every other setting against its
