@@ -73,38 +73,42 @@ enum GnssReport: ReportSection {
         // A satellite error too small for one epoch's fault test: every record of G25's clock
         // 0.3 µs (90 m) off, against the same run without the bias monitor and without G25.
         context.progress("raw GNSS: faulty satellite")
-        let g25 = SatelliteID(system: .gps, number: 25)
-        var faulty = nav, without = nav
-        faulty.ephemerides[g25] = nav.ephemerides[g25]?.map { e in var e = e; e.af0 += 3e-7; return e }
-        without.ephemerides[g25] = nil
-        func score(_ n: RinexNavigationFile, _ mode: GNSSProcessingMode, monitor: GNSSBiasMonitor = GNSSBiasMonitor()) -> (Double, Int) {
+        // Every record of `satellite`'s clock 0.3 µs (90 m) off, or the satellite removed.
+        func clockOff(_ n: RinexNavigationFile, _ satellite: SatelliteID) -> RinexNavigationFile {
+            var n = n
+            n.ephemerides[satellite] = nav.ephemerides[satellite]?.map { e in var e = e; e.af0 += 3e-7; return e }
+            return n
+        }
+        func removed(_ n: RinexNavigationFile, _ satellite: SatelliteID) -> RinexNavigationFile {
+            var n = n
+            n.ephemerides[satellite] = nil
+            return n
+        }
+        func run(_ n: RinexNavigationFile, _ mode: GNSSProcessingMode, monitor: GNSSBiasMonitor = GNSSBiasMonitor())
+            -> (score: Double, statistics: GNSSRunStatistics) {
             var processor = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: n), configuration: gpsOnly)
             processor.biasMonitor = monitor
             let r = processor.run(obs.epochs, mode: mode)
-            if monitor.maximumExcluded > 0 { singleUnresolved += r.statistics.unresolvedBiasEpochs }
-            return (GNSSAccuracySummary(fixes: r.fixes, reference: truth).score, r.statistics.biasExclusions)
+            return (GNSSAccuracySummary(fixes: r.fixes, reference: truth).score, r.statistics)
         }
+        let g25 = SatelliteID(system: .gps, number: 25), g06 = SatelliteID(system: .gps, number: 6)
+        let faulty = clockOff(nav, g25), without = removed(nav, g25)
         let off = try GNSSBiasMonitor(maximumExcluded: 0)
         lines.append("  G25's clock 0.3 µs off in every record (90 m, under one epoch's χ² test), GPS broadcast; bias monitor (GNSSBiasMonitor):")
         for mode in [GNSSProcessingMode.wls, .filter, .smooth] {
-            let (on, exclusions) = score(faulty, mode)
+            let on = run(faulty, mode)
+            let exclusions = on.statistics.biasExclusions
+            singleUnresolved += on.statistics.unresolvedBiasEpochs
             lines.append(String(format: "    %@ score %.1f m, monitor off %.1f m, without G25 %.1f m; %d exclusion%@",
-                                mode.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) as NSString, on,
-                                score(faulty, mode, monitor: off).0, score(without, mode).0, exclusions, exclusions == 1 ? "" : "s"))
+                                mode.rawValue.padding(toLength: 7, withPad: " ", startingAt: 0) as NSString, on.score,
+                                run(faulty, mode, monitor: off).score, run(without, mode).score, exclusions, exclusions == 1 ? "" : "s"))
         }
         // Two faulty satellites: beyond the one-at-a-time model, which the run reports.
-        let g06 = SatelliteID(system: .gps, number: 6)
-        var two = faulty, withoutTwo = without
-        two.ephemerides[g06] = nav.ephemerides[g06]?.map { e in var e = e; e.af0 += 3e-7; return e }
-        withoutTwo.ephemerides[g06] = nil
-        var processor = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: two), configuration: gpsOnly)
-        let r = processor.run(obs.epochs, mode: .wls)
-        processor.ephemerides = SatelliteEphemerides(navigation: withoutTwo)
-        let reference = processor.run(obs.epochs, mode: .wls)
+        let two = run(clockOff(faulty, g06), .wls), reference = run(removed(without, g06), .wls)
         lines.append(String(format: "  G06 and G25 both 0.3 µs off (two faulty satellites, not isolated: good ones look biased): wls score %.1f m (without both %.1f m);",
-                            GNSSAccuracySummary(fixes: r.fixes, reference: truth).score, GNSSAccuracySummary(fixes: reference.fixes, reference: truth).score))
+                            two.score, reference.score))
         lines.append(String(format: "    the run says so: %d of %d epochs with a bias the monitor could not exclude (bias_unresolved_epochs; clean runs above %d, G25 alone %d)",
-                            r.statistics.unresolvedBiasEpochs, r.statistics.epochsRead, cleanUnresolved, singleUnresolved))
+                            two.statistics.unresolvedBiasEpochs, two.statistics.epochsRead, cleanUnresolved, singleUnresolved))
         return lines
     }
 }
