@@ -68,8 +68,6 @@ struct AccuracyCommand: ParsableCommand {
             guard maxGap > 0, maxGap.isFinite else { throw InputError(file: "--max-gap", line: nil, message: "\(maxGap) must be > 0") }
             let day = try date.map(TraceIO.parseDate)
             let (traceFixes, truthFixes) = try Self.loadPair(trace: trace, truth: truth, skipInvalid: skipInvalid, date: day, provider: provider)
-            guard !traceFixes.isEmpty else { throw InputError(file: trace, line: nil, message: "no fixes in the trace") }
-            guard !truthFixes.isEmpty else { throw InputError(file: truth, line: nil, message: "no fixes in the truth") }
             var undulation: (@Sendable (Double, Double) -> Double?)? = nil
             if let geoid {
                 let grid = try located(geoid) { try GeoidGrid(path: geoid) }
@@ -99,9 +97,7 @@ struct AccuracyCommand: ParsableCommand {
         let opts = TraceReadConfiguration(skipInvalid: skipInvalid, defaultDate: date, provider: provider)
         func attempt(_ path: String, _ o: TraceReadConfiguration) throws -> [Fix]? {
             do {
-                let (t, s) = try TraceIO.load(path, options: o)
-                TraceIO.reportSkipped(s, source: path)
-                return t.fixes
+                return try TraceIO.load(path, options: o).0.fixes
             } catch let e as TraceFormatError where e.isMissingDate && o.defaultDate == nil {
                 return nil
             }

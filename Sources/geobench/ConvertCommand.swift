@@ -89,13 +89,8 @@ struct ConvertCommand: ParsableCommand {
                     s = try TraceReader.read(url: URL(fileURLWithPath: input), format: inFmt, options: opts,
                                              onFix: onFix, onSensor: onSensor)
                 }
-                TraceIO.reportSkipped(s, source: input)
-                if s.fixes == 0 && s.sensorSamples == 0 {
-                    var why = "\(s.ignoredRecords) record(s) without a position fix"
-                    if s.otherProviderFixes > 0 { why += ", \(s.otherProviderFixes) fix(es) of other providers than --provider \(provider.rawValue)" }
-                    if s.waypoints > 0 { why += ", \(s.waypoints) waypoint(s): see --waypoints" }
-                    throw InputError(file: input, line: nil, message: "no fixes found (\(why))")
-                }
+                TraceIO.reportRead(s, source: input)
+                if s.fixes == 0 && s.sensorSamples == 0 { throw TraceIO.noFixesError(s, source: input) }
                 try writer.finish()
                 try sensorWriter?.finish()
                 if let waypoints { try Self.writeWaypoints(wpts, to: waypoints) }
@@ -110,8 +105,8 @@ struct ConvertCommand: ParsableCommand {
                 if s.otherProviderFixes > 0 { msg += ", \(s.otherProviderFixes) fix(es) of other providers (--provider)" }
                 if s.rawMeasurements > 0 { msg += ", \(s.rawMeasurements) Raw GNSS measurement(s) not processed" }
                 if s.segments > 1 { msg += ", \(s.segments) track segments" }
-                if inFmt == .gpx && s.ignoredRecords > 0 {
-                    msg += ", \(s.ignoredRecords) point(s) not converted (no <time>, or route points beside a track)"
+                if inFmt == .gpx && s.ignoredRecords > s.untimedPoints {
+                    msg += ", \(s.ignoredRecords - s.untimedPoints) route point(s) beside a track not converted"
                 }
                 if s.waypoints > 0 { msg += waypoints != nil ? ", \(s.waypoints) waypoint(s) → \(waypoints!)" : ", \(s.waypoints) waypoint(s) not part of the trace (use --waypoints FILE)" }
                 Stderr.print(msg)

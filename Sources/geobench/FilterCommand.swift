@@ -171,8 +171,8 @@ struct FilterCommand: ParsableCommand {
                     })
                     statistics = f.statistics
                 }
-                TraceIO.reportSkipped(summary, source: input)
-                if fixesRead == 0 { throw InputError(file: input, line: nil, message: "no fixes found") }
+                TraceIO.reportRead(summary, source: input)
+                if fixesRead == 0 { throw TraceIO.noFixesError(summary, source: input) }
             }
             guard let s = statistics else { return }
             if !s.modelFits {

@@ -130,11 +130,13 @@ enum TourReplay {
         var filter: PositionFilter? = filtered ? PositionFilter(path: path) : nil
         var summary = TourSession.ReplaySummary()
         var events: [TourEvent] = []
-        try TraceReader.read(url: traceURL, options: TraceReadConfiguration(provider: provider), onFix: { fix in
+        let read = try TraceReader.read(url: traceURL, options: TraceReadConfiguration(provider: provider), onFix: { fix in
             events += try located(traceURL.path, context: "fix #\(summary.fixes + 1) (time \(fix.time))") {
                 try session.process(fix, filter: &filter, zones: zones, summary: &summary)
             }
         })
+        TraceIO.reportRead(read, source: traceURL.path)
+        if read.fixes == 0 { throw TraceIO.noFixesError(read, source: traceURL.path) }
         return Result(tour: tour, events: events, summary: summary, filtered: filtered,
                       finalGuidance: session.guidance(), state: session.state, lastRefusal: session.lastRefusal)
     }

@@ -139,3 +139,36 @@ extension GeobenchInterfaceTests {
         #expect(!r.stderr.contains(".partial"))
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// Nothing dropped silently, in every subcommand that reads a trace: gpxpy's
+    /// cerknicko-without-times.gpx has 296 `<trkpt>`, 5 with `<time>` (grep), so 291 points are
+    /// not fixes and stderr says so; route.gpx (55 `<rtept>`, no `<time>`) and unicode.gpx (6
+    /// `<wpt>`, no track) give no fix, and the error says what the file held instead.
+    @Test(.enabled(if: SharedData.shouldRun)) func traceReadersSayWhatTheyDidNotUse() throws {
+        let dir = "gpx/gpxpy_test_files/"
+        let partly = SharedData.url(dir + "cerknicko-without-times.gpx").path
+        let route = SharedData.url(dir + "route.gpx").path, pois = SharedData.url(dir + "unicode.gpx").path
+        let out = try temporaryFile("out.csv", "")
+        let tracking = try temporaryFile("trk.csv", "time,x,y,z,yaw\n1281025372,0,0,0,0\n1281025373,0,0,-1,0\n")
+        func commands(_ file: String) -> [[String]] {
+            [["filter", "--input", file, "--output", out],
+             ["convert", "--input", file, "--output", out],
+             ["accuracy", "--trace", file, "--truth", file],
+             ["tour", "--tour", "traces/zavist-tour.tour.geojson", "--trace", file],
+             ["align", "--tracking", tracking, "--fixes", file, "--output", out]]
+        }
+        for c in commands(partly) {
+            let r = try geobench(c)
+            #expect(r.stderr.contains("\(partly): 291 point(s) without a time not used"), "\(c[0]): \(r.stderr)")
+        }
+        for c in commands(route) {
+            let r = try geobench(c)
+            #expect(r.status == 2 && r.stderr.contains("\(route): no fixes found (55 point(s) without a time"), "\(c[0]): \(r.stderr)")
+        }
+        for c in commands(pois) {
+            let r = try geobench(c)
+            #expect(r.status == 2 && r.stderr.contains("\(pois): no fixes found (6 waypoint(s)"), "\(c[0]): \(r.stderr)")
+        }
+    }
+}

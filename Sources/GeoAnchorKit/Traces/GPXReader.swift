@@ -25,7 +25,7 @@ import FoundationXML
 ///
 /// A fix needs a time, so untimed track/route points (planning tracks, routes) are reported
 /// through `onUntimedPoint` when given, and otherwise counted in
-/// ``TraceReadSummary/ignoredRecords``.
+/// ``TraceReadSummary/ignoredRecords`` and ``TraceReadSummary/untimedPoints``.
 public enum GPXReader {
     /// Reads only the waypoints (`wpt`) of a GPX file, in document order.
     public static func waypoints(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [GPXWaypoint] {
@@ -144,7 +144,7 @@ public enum GPXReader {
                     for p in d.routePoints {
                         if p.hasTime { try onFix(p.fix); d.summary.fixes += 1 }
                         else if let u = onUntimedPoint { try u(p.fix); d.summary.fixes += 1 }
-                        else { d.summary.ignoredRecords += 1 }
+                        else { d.summary.ignoredRecords += 1; d.summary.untimedPoints += 1 }
                     }
                 }
                 return d.summary
@@ -295,7 +295,7 @@ public enum GPXReader {
                     default:
                         if pointHasTime { try onFix(p); summary.fixes += 1 }
                         else if let u = onUntimed { try u(p); summary.fixes += 1 }
-                        else { summary.ignoredRecords += 1 }
+                        else { summary.ignoredRecords += 1; summary.untimedPoints += 1 }
                     }
                 } catch {
                     callbackError = error

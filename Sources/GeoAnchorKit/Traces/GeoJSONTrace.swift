@@ -11,7 +11,8 @@ import Foundation
 /// Reading: every Point feature with a `time` property (ISO 8601 string or Unix seconds) is a
 /// fix, with the same properties; a LineString with a `coordTimes` array (the togeojson
 /// convention) gives one fix per position. Features without times (points of interest, zones)
-/// are counted as ignored records.
+/// are counted as ignored records; their positions (one per Point, all of a LineString's) are
+/// counted in ``TraceReadSummary/untimedPoints``.
 public enum GeoJSONTrace {
     /// The FeatureCollection for a list of fixes.
     public static func featureCollection(_ fixes: [Fix]) -> GeoJSONFeatureCollection {
@@ -46,11 +47,13 @@ public enum GeoJSONTrace {
             do {
                 switch feat.geometry {
                 case .point(let pos)?:
-                    guard let tv = feat.properties?["time"] else { summary.ignoredRecords += 1; continue }
+                    guard let tv = feat.properties?["time"] else { summary.ignoredRecords += 1; summary.untimedPoints += 1; continue }
                     try onFix(try fix(pos, time: try time(tv), props: feat.properties ?? [:]))
                     summary.fixes += 1
                 case .lineString(let ps)?:
-                    guard let times = feat.properties?["coordTimes"]?.arrayValue else { summary.ignoredRecords += 1; continue }
+                    guard let times = feat.properties?["coordTimes"]?.arrayValue else {
+                        summary.ignoredRecords += 1; summary.untimedPoints += ps.count; continue
+                    }
                     guard times.count == ps.count else {
                         throw RowError(message: "coordTimes has \(times.count) entries for \(ps.count) positions")
                     }

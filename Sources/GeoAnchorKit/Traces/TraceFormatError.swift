@@ -78,6 +78,12 @@ public struct TraceReadSummary: Sendable, Hashable {
     public var sensorSamples = 0
     /// Records understood but not producing a fix (no-fix epochs, unsupported NMEA sentence types).
     public var ignoredRecords = 0
+    /// GPX and GeoJSON: positions that are not fixes because they have no time — a planned
+    /// track, a route, an export that dropped its timestamps. (Each untimed GPX point is also one
+    /// of ``ignoredRecords``; an untimed GeoJSON LineString is one ignored record and all its
+    /// positions here.) Not counted when the caller takes untimed points
+    /// (``GPXReader/read(url:options:onFix:onUntimedPoint:onWaypoint:)``).
+    public var untimedPoints = 0
     /// GnssLogger: valid `Fix` records of providers not selected by ``TraceReadConfiguration/provider``.
     public var otherProviderFixes = 0
     /// GnssLogger: `Raw` GNSS measurement records (checked and counted, not turned into fixes).

@@ -25,15 +25,37 @@ enum TraceIO {
         }
     }
 
-    /// Reports skipped lines (only happens with --skip-invalid).
-    static func reportSkipped(_ s: TraceReadSummary, source: String) {
-        guard s.skippedLines > 0 else { return }
-        Stderr.print("\(source): skipped \(s.skippedLines) invalid line(s)")
-        for e in s.firstSkipped.prefix(3) { Stderr.print("  \(e)") }
+    /// Reports on stderr what a reader read and did not deliver, so nothing is dropped silently:
+    /// lines skipped with --skip-invalid, and track/route points without a time (a fix needs
+    /// one). Records that are not fixes by nature (NMEA GSV, GnssLogger Status) are not reported
+    /// unless no fix was found at all (``noFixesError(_:source:)``).
+    static func reportRead(_ s: TraceReadSummary, source: String) {
+        if s.skippedLines > 0 {
+            Stderr.print("\(source): skipped \(s.skippedLines) invalid line(s)")
+            for e in s.firstSkipped.prefix(3) { Stderr.print("  \(e)") }
+        }
+        if s.untimedPoints > 0 && s.fixes > 0 {
+            Stderr.print("\(source): \(s.untimedPoints) point(s) without a time not used (a fix needs a time)")
+        }
     }
 
-    /// Loads a whole trace; a file without a date and no `defaultDate` is reported as a typed
-    /// error whose `isMissingDate` is true.
+    /// The error for a file that gave no fix, saying what it held instead.
+    static func noFixesError(_ s: TraceReadSummary, source: String) -> InputError {
+        var held: [String] = []
+        if s.untimedPoints > 0 { held.append("\(s.untimedPoints) point(s) without a time, as in a planned route") }
+        let other = s.ignoredRecords - Swift.min(s.ignoredRecords, s.untimedPoints)
+        if other > 0 { held.append("\(other) record(s) without a position fix") }
+        if s.otherProviderFixes > 0 { held.append("\(s.otherProviderFixes) fix(es) of other providers than --provider selects") }
+        if s.waypoints > 0 { held.append("\(s.waypoints) waypoint(s), which are points of interest, not fixes") }
+        if s.rawMeasurements > 0 { held.append("\(s.rawMeasurements) Raw GNSS measurement(s): positions from them with `geobench gnss`") }
+        if s.sensorSamples > 0 { held.append("\(s.sensorSamples) sensor sample(s)") }
+        if s.skippedLines > 0 { held.append("\(s.skippedLines) invalid line(s) skipped") }
+        return InputError(file: source, line: nil, message: "no fixes found" + (held.isEmpty ? " (empty trace)" : " (" + held.joined(separator: "; ") + ")"))
+    }
+
+    /// Loads a whole trace, reporting what was not used (``reportRead(_:source:)``); a file
+    /// without fixes is an error (``noFixesError(_:source:)``), a file without a date and no
+    /// `defaultDate` a typed error whose `isMissingDate` is true.
     static func load(_ path: String, options: TraceReadConfiguration) throws -> (Trace, TraceReadSummary) {
         let url = URL(fileURLWithPath: path)
         let fmt = try format(of: path, option: path)
@@ -43,6 +65,8 @@ enum TraceIO {
         var t = Trace(name: url.lastPathComponent)
         let s = try TraceReader.read(url: url, format: fmt, options: options,
                                      onFix: { t.fixes.append($0) }, onSensor: { t.sensors.append($0) })
+        reportRead(s, source: path)
+        if t.fixes.isEmpty { throw noFixesError(s, source: path) }
         return (t, s)
     }
 }

@@ -49,7 +49,12 @@ struct GPXReaderTests {
                                    onFix: { _ in Issue.record("untimed point delivered as a fix") }, onUntimedPoint: { _ in untimed += 1 })
         #expect(untimed == 55 && s.fixes == 55)
         let ignored = try GPXReader.read(url: SharedData.url("gpx/gpxpy_test_files/route.gpx"), onFix: { _ in })
-        #expect(ignored.fixes == 0 && ignored.ignoredRecords == 55)
+        #expect(ignored.fixes == 0 && ignored.ignoredRecords == 55 && ignored.untimedPoints == 55)
+        #expect(s.untimedPoints == 0) // taken by onUntimedPoint: not "unused"
+        // cerknicko-without-times.gpx: 296 <trkpt>, 5 of them with <time> (grep; the 6th <time>
+        // is the document's own, line 8), 7 waypoints.
+        let partly = try GPXReader.read(url: SharedData.url("gpx/gpxpy_test_files/cerknicko-without-times.gpx"), onFix: { _ in })
+        #expect(partly.fixes == 5 && partly.untimedPoints == 291 && partly.waypoints == 7)
     }
 
     @Test(arguments: [

@@ -101,3 +101,29 @@ struct GeoJSONTests {
         #expect(out[1].ellipsoidalHeight == 12)
     }
 }
+
+extension GeoJSONTests {
+    /// The togeojson convention (a LineString with a `coordTimes` array, as mapbox/togeojson
+    /// writes for a GPX track) gives one fix per position; features without times are not
+    /// fixes and their positions are counted as untimed (one untimed Point, a 3-position
+    /// untimed LineString: 4), never silently lost. Reference: the document below.
+    @Test func lineStringsAndUntimedFeatures() throws {
+        let doc = """
+        {"type":"FeatureCollection","features":[
+         {"type":"Feature","geometry":{"type":"LineString","coordinates":[[14.39,49.96,300],[14.391,49.961,301]]},
+          "properties":{"coordTimes":["2020-05-14T21:21:34Z","2020-05-14T21:21:35Z"]}},
+         {"type":"Feature","geometry":{"type":"Point","coordinates":[14.5,50.0]},"properties":{"name":"stop"}},
+         {"type":"Feature","geometry":{"type":"LineString","coordinates":[[1,2],[3,4],[5,6]]},"properties":{}}
+        ]}
+        """
+        var out: [Fix] = []
+        let s = try GeoJSONTrace.fixes(from: try GeoJSONFeatureCollection.decode(Data(doc.utf8)), source: "t") { out.append($0) }
+        #expect(out.map(\.longitude) == [14.39, 14.391] && out.map(\.time) == [1_589_491_294, 1_589_491_295])
+        #expect(s.fixes == 2 && s.ignoredRecords == 2 && s.untimedPoints == 4)
+        // A coordTimes array of the wrong length is an error naming the feature.
+        let bad = doc.replacingOccurrences(of: #","2020-05-14T21:21:35Z""#, with: "")
+        #expect(throws: TraceFormatError.self) {
+            _ = try GeoJSONTrace.fixes(from: try GeoJSONFeatureCollection.decode(Data(bad.utf8)), source: "t") { _ in }
+        }
+    }
+}
