@@ -39,7 +39,9 @@ public enum GnssLoggerProvider: String, Sendable, Hashable, CaseIterable {
 ///   **WGS84 ellipsoid** (`verticalReference = .ellipsoid`); `AccuracyMeters` the 68 % horizontal
 ///   radius (`horizontalAccuracy`); `VerticalAccuracyMeters` the 68 % vertical half-interval;
 ///   `SpeedMps`/`BearingDegrees` speed (m/s) and course (degrees from true north);
-///   `UnixTimeMillis` the UTC time. Empty fields are nil. Only the providers selected by
+///   `UnixTimeMillis` the UTC time. Empty fields are nil. GnssLogger 1.4's (2016) header names
+///   `Latitude`, `Longitude`, `Altitude`, `Speed`, `Accuracy`, `(UTC)TimeInMs` are read as the
+///   same columns. Only the providers selected by
 ///   ``TraceReadConfiguration/provider`` are delivered; the others are counted in
 ///   ``TraceReadSummary/otherProviderFixes``.
 /// - `Accel|Gyro|Mag,utcTimeMillis,elapsedRealtimeNanos,X,Y,Z` → ``SensorSample``s of kind
@@ -299,6 +301,7 @@ public enum GnssLoggerReader {
             }
         }
         func required(_ i: Int?, _ name: String) throws -> Double {
+            guard i != nil else { throw RowError(message: "the record's header line has no \(name) column") }
             guard let v = try number(i, name) else { throw RowError(message: "missing value for \(name)") }
             return v
         }
@@ -323,10 +326,18 @@ public enum GnssLoggerReader {
         /// Index of each named column (1-based field index: field 0 is the record type).
         var index: [String: Int] = [:]
 
+        /// GnssLogger 1.4 (2016: `# Fix,Provider,Latitude,Longitude,Altitude,Speed,Accuracy,(UTC)TimeInMs`)
+        /// names for the same quantities.
+        static let legacyNames = ["latitudedegrees": "latitude", "longitudedegrees": "longitude",
+                                  "altitudemeters": "altitude", "speedmps": "speed", "accuracymeters": "accuracy",
+                                  "unixtimemillis": "(utc)timeinms"]
+
         init(header: [String: Int]?) {
             for (k, n) in Self.defaultNames.enumerated() {
                 let key = n.lowercased()
-                if let header { if let i = header[key] { index[key] = i } } else { index[key] = k + 1 }
+                if let header {
+                    if let i = header[key] ?? Self.legacyNames[key].flatMap({ header[$0] }) { index[key] = i }
+                } else { index[key] = k + 1 }
             }
         }
 

@@ -88,6 +88,27 @@ struct GnssLoggerReaderTests {
         #expect(Set(a.sensors.map(\.kind)) == Set(SensorKind.allCases))
     }
 
+    /// GnssLogger 1.4 (2016, Google's gps-measurement-tools samples): the header names the Fix
+    /// columns `Latitude,Longitude,Altitude,Speed,Accuracy,(UTC)TimeInMs`. Reference: the files'
+    /// own lines (grep: 216 and 207 `Fix,gps` records; the first of the August log is
+    /// `Fix,gps,37.422604,-122.081709,-19.820693,0.000000,4.000000,1471902355999`), exact.
+    @Test func gnssLogger14Fixes() throws {
+        let dir = "gnss_raw/google_gps_measurement_tools/"
+        let (june, _) = try read(dir + "pseudoranges_log_2016_06_30_21_26_07.txt")
+        let (august, s) = try read(dir + "pseudoranges_log_2016_08_22_14_45_50.txt")
+        #expect(june.fixes.count == 216 && august.fixes.count == 207 && s.rawMeasurements > 0)
+        let f = try #require(august.fixes.first)
+        #expect(f.time == 1_471_902_355.999 && f.latitude == 37.422604 && f.longitude == -122.081709)
+        #expect(f.height == -19.820693 && f.verticalReference == .ellipsoid && f.speed == 0 && f.horizontalAccuracy == 4)
+        // A header without the time column: the error says so (not "missing value").
+        let text = "# Fix,Provider,Latitude,Longitude\nFix,gps,37.4,-122.0\n"
+        #expect {
+            _ = try GnssLoggerReader.read(ByteLineReader(data: Data(text.utf8), source: "x.txt"), fixSource: .fixRecords, onFix: { _ in })
+        } throws: { e in
+            (e as? TraceFormatError)?.message.contains("header line has no UnixTimeMillis column") == true
+        }
+    }
+
     /// Content decides: a GnssLogger file with only NMEA records gives the NMEA fixes (the
     /// pixel6.nmea sample), a log with Fix records the Fix records, a plain NMEA file is NMEA.
     @Test func detectionByContent() throws {
