@@ -8,8 +8,10 @@ struct GnssCommand: ParsableCommand {
         abstract: "Positions from raw GNSS measurements (RINEX 3/4 observations) with broadcast and/or SP3 orbits.",
         discussion: """
         --input is a RINEX 3.0x/4.0x observation file, an Android GnssLogger log with Raw \
-        records, or a GSDC 2022/2023 device_gnss.csv (its satellite states and corrections are used \
-        as given; no --nav/--sp3 needed) — the kind is detected from the content. --nav \
+        records, or a GSDC 2022/2023 device_gnss.csv or GSDC 2021 _derived.csv (its satellite states \
+        and corrections are used as given, no --nav/--sp3 needed; rows it does not use are counted \
+        on stderr; a _derived.csv's epochs are dated one second before their labels, the \
+        competition hosts' correction) — the kind is detected from the content. --nav \
         (RINEX 2/3/4 navigation, repeatable) gives GPS/QZSS/Galileo/BeiDou broadcast ephemerides \
         and the Klobuchar coefficients; --sp3 (SP3-c/d, repeatable) precise orbits and clocks, \
         used for every satellite it covers; --clk (RINEX clock files, 30 s clocks interpolated \
@@ -90,7 +92,10 @@ struct GnssCommand: ParsableCommand {
             }
             let outFmt = try TraceIO.format(of: output, option: "--output")
             if let device = try Self.loadDeviceGNSS(input) {
-                // GSDC device_gnss.csv: satellite states and corrections from the file, no orbits needed.
+                // GSDC device_gnss.csv / 2021 _derived.csv: satellite states and corrections from the file, no orbits needed.
+                if !device.skipped.isEmpty {
+                    Stderr.print("\(input): rows not used: " + device.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+                }
                 guard ionosphere == "klobuchar" else {
                     throw InputError(file: "--ionosphere", line: nil, message: "\(input) is a device_gnss.csv with Google's ionospheric corrections applied: --ionosphere dual-frequency does not apply")
                 }
@@ -156,7 +161,7 @@ struct GnssCommand: ParsableCommand {
         }
     }
 
-    /// A GSDC device_gnss.csv (first line names RawPseudorangeMeters and SvPositionXEcefMeters), else nil.
+    /// A GSDC device_gnss.csv or 2021 _derived.csv (by its first line, ``GSDCDeviceGNSS/looksLike(firstLine:)``), else nil.
     static func loadDeviceGNSS(_ path: String) throws -> GSDCDeviceGNSS? {
         guard let h = FileHandle(forReadingAtPath: path) else { throw InputError(file: path, line: nil, message: "cannot read file") }
         let head = (try? h.read(upToCount: 4096)) ?? Data()

@@ -10,6 +10,24 @@ struct GnssCommandTests {
     let cli = GeobenchInterfaceTests()
     static let dir = SharedData.url("gnss_raw/gsdc2021_mtv1_pixel5_part1").path
 
+    /// A GSDC 2021 `_derived.csv` needs no orbits; its rows not used are said on stderr.
+    /// Reference: the NovAtel truth beside the file (all 7 epochs matched; WLS p50 1.68 m
+    /// measured, library suite GSDCDerived2021Tests), and the file's first label 1273529464442
+    /// GPS ms, dated one second earlier: 2020-05-14T22:10:45.442Z UTC (18 leap seconds).
+    @Test func derived2021() throws {
+        let dir = SharedData.url("gnss_traces/gnss_lib_py_samples/google_decimeter_2021").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gnss-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try cli.geobench(["gnss", "--input", dir + "/Pixel4_derived.csv", "--truth", dir + "/Pixel4_ground_truth.csv",
+                                  "--mode", "wls", "--output", out, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try cli.json(r.stdout)
+        let a = try #require(j["accuracy"] as? [String: Any])
+        #expect(a["matched"] as? Int == 7 && (a["p50"] as? Double ?? .infinity) <= 2.5, "\(a)")
+        let first = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").dropFirst().first
+        #expect(first?.hasPrefix("2020-05-14T22:10:45.442Z,") == true, "\(first ?? "")")
+    }
+
     @Test func csvAndJSONInterface() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("gnss-\(UUID().uuidString).csv").path
         defer { try? FileManager.default.removeItem(atPath: out) }

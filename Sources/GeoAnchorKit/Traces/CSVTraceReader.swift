@@ -141,6 +141,11 @@ public enum CSVTraceReader {
                 ellipsoidal = idx("altitudemeters"); speed = idx("speedmps"); hAcc = idx("accuracymeters")
                 course = idx("bearingdegrees"); vAcc = idx("verticalaccuracymeters"); messageType = idx("messagetype")
             } else if idx("millissincegpsepoch") != nil {
+                if idx("latDeg") == nil && idx("xSatPosM") != nil {
+                    // A 2021 _derived.csv: raw measurements, no positions.
+                    throw TraceFormatError(source: source, line: 1,
+                        message: "a GSDC 2021 _derived.csv holds raw GNSS measurements, not positions: solve them with `geobench gnss` (GSDCDeviceGNSS)")
+                }
                 layout = .gsdc2021GroundTruth
                 gpsMillis = idx("millissincegpsepoch")
                 lat = try need("latDeg"); lon = try need("lngDeg")

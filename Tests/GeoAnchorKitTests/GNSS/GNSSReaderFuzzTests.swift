@@ -134,6 +134,10 @@ struct GNSSReaderFuzzTests {
         outcomes["device_gnss"] = fuzz("device_gnss", try base(devicePath, maxLines: 240), GSDCDeviceGNSS.read(data:source:)) { d in
             expectFinite(deviceProcessor.run(d, mode: .wls).fixes, "device_gnss")
         }
+        outcomes["derived_2021"] = fuzz("derived_2021", try base("gnss_raw/gnss_lib_py_more/Pixel4_derived_clkdiscnt.csv", maxLines: 240),
+                                        GSDCDeviceGNSS.read(data:source:)) { d in
+            expectFinite(deviceProcessor.run(d, mode: .wls).fixes, "derived_2021")
+        }
         // Both outcomes occur for every reader: the mutations reach the parsers' checks, and
         // not every mutant is refused (a reader refusing everything would also "pass").
         for (name, o) in outcomes.sorted(by: { $0.key < $1.key }) {
