@@ -7,7 +7,9 @@ struct RouteCommand: ParsableCommand {
         commandName: "route",
         abstract: "Order tour stops and estimate the walk (distance, climbs, time).",
         discussion: """
-        Stops CSV (--stops FILE, header row): id,latitude,longitude[,altitude][,dwell_s] — degrees \
+        Stops (--stops FILE): a GPX file's waypoints (.gpx: id = <name>, or "waypoint N" for a \
+        waypoint without one; altitude = <ele>, MSL; all waypoints with <ele> or none), or a CSV \
+        with a header row: id,latitude,longitude[,altitude][,dwell_s] — degrees \
         (WGS84), altitude in meters (MSL; used only for height differences, all rows or none; a \
         stop without altitude has no height, not 0 m), dwell_s in seconds spent at the stop. Legs \
         are geodesic; walking time follows Tobler's hiking function with the legs' slopes, and on \
@@ -48,7 +50,7 @@ struct RouteCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Stops CSV: id,latitude,longitude[,altitude][,dwell_s].")
+    @Option(help: "Stops: a CSV id,latitude,longitude[,altitude][,dwell_s], or a GPX file's waypoints (.gpx).")
     var stops: String
 
     @Option(help: "Start location LAT,LON[,ALT] (default: the first stop).")
@@ -74,40 +76,55 @@ struct RouteCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
+    /// The stops of `path`: a GPX file's waypoints (``RouteStop/stops(waypoints:dwell:)``), or
+    /// the stops CSV. Returns them, how many have an altitude, and each id's CSV line.
+    static func readStops(_ path: String) throws -> ([RouteStop], Int, [String: Int]) {
+        if (path as NSString).pathExtension.lowercased() == "gpx" {
+            let waypoints = try GPXReader.waypoints(url: URL(fileURLWithPath: path))
+            guard !waypoints.isEmpty else {
+                throw InputError(file: path, line: nil, message: "no waypoints (<wpt>): the stops of a GPX file are its waypoints")
+            }
+            let list = try located(path) { try RouteStop.stops(waypoints: waypoints) }
+            return (list, list.filter(\.hasHeight).count, [:])
+        }
+        let table = try CSVTable.read(path: path)
+        let cid = try table.column("id"), clat = try table.column("latitude"), clon = try table.column("longitude")
+        let calt = table.optionalColumn("altitude"), cdwell = table.optionalColumn("dwell_s")
+        var list: [RouteStop] = []
+        var seen: [String: Int] = [:]
+        var withAltitude = 0
+        for row in table.rows {
+            let id = cid < row.fields.count ? row.fields[cid].trimmingCharacters(in: .whitespaces) : ""
+            guard !id.isEmpty else { throw InputError(file: table.source, line: row.line, message: "empty id") }
+            if let first = seen[id] {
+                throw InputError(file: table.source, line: row.line, message: "duplicate stop id '\(id)' (first on line \(first))")
+            }
+            seen[id] = row.line
+            let lat = try table.double(row, clat, "latitude"), lon = try table.double(row, clon, "longitude")
+            guard abs(lat) <= 90 else { throw InputError(file: table.source, line: row.line, message: "latitude \(lat) is outside [-90, 90]") }
+            let alt = try table.optionalDouble(row, calt, "altitude")
+            if alt != nil { withAltitude += 1 }
+            if withAltitude > 0 && alt == nil || (alt != nil && withAltitude != list.count + 1) {
+                throw InputError(file: table.source, line: row.line, message: "altitude given for some stops but not all")
+            }
+            let dwell = try table.optionalDouble(row, cdwell, "dwell_s") ?? 0
+            guard dwell >= 0 else { throw InputError(file: table.source, line: row.line, message: "dwell_s \(dwell) is negative") }
+            // Without altitude a stop has no height (not 0 m): on paths with heights it takes
+            // the path's height at its snap point.
+            list.append(alt.map { RouteStop(id: id, coordinate: GeodeticCoordinate(latitude: lat, longitude: lon, altitude: $0), dwell: dwell) }
+                        ?? RouteStop(id: id, latitude: lat, longitude: lon, dwell: dwell))
+        }
+        return (list, withAltitude, seen)
+    }
+
     func run() throws {
         try withInputErrors {
             let solverOptions = try search.solverOptions()
             if roundTrip && end != nil {
                 throw InputError(file: "--return", line: nil, message: "--end and --return exclude each other")
             }
-            let table = try CSVTable.read(path: stops)
-            let cid = try table.column("id"), clat = try table.column("latitude"), clon = try table.column("longitude")
-            let calt = table.optionalColumn("altitude"), cdwell = table.optionalColumn("dwell_s")
-            var list: [RouteStop] = []
-            var seen: [String: Int] = [:]
-            var withAltitude = 0
-            for row in table.rows {
-                let id = cid < row.fields.count ? row.fields[cid].trimmingCharacters(in: .whitespaces) : ""
-                guard !id.isEmpty else { throw InputError(file: table.source, line: row.line, message: "empty id") }
-                if let first = seen[id] {
-                    throw InputError(file: table.source, line: row.line, message: "duplicate stop id '\(id)' (first on line \(first))")
-                }
-                seen[id] = row.line
-                let lat = try table.double(row, clat, "latitude"), lon = try table.double(row, clon, "longitude")
-                guard abs(lat) <= 90 else { throw InputError(file: table.source, line: row.line, message: "latitude \(lat) is outside [-90, 90]") }
-                let alt = try table.optionalDouble(row, calt, "altitude")
-                if alt != nil { withAltitude += 1 }
-                if withAltitude > 0 && alt == nil || (alt != nil && withAltitude != list.count + 1) {
-                    throw InputError(file: table.source, line: row.line, message: "altitude given for some stops but not all")
-                }
-                let dwell = try table.optionalDouble(row, cdwell, "dwell_s") ?? 0
-                guard dwell >= 0 else { throw InputError(file: table.source, line: row.line, message: "dwell_s \(dwell) is negative") }
-                // Without altitude a stop has no height (not 0 m): on paths with heights it takes
-                // the path's height at its snap point.
-                list.append(alt.map { RouteStop(id: id, coordinate: GeodeticCoordinate(latitude: lat, longitude: lon, altitude: $0), dwell: dwell) }
-                            ?? RouteStop(id: id, latitude: lat, longitude: lon, dwell: dwell))
-            }
-            guard !list.isEmpty else { throw InputError(file: table.source, line: nil, message: "no stops") }
+            var (list, withAltitude, seen) = try Self.readStops(stops)
+            guard !list.isEmpty else { throw InputError(file: stops, line: nil, message: "no stops") }
             let network = try paths.map { paths in
                 let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
                 return try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
@@ -123,7 +140,7 @@ struct RouteCommand: ParsableCommand {
             if let grid {
                 for i in list.indices {
                     do { list[i].coordinate = try grid.converting(list[i].coordinate, to: .ellipsoid) } catch {
-                        throw InputError(file: table.source, line: seen[list[i].id], message: "stop '\(list[i].id)': \(error)")
+                        throw InputError(file: stops, line: seen[list[i].id], message: "stop '\(list[i].id)': \(error)")
                     }
                 }
             }
@@ -169,8 +186,8 @@ struct RouteCommand: ParsableCommand {
             // A value of one stop (dwell, height) is placed at that stop's line.
             func planned(_ body: () throws(RoutingError) -> RoutePlan) throws -> RoutePlan {
                 do { return try body() } catch {
-                    guard case .invalidStop(let id, _) = error, let line = seen[id] else { return try located(table.source) { throw error } }
-                    throw InputError(file: table.source, line: line, message: error.description)
+                    guard case .invalidStop(let id, _) = error, let line = seen[id] else { return try located(stops) { throw error } }
+                    throw InputError(file: stops, line: line, message: error.description)
                 }
             }
             if let network {
@@ -184,7 +201,7 @@ struct RouteCommand: ParsableCommand {
             let totals = [e.distance, e.duration, e.ascent, e.descent, e.walkingTime, e.dwellTime]
                 + e.legs.flatMap { [$0.distance, $0.walkingTime, $0.arrival, $0.ascent, $0.descent] }
             guard totals.allSatisfy(\.isFinite) else {
-                throw InputError(file: table.source, line: nil,
+                throw InputError(file: stops, line: nil,
                                  message: "the walk's totals overflow (dwell_s or altitude values too large to add up)")
             }
             if json {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 /// `geobench route --paths` with stops, starts and paths with and without heights. The site
 /// (as in the library's RouteHeightsTests): a path along 50° N over a 30 m hill, 400 m at
@@ -94,5 +95,31 @@ struct RouteCommandTests {
         #expect(abs((try cli.json(s.stdout)["ascent_m"] as? Double ?? .nan) - 26.25) <= 0.01, "\(s.stdout)")
         let noPaths = try route(stops, paths: nil, ["--geoid", GeoidGrid.defaultPath])
         #expect(noPaths.status == 2 && noPaths.stderr.contains("--geoid"), "\(noPaths.stderr)")
+    }
+}
+
+extension RouteCommandTests {
+    /// `--stops FILE.gpx`: the waypoints are the stops. Reference: the same six stops written
+    /// as a stops CSV from gpxpy's unicode.gpx's own `<wpt>` values (copied from the file) give
+    /// byte-identical JSON.
+    @Test(.enabled(if: SharedData.shouldRun)) func gpxWaypointsAreStops() throws {
+        let gpx = SharedData.url("gpx/gpxpy_test_files/unicode.gpx").path
+        let csv = """
+        id,latitude,longitude,altitude
+        šđčćž,45.757933259,14.294899916,-0.114380
+        BIRDS NEST,45.735199945,14.377516648,-0.114380
+        FAGGIO,45.791266663,14.293566607,-0.114380
+        RAKOV12,45.795349991,14.288633270,-0.114380
+        RAKV SKCJN,45.791666647,14.305099938,-0.114380
+        VANSHNG LK,45.765583254,14.361333288,-0.114380
+
+        """
+        let a = try cli.geobench(["route", "--stops", gpx, "--json"])
+        let b = try route(csv, paths: nil)
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        #expect(a.stdout == b.stdout && a.stdout.contains("\"FAGGIO\""))
+        // A GPX without waypoints (gpxpy's route.gpx: 55 <rtept>) says what is missing.
+        let none = try cli.geobench(["route", "--stops", SharedData.url("gpx/gpxpy_test_files/route.gpx").path])
+        #expect(none.status == 2 && none.stderr.contains("no waypoints (<wpt>)"), "\(none.stderr)")
     }
 }

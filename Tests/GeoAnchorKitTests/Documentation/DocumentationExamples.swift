@@ -395,6 +395,23 @@ struct DocumentationExamples {
         #expect(events.filter { $0.kind == .enter }.map(\.id) == ["gate"])
     }
 
+    /// Reference: two waypoints 0.001° apart on a meridian: M·Δφ = 111.229 m at 50.0005° (M the
+    /// WGS84 meridian radius of curvature); the planned walk is that one leg, 1 m.
+    @Test func toursStopsFromWaypoints() throws {
+        let gpx = #"<gpx version="1.1"><wpt lat="50.000" lon="14"><name>Gate</name></wpt><wpt lat="50.001" lon="14"><name>Well</name></wpt></gpx>"#
+        let plannedGPX = FileManager.default.temporaryDirectory.appendingPathComponent("planned-\(UUID().uuidString).gpx")
+        try gpx.write(to: plannedGPX, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: plannedGPX) }
+
+        let waypoints = try GPXReader.waypoints(url: plannedGPX)          // <wpt> elements, document order
+        let planned = try RouteStop.stops(waypoints: waypoints, dwell: 300) // 5 minutes at each
+        let plannedPlan = try RoutePlanner.plan(RouteProblem(stops: planned))
+        print(plannedPlan.order, plannedPlan.estimate.distance)
+
+        #expect(plannedPlan.order == ["Gate", "Well"])
+        #expect(abs(plannedPlan.estimate.distance - 111.229) < 1)
+    }
+
     /// References: brute force over the 6 orders of a 4-node round trip (the solver's answer
     /// must be the minimum); a 100 m square zone built in a local frame around its centre: the
     /// signed distance at the centre is +50 m (inside, 1 cm: planar distortion ≪ 1 mm), and a
