@@ -22,7 +22,10 @@ struct RouteCommand: ParsableCommand {
         candidate lists, memory linear in the stops) orders them, its whole run within \
         --time-limit; at most 200,000 stops (2,500 with --paths).
 
-        With --paths FILE.geojson the legs follow the file's LineStrings (shortest paths); each stop \
+        With --paths FILE.geojson the legs follow the file's LineStrings (shortest paths) — or with \
+        --paths FILE.gpx its track segments, else its routes (a trail exported from OpenStreetMap \
+        or an outdoor app; <ele> gives MSL heights, all points or none, comparable with the stops' \
+        MSL altitudes without --geoid); each stop \
         is snapped to the nearest path within --max-snap meters; stops off the network or on a \
         disconnected part are reported. Heights: when the positions have a third coordinate \
         (meters above the WGS84 ellipsoid, RFC 7946; all positions or none) the climbs follow the \
@@ -62,7 +65,7 @@ struct RouteCommand: ParsableCommand {
     @Flag(name: .customLong("return"), help: "Return to the start (round trip).")
     var roundTrip = false
 
-    @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths; legs follow them.")
+    @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths, or a GPX file whose track segments (else routes) are; legs follow them.")
     var paths: String?
 
     @Option(name: .customLong("max-snap"), help: "With --paths: farthest a stop may be from a path, meters (default 100).")
@@ -126,6 +129,9 @@ struct RouteCommand: ParsableCommand {
             var (list, withAltitude, seen) = try Self.readStops(stops)
             guard !list.isEmpty else { throw InputError(file: stops, line: nil, message: "no stops") }
             let network = try paths.map { paths in
+                if (paths as NSString).pathExtension.lowercased() == "gpx" {
+                    return try located(paths) { try PathNetwork(gpx: URL(fileURLWithPath: paths)) }
+                }
                 let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
                 return try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
             }

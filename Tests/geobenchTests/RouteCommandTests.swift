@@ -123,3 +123,16 @@ extension RouteCommandTests {
         #expect(none.status == 2 && none.stderr.contains("no waypoints (<wpt>)"), "\(none.stderr)")
     }
 }
+
+extension RouteCommandTests {
+    /// `--paths FILE.gpx`: the same path as a GPX track (no `<ele>`) and as the 2-D GeoJSON
+    /// LineString gives byte-identical JSON (the reference: the GeoJSON network's run).
+    @Test func gpxTrackAsPaths() throws {
+        let stops = "id,latitude,longitude\na,50.00018,14.001\nb,50.00018,14.007\n"
+        let gpx = try cli.temporaryFile("paths.gpx", #"<gpx version="1.1"><trk><trkseg><trkpt lat="50.0" lon="14.000"/><trkpt lat="50.0" lon="14.004"/><trkpt lat="50.0" lon="14.008"/></trkseg></trk></gpx>"#)
+        let viaGPX = try cli.geobench(["route", "--stops", try cli.temporaryFile("stops.csv", stops), "--json", "--paths", gpx])
+        let viaGeoJSON = try route(stops, paths: false)
+        #expect(viaGPX.status == 0 && viaGeoJSON.status == 0, "\(viaGPX.stderr)")
+        #expect(viaGPX.stdout == viaGeoJSON.stdout)
+    }
+}

@@ -362,3 +362,52 @@ extension PathNetwork {
         }
     }
 }
+
+extension PathNetwork {
+    /// The network of a GPX file's paths — a trail exported from OpenStreetMap, an outdoor app
+    /// or a GPS: each track segment (`trkseg`) is a path, or, in a file without track points,
+    /// each route (`rte`); waypoints are not paths and times are not needed
+    /// (``GPXReader/lines(url:options:)``).
+    ///
+    /// Heights: `<ele>`, which GPX gives above mean sea level, when every point has one (the
+    /// network's heights are then MSL: give stops MSL altitudes, or none to take the paths'
+    /// heights); no heights when no point has one.
+    /// - Parameters:
+    ///   - url: the GPX file.
+    ///   - options: invalid-point handling (``TraceReadConfiguration/skipInvalid``).
+    ///   - distance: as in ``init(lineStrings:distance:hasHeights:)``.
+    /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` for a file that is not
+    ///   GPX or has a bad point (with its line), no track or route with points, a path of one
+    ///   point, or some points with `<ele>` and others without (the missing ones would make
+    ///   phantom climbs; the reason names the segment and point, 1-based).
+    public init(gpx url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
+                distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
+        let read: (lines: [[Fix]], areRoutes: Bool)
+        do { read = try GPXReader.linePoints(url: url, options: options) } catch {
+            throw .malformedInput(source: error.source, line: error.line, reason: error.message)
+        }
+        let kind = read.areRoutes ? "route" : "track segment"
+        guard let first = read.lines.first?.first else {
+            throw .malformedInput(source: url.path, line: nil, reason: "no track segment or route with points to use as paths")
+        }
+        let hasHeights = first.height != nil
+        for (l, line) in read.lines.enumerated() {
+            guard let k = line.firstIndex(where: { ($0.height != nil) != hasHeights }) else { continue }
+            throw .malformedInput(source: url.path, line: nil, reason: "\(kind) \(l + 1), point \(k + 1) has "
+                + (hasHeights ? "no <ele>, the first point has one" : "an <ele>, the first point has none")
+                + "; give every path point an elevation or none")
+        }
+        let lines = read.lines.map { line in
+            line.map { p in
+                hasHeights ? GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude, altitude: p.height!)
+                           : GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude)
+            }
+        }
+        do { try self.init(lineStrings: lines, distance: distance, hasHeights: hasHeights) } catch {
+            if case .malformedInput(_, let l?, let r) = error {
+                throw .malformedInput(source: url.path, line: nil, reason: "\(kind) \(l): \(r)")
+            }
+            throw error
+        }
+    }
+}

@@ -45,21 +45,26 @@ public enum GPXReader {
     /// validates them.
     /// - Throws: ``TraceFormatError`` with the line of a bad point, or for a document that is not GPX.
     public static func lines(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [[GeodeticCoordinate]] {
-        var tracks: [[GeodeticCoordinate]] = [], routes: [[GeodeticCoordinate]] = []
+        try linePoints(url: url, options: options).lines.map { $0.map { GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude) } }
+    }
+
+    /// The points of ``lines(url:options:)`` as read (with their heights, for
+    /// ``PathNetwork/init(gpx:options:distance:)``), and whether they are routes (no track point in the file).
+    static func linePoints(url: URL, options: TraceReadConfiguration) throws(TraceFormatError) -> (lines: [[Fix]], areRoutes: Bool) {
+        var tracks: [[Fix]] = [], routes: [[Fix]] = []
         _ = try TraceReader.typedReaderError(source: url.path) {
             try read(url: url, options: options, onFix: { _ in }, onUntimedPoint: nil, onWaypoint: nil, onLinePoint: { isRoute, line, p in
-                let c = GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude)
                 if isRoute {
                     while routes.count <= line { routes.append([]) }
-                    routes[line].append(c)
+                    routes[line].append(p)
                 } else {
                     while tracks.count <= line { tracks.append([]) }
-                    tracks[line].append(c)
+                    tracks[line].append(p)
                 }
             })
         }
-        let found = tracks.contains { !$0.isEmpty } ? tracks : routes
-        return found.filter { !$0.isEmpty }
+        let areRoutes = !tracks.contains { !$0.isEmpty }
+        return ((areRoutes ? routes : tracks).filter { !$0.isEmpty }, areRoutes)
     }
 
     /// Reads a GPX file.

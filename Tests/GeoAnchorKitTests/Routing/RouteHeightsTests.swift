@@ -184,3 +184,57 @@ struct RouteHeightsTests {
         }
     }
 }
+
+extension RouteHeightsTests {
+    static func gpxFile(_ body: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("paths-\(UUID().uuidString).gpx")
+        try "<?xml version=\"1.0\"?><gpx version=\"1.1\" xmlns=\"http://www.topografix.com/GPX/1/1\">\(body)</gpx>".write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    /// The same hill as a GPX trail (``PathNetwork/init(gpx:options:distance:)``), `<ele>` above
+    /// mean sea level: the stops without heights take the trail's (MSL) heights, so the walk
+    /// climbs and descends the hand-computed 22.5 m as on the GeoJSON network; stops with MSL
+    /// altitudes are compared with it directly (a stop at 410 m MSL beside the 407.5 m snap:
+    /// the leg from a descends 2.5 m to the path, hand-computed, before the 22.5 m of the hill).
+    @Test func gpxTrailWithElevations() throws {
+        let url = try Self.gpxFile("""
+        <trk><trkseg><trkpt lat="50" lon="14.000"><ele>400</ele></trkpt><trkpt lat="50" lon="14.004"><ele>430</ele></trkpt>
+        <trkpt lat="50" lon="14.008"><ele>400</ele></trkpt></trkseg></trk>
+        """)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let net = try PathNetwork(gpx: url)
+        #expect(net.hasHeights)
+        let plan = try RoutePlanner.plan(RouteProblem(stops: [Self.a, Self.b]), network: net)
+        #expect(abs(plan.estimate.ascent - 22.5) < Self.heightTolerance && abs(plan.estimate.descent - 22.5) < Self.heightTolerance)
+        #expect(plan.estimate.legs[0].path.allSatisfy { $0.verticalReference == .meanSeaLevel })
+        let a410 = RouteStop(id: "a", coordinate: GeodeticCoordinate(latitude: Self.north, longitude: 14.001, altitude: 410))
+        let b = RouteStop(id: "b", coordinate: GeodeticCoordinate(latitude: Self.north, longitude: 14.007, altitude: 407.5))
+        let withAltitudes = try RoutePlanner.plan(RouteProblem(stops: [a410, b]), network: net)
+        #expect(abs(withAltitudes.estimate.descent - 25) < Self.heightTolerance, "\(withAltitudes.estimate.descent)")
+    }
+
+    /// A GPX without elevations is a network without heights; a route-only file's routes are
+    /// the paths; some points with `<ele>` and others without, or no path at all, are refused
+    /// naming the point.
+    @Test func gpxTrailShapes() throws {
+        let flat = try Self.gpxFile(#"<rte><rtept lat="50" lon="14.000"/><rtept lat="50" lon="14.008"/></rte>"#)
+        defer { try? FileManager.default.removeItem(at: flat) }
+        let net = try PathNetwork(gpx: flat)
+        #expect(!net.hasHeights)
+        let plan = try RoutePlanner.plan(RouteProblem(stops: [Self.a, Self.b]), network: net)
+        #expect(plan.estimate.ascent == 0 && plan.estimate.legs.count == 1)
+        let mixed = try Self.gpxFile(#"<trk><trkseg><trkpt lat="50" lon="14"><ele>400</ele></trkpt><trkpt lat="50" lon="14.004"/></trkseg></trk>"#)
+        defer { try? FileManager.default.removeItem(at: mixed) }
+        #expect { _ = try PathNetwork(gpx: mixed) } throws: { e in
+            guard case .malformedInput(_, _, let reason) = e as? RoutingError else { return false }
+            return reason.contains("track segment 1, point 2 has no <ele>")
+        }
+        let none = try Self.gpxFile(#"<wpt lat="50" lon="14"/>"#)
+        defer { try? FileManager.default.removeItem(at: none) }
+        #expect { _ = try PathNetwork(gpx: none) } throws: { e in
+            guard case .malformedInput(_, _, let reason) = e as? RoutingError else { return false }
+            return reason.contains("no track segment or route")
+        }
+    }
+}
