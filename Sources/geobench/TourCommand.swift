@@ -10,7 +10,9 @@ struct TourCommand: ParsableCommand {
         discussion: """
         --tour: a GeoJSON FeatureCollection. Point features with "kind": "stop" carry "id" and \
         "radius" (meters); Polygon features with "kind": "zone" carry "id"; LineString features \
-        with "kind": "path" form the walking path (joined in file order).
+        with "kind": "path" form the walking path (joined in file order). Or a GPX file (.gpx): its \
+        waypoints are the stops (id = <name>, or "waypoint N" without one; radius --radius) and its \
+        track segments, else its routes, the path.
         --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson).
         Zones are evaluated in pure Swift (--zones native, the default: PlanarTourZones) or with \
         GEOS prepared geometries (--zones geos: TourZones); both give the same events.
@@ -27,8 +29,11 @@ struct TourCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Tour GeoJSON file.")
+    @Option(help: "Tour GeoJSON file, or a GPX file whose waypoints are the stops and tracks the path.")
     var tour: String
+
+    @Option(help: "With a GPX --tour: every stop's trigger radius, meters (default 20).")
+    var radius: Double?
 
     @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson).")
     var trace: String
@@ -50,8 +55,11 @@ struct TourCommand: ParsableCommand {
 
     func run() throws {
         try withInputErrors {
+            if radius != nil && (tour as NSString).pathExtension.lowercased() != "gpx" {
+                throw InputError(file: "--radius", line: nil, message: "applies to a GPX --tour only (a GeoJSON tour gives each stop's radius)")
+            }
             let result = try TourReplay.run(tour: URL(fileURLWithPath: tour), trace: URL(fileURLWithPath: trace), filtered: !raw,
-                                            pathAided: pathAided && !raw, zones: zones, provider: provider)
+                                            pathAided: pathAided && !raw, zones: zones, provider: provider, gpxRadius: radius ?? 20)
             var out = ""
             if !json { out += "time,type,id\n" }
             for e in result.events {
@@ -116,8 +124,11 @@ enum TourReplay {
 
     /// Loads both files, replays, returns the events. Input problems become `InputError`s.
     static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false,
-                    zones engine: ZoneEngine = .native, provider: GnssLoggerProvider = .gps) throws -> Result {
-        let tour = try located(tourURL.path) { try Tour(contentsOf: tourURL) }
+                    zones engine: ZoneEngine = .native, provider: GnssLoggerProvider = .gps, gpxRadius: Double = 20) throws -> Result {
+        let tour = try located(tourURL.path) {
+            guard tourURL.pathExtension.lowercased() == "gpx" else { return try Tour(contentsOf: tourURL) }
+            return try Tour(waypoints: GPXReader.waypoints(url: tourURL), path: GPXReader.lines(url: tourURL), radius: gpxRadius)
+        }
         var session = try located(tourURL.path) { try TourSession(tour: tour) }
         // nil: the session's own pure-Swift evaluator (validated when the session was made).
         var zones: TourZones?

@@ -136,3 +136,29 @@ extension RouteCommandTests {
         #expect(viaGPX.stdout == viaGeoJSON.stdout)
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// `tour --tour FILE.gpx`: the shipped Závist tour written as GPX (its stops as waypoints
+    /// named by id, its path as one track segment; every radius there is 20 m, the default)
+    /// gives exactly the stop and path events of the GeoJSON tour — the reference — on the
+    /// shipped trace; only the zone events (GPX has no zones) are missing.
+    @Test func tourFromGPXWaypoints() throws {
+        let geojson = "traces/zavist-tour.tour.geojson"
+        let tour = try Tour(contentsOf: URL(fileURLWithPath: geojson))
+        #expect(tour.stops.allSatisfy { $0.radius == 20 } && tour.path.count >= 2)
+        var gpx = #"<?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1">"#
+        for s in tour.stops { gpx += "<wpt lat=\"\(s.coordinate.latitude)\" lon=\"\(s.coordinate.longitude)\"><name>\(s.id)</name></wpt>" }
+        gpx += "<trk><trkseg>" + tour.path.map { "<trkpt lat=\"\($0.latitude)\" lon=\"\($0.longitude)\"/>" }.joined() + "</trkseg></trk></gpx>"
+        let file = try temporaryFile("tour.gpx", gpx)
+        let a = try geobench(["tour", "--tour", file, "--trace", "traces/zavist-tour.raw.csv"])
+        let b = try geobench(["tour", "--tour", geojson, "--trace", "traces/zavist-tour.raw.csv"])
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr)")
+        let zoneIDs = Set(tour.zones.map(\.id))
+        let withoutZones = b.stdout.split(separator: "\n").filter { !zoneIDs.contains(String($0.split(separator: ",").last ?? "")) }
+        #expect(a.stdout.split(separator: "\n") == withoutZones)
+        // Every stop is entered (the shipped walk visits all four).
+        for s in tour.stops { #expect(a.stdout.contains(",enter,\(s.id)\n"), "\(s.id)") }
+        let r = try geobench(["tour", "--tour", geojson, "--trace", "traces/zavist-tour.raw.csv", "--radius", "30"])
+        #expect(r.status == 2 && r.stderr.contains("--radius"), "\(r.stderr)")
+    }
+}

@@ -20,14 +20,9 @@ extension RouteStop {
     ///   for a dwell outside ``dwellRange``.
     public static func stops(waypoints: [GPXWaypoint], dwell: TimeInterval = 0) throws(RoutingError) -> [RouteStop] {
         guard !waypoints.isEmpty else { throw .noStops }
-        var ids: [String] = []
+        let ids = GPXWaypoint.stopIDs(waypoints)
         var seen = Set<String>()
-        for (i, w) in waypoints.enumerated() {
-            let name = w.name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            let id = name.isEmpty ? "waypoint \(i + 1)" : name
-            guard seen.insert(id).inserted else { throw .duplicateStopID(id) }
-            ids.append(id)
-        }
+        for id in ids where !seen.insert(id).inserted { throw .duplicateStopID(id) }
         if let with = waypoints.firstIndex(where: { $0.altitude != nil }),
            let without = waypoints.firstIndex(where: { $0.altitude == nil }) {
             throw .mixedVerticalReferences("waypoint '\(ids[with])' has an <ele>, waypoint '\(ids[without])' none")
@@ -36,6 +31,17 @@ extension RouteStop {
         return zip(waypoints, ids).map { w, id in
             w.altitude.map { RouteStop(id: id, coordinate: GeodeticCoordinate(latitude: w.latitude, longitude: w.longitude, altitude: $0), dwell: dwell) }
                 ?? RouteStop(id: id, latitude: w.latitude, longitude: w.longitude, dwell: dwell)
+        }
+    }
+}
+
+extension GPXWaypoint {
+    /// The ids waypoints have as stops (of a route or a tour): the `<name>`, whitespace trimmed,
+    /// or `waypoint N` (N the 1-based position among the waypoints) for a waypoint without one.
+    static func stopIDs(_ waypoints: [GPXWaypoint]) -> [String] {
+        waypoints.enumerated().map { i, w in
+            let name = w.name?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            return name.isEmpty ? "waypoint \(i + 1)" : name
         }
     }
 }

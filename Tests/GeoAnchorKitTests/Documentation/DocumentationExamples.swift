@@ -412,6 +412,25 @@ struct DocumentationExamples {
         #expect(abs(plannedPlan.estimate.distance - 111.229) < 1)
     }
 
+    /// Reference: the GPX below (two waypoints, one track of three points); a walk north along
+    /// the track passes through both stops' centres, so both are entered, in order.
+    @Test func toursFromGPX() throws {
+        let gpx = #"<gpx version="1.1"><wpt lat="50.0005" lon="14"><name>Gate</name></wpt><wpt lat="50.0010" lon="14"><name>Well</name></wpt>"#
+            + #"<trk><trkseg><trkpt lat="50.0000" lon="14"/><trkpt lat="50.0005" lon="14"/><trkpt lat="50.0010" lon="14"/></trkseg></trk></gpx>"#
+        let tourGPX = FileManager.default.temporaryDirectory.appendingPathComponent("tour-\(UUID().uuidString).gpx")
+        try gpx.write(to: tourGPX, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: tourGPX) }
+
+        let gpxTour = try Tour(waypoints: GPXReader.waypoints(url: tourGPX),   // <wpt>: stops, <name> = id
+                               path: GPXReader.lines(url: tourGPX), radius: 20) // <trk>/<rte>: the path
+        var gpxSession = try TourSession(tour: gpxTour)
+
+        #expect(gpxTour.stops.map(\.id) == ["Gate", "Well"] && gpxTour.path.count == 3)
+        var events: [TourEvent] = []
+        for fix in Self.walkNorth(from: 50.0000, to: 50.0010) { events += try gpxSession.update(fix).events }
+        #expect(events.filter { $0.kind == .enter }.map(\.id) == ["Gate", "Well"])
+    }
+
     /// References: brute force over the 6 orders of a 4-node round trip (the solver's answer
     /// must be the minimum); a 100 m square zone built in a local frame around its centre: the
     /// signed distance at the centre is +50 m (inside, 1 cm: planar distortion ≪ 1 mm), and a

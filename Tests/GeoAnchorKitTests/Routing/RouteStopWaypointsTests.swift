@@ -49,3 +49,23 @@ struct RouteStopWaypointsTests {
         }
     }
 }
+
+extension RouteStopWaypointsTests {
+    /// ``Tour/init(waypoints:path:radius:)``: waypoints are the stops (ids as for routes, the
+    /// `<name>` kept as the display name), the lines joined into one path with the
+    /// shared point kept once; duplicates and a bad radius are TourErrors.
+    @Test func tourFromWaypoints() throws {
+        let w = try Self.waypoints(#"<gpx version="1.1"><wpt lat="50" lon="14"><name> Gate </name></wpt><wpt lat="50.001" lon="14"/></gpx>"#)
+        let a = GeodeticCoordinate(latitude: 50, longitude: 14), b = GeodeticCoordinate(latitude: 50.0005, longitude: 14)
+        let c = GeodeticCoordinate(latitude: 50.001, longitude: 14)
+        let tour = try Tour(waypoints: w, path: [[a, b], [b, c]], radius: 15)
+        #expect(tour.stops.map(\.id) == ["Gate", "waypoint 2"] && tour.stops.map(\.name) == ["Gate", nil])
+        #expect(tour.stops.allSatisfy { $0.radius == 15 } && tour.path == [a, b, c])
+        let dup = try Self.waypoints(#"<gpx version="1.1"><wpt lat="50" lon="14"><name>A</name></wpt><wpt lat="51" lon="14"><name>A</name></wpt></gpx>"#)
+        #expect(throws: TourError.duplicateID("A", firstIndex: 0, secondIndex: 1)) { _ = try Tour(waypoints: dup) }
+        #expect(throws: TourError.noStops) { _ = try Tour(waypoints: []) }
+        #expect { _ = try Tour(waypoints: w, radius: 0) } throws: { e in
+            if case .invalidFeature = e as? TourError { return true } else { return false }
+        }
+    }
+}

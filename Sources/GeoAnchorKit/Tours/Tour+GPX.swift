@@ -1,0 +1,34 @@
+import Foundation
+
+extension Tour {
+    /// A tour defined in a GPX file, as outdoor and mapping apps export one: its waypoints are
+    /// the stops, in document order, and its track segments (else routes) the walking path,
+    /// joined in order.
+    /// (`try Tour(waypoints: GPXReader.waypoints(url: url), path: GPXReader.lines(url: url))`.)
+    ///
+    /// - Parameters:
+    ///   - waypoints: the stops (``GPXReader/waypoints(url:options:)``); each stop's id is the
+    ///     waypoint's `<name>`, whitespace trimmed, or `waypoint N` (1-based) without one, and
+    ///     its ``TourStop/name`` the waypoint's name. Heights are not used (fences are 2-D).
+    ///   - lines: the path's lines (``GPXReader/lines(url:options:)``), joined in order (a point
+    ///     repeated where one line ends and the next begins is kept once); empty: no path.
+    ///   - radius: every stop's trigger radius, meters, in ``TourStop/radiusRange`` (GPX has no
+    ///     such field).
+    /// - Throws: ``TourError`` as ``init(stops:zones:path:pathID:)``: no waypoints
+    ///   (``TourError/noStops``), two waypoints of one name (``TourError/duplicateID(_:firstIndex:secondIndex:)``),
+    ///   a radius out of range, a path of one point or of length 0.
+    public init(waypoints: [GPXWaypoint], path lines: [[GeodeticCoordinate]] = [], radius: Double = 20) throws(TourError) {
+        let ids = GPXWaypoint.stopIDs(waypoints)
+        let stops = zip(waypoints, ids).map { w, id in
+            TourStop(id: id, coordinate: GeodeticCoordinate(latitude: w.latitude, longitude: w.longitude), radius: radius, name: w.name)
+        }
+        var path: [GeodeticCoordinate] = []
+        for line in lines {
+            for c in line {
+                let flat = GeodeticCoordinate(latitude: c.latitude, longitude: c.longitude)
+                if path.last != flat { path.append(flat) }
+            }
+        }
+        try self.init(stops: stops, path: path)
+    }
+}
