@@ -7,7 +7,9 @@ struct CalibrateCommand: ParsableCommand {
         commandName: "calibrate",
         abstract: "Magnetometer hard/soft-iron calibration from an ellipsoid fit.",
         discussion: """
-        Input CSV columns: mx,my,mz (raw magnetometer, µT); optional ax,ay,az (accelerometer, \
+        Input CSV columns: mx,my,mz (raw magnetometer, µT) — or an IMU logger's names such as \
+        x-io's "Magnetometer X (uT)" / "Accelerometer X (g)", mag_x, magnetic_field_x (a unit in \
+        the header, µT, nT, mG or G, is converted to µT); optional ax,ay,az (accelerometer, \
         any unit, specific force pointing up) and time (Unix seconds or ISO 8601 UTC). A sensors CSV \
         (time,sensor,x,y,z[,bias_x,bias_y,bias_z], e.g. from `geobench convert log.txt --sensors`) is \
         taken too: its uncalibrated_magnetometer rows (Android's raw field, hard iron included) when \
@@ -57,8 +59,12 @@ struct CalibrateCommand: ParsableCommand {
             } else {
                 names = ["mx", "my", "mz"]
             }
-            let mc = try names.map { try table.column($0) }
-            let ac = names[0] == "x" ? [nil, nil, nil] : ["ax", "ay", "az"].map { table.optionalColumn($0) }
+            // mx,my,mz or an IMU logger's long names (x-io's "Magnetometer X (uT)"), in µT.
+            let named = names[0] == "x" ? nil : try Self.axisColumns(table, Self.magnetometerNames, units: Self.magneticUnits)
+            let mc: [Int] = try named.map { $0.columns.map { $0! } } ?? names.map { try table.column($0) }
+            let scale = named?.scale ?? 1
+            let ac = names[0] == "x" ? [nil, nil, nil]
+                : (try Self.axisColumns(table, Self.accelerometerNames, units: nil)?.columns ?? ["ax", "ay", "az"].map { table.optionalColumn($0) })
             let hasAccel = ac.allSatisfy { $0 != nil }
             if !hasAccel && ac.contains(where: { $0 != nil }) {
                 throw InputError(file: table.source, line: 1, message: "accelerometer needs all of ax,ay,az")
@@ -66,9 +72,9 @@ struct CalibrateCommand: ParsableCommand {
             let tc = table.optionalColumn("time")
             var x = [Double](), y = [Double](), z = [Double](), acc = [SIMD3<Double>]()
             for row in rows {
-                x.append(try table.double(row, mc[0], names[0]))
-                y.append(try table.double(row, mc[1], names[1]))
-                z.append(try table.double(row, mc[2], names[2]))
+                x.append(scale * (try table.double(row, mc[0], table.header[mc[0]])))
+                y.append(scale * (try table.double(row, mc[1], table.header[mc[1]])))
+                z.append(scale * (try table.double(row, mc[2], table.header[mc[2]])))
                 if hasAccel {
                     acc.append(SIMD3(try table.double(row, ac[0]!, "ax"), try table.double(row, ac[1]!, "ay"),
                                      try table.double(row, ac[2]!, "az")))
@@ -96,6 +102,46 @@ struct CalibrateCommand: ParsableCommand {
                 for line in Self.summary(cal, raw: (x, y, z), accelerometer: acc) { print(line) }
             }
         }
+    }
+
+    /// Spellings of the magnetometer's x axis (y and z alike), compared with a header name
+    /// lowercased, its unit in parentheses or brackets removed, and only letters and digits kept.
+    static let magnetometerNames = ["mx", "magx", "magnetometerx", "magneticfieldx", "magfieldx"]
+    static let accelerometerNames = ["ax", "accx", "accelx", "accelerometerx", "accelerationx"]
+    /// Magnetic units a header may state, as factors to µT.
+    static let magneticUnits: [String: Double] = ["ut": 1, "µt": 1, "μt": 1, "microtesla": 1, "nt": 1e-3,
+                                                  "mg": 0.1, "milligauss": 0.1, "g": 100, "gauss": 100]
+
+    /// The x, y, z columns of one sensor under any of `spellings` (for x; y and z by the same
+    /// spelling), and the factor of the unit stated in the header (`units` nil: any unit,
+    /// as for the accelerometer, whose direction alone is used). nil when no spelling matches.
+    /// - Throws: ``InputError`` for a unit not in `units`, or two axes in different units.
+    static func axisColumns(_ table: CSVTable, _ spellings: [String], units: [String: Double]?) throws -> (columns: [Int?], scale: Double)? {
+        func split(_ h: String) -> (name: String, unit: String?) {
+            var name = h, unit: String? = nil
+            if let open = h.firstIndex(where: { $0 == "(" || $0 == "[" }), let close = h.lastIndex(where: { $0 == ")" || $0 == "]" }), open < close {
+                unit = String(h[h.index(after: open)..<close]).trimmingCharacters(in: .whitespaces).lowercased()
+                name = String(h[..<open])
+            }
+            return (String(name.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }), unit)
+        }
+        let parsed = table.header.map(split)
+        for x in spellings {
+            let axes = ["x", "y", "z"].map { a in String(x.dropLast()) + a }
+            let cols = axes.map { a in parsed.firstIndex { $0.name == a } }
+            guard cols.allSatisfy({ $0 != nil }) else { continue }
+            guard let units else { return (cols, 1) }
+            let stated = cols.map { parsed[$0!].unit }
+            guard Set(stated.map { $0 ?? "" }).count == 1 else {
+                throw InputError(file: table.source, line: 1, message: "magnetometer axes in different units: \(stated.map { $0 ?? "none" })")
+            }
+            guard let u = stated[0] else { return (cols, 1) }
+            guard let f = units[u] else {
+                throw InputError(file: table.source, line: 1, message: "magnetometer unit '\(u)' is not µT, nT, mG or G (header '\(table.header[cols[0]!])')")
+            }
+            return (cols, f)
+        }
+        return nil
     }
 
     static func json(_ c: MagnetometerCalibration) -> String {

@@ -172,3 +172,38 @@ extension GeobenchInterfaceTests {
         }
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// `calibrate` reads an IMU logger's own header. Reference: the x-io Fusion sample log
+    /// (`Magnetometer X (uT)`…) parsed here by column position, fitted by the library: the same
+    /// JSON as the command's. And a unit in the header is converted: the shipped calibrate
+    /// fixture rewritten in milligauss (×10) under x-io-style names gives the µT answer
+    /// (offsets to 1e-9 µT relative).
+    @Test(.enabled(if: SharedData.shouldRun)) func calibrateReadsIMULoggerHeaders() throws {
+        let xio = SharedData.url("magnetometer_imu/xio_fusion/sensor_data.csv").path
+        let r = try geobench(["calibrate", "--input", xio, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        var mags: [SIMD3<Double>] = []
+        for line in try SharedData.text("magnetometer_imu/xio_fusion/sensor_data.csv").split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",").compactMap { Double($0) }
+            if f.count == 10 { mags.append(SIMD3(f[7], f[8], f[9])) }
+        }
+        let c = try MagnetometerCalibrator.fit(mags)
+        let j = try json(r.stdout)
+        let offset = try #require(j["offset"] as? [Double])
+        #expect(j["samples"] as? Int == 13_514 && offset.count == 3, "\(offset)")
+        for (u, v) in zip(offset, [c.offset.x, c.offset.y, c.offset.z]) { #expect(abs(u - v) <= 1e-9, "\(offset) vs \(c.offset)") }
+
+        let plain = Self.csvFixtures.appendingPathComponent("calibrate.lf.csv").path
+        let rows = try String(contentsOfFile: plain, encoding: .utf8).split(separator: "\n").dropFirst()
+        let milligauss = "Time (s),Magnetometer X (mG),Magnetometer Y (mG),Magnetometer Z (mG)\n"
+            + rows.enumerated().map { i, l in "\(i)," + l.split(separator: ",").map { String(10 * Double($0)!) }.joined(separator: ",") }.joined(separator: "\n") + "\n"
+        let a = try geobench(["calibrate", "--input", plain, "--json"])
+        let b = try geobench(["calibrate", "--input", try temporaryFile("mg.csv", milligauss), "--json"])
+        #expect(a.status == 0 && b.status == 0, "\(b.stderr)")
+        let oa = try #require(try json(a.stdout)["offset"] as? [Double]), ob = try #require(try json(b.stdout)["offset"] as? [Double])
+        for (u, v) in zip(oa, ob) { #expect(abs(u - v) <= 1e-9 * max(1, abs(u)), "\(oa) vs \(ob)") }
+        let bad = try geobench(["calibrate", "--input", try temporaryFile("bad.csv", milligauss.replacingOccurrences(of: "(mG)", with: "(Oe)"))])
+        #expect(bad.status == 2 && bad.stderr.contains("unit 'oe'"), "\(bad.stderr)")
+    }
+}
