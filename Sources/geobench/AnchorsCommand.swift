@@ -14,18 +14,22 @@ struct AnchorsCommand: ParsableCommand {
 
         Output CSV columns: id,x,y,z,distance,bearing,error_m,visible
           x,y,z     the anchor relative to the device in the chosen --frame, meters:
-                    enu = east,north,up; arkit = ARKit gravityAndHeading (x east, y up, z south);
-                    arkit-gravity = ARKit gravity-only session whose −z pointed along --heading at
-                    start (y up); arcore = ARCore Earth East-Up-South. Exact 3-D: far anchors sink
-                    with Earth curvature.
+                    enu = east,north,up; arkit = ARKit gravityAndHeading
+                    (x east, y up, z south); arkit-gravity = ARKit
+                    gravity-only session whose −z pointed along --heading
+                    at start (y up); arcore = ARCore Earth East-Up-South.
+                    Exact 3-D: far anchors sink with Earth curvature.
           distance  straight-line distance from the device, meters
           bearing   degrees clockwise from true north, [0, 360)
-          error_m   expected 68 % placement error, meters: √(σ_pos² + (d·σ_heading)²) with
-                    σ_pos = --position-accuracy, σ_heading = --heading-accuracy (radians), d the
-                    horizontal distance
-          visible   true/false: within --max-range, above the horizon (smooth Earth through the
-                    lower of the device's floor, --height-above-floor below the device, and the
-                    anchor's point) and within the horizontal --fov centred on --heading
+          error_m   expected 68 % placement error, meters:
+                    √(σ_pos² + (d·σ_heading)²) with σ_pos =
+                    --position-accuracy, σ_heading = --heading-accuracy
+                    (radians), d the horizontal distance
+          visible   true/false: within --max-range, above the horizon
+                    (smooth Earth through the lower of the device's floor,
+                    --height-above-floor below the device, and the
+                    anchor's point) and within the horizontal --fov
+                    centred on --heading
 
         --json writes {"anchors": [...], "errors": [...]} instead: each anchor has the CSV keys \
         plus error_deg (expected angular error, degrees) and quaternion [x, y, z, w] (model \
