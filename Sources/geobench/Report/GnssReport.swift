@@ -109,6 +109,46 @@ enum GnssReport: ReportSection {
                             two.score, reference.score))
         lines.append(String(format: "    the run says so: %d of %d epochs with a bias the monitor could not exclude (bias_unresolved_epochs; clean runs above %d, G25 alone %d)",
                             two.statistics.unresolvedBiasEpochs, two.statistics.epochsRead, cleanUnresolved, singleUnresolved))
+        context.progress("raw GNSS: Google's satellite states")
+        lines += Self.googleStateLines(shared)
         return lines
+    }
+
+    /// GSDC files carrying Google's satellite states and corrections (``GSDCDeviceGNSS``: no
+    /// orbits needed) against their NovAtel truth: gnss_lib_py's samples, a few epochs each.
+    static func googleStateLines(_ shared: URL) -> [String] {
+        let samples: [(String, String, String)] = [
+            ("2020 MTV-1 Pixel 4, 2021 _derived.csv", "gnss_traces/gnss_lib_py_samples/google_decimeter_2021/Pixel4_derived.csv",
+             "gnss_traces/gnss_lib_py_samples/google_decimeter_2021/Pixel4_ground_truth.csv"),
+            ("2021 SJC-1 Pixel 4, _derived.csv (clock discontinuity)", "gnss_raw/gnss_lib_py_more/Pixel4_derived_clkdiscnt.csv",
+             "gnss_raw/gnss_lib_py_more/Pixel4_ground_truth_clkdiscnt.csv"),
+            ("2023 Pixel 7 Pro, device_gnss.csv", "gnss_traces/gnss_lib_py_samples/google_decimeter_2023/2023-09-07-18-59-us-ca/pixel7pro/device_gnss.csv",
+             "gnss_traces/gnss_lib_py_samples/google_decimeter_2023/2023-09-07-18-59-us-ca/pixel7pro/ground_truth.csv"),
+        ]
+        var out = ["  GSDC files with Google's satellite states (GSDCDeviceGNSS, no orbits), horizontal error vs NovAtel truth (m):"]
+        let processor = GNSSProcessor(ephemerides: SatelliteEphemerides(), configuration: GSDCDeviceGNSS.solverConfiguration)
+        for (name, file, truthFile) in samples {
+            do {
+                let device = try GSDCDeviceGNSS.read(contentsOf: shared.appendingPathComponent(file))
+                let truth = try GNSSReferenceTrack.read(contentsOf: shared.appendingPathComponent(truthFile))
+                let wlsFixes = processor.run(device, mode: .wls).fixes
+                let wls = GNSSAccuracySummary(fixes: wlsFixes, reference: truth)
+                let filter = GNSSAccuracySummary(fixes: processor.run(device, mode: .filter).fixes, reference: truth)
+                out.append(String(format: "    %@ %2d epochs: wls p50 %.2f, p95 %.2f; filter p50 %.2f, p95 %.2f",
+                                  name.padding(toLength: 55, withPad: " ", startingAt: 0) as NSString, device.epochs.count,
+                                  wls.p50, wls.p95, filter.p50, filter.p95))
+                // A recording gap (a phone clock discontinuity): the WLS on either side of it.
+                if let k = wlsFixes.indices.dropFirst().max(by: { wlsFixes[$0].time - wlsFixes[$0 - 1].time < wlsFixes[$1].time - wlsFixes[$1 - 1].time }),
+                   wlsFixes[k].time - wlsFixes[k - 1].time > 1.5 {
+                    let before = GNSSAccuracySummary(fixes: Array(wlsFixes[..<k]), reference: truth)
+                    let after = GNSSAccuracySummary(fixes: Array(wlsFixes[k...]), reference: truth)
+                    out.append(String(format: "      wls before its %.0f-s gap p50 %.2f (%d epochs), after it p50 %.2f (%d) — see README, Raw GNSS",
+                                      wlsFixes[k].time - wlsFixes[k - 1].time, before.p50, before.matched, after.p50, after.matched))
+                }
+            } catch {
+                out.append("    \(name): \(error)")
+            }
+        }
+        return out
     }
 }
