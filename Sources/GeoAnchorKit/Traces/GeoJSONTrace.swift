@@ -8,9 +8,13 @@ import Foundation
 /// `vertical_accuracy`, `speed`, `course`, `heading`, `heading_accuracy`, `satellites`,
 /// `hdop`, `vdop`, `pdop` when present.
 ///
-/// Reading: every Point feature with a `time` property (ISO 8601 string or Unix seconds) is a
-/// fix, with the same properties; a LineString with a `coordTimes` array (the togeojson
-/// convention) gives one fix per position. Features without times (points of interest, zones)
+/// Reading: every Point feature with a `time` property (ISO 8601 string, GDAL's
+/// `YYYY/MM/DD HH:MM:SS+00`, or Unix seconds) is a fix, with the same properties — and the GPX
+/// names ogr2ogr's `track_points` layer carries over: `ele` (MSL altitude), `geoidheight`,
+/// `sat`; a LineString whose properties carry one time per position —
+/// `coordinateProperties.times` (@tmcw/togeojson, today's GPX/KML converter) or `coordTimes`
+/// (mapbox/togeojson before 2019) — gives one fix per position, and a MultiLineString (a GPX
+/// track of several segments) with one such array per line likewise. Features without times (points of interest, zones)
 /// are counted as ignored records; their positions (one per Point, all of a LineString's) are
 /// counted in ``TraceReadSummary/untimedPoints``.
 public enum GeoJSONTrace {
@@ -51,13 +55,27 @@ public enum GeoJSONTrace {
                     try onFix(try fix(pos, time: try time(tv), props: feat.properties ?? [:]))
                     summary.fixes += 1
                 case .lineString(let ps)?:
-                    guard let times = feat.properties?["coordTimes"]?.arrayValue else {
+                    guard let (name, times) = lineTimes(feat.properties) else {
                         summary.ignoredRecords += 1; summary.untimedPoints += ps.count; continue
                     }
                     guard times.count == ps.count else {
-                        throw RowError(message: "coordTimes has \(times.count) entries for \(ps.count) positions")
+                        throw RowError(message: "\(name) has \(times.count) entries for \(ps.count) positions")
                     }
                     for (p, t) in zip(ps, times) { try onFix(try fix(p, time: try time(t), props: [:])); summary.fixes += 1 }
+                case .multiLineString(let lines)?:
+                    // One time array per line (togeojson's output for a multi-segment track).
+                    guard let (name, times) = lineTimes(feat.properties) else {
+                        summary.ignoredRecords += 1; summary.untimedPoints += lines.reduce(0) { $0 + $1.count }; continue
+                    }
+                    guard times.count == lines.count else {
+                        throw RowError(message: "\(name) has \(times.count) entries for \(lines.count) lines (one array of times per line)")
+                    }
+                    for (l, (ps, ts)) in zip(lines, times).enumerated() {
+                        guard let ts = ts.arrayValue, ts.count == ps.count else {
+                            throw RowError(message: "\(name)[\(l)] is not an array of \(ps.count) times, one per position of line \(l)")
+                        }
+                        for (p, t) in zip(ps, ts) { try onFix(try fix(p, time: try time(t), props: [:])); summary.fixes += 1 }
+                    }
                 default:
                     summary.ignoredRecords += 1
                 }
@@ -71,17 +89,42 @@ public enum GeoJSONTrace {
 
     struct RowError: Error { var message: String }
 
+    /// A line feature's per-position times: `coordinateProperties.times` (@tmcw/togeojson, the
+    /// current convention) or `coordTimes` (mapbox/togeojson before 2019), with the name used.
+    static func lineTimes(_ props: [String: JSONValue]?) -> (String, [JSONValue])? {
+        if let t = props?["coordinateProperties"]?.objectValue?["times"]?.arrayValue { return ("coordinateProperties.times", t) }
+        if let t = props?["coordTimes"]?.arrayValue { return ("coordTimes", t) }
+        return nil
+    }
+
     static func time(_ v: JSONValue) throws -> Double {
         switch v {
         case .number(let d) where d.isFinite: return d
-        case .string(let s):
-            var s = s
+        case .string(let given):
+            var s = ogrDateTime(given) ?? given
             switch s.withUTF8({ ByteParsing.iso8601($0) }) {
             case .success(let t): return t
-            case .failure(let e): throw RowError(message: "time '\(s.prefix(40))': \(e.message)")
+            case .failure(let e): throw RowError(message: "time '\(given.prefix(40))': \(e.message)")
             }
         default: throw RowError(message: "time \(v) is neither an ISO 8601 string nor Unix seconds")
         }
+    }
+
+    /// GDAL/OGR's own date-time form, `YYYY/MM/DD HH:MM:SS[.sss][±HH[[:]MM]]` (ogr2ogr's
+    /// GeoJSON before GDAL 3 and other OGR drivers; `+00` is UTC), as ISO 8601; nil for any other form.
+    static func ogrDateTime(_ s: String) -> String? {
+        let b = Array(s.utf8)
+        guard b.count >= 19, b[4] == UInt8(ascii: "/"), b[7] == UInt8(ascii: "/"), b[10] == UInt8(ascii: " ") else { return nil }
+        var iso = String(decoding: b[0..<10], as: UTF8.self).replacingOccurrences(of: "/", with: "-") + "T"
+        var rest = String(decoding: b[11...], as: UTF8.self)
+        // A zone of hours only (+00, -05) or without a colon (+0530): ISO wants ±HH:MM.
+        if let z = rest.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let zone = rest[rest.index(after: z)...]
+            if zone.count == 2 && zone.allSatisfy(\.isNumber) { rest += ":00" }
+            else if zone.count == 4 && zone.allSatisfy(\.isNumber) { rest.insert(":", at: rest.index(z, offsetBy: 3)) }
+        }
+        iso += rest
+        return iso
     }
 
     static func fix(_ pos: GeoJSONPosition, time t: Double, props: [String: JSONValue]) throws -> Fix {
@@ -91,10 +134,11 @@ public enum GeoJSONTrace {
             guard let d = v.doubleValue, d.isFinite else { throw RowError(message: "property \(k) \(v) is not a finite number") }
             return d
         }
-        f.geoidSeparation = try num("geoid_separation")
+        // GPX field names as ogr2ogr and QGIS carry them over (`ele` is GPX's MSL elevation).
+        f.geoidSeparation = try num("geoid_separation") ?? num("geoidheight")
         if let h = pos.height {
             f.height = h; f.verticalReference = .ellipsoid
-        } else if let a = try num("altitude") {
+        } else if let a = try num("altitude") ?? num("ele") {
             f.height = a; f.verticalReference = .meanSeaLevel
         }
         f.horizontalAccuracy = try num("horizontal_accuracy")
@@ -107,7 +151,7 @@ public enum GeoJSONTrace {
             guard let v = try num(k) else { return nil }
             do { return try Int(checking: v, k, in: range, rounding: nil) } catch { throw RowError(message: "property \(error)") }
         }
-        f.satellites = try whole("satellites", 0...Fix.maximumSatellites)
+        f.satellites = try whole("satellites", 0...Fix.maximumSatellites) ?? whole("sat", 0...Fix.maximumSatellites)
         f.hdop = try num("hdop"); f.vdop = try num("vdop"); f.pdop = try num("pdop")
         f.quality = try whole("quality", 0...8).flatMap { FixQuality(rawValue: $0) }
         // The same value rules as the CSV, GPX and NMEA readers (negative accuracy, time range …).

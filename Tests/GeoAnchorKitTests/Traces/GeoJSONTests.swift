@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 @Suite("GeoJSON model")
 struct GeoJSONTests {
@@ -125,5 +126,68 @@ extension GeoJSONTests {
         #expect(throws: TraceFormatError.self) {
             _ = try GeoJSONTrace.fixes(from: try GeoJSONFeatureCollection.decode(Data(bad.utf8)), source: "t") { _ in }
         }
+    }
+}
+
+extension GeoJSONTests {
+    static let other = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other")
+
+    static func read(_ name: String) throws -> ([Fix], TraceReadSummary) {
+        var out: [Fix] = []
+        let s = try TraceReader.read(url: other.appendingPathComponent(name), onFix: { out.append($0) })
+        return (out, s)
+    }
+
+    /// GeoJSON written by GDAL 3.6's ogr2ogr (the `track_points` layer of a GPX: one Point per
+    /// track point, GPX's fields as properties) and by GPSBabel 1.8 (scripts/dev/gdal_gpsbabel_fixtures.sh).
+    /// Reference: the GPX they were made from, read by GPXReader — the same times, positions,
+    /// MSL elevations (`ele`), geoid separations (`geoidheight`), satellite counts (`sat`) and
+    /// HDOP, exactly. ogr2ogr's `tracks` layer and GPSBabel's LineString carry no times: no
+    /// fix, and all 5 positions counted as untimed.
+    @Test func gdalAndGPSBabelGeoJSON() throws {
+        var gpx: [Fix] = []
+        _ = try GPXReader.read(url: Self.other.appendingPathComponent("walk.gpx"), onFix: { gpx.append($0) })
+        #expect(gpx.count == 5)
+        let (points, _) = try Self.read("walk.ogr-track-points.geojson")
+        #expect(points.count == 5)
+        for (a, b) in zip(points, gpx) {
+            #expect(a.time == b.time && a.latitude == b.latitude && a.longitude == b.longitude)
+            #expect(a.height == b.height && a.verticalReference == .meanSeaLevel && b.verticalReference == .meanSeaLevel)
+            #expect(a.geoidSeparation == b.geoidSeparation && a.satellites == b.satellites && a.hdop == b.hdop)
+        }
+        for name in ["walk.ogr-tracks.geojson", "walk.gpsbabel.geojson"] {
+            let (fixes, s) = try Self.read(name)
+            #expect(fixes.isEmpty && s.untimedPoints == 5 && s.ignoredRecords == 1, "\(name): \(s)")
+        }
+    }
+
+    /// GDAL's own date-time form (ogr2ogr's GeoJSON before GDAL 3: `2019/12/15 19:34:34+00`) and
+    /// other zone spellings. Reference: the same instants as ISO 8601 (hand-converted).
+    @Test(arguments: [("2019/12/15 19:34:34+00", "2019-12-15T19:34:34Z"), ("2019/12/15 19:34:34.250+00", "2019-12-15T19:34:34.250Z"),
+                      ("2019/12/15 21:34:34+02", "2019-12-15T19:34:34Z"), ("2019/12/16 01:04:34+0530", "2019-12-15T19:34:34Z"),
+                      ("2019/12/15 19:34:34", "2019-12-15T19:34:34Z")])
+    func gdalDateTimes(ogr: String, iso: String) throws {
+        #expect(try GeoJSONTrace.time(.string(ogr)) == GeoJSONTrace.time(.string(iso)))
+    }
+
+    /// @tmcw/togeojson's `coordinateProperties.times`: a LineString, and a MultiLineString (a
+    /// two-segment GPX track) with one array per line. Reference: the document.
+    @Test func togeojsonCoordinateProperties() throws {
+        let doc = """
+        {"type":"FeatureCollection","features":[
+         {"type":"Feature","geometry":{"type":"LineString","coordinates":[[14.39,49.96],[14.391,49.961]]},
+          "properties":{"coordinateProperties":{"times":["2020-05-14T21:21:34Z","2020-05-14T21:21:35Z"]}}},
+         {"type":"Feature","geometry":{"type":"MultiLineString","coordinates":[[[14.4,49.9],[14.401,49.9]],[[14.5,49.9],[14.501,49.9]]]},
+          "properties":{"coordinateProperties":{"times":[["2020-05-14T21:22:00Z","2020-05-14T21:22:01Z"],["2020-05-14T21:30:00Z","2020-05-14T21:30:01Z"]]}}}
+        ]}
+        """
+        var out: [Fix] = []
+        let s = try GeoJSONTrace.fixes(from: try GeoJSONFeatureCollection.decode(Data(doc.utf8)), source: "t") { out.append($0) }
+        #expect(out.map(\.longitude) == [14.39, 14.391, 14.4, 14.401, 14.5, 14.501] && s.fixes == 6 && s.untimedPoints == 0)
+        #expect(out.map(\.time) == [1_589_491_294, 1_589_491_295, 1_589_491_320, 1_589_491_321, 1_589_491_800, 1_589_491_801])
+        let bad = doc.replacingOccurrences(of: #",["2020-05-14T21:30:00Z","2020-05-14T21:30:01Z"]"#, with: "")
+        #expect {
+            _ = try GeoJSONTrace.fixes(from: try GeoJSONFeatureCollection.decode(Data(bad.utf8)), source: "t") { _ in }
+        } throws: { e in (e as? TraceFormatError)?.message.contains("1 entries for 2 lines") == true }
     }
 }
