@@ -8,7 +8,11 @@ import Foundation
 ///   optional `geoid_separation` (m, N in h = H + N), `horizontal_accuracy`,
 ///   `vertical_accuracy` (m, 68 %), `speed` (m/s), `course`, `heading` (degrees from true
 ///   north), `heading_accuracy` (degrees), `satellites`, `hdop`, `vdop`, `pdop`, `quality`
-///   (NMEA GGA fix quality 0…8).
+///   (NMEA GGA fix quality 0…8). GPSBabel's `unicsv` (`gpsbabel -t … -o unicsv`) reads as
+///   this layout: its `Date` (`YYYY/MM/DD`) and `Time` (`HH:MM:SS[.sss]`) columns together are
+///   the time, taken as UTC (GPSBabel's default; its `utc=` option writes local times without
+///   saying so), `Altitude` MSL, `Speed` m/s, `Satellites`, `HDOP`, and `FIX` by GPX's names
+///   (`none`, `2d`, `3d`, `dgps`, `pps`).
 /// - **project sensors**: `time`, `sensor` (`magnetometer`, `accelerometer`, `gyroscope`,
 ///   `uncalibrated_magnetometer`, `uncalibrated_accelerometer`, `uncalibrated_gyroscope`),
 ///   `x`, `y`, `z` (µT, m/s², rad/s; see ``SensorKind``), optional `bias_x`, `bias_y`, `bias_z`
@@ -116,7 +120,7 @@ public enum CSVTraceReader {
         var hAcc: Int? = nil, vAcc: Int? = nil, speed: Int? = nil, course: Int? = nil
         var heading: Int? = nil, headingAcc: Int? = nil, sats: Int? = nil
         var hdop: Int? = nil, vdop: Int? = nil, pdop: Int? = nil
-        var messageType: Int? = nil, quality: Int? = nil
+        var messageType: Int? = nil, quality: Int? = nil, date: Int? = nil, fixName: Int? = nil
         var sensor: Int? = nil, x: Int? = nil, y: Int? = nil, z: Int? = nil
         var biasX: Int? = nil, biasY: Int? = nil, biasZ: Int? = nil
 
@@ -163,6 +167,8 @@ public enum CSVTraceReader {
                 hAcc = idx("horizontal_accuracy"); vAcc = idx("vertical_accuracy"); speed = idx("speed")
                 course = idx("course"); heading = idx("heading"); headingAcc = idx("heading_accuracy")
                 sats = idx("satellites"); hdop = idx("hdop"); vdop = idx("vdop"); pdop = idx("pdop"); quality = idx("quality")
+                // GPSBabel's unicsv: the UTC date and time of day in two columns, GPX's fix names.
+                date = idx("date"); fixName = idx("fix")
                 if altitude != nil && ellipsoidal != nil {
                     throw TraceFormatError(source: source, line: 1,
                         message: "both 'altitude' (MSL) and 'ellipsoidal_height' columns: give one vertical reference")
@@ -203,6 +209,15 @@ public enum CSVTraceReader {
             if let i = timeMillis { return try required(f, i) / 1000 }
             if let i = gpsMillis { return CSVTraceReader.utcFromGPS(seconds: try required(f, i) / 1000) }
             guard let ti = time, raw(f, ti) != nil else { throw RowError(message: "missing value for 'time'") }
+            if let di = date {
+                // unicsv: `2026/05/16` (or `2026-05-16`) and `14:00:00.250`, UTC.
+                guard let d = raw(f, di) else { throw RowError(message: "missing value for 'date'") }
+                var s = d.replacingOccurrences(of: "/", with: "-") + "T" + f.string(ti)
+                switch s.withUTF8({ ByteParsing.iso8601($0) }) {
+                case .success(let t): return t
+                case .failure(let e): throw RowError(message: "date '\(d.prefix(20))' and time '\(f.string(ti).prefix(20))': \(e.message)")
+                }
+            }
             if let v = ByteParsing.decimal(f[ti]) { return v }
             let s = f.string(ti)
             switch ByteParsing.iso8601(f[ti]) {
@@ -240,6 +255,15 @@ public enum CSVTraceReader {
             fix.hdop = try nonNegative(f, hdop)
             fix.vdop = try nonNegative(f, vdop)
             fix.pdop = try nonNegative(f, pdop)
+            if let name = raw(f, fixName) {
+                switch name.lowercased() {
+                case "none": fix.quality = .invalid
+                case "2d", "3d": fix.quality = .gps
+                case "dgps": fix.quality = .differential
+                case "pps": fix.quality = .pps
+                default: throw RowError(message: "fix '\(name.prefix(20))' is not none, 2d, 3d, dgps or pps")
+                }
+            }
             if let q = try number(f, quality) {
                 guard let fq = FixQuality(rawValue: try checked(q, "quality", 0...8)) else {
                     throw RowError(message: "quality \(q) is not an NMEA GGA fix quality 0…8")
