@@ -55,8 +55,11 @@ struct TourCommand: ParsableCommand {
 
     func run() throws {
         try withInputErrors {
-            if radius != nil && (tour as NSString).pathExtension.lowercased() != "gpx" {
-                throw InputError(file: "--radius", line: nil, message: "applies to a GPX --tour only (a GeoJSON tour gives each stop's radius)")
+            if let radius {
+                guard (tour as NSString).pathExtension.lowercased() == "gpx" else {
+                    throw InputError(file: "--radius", line: nil, message: "applies to a GPX --tour only (a GeoJSON tour gives each stop's radius)")
+                }
+                try located("--radius") { try TourStop.radiusRange.check(radius, name: "stop radius") }
             }
             let result = try TourReplay.run(tour: URL(fileURLWithPath: tour), trace: URL(fileURLWithPath: trace), filtered: !raw,
                                             pathAided: pathAided && !raw, zones: zones, provider: provider, gpxRadius: radius ?? 20)

@@ -160,5 +160,7 @@ extension GeobenchInterfaceTests {
         for s in tour.stops { #expect(a.stdout.contains(",enter,\(s.id)\n"), "\(s.id)") }
         let r = try geobench(["tour", "--tour", geojson, "--trace", "traces/zavist-tour.raw.csv", "--radius", "30"])
         #expect(r.status == 2 && r.stderr.contains("--radius"), "\(r.stderr)")
+        let zero = try geobench(["tour", "--tour", file, "--trace", "traces/zavist-tour.raw.csv", "--radius", "0"])
+        #expect(zero.status == 2 && zero.stderr.hasPrefix("--radius: "), "\(zero.stderr)")
     }
 }

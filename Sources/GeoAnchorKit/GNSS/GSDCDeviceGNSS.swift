@@ -126,7 +126,7 @@ public struct GSDCDeviceGNSS: Sendable {
             }
             let timeName = derived2021 ? "millisSinceGpsEpoch" : "utcTimeMillis"
             // Below 10¹⁵ ms (year 33,658): a time, and exact in a Double.
-            guard let ms = Int64(f[col["utcTimeMillis"]!]), ms > 0, ms < 1_000_000_000_000_000 else {
+            guard let ms = Int64(f[col["utcTimeMillis"]!]), ms > (derived2021 ? 1000 : 0), ms < 1_000_000_000_000_000 else {
                 throw l.error("\(timeName) '\(f[col["utcTimeMillis"]!])' is not a positive integer time in ms")
             }
             if ms != currentMillis {
