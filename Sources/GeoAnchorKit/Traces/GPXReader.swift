@@ -91,6 +91,7 @@ public enum GPXReader {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
         try refuseEntityDeclarations(url: url)
+        try XMLInputCheck.check(url: url, format: "GPX")
         return try read(stream: stream, source: url.path, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
                         onWaypoint: onWaypoint, onLinePoint: onLinePoint)
     }
@@ -102,6 +103,7 @@ public enum GPXReader {
                             onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
         try options.check(source: source)
         try refuseEntityDeclarations(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source)
+        try XMLInputCheck.check(data: data, source: source, format: "GPX")
         return try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
                         onWaypoint: onWaypoint)
     }

@@ -88,3 +88,34 @@ struct GPXReaderTests {
         #expect(out.count == 1 && s.skippedLines == 1 && s.firstSkipped.first?.line == 2)
     }
 }
+
+extension GPXReaderTests {
+    /// The trap found by fuzzing the KML reader: a byte that is not UTF-8 in an element or
+    /// attribute name (`<trk\xC3>`) stopped the whole process inside Foundation's XMLParser on
+    /// Linux. Now it is a TraceFormatError naming the line, from a file and from memory; the
+    /// same bytes in a document declaring ISO-8859-1 are Latin-1 text and read (é in a name).
+    @Test func invalidUTF8IsAnErrorNotATrap() throws {
+        func doc(_ body: [UInt8], encoding: String? = nil) -> Data {
+            let decl = "<?xml version=\"1.0\"" + (encoding.map { " encoding=\"\($0)\"" } ?? "") + "?>\n<gpx version=\"1.1\">\n"
+            return Data(Array(decl.utf8) + body + Array("\n</gpx>\n".utf8))
+        }
+        let bad: [[UInt8]] = [Array("<trk".utf8) + [0xC3] + Array("><trkseg></trkseg></trk>".utf8),
+                              Array("<wpt lat=\"1\" lon=\"2\" x".utf8) + [0xC3] + Array("=\"1\"></wpt>".utf8),
+                              Array("<wpt lat=\"1\" lon=\"2\"><name>".utf8) + [0xED, 0xA0, 0x80] + Array("</name></wpt>".utf8)]
+        for b in bad {
+            #expect {
+                _ = try GPXReader.read(data: doc(b), source: "bad.gpx", onFix: { _ in })
+            } throws: { e in
+                (e as? TraceFormatError).map { $0.line == 3 && $0.message.hasPrefix("not valid UTF-8") } == true
+            }
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).gpx")
+            try doc(b).write(to: url)
+            defer { try? FileManager.default.removeItem(at: url) }
+            #expect(throws: TraceFormatError.self) { _ = try GPXReader.read(url: url, onFix: { _ in }) }
+        }
+        let latin1 = Array("<wpt lat=\"1\" lon=\"2\"><name>Caf".utf8) + [0xE9] + Array("</name></wpt>".utf8)
+        var names: [String?] = []
+        _ = try GPXReader.read(data: doc(latin1, encoding: "ISO-8859-1"), source: "l.gpx", onFix: { _ in }, onWaypoint: { names.append($0.name) })
+        #expect(names == ["Café"])
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Checks made on an XML document (GPX, KML) before Foundation's `XMLParser` sees it.
+///
+/// **Invalid UTF-8.** On Linux, swift-corelibs-foundation's `XMLParser` traps (stops the whole
+/// process) when libxml2 hands it an element or attribute name that is not valid UTF-8 — one
+/// byte such as `0xC3` at the end of a tag name is enough. A document that is UTF-8 (declared so,
+/// or declaring no encoding: XML's default) is therefore scanned first, and a malformed byte
+/// sequence is a ``TraceFormatError`` naming its line. Documents declaring another encoding
+/// (`ISO-8859-1`, `UTF-16` …) are converted to UTF-8 by libxml2 itself and are not scanned.
+enum XMLInputCheck {
+    /// Bytes read per chunk when scanning a file.
+    static let chunkSize = 1 << 20
+
+    /// Whether the document's XML declaration (in its first bytes) names an encoding other than
+    /// UTF-8, or it starts with a UTF-16/32 byte-order mark.
+    static func declaresOtherEncoding(_ prefix: Data) -> Bool {
+        let b = [UInt8](prefix.prefix(256))
+        if b.starts(with: [0xFF, 0xFE]) || b.starts(with: [0xFE, 0xFF]) || b.starts(with: [0, 0]) { return true }
+        let head = String(decoding: b, as: UTF8.self)
+        guard head.hasPrefix("<?xml") || head.hasPrefix("\u{FEFF}<?xml"), let end = head.range(of: "?>") else { return false }
+        let decl = head[..<end.lowerBound]
+        guard let e = decl.range(of: "encoding") else { return false }
+        let rest = decl[e.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
+        guard let q = rest.first, q == "\"" || q == "'" else { return false }
+        let name = rest.dropFirst().prefix { $0 != q }.lowercased()
+        return name != "utf-8" && name != "utf8"
+    }
+
+    /// Incremental UTF-8 validation (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF), with
+    /// the line of the first malformed sequence.
+    struct Validator {
+        var line = 1
+        /// Continuation bytes still expected, and the allowed range of the next one.
+        var pending = 0
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF
+
+        /// Feeds bytes; returns the line of the first invalid byte, nil while valid.
+        mutating func feed(_ bytes: UnsafeRawBufferPointer) -> Int? {
+            for c in bytes {
+                if pending > 0 {
+                    guard c >= low && c <= high else { return line }
+                    pending -= 1; low = 0x80; high = 0xBF
+                    continue
+                }
+                switch c {
+                case 0x0A: line += 1
+                case 0x00...0x7F: break
+                case 0xC2...0xDF: pending = 1
+                case 0xE0: pending = 2; low = 0xA0
+                case 0xE1...0xEC, 0xEE, 0xEF: pending = 2
+                case 0xED: pending = 2; high = 0x9F
+                case 0xF0: pending = 3; low = 0x90
+                case 0xF1...0xF3: pending = 3
+                case 0xF4: pending = 3; high = 0x8F
+                default: return line
+                }
+            }
+            return nil
+        }
+
+        /// The line of a sequence cut off by the end of the document, nil when complete.
+        var unfinished: Int? { pending > 0 ? line : nil }
+    }
+
+    static func error(_ source: String, _ line: Int, _ format: String) -> TraceFormatError {
+        TraceFormatError(source: source, line: line,
+                         message: "not valid UTF-8 (a \(format) document without an encoding declaration is UTF-8; declare the encoding it is in, e.g. encoding=\"ISO-8859-1\")")
+    }
+
+    /// Scans a document in memory.
+    static func check(data: Data, source: String, format: String) throws(TraceFormatError) {
+        guard !declaresOtherEncoding(data) else { return }
+        var v = Validator()
+        let bad = data.withUnsafeBytes { v.feed($0) } ?? v.unfinished
+        if let bad { throw error(source, bad, format) }
+    }
+
+    /// Scans a file in chunks (memory does not grow with the file). An unreadable file is left
+    /// to the reader to report.
+    static func check(url: URL, format: String) throws(TraceFormatError) {
+        guard let h = try? FileHandle(forReadingFrom: url) else { return }
+        defer { try? h.close() }
+        var v = Validator()
+        var first = true
+        while let chunk = try? h.read(upToCount: chunkSize), !chunk.isEmpty {
+            if first {
+                if declaresOtherEncoding(chunk) { return }
+                first = false
+            }
+            if let bad = chunk.withUnsafeBytes({ v.feed($0) }) { throw error(url.path, bad, format) }
+        }
+        if let bad = v.unfinished { throw error(url.path, bad, format) }
+    }
+}
