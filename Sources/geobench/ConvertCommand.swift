@@ -5,7 +5,7 @@ import GeoAnchorKit
 struct ConvertCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "convert",
-        abstract: "Convert a trace between NMEA, GPX, CSV and GeoJSON (formats by file extension).",
+        abstract: "Convert a trace between NMEA, GPX, CSV and GeoJSON, or from KML (formats by file extension).",
         discussion: """
         Extensions: .nmea/.log/.txt (NMEA 0183, or an Android GnssLogger log — told apart by content: \
         its Fix records are the fixes, AltitudeMeters as ellipsoidal height, of the provider chosen with \
@@ -15,7 +15,10 @@ struct ConvertCommand: ParsableCommand {
         a file without a track; waypoints are written only with --waypoints), .csv (the project's trace columns: time,latitude,longitude,altitude|ellipsoidal_height,\
         geoid_separation,horizontal_accuracy,vertical_accuracy,speed,course,heading,heading_accuracy,\
         satellites,hdop,vdop,pdop,quality; GSDC ground_truth.csv / device_gnss.csv are read too; a \
-        sensors CSV has time,sensor,x,y,z and, for the uncalibrated kinds, bias_x,bias_y,bias_z), .geojson/.json (RFC 7946 Point features). Streams: \
+        sensors CSV has time,sensor,x,y,z and, for the uncalibrated kinds, bias_x,bias_y,bias_z; GPSBabel's unicsv too), .geojson/.json (RFC 7946 Point features; \
+        LineStrings with togeojson's per-position times; ogr2ogr's GPX track points), .kml (input only: \
+        gx:Track and timed Point placemarks are the fixes, untimed Point placemarks the waypoints, \
+        written with --waypoints). Streams: \
         memory does not grow with the file (except GeoJSON input). Invalid input exits with status 2 \
         and `FILE:LINE: message`; with --skip-invalid invalid lines are skipped and counted on stderr.
         """
@@ -45,7 +48,7 @@ struct ConvertCommand: ParsableCommand {
     func run() throws {
         try withInputErrors {
             let inFmt = try TraceIO.format(of: input, option: "--input")
-            let outFmt = try TraceIO.format(of: output, option: "--output")
+            let outFmt = try TraceIO.outputFormat(of: output, option: "--output")
             var opts = TraceReadConfiguration(skipInvalid: skipInvalid, provider: provider)
             if let date { opts.defaultDate = try TraceIO.parseDate(date) }
             guard FileManager.default.isReadableFile(atPath: input) else {
@@ -85,6 +88,8 @@ struct ConvertCommand: ParsableCommand {
                 let s: TraceReadSummary
                 if inFmt == .gpx && waypoints != nil {
                     s = try GPXReader.read(url: URL(fileURLWithPath: input), options: opts, onFix: onFix, onWaypoint: { wpts.append($0) })
+                } else if inFmt == .kml && waypoints != nil {
+                    s = try KMLReader.read(url: URL(fileURLWithPath: input), options: opts, onFix: onFix, onWaypoint: { wpts.append($0) })
                 } else {
                     s = try TraceReader.read(url: URL(fileURLWithPath: input), format: inFmt, options: opts,
                                              onFix: onFix, onSensor: onSensor)
@@ -158,7 +163,7 @@ struct ConvertCommand: ParsableCommand {
                 out += "</wpt>\n"
             }
             out += "</gpx>\n"
-        case .nmea:
+        case .nmea, .kml:
             throw InputError(file: "--waypoints", line: nil, message: "'\(path)': waypoints are written as .csv, .geojson or .gpx")
         }
         try OutputFile.write(out, to: path)

@@ -7,7 +7,7 @@ struct FilterCommand: ParsableCommand {
         commandName: "filter",
         abstract: "Kalman-filter (and optionally RTS-smooth) a GNSS trace; formats by file extension.",
         discussion: """
-        Reads --input (.nmea/.log/.txt, .gpx, .csv, .geojson/.json) and writes one fix per input fix \
+        Reads --input (.nmea/.log/.txt, .gpx, .csv, .geojson/.json, .kml) and writes one fix per input fix \
         that the filter used or gated to --output (format by its extension). A CSV output has the \
         trace CSV columns (time,latitude,longitude,altitude|ellipsoidal_height,geoid_separation,\
         horizontal_accuracy,vertical_accuracy,speed,course,heading,heading_accuracy,satellites,hdop,\
@@ -125,7 +125,7 @@ struct FilterCommand: ParsableCommand {
             // Implied by the checks above (the presets are valid): the filter's precondition
             // must never be what reports an option.
             try located("filter configuration") { try config.validate() }
-            let outFmt = try TraceIO.format(of: output, option: "--output")
+            let outFmt = try TraceIO.outputFormat(of: output, option: "--output")
             let inFmt = try TraceIO.format(of: input, option: input)
             guard FileManager.default.isReadableFile(atPath: input) else {
                 throw InputError(file: input, line: nil, message: "cannot read file")

@@ -90,7 +90,7 @@ struct GnssCommand: ParsableCommand {
             guard ionosphere == "klobuchar" || ionosphere == "dual-frequency" else {
                 throw InputError(file: "--ionosphere", line: nil, message: "'\(ionosphere)' is not klobuchar or dual-frequency")
             }
-            let outFmt = try TraceIO.format(of: output, option: "--output")
+            let outFmt = try TraceIO.outputFormat(of: output, option: "--output")
             if let device = try Self.loadDeviceGNSS(input) {
                 // GSDC device_gnss.csv / 2021 _derived.csv: satellite states and corrections from the file, no orbits needed.
                 if !device.skipped.isEmpty {

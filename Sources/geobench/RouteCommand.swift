@@ -82,10 +82,13 @@ struct RouteCommand: ParsableCommand {
     /// The stops of `path`: a GPX file's waypoints (``RouteStop/stops(waypoints:dwell:)``), or
     /// the stops CSV. Returns them, how many have an altitude, and each id's CSV line.
     static func readStops(_ path: String) throws -> ([RouteStop], Int, [String: Int]) {
-        if (path as NSString).pathExtension.lowercased() == "gpx" {
-            let waypoints = try GPXReader.waypoints(url: URL(fileURLWithPath: path))
+        let ext = (path as NSString).pathExtension.lowercased()
+        if ext == "gpx" || ext == "kml" {
+            let url = URL(fileURLWithPath: path)
+            let waypoints = ext == "gpx" ? try GPXReader.waypoints(url: url) : try KMLReader.waypoints(url: url)
             guard !waypoints.isEmpty else {
-                throw InputError(file: path, line: nil, message: "no waypoints (<wpt>): the stops of a GPX file are its waypoints")
+                throw InputError(file: path, line: nil, message: ext == "gpx" ? "no waypoints (<wpt>): the stops of a GPX file are its waypoints"
+                                 : "no Point placemark without a time: the stops of a KML file are its untimed Point placemarks")
             }
             let list = try located(path) { try RouteStop.stops(waypoints: waypoints) }
             return (list, list.filter(\.hasHeight).count, [:])
@@ -131,6 +134,12 @@ struct RouteCommand: ParsableCommand {
             let network = try paths.map { paths in
                 if (paths as NSString).pathExtension.lowercased() == "gpx" {
                     return try located(paths) { try PathNetwork(gpx: URL(fileURLWithPath: paths)) }
+                }
+                if (paths as NSString).pathExtension.lowercased() == "kml" {
+                    // KML LineStrings; their altitudes (often ground-clamped) are not taken as path heights.
+                    let lines = try KMLReader.lines(url: URL(fileURLWithPath: paths))
+                    guard !lines.isEmpty else { throw InputError(file: paths, line: nil, message: "no LineString to use as paths") }
+                    return try located(paths) { try PathNetwork(lineStrings: lines, hasHeights: false) }
                 }
                 let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
                 return try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }

@@ -89,7 +89,7 @@ struct SimulateCommand: ParsableCommand {
     }
 
     func write(_ fixes: [Fix], to path: String, option: String) throws {
-        let fmt = try TraceIO.format(of: path, option: option)
+        let fmt = try TraceIO.outputFormat(of: path, option: option)
         try TraceOutput.write(to: path, format: fmt) { w in for f in fixes { try w.write(f) } }
     }
 }

@@ -12,8 +12,9 @@ struct TourCommand: ParsableCommand {
         "radius" (meters); Polygon features with "kind": "zone" carry "id"; LineString features \
         with "kind": "path" form the walking path (joined in file order). Or a GPX file (.gpx): its \
         waypoints are the stops (id = <name>, or "waypoint N" without one; radius --radius) and its \
-        track segments, else its routes, the path.
-        --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson).
+        track segments, else its routes, the path; or a KML file (.kml, e.g. from Google My Maps): \
+        its untimed Point placemarks are the stops and its LineStrings the path.
+        --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson, .kml).
         Zones are evaluated in pure Swift (--zones native, the default: PlanarTourZones) or with \
         GEOS prepared geometries (--zones geos: TourZones); both give the same events.
         Fixes go through the position filter (PositionFilter, default adaptive configuration) unless --raw; \
@@ -32,10 +33,10 @@ struct TourCommand: ParsableCommand {
     @Option(help: "Tour GeoJSON file, or a GPX file whose waypoints are the stops and tracks the path.")
     var tour: String
 
-    @Option(help: "With a GPX --tour: every stop's trigger radius, meters (default 20).")
+    @Option(help: "With a GPX or KML --tour: every stop's trigger radius, meters (default 20).")
     var radius: Double?
 
-    @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson).")
+    @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson, .kml).")
     var trace: String
 
     @Flag(help: "Print JSON lines (keys time, type, id) instead of CSV.")
@@ -56,8 +57,8 @@ struct TourCommand: ParsableCommand {
     func run() throws {
         try withInputErrors {
             if let radius {
-                guard (tour as NSString).pathExtension.lowercased() == "gpx" else {
-                    throw InputError(file: "--radius", line: nil, message: "applies to a GPX --tour only (a GeoJSON tour gives each stop's radius)")
+                guard ["gpx", "kml"].contains((tour as NSString).pathExtension.lowercased()) else {
+                    throw InputError(file: "--radius", line: nil, message: "applies to a GPX or KML --tour only (a GeoJSON tour gives each stop's radius)")
                 }
                 try located("--radius") { try TourStop.radiusRange.check(radius, name: "stop radius") }
             }
@@ -129,8 +130,11 @@ enum TourReplay {
     static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false,
                     zones engine: ZoneEngine = .native, provider: GnssLoggerProvider = .gps, gpxRadius: Double = 20) throws -> Result {
         let tour = try located(tourURL.path) {
-            guard tourURL.pathExtension.lowercased() == "gpx" else { return try Tour(contentsOf: tourURL) }
-            return try Tour(waypoints: GPXReader.waypoints(url: tourURL), path: GPXReader.lines(url: tourURL), radius: gpxRadius)
+            switch tourURL.pathExtension.lowercased() {
+            case "gpx": return try Tour(waypoints: GPXReader.waypoints(url: tourURL), path: GPXReader.lines(url: tourURL), radius: gpxRadius)
+            case "kml": return try Tour(waypoints: KMLReader.waypoints(url: tourURL), path: KMLReader.lines(url: tourURL), radius: gpxRadius)
+            default: return try Tour(contentsOf: tourURL)
+            }
         }
         var session = try located(tourURL.path) { try TourSession(tour: tour) }
         // nil: the session's own pure-Swift evaluator (validated when the session was made).

@@ -79,7 +79,7 @@ extension GeobenchInterfaceTests {
     /// Reference: cerknicko-jezero.gpx has 296 `<trkpt>` (grep) and 7 waypoints before the track;
     /// cerknicko-jezero-without-elevations.gpx 295 timed track points without `<ele>`; every
     /// output format gets one row/point per track point.
-    @Test(.enabled(if: SharedData.shouldRun), arguments: TraceFormat.allCases)
+    @Test(.enabled(if: SharedData.shouldRun), arguments: TraceFormat.writable)
     func convertGPXToEveryFormat(format: TraceFormat) throws {
         for (name, count) in [("cerknicko-jezero", 296), ("cerknicko-jezero-without-elevations", 295)] {
             let gpx = SharedData.url("gpx/gpxpy_test_files/\(name).gpx").path
@@ -205,5 +205,30 @@ extension GeobenchInterfaceTests {
         for (u, v) in zip(oa, ob) { #expect(abs(u - v) <= 1e-9 * max(1, abs(u)), "\(oa) vs \(ob)") }
         let bad = try geobench(["calibrate", "--input", try temporaryFile("bad.csv", milligauss.replacingOccurrences(of: "(mG)", with: "(Oe)"))])
         #expect(bad.status == 2 && bad.stderr.contains("unit 'oe'"), "\(bad.stderr)")
+    }
+}
+
+extension GeobenchInterfaceTests {
+    /// KML GPSBabel wrote (Tests/…/Fixtures/Traces/Other): a trace converts to the GPX's fixes,
+    /// its untimed path is reported; a KML of waypoints gives the stops of `route` and `tour`;
+    /// KML output is refused, naming the output. Reference: the GPX the fixtures came from
+    /// (5 fixes; stops Old Town Hall and Charles Bridge, 0.0092° of longitude apart at 50.09° N
+    /// ≈ 661 m by the geodesic, so the walk is 655–670 m).
+    @Test func kmlFilesFromGPSBabel() throws {
+        let dir = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other").path
+        let out = try temporaryFile("k.csv", "")
+        let c = try geobench(["convert", "--input", dir + "/walk.gpsbabel.kml", "--output", out])
+        #expect(c.status == 0 && c.stderr.contains("5 point(s) without a time not used"), "\(c.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 6)
+        let r = try geobench(["route", "--stops", dir + "/stops.gpsbabel.kml", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try json(r.stdout)
+        #expect(j["order"] as? [String] == ["Old Town Hall", "Charles Bridge"])
+        let d = j["distance_m"] as? Double ?? 0
+        #expect(d > 655 && d < 670, "\(d)")
+        let t = try geobench(["tour", "--tour", dir + "/stops.gpsbabel.kml", "--trace", dir + "/walk.gpsbabel.kml", "--radius", "30"])
+        #expect(t.status == 0 && t.stdout.hasPrefix("time,type,id\n"), "\(t.stderr)")
+        let k = try geobench(["convert", "--input", dir + "/walk.gpx", "--output", out + ".kml"])
+        #expect(k.status == 2 && k.stderr.hasPrefix("--output: ") && k.stderr.contains("KML is read, not written"), "\(k.stderr)")
     }
 }

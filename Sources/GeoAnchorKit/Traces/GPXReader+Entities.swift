@@ -15,27 +15,30 @@ extension GPXReader {
     /// is accepted. External entities are never resolved (`shouldResolveExternalEntities = false`).
     /// - Parameter prefix: the first ``doctypeScanLimit`` bytes of the file (or all of it).
     /// - Parameter complete: whether `prefix` is the whole file.
-    static func refuseEntityDeclarations(_ prefix: Data, complete: Bool, source: String) throws(TraceFormatError) {
+    /// - Parameter format: the document's format and root element (GPX `gpx`, KML `kml`), for
+    ///   the messages and the end of the DOCTYPE.
+    static func refuseEntityDeclarations(_ prefix: Data, complete: Bool, source: String,
+                                         format: (name: String, root: String) = ("GPX", "gpx")) throws(TraceFormatError) {
         guard let doctype = prefix.firstRange(of: Data("<!DOCTYPE".utf8)) else { return }
         let rest = prefix[doctype.upperBound...]
         if let e = rest.firstRange(of: Data("<!ENTITY".utf8)) {
             let line = prefix[..<e.lowerBound].reduce(into: 1) { n, b in if b == 10 { n += 1 } }
             throw TraceFormatError(source: source, line: line,
-                message: "XML entity declarations are not accepted in GPX (an entity can expand a small file into gigabytes)")
+                message: "XML entity declarations are not accepted in \(format.name) (an entity can expand a small file into gigabytes)")
         }
         // The DOCTYPE may continue past the scanned prefix: without having seen the root element
         // we cannot tell that it declares no entity.
-        if !complete && rest.firstRange(of: Data("<gpx".utf8)) == nil {
+        if !complete && rest.firstRange(of: Data("<\(format.root)".utf8)) == nil {
             throw TraceFormatError(source: source, line: nil,
-                message: "the DOCTYPE declaration is longer than \(doctypeScanLimit) bytes (GPX needs none)")
+                message: "the DOCTYPE declaration is longer than \(doctypeScanLimit) bytes (\(format.name) needs none)")
         }
     }
 
     /// ``refuseEntityDeclarations(_:complete:source:)`` on the start of a file.
-    static func refuseEntityDeclarations(url: URL) throws(TraceFormatError) {
+    static func refuseEntityDeclarations(url: URL, format: (name: String, root: String) = ("GPX", "gpx")) throws(TraceFormatError) {
         guard let h = try? FileHandle(forReadingFrom: url) else { return } // the reader reports unreadable files
         defer { try? h.close() }
         let prefix = (try? h.read(upToCount: doctypeScanLimit)) ?? Data()
-        try refuseEntityDeclarations(prefix, complete: prefix.count < doctypeScanLimit, source: url.path)
+        try refuseEntityDeclarations(prefix, complete: prefix.count < doctypeScanLimit, source: url.path, format: format)
     }
 }

@@ -2,17 +2,22 @@ import Foundation
 
 /// The trace file formats GeoAnchorKit reads and writes.
 public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
-    case nmea, gpx, csv, geojson
+    /// KML (`.kml`) is read (``KMLReader``), not written: write GPX, which Google Earth opens too.
+    case nmea, gpx, csv, geojson, kml
+
+    /// The formats ``TraceWriter`` writes (all but KML).
+    public static let writable: [TraceFormat] = allCases.filter { $0 != .kml }
 
     /// The format implied by a file name's extension (`.nmea`/`.log`/`.txt` → NMEA, which
     /// includes Android GnssLogger logs, told apart by content; `.gpx`,
-    /// `.csv`, `.geojson`/`.json`), case-insensitive; nil for anything else.
+    /// `.csv`, `.geojson`/`.json`, `.kml`), case-insensitive; nil for anything else.
     public init?(pathExtension ext: String) {
         switch ext.lowercased() {
         case "nmea", "log", "txt": self = .nmea
         case "gpx", "xml": self = .gpx
         case "csv": self = .csv
         case "geojson", "json": self = .geojson
+        case "kml": self = .kml
         default: return nil
         }
     }
@@ -44,7 +49,7 @@ public enum TraceReader {
         try options.check(source: url.path)
         guard let fmt = format ?? TraceFormat(pathExtension: url.pathExtension) else {
             throw TraceFormatError(source: url.path, line: nil,
-                message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv or .geojson)")
+                message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv, .geojson or .kml)")
         }
         switch fmt {
         case .nmea:
@@ -59,6 +64,7 @@ public enum TraceReader {
         case .geojson:
             let fc = try GeoJSONFeatureCollection.read(contentsOf: url)
             return try GeoJSONTrace.fixes(from: fc, source: url.path, options: options, onFix: onFix)
+        case .kml: return try KMLReader.read(url: url, options: options, onFix: onFix)
         }
     }
 

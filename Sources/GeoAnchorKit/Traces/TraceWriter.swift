@@ -36,6 +36,7 @@ public final class TraceWriter {
     /// Writes to a file (created or truncated), or to stdout when `url` is nil.
     public init(url: URL?, format: TraceFormat) throws(TraceFormatError) {
         self.format = format
+        if format == .kml { throw Self.noKML(url?.path ?? "<stdout>") }
         if let url {
             guard FileManager.default.createFile(atPath: url.path, contents: nil),
                   let h = FileHandle(forWritingAtPath: url.path) else {
@@ -111,9 +112,16 @@ public final class TraceWriter {
         case .geojson:
             buffer.append(contentsOf: (count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n").utf8)
             Self.geojson(f, into: &buffer)
+        case .kml: throw Self.noKML(name)
         }
         count += 1
         if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    /// KML is read, not written (its altitudes are above mean sea level, with nowhere to carry a
+    /// geoid separation: an ellipsoidal height could not be written honestly).
+    static func noKML(_ name: String) -> TraceFormatError {
+        TraceFormatError(source: name, line: nil, message: "KML output is not supported: write GPX (Google Earth opens it) or GeoJSON")
     }
 
     /// Years NMEA RMC's two-digit year can carry unambiguously (readers map 80…99 to 19xx, 00…79 to 20xx).
@@ -168,7 +176,7 @@ public final class TraceWriter {
         case .csv:
             if csvMode == nil { buffer.append(contentsOf: Self.csvHeader(.ellipsoid).utf8) }
             else if csvMode == .fixes && csvVertical == nil { commitCSVHeader(.ellipsoid) }
-        case .nmea: break
+        case .nmea, .kml: break
         }
         finished = true
         try flush()

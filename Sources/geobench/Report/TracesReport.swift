@@ -42,7 +42,7 @@ enum TracesReport: ReportSection {
         context.progress("traces: round trips")
         let raw = try TraceReader.load(url: dir.appendingPathComponent("zavist-tour.raw.csv")).fixes
         var rt: [String] = []
-        for fmt in TraceFormat.allCases {
+        for fmt in TraceFormat.writable {
             let url = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-rt-\(ProcessInfo.processInfo.processIdentifier).\(fmt.rawValue)")
             defer { try? FileManager.default.removeItem(at: url) }
             let w = try TraceWriter(url: url, format: fmt)
@@ -111,7 +111,7 @@ enum TracesReport: ReportSection {
         guard !raw.isEmpty else { return ["  writers: no fixes"] }
         let fixes = Array(repeating: raw, count: max(1, 100_000 / raw.count + 1)).flatMap { $0 }
         var seconds: [TraceFormat: Double] = [:]
-        for fmt in TraceFormat.allCases {
+        for fmt in TraceFormat.writable {
             var best = Double.infinity
             for _ in 0..<3 {
                 var bytes = 0
@@ -124,7 +124,7 @@ enum TracesReport: ReportSection {
             seconds[fmt] = best
         }
         let csv = seconds[.csv] ?? 1
-        let parts = TraceFormat.allCases.map { f in
+        let parts = TraceFormat.writable.map { f in
             String(format: "%@ %.0f k fixes/s (%.2f× CSV)", f.rawValue, Double(fixes.count) / seconds[f]! / 1000, seconds[f]! / csv)
         }
         // The CSV reader (CSVRecordReader tokenizer) on the CSV just written, best of 3.

@@ -18,6 +18,11 @@ extension PathConstraint {
             guard !lines.isEmpty else { throw InputError(file: file, line: nil, message: "no track segment or route with points to use as a path") }
             return try located(file, context: "not a usable path") { try PathConstraint(lines: lines, crossTrackSigma: crossTrackSigma) }
         }
+        if url.pathExtension.lowercased() == "kml" {
+            let lines = try KMLReader.lines(url: url)
+            guard !lines.isEmpty else { throw InputError(file: file, line: nil, message: "no LineString to use as a path") }
+            return try located(file, context: "not a usable path") { try PathConstraint(lines: lines, crossTrackSigma: crossTrackSigma) }
+        }
         let collection = try GeoJSONFeatureCollection.read(contentsOf: url)
         return try located(file, context: "not a usable path") { try PathConstraint(geoJSON: collection, crossTrackSigma: crossTrackSigma) }
     }

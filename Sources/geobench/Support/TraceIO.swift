@@ -11,7 +11,16 @@ enum TraceIO {
         let ext = (path as NSString).pathExtension
         guard let f = TraceFormat(pathExtension: ext) else {
             throw InputError(file: option, line: nil,
-                message: "cannot tell the format of '\(path)' from its extension (use .nmea/.log/.txt, .gpx, .csv, .geojson/.json)")
+                message: "cannot tell the format of '\(path)' from its extension (use .nmea/.log/.txt, .gpx, .csv, .geojson/.json, .kml)")
+        }
+        return f
+    }
+
+    /// The format of an output path: as ``format(of:option:)``, refusing KML (read, not written).
+    static func outputFormat(of path: String, option: String) throws -> TraceFormat {
+        let f = try format(of: path, option: option)
+        guard TraceFormat.writable.contains(f) else {
+            throw InputError(file: option, line: nil, message: "'\(path)': KML is read, not written; write .gpx (Google Earth opens it), .geojson, .csv or .nmea")
         }
         return f
     }

@@ -31,13 +31,16 @@ struct TraceWriterTests {
             var out: [Fix] = []
             _ = try GeoJSONTrace.fixes(from: try GeoJSONFeatureCollection.decode(data), source: "w", onFix: { out.append($0) })
             return out
+        case .kml:
+            Issue.record("KML is not written (TraceFormat.writable)")
+            return []
         }
     }
 
     /// Write → read round trip per format. Reference: the input values. Tolerances are the
     /// formats' resolutions: NMEA 1e-7 minutes (≈ 1.7e-9°), 1 mm heights, 1 ms times, speed
     /// 0.001 kn; CSV/GPX/GeoJSON shortest round-trip decimals (exact), times 1 ms.
-    @Test(arguments: TraceFormat.allCases)
+    @Test(arguments: TraceFormat.writable)
     func roundTrip(format: TraceFormat) throws {
         let out = try roundTrip(format)
         #expect(out.count == 2, "\(format)")

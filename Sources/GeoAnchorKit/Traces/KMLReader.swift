@@ -1,0 +1,314 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reader for KML 2.2 (Google Earth, Google My Maps, GPSBabel, GDAL), built on Foundation's
+/// `XMLParser` like ``GPXReader``. KMZ (zipped KML) is not read: unzip it first (its
+/// `doc.kml`).
+///
+/// **What is what** (the semantics Google Earth gives these elements):
+/// - Fixes: every `gx:Track` (Google Earth's and most tracking apps' recorded track: `<when>`
+///   and `<gx:coord>lon lat alt</gx:coord>` in pairs, in order; also inside `gx:MultiTrack`),
+///   and every `Placemark` with a `<TimeStamp><when>` and a `Point` (GPSBabel's and GDAL's
+///   track points).
+/// - Waypoints (points of interest, never fixes: the stops of a tour planned in My Maps):
+///   `Placemark`s with a `Point` and no time, as ``GPXWaypoint`` (the placemark's `<name>`,
+///   the altitude). Counted in ``TraceReadSummary/waypoints``.
+/// - Lines: every `LineString` (also inside `MultiGeometry`), e.g. a planned path
+///   (``lines(url:options:)``). As a trace they have no times: their positions are counted in
+///   ``TraceReadSummary/untimedPoints``. Other geometries (`Polygon`, `Model`) are counted in
+///   ``TraceReadSummary/ignoredRecords``.
+///
+/// **Coordinates**: `lon,lat[,alt]` tuples separated by white space (`gx:coord`: spaces inside a
+/// tuple). The altitude is meters above mean sea level (KML 2.2's `absolute` mode, and what
+/// GPSBabel, GDAL and GPS apps write also under the default `clampToGround`); with
+/// `altitudeMode` `relativeToGround`, `relativeToSeaFloor` or `clampToSeaFloor` it is a height
+/// over the terrain, not a height this library can use, and is left out. Times are ISO 8601
+/// date-times (`<when>`); latitudes in [−90, 90], longitudes in [−180, 180]. A bad value is a
+/// ``TraceFormatError`` naming the line of its element, or, with
+/// ``TraceReadConfiguration/skipInvalid``, the placemark is skipped and counted.
+public enum KMLReader {
+    /// Reads a KML file's fixes (and, when `onWaypoint` is given, its waypoints), in document order.
+    /// - Throws: ``TraceFormatError`` for a file that is not KML or a bad value (with its line);
+    ///   whatever the callbacks throw.
+    public static func read(url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
+                            onFix: (Fix) throws -> Void,
+                            onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
+        try options.check(source: url.path)
+        guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
+            throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
+        }
+        try GPXReader.refuseEntityDeclarations(url: url, format: ("KML", "kml"))
+        try XMLInputCheck.check(url: url, format: "KML")
+        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: nil)
+    }
+
+    /// Reads KML from bytes in memory; `source` names it in errors.
+    public static func read(data: Data, source: String, options: TraceReadConfiguration = TraceReadConfiguration(),
+                            onFix: (Fix) throws -> Void,
+                            onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
+        try options.check(source: source)
+        try GPXReader.refuseEntityDeclarations(data.prefix(GPXReader.doctypeScanLimit), complete: data.count <= GPXReader.doctypeScanLimit,
+                                               source: source, format: ("KML", "kml"))
+        try XMLInputCheck.check(data: data, source: source, format: "KML")
+        return try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: nil)
+    }
+
+    /// The waypoints (untimed `Point` placemarks) of a KML file, in document order — the stops
+    /// of a tour planned in Google My Maps or Google Earth.
+    public static func waypoints(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [GPXWaypoint] {
+        var out: [GPXWaypoint] = []
+        _ = try TraceReader.typedReaderError(source: url.path) {
+            try read(url: url, options: options, onFix: { _ in }, onWaypoint: { out.append($0) })
+        }
+        return out
+    }
+
+    /// The `LineString`s of a KML file, in document order (a planned path; heights left out).
+    public static func lines(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [[GeodeticCoordinate]] {
+        var out: [[GeodeticCoordinate]] = []
+        _ = try TraceReader.typedReaderError(source: url.path) {
+            try options.check(source: url.path)
+            guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
+                throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
+            }
+            try GPXReader.refuseEntityDeclarations(url: url, format: ("KML", "kml"))
+            try XMLInputCheck.check(url: url, format: "KML")
+            return try read(stream: stream, source: url.path, options: options, onFix: { _ in }, onWaypoint: nil, onLine: { line in
+                out.append(line.map { GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude) })
+            })
+        }
+        return out
+    }
+
+    static func read(stream: InputStream, source: String, options: TraceReadConfiguration,
+                     onFix: (Fix) throws -> Void, onWaypoint: ((GPXWaypoint) throws -> Void)?,
+                     onLine: (([Fix]) -> Void)?) throws -> TraceReadSummary {
+        try withoutActuallyEscaping(onFix) { onFix in
+            try withoutActuallyEscaping(onWaypoint ?? { _ in }) { waypoint in
+                let d = Delegate(source: source, options: options, onFix: onFix, onWaypoint: onWaypoint == nil ? nil : waypoint)
+                d.onLine = onLine
+                let parser = XMLParser(stream: stream)
+                parser.shouldProcessNamespaces = false
+                parser.shouldResolveExternalEntities = false
+                parser.delegate = d
+                let ok = parser.parse()
+                if let e = d.callbackError { throw e }
+                if let e = d.formatError { throw e }
+                if !ok {
+                    var msg = "malformed XML"
+                    if let err = parser.parserError { msg += ": " + (err as NSError).localizedDescription }
+                    throw TraceFormatError(source: source, line: parser.lineNumber > 0 ? parser.lineNumber : nil, message: msg)
+                }
+                guard d.sawKML else {
+                    throw TraceFormatError(source: source, line: nil, message: "not a KML document (no <kml> root element; a KMZ must be unzipped first)")
+                }
+                return d.summary
+            }
+        }
+    }
+
+    /// One placemark's content, emitted at its end.
+    private struct Placemark {
+        var line = 0
+        var name: String?
+        var when: String?
+        var points: [(Double, Double, Double?)] = []
+        var lines: [[(Double, Double, Double?)]] = []
+        var tracks: [(whens: [(String, Int)], coords: [(String, Int)], useAltitude: Bool)] = []
+        var other = 0
+        var invalid: (line: Int, message: String)?
+    }
+
+    private final class Delegate: NSObject, XMLParserDelegate {
+        let source: String
+        let options: TraceReadConfiguration
+        let onFix: (Fix) throws -> Void
+        let onWaypoint: ((GPXWaypoint) throws -> Void)?
+        var onLine: (([Fix]) -> Void)?
+        var summary = TraceReadSummary()
+        var callbackError: (any Error)?
+        var formatError: TraceFormatError?
+        var sawKML = false
+        var stack: [String] = []
+        var text = ""
+        var placemark: Placemark?
+        /// The altitude mode of the geometry being read (its `altitudeMode` child).
+        var useAltitude = true
+
+        init(source: String, options: TraceReadConfiguration, onFix: @escaping (Fix) throws -> Void,
+             onWaypoint: ((GPXWaypoint) throws -> Void)?) {
+            self.source = source; self.options = options; self.onFix = onFix; self.onWaypoint = onWaypoint
+        }
+
+        static func local(_ q: String) -> String {
+            guard let c = q.lastIndex(of: ":") else { return q }
+            return String(q[q.index(after: c)...])
+        }
+
+        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                    qualifiedName qName: String?, attributes: [String: String] = [:]) {
+            let name = Self.local(elementName)
+            if stack.isEmpty && name == "kml" { sawKML = true }
+            stack.append(name)
+            text = ""
+            switch name {
+            case "Placemark": placemark = Placemark(line: parser.lineNumber)
+            case "Point", "LineString", "Track": useAltitude = true
+                if name == "Track" { placemark?.tracks.append(([], [], true)) }
+            case "Polygon", "Model": placemark?.other += 1
+            default: break
+            }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+        func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { text += String(decoding: CDATABlock, as: UTF8.self) }
+
+        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+            let name = Self.local(elementName)
+            defer { if !stack.isEmpty { stack.removeLast() }; text = "" }
+            guard placemark != nil else { return }
+            let parent = stack.count >= 2 ? stack[stack.count - 2] : ""
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let line = parser.lineNumber
+            switch name {
+            case "name" where parent == "Placemark": placemark!.name = value
+            case "when" where parent == "TimeStamp": placemark!.when = value
+            case "when" where parent == "Track": placemark!.tracks[placemark!.tracks.count - 1].whens.append((value, line))
+            case "coord" where parent == "Track": placemark!.tracks[placemark!.tracks.count - 1].coords.append((value, line))
+            case "altitudeMode":
+                useAltitude = !["relativeToGround", "relativeToSeaFloor", "clampToSeaFloor"].contains(value)
+                if parent == "Track", !placemark!.tracks.isEmpty { placemark!.tracks[placemark!.tracks.count - 1].useAltitude = useAltitude }
+            case "coordinates" where parent == "Point" || parent == "LineString":
+                guard let tuples = parse(value, line: line, separator: ",") else { return }
+                if parent == "Point" {
+                    guard tuples.count == 1 else { invalid(line, "a Point has \(tuples.count) coordinate tuples"); return }
+                    placemark!.points.append(tuples[0])
+                } else {
+                    placemark!.lines.append(tuples)
+                }
+            case "Point", "LineString":
+                // The altitude mode comes after the coordinates in KML's schema: apply it now.
+                if !useAltitude {
+                    if name == "Point", !placemark!.points.isEmpty { placemark!.points[placemark!.points.count - 1].2 = nil }
+                    if name == "LineString", !placemark!.lines.isEmpty {
+                        placemark!.lines[placemark!.lines.count - 1] = placemark!.lines[placemark!.lines.count - 1].map { ($0.0, $0.1, nil) }
+                    }
+                }
+                useAltitude = true
+            case "Placemark":
+                let p = placemark!
+                placemark = nil
+                emit(p, parser)
+            default: break
+            }
+        }
+
+        /// The last problem found, for the placemark being read and for `emit`.
+        var lastError: (line: Int, message: String)?
+
+        func invalid(_ line: Int, _ message: String) {
+            lastError = (line, message)
+            if placemark != nil && placemark!.invalid == nil { placemark!.invalid = (line, message) }
+        }
+
+        /// `lon,lat[,alt]` tuples (separated by white space); nil after recording the problem.
+        func parse(_ s: String, line: Int, separator: Character) -> [(Double, Double, Double?)]? {
+            var out: [(Double, Double, Double?)] = []
+            for tuple in s.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" || $0 == "\r" }) {
+                guard let t = coordinate(tuple.split(separator: separator, omittingEmptySubsequences: false), line: line) else { return nil }
+                out.append(t)
+            }
+            if out.isEmpty { invalid(line, "empty coordinates"); return nil }
+            return out
+        }
+
+        func coordinate(_ parts: [Substring], line: Int) -> (Double, Double, Double?)? {
+            guard parts.count == 2 || parts.count == 3 else {
+                invalid(line, "coordinate '\(parts.joined(separator: ",").prefix(60))' is not lon,lat[,alt]"); return nil
+            }
+            var v: [Double] = []
+            for p in parts {
+                var str = String(p)
+                guard let d = str.withUTF8({ ByteParsing.decimal($0) }) else {
+                    invalid(line, "coordinate value '\(p.prefix(40))' is not a finite number"); return nil
+                }
+                v.append(d)
+            }
+            guard abs(v[1]) <= 90 else { invalid(line, "latitude \(v[1]) is outside [-90, 90]"); return nil }
+            guard abs(v[0]) <= 180 else { invalid(line, "longitude \(v[0]) is outside [-180, 180]"); return nil }
+            return (v[0], v[1], v.count == 3 ? v[2] : nil)
+        }
+
+        func time(_ s: String, line: Int) -> Double? {
+            var str = s
+            switch str.withUTF8({ ByteParsing.iso8601($0) }) {
+            case .success(let t): return t
+            case .failure(let e): invalid(line, "<when> '\(s.prefix(40))': \(e.message)"); return nil
+            }
+        }
+
+        func fix(_ t: Double, _ c: (Double, Double, Double?)) -> Fix {
+            var f = Fix(time: t, latitude: c.1, longitude: c.0)
+            if let h = c.2 { f.height = h; f.verticalReference = .meanSeaLevel }
+            return f
+        }
+
+        func emit(_ p0: Placemark, _ parser: XMLParser) {
+            var p = p0
+            // Resolve times first so that a bad one refuses the whole placemark.
+            var trackFixes: [Fix] = []
+            for tr in p.tracks {
+                guard tr.whens.count == tr.coords.count else {
+                    p.invalid = p.invalid ?? (p.line, "gx:Track has \(tr.whens.count) <when> and \(tr.coords.count) <gx:coord> (one of each per position)")
+                    break
+                }
+                for ((w, wl), (c, cl)) in zip(tr.whens, tr.coords) {
+                    guard let t = time(w, line: wl) else { p.invalid = p.invalid ?? lastError; break }
+                    guard var xyz = coordinate(c.split(separator: " ", omittingEmptySubsequences: true), line: cl) else {
+                        p.invalid = p.invalid ?? lastError; break
+                    }
+                    if !tr.useAltitude { xyz.2 = nil }
+                    trackFixes.append(fix(t, xyz))
+                }
+            }
+            var stampTime: Double? = nil
+            if let w = p.when, !p.points.isEmpty {
+                stampTime = time(w, line: p.line)
+                if stampTime == nil { p.invalid = p.invalid ?? lastError }
+            }
+            if let bad = p.invalid {
+                let e = TraceFormatError(source: source, line: bad.line, message: bad.message)
+                if options.skipInvalid { summary.skip(e); return }
+                formatError = e
+                parser.abortParsing()
+                return
+            }
+            for f in trackFixes where f.validationProblem != nil {
+                let e = TraceFormatError(source: source, line: p.line, message: "placemark: " + f.validationProblem!)
+                if options.skipInvalid { summary.skip(e); return }
+                formatError = e; parser.abortParsing(); return
+            }
+            do {
+                for f in trackFixes { try onFix(f); summary.fixes += 1 }
+                for c in p.points {
+                    if let t = stampTime { try onFix(fix(t, c)); summary.fixes += 1 } else {
+                        summary.waypoints += 1
+                        try onWaypoint?(GPXWaypoint(latitude: c.1, longitude: c.0, altitude: c.2, name: p.name))
+                    }
+                }
+                for l in p.lines {
+                    summary.untimedPoints += l.count
+                    onLine?(l.map { Fix(time: 0, latitude: $0.1, longitude: $0.0) })
+                }
+                if !p.lines.isEmpty { summary.ignoredRecords += 1 }
+                if p.points.isEmpty && p.lines.isEmpty && p.tracks.isEmpty { summary.ignoredRecords += 1 }
+            } catch {
+                callbackError = error
+                parser.abortParsing()
+            }
+        }
+
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
+import GeoAnchorKitSimulation
+
+/// ``KMLReader`` on KML GPSBabel 1.8.0 wrote (scripts/dev/gdal_gpsbabel_fixtures.sh) and on
+/// hand-written documents. Reference: the GPX the fixtures came from (GPSBabel keeps 6
+/// decimals of degrees and the GPX `<ele>` as the altitude), and each document's own values.
+@Suite("KML reader")
+struct KMLReaderTests {
+    static let dir = GeoJSONTests.other
+
+    static func read(_ name: String, _ options: TraceReadConfiguration = TraceReadConfiguration()) throws -> ([Fix], TraceReadSummary) {
+        var out: [Fix] = []
+        let s = try TraceReader.read(url: dir.appendingPathComponent(name), options: options, onFix: { out.append($0) })
+        return (out, s)
+    }
+
+    static func read(text: String, _ options: TraceReadConfiguration = TraceReadConfiguration()) throws -> ([Fix], [GPXWaypoint], TraceReadSummary) {
+        var fixes: [Fix] = [], wpts: [GPXWaypoint] = []
+        let s = try KMLReader.read(data: Data(text.utf8), source: "t.kml", options: options, onFix: { fixes.append($0) }, onWaypoint: { wpts.append($0) })
+        return (fixes, wpts, s)
+    }
+
+    /// Timed Point placemarks (GPSBabel's default) and a gx:Track (`track=1`) give the GPX's
+    /// fixes; the LineString GPSBabel writes beside them is counted as 5 untimed points.
+    @Test(arguments: ["walk.gpsbabel.kml", "walk.gpsbabel-track.kml"]) func gpsBabelTracks(name: String) throws {
+        let gpx = try GPSBabelTraceTests.gpx()
+        let (fixes, s) = try Self.read(name)
+        #expect(fixes.count == 5 && s.untimedPoints == 5, "\(s)")
+        for (a, b) in zip(fixes, gpx) {
+            #expect(a.time == b.time)
+            #expect(abs(a.latitude - b.latitude) <= 5e-7 && abs(a.longitude - b.longitude) <= 5e-7)
+            #expect(a.verticalReference == .meanSeaLevel && a.height == b.height)
+        }
+    }
+
+    /// Untimed Point placemarks are waypoints: a tour's stops (names and altitudes as in the
+    /// GPX GPSBabel read: Old Town Hall 200 m, Charles Bridge 190 m).
+    @Test func gpsBabelWaypointsAreStops() throws {
+        let w = try KMLReader.waypoints(url: Self.dir.appendingPathComponent("stops.gpsbabel.kml"))
+        #expect(w.map(\.name) == ["Old Town Hall", "Charles Bridge"] && w.map(\.altitude) == [200, 190])
+        #expect(w[0].latitude == 50.087 && w[0].longitude == 14.4207)
+        let stops = try RouteStop.stops(waypoints: w)
+        #expect(stops.map(\.id) == ["Old Town Hall", "Charles Bridge"])
+        let tour = try Tour(waypoints: w, path: KMLReader.lines(url: Self.dir.appendingPathComponent("walk.gpsbabel.kml")))
+        #expect(tour.stops.count == 2 && tour.path.count == 5)
+    }
+
+    /// Google Earth's own forms: gx:Track inside gx:MultiTrack, namespace prefixes, a
+    /// ground-relative altitude left out, a My Maps placemark without altitude.
+    @Test func googleEarthForms() throws {
+        let doc = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <kml xmlns="http://www.opengis.net/kml/2.2" xmlns:gx="http://www.google.com/kml/ext/2.2"><Document>
+        <Placemark><name>Walk</name><gx:MultiTrack><gx:Track>
+          <when>2026-05-16T14:00:00Z</when><when>2026-05-16T14:00:01.5+02:00</when>
+          <gx:coord>14.42 50.08 200</gx:coord><gx:coord>14.4201 50.0801 201</gx:coord>
+        </gx:Track></gx:MultiTrack></Placemark>
+        <Placemark><name>Tower</name><Point><altitudeMode>relativeToGround</altitudeMode><coordinates>14.43,50.09,30</coordinates></Point></Placemark>
+        <Placemark><name> Gate </name><Point><coordinates>14.44,50.1</coordinates></Point></Placemark>
+        <Placemark><Polygon><outerBoundaryIs><LinearRing><coordinates>0,0 1,0 1,1 0,0</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark>
+        </Document></kml>
+        """
+        let (fixes, wpts, s) = try Self.read(text: doc)
+        #expect(fixes.map(\.time) == [1_778_940_000, 1_778_932_801.5] && fixes.map(\.height) == [200, 201])
+        #expect(wpts.map(\.name) == ["Tower", "Gate"] && wpts.map(\.altitude) == [nil, nil])
+        #expect(s.fixes == 2 && s.waypoints == 2 && s.ignoredRecords == 1)
+    }
+
+    /// Bad input names its line; with skipInvalid the placemark is skipped and counted.
+    @Test(arguments: [
+        ("<Placemark><gx:Track><when>2026-05-16T14:00:00Z</when></gx:Track></Placemark>", "1 <when> and 0 <gx:coord>"),
+        ("<Placemark><Point>\n<coordinates>14.4,95</coordinates></Point></Placemark>", "latitude 95.0 is outside"),
+        ("<Placemark><Point><coordinates>14.4;50</coordinates></Point></Placemark>", "is not lon,lat[,alt]"),
+        ("<Placemark><TimeStamp><when>2026-02-30T00:00:00Z</when></TimeStamp><Point><coordinates>14,50</coordinates></Point></Placemark>", "<when> '2026-02-30"),
+        ("<Placemark><Point><coordinates>0x10,50</coordinates></Point></Placemark>", "'0x10' is not a finite number"),
+    ]) func badPlacemarks(body: String, expected: String) throws {
+        let doc = "<kml xmlns=\"http://www.opengis.net/kml/2.2\" xmlns:gx=\"http://www.google.com/kml/ext/2.2\">\(body)"
+            + "<Placemark><Point><coordinates>14,50</coordinates></Point></Placemark></kml>"
+        #expect { _ = try Self.read(text: doc) } throws: { e in
+            (e as? TraceFormatError).map { $0.line != nil && $0.message.contains(expected) } == true
+        }
+        let (_, wpts, s) = try Self.read(text: doc, TraceReadConfiguration(skipInvalid: true))
+        #expect(s.skippedLines == 1 && wpts.count == 1)
+    }
+
+    @Test func notKML() throws {
+        #expect { _ = try Self.read(text: "<gpx version=\"1.1\"></gpx>") } throws: { e in
+            (e as? TraceFormatError)?.message.contains("not a KML document") == true
+        }
+        let bomb = "<?xml version=\"1.0\"?><!DOCTYPE kml [<!ENTITY a \"aaaa\">]><kml>&a;</kml>"
+        #expect { _ = try Self.read(text: bomb) } throws: { e in
+            (e as? TraceFormatError)?.message.contains("entity declarations are not accepted in KML") == true
+        }
+        // KML is read, not written.
+        #expect(throws: TraceFormatError.self) { _ = try TraceWriter(url: nil, format: .kml) }
+    }
+}
+
+extension KMLReaderTests {
+    /// GPSBabel's KML fixtures under the GNSS readers' seeded mutations (GNSSReaderFuzzTests):
+    /// each mutant reads — every fix valid (``Fix/validationProblem`` nil) — or is refused with a
+    /// `TraceFormatError` naming it; both outcomes occur (the mutations reach the checks).
+    @Test func mutants() throws {
+        var rng = SeededRandom(seed: 0x4B4D4C)
+        var read = 0, refused = 0
+        for name in ["walk.gpsbabel.kml", "walk.gpsbabel-track.kml", "stops.gpsbabel.kml"] {
+            let bytes = Array(try Data(contentsOf: Self.dir.appendingPathComponent(name)))
+            for k in 0..<80 {
+                let m = GNSSReaderFuzzTests.mutate(bytes, &rng)
+                let source = "\(name)#\(k)"
+                do {
+                    var fixes: [Fix] = []
+                    _ = try KMLReader.read(data: Data(m), source: source, onFix: { fixes.append($0) }, onWaypoint: { _ in })
+                    #expect(fixes.allSatisfy { $0.validationProblem == nil }, "\(source)")
+                    read += 1
+                } catch let e as TraceFormatError {
+                    #expect(e.description.hasPrefix(source), "\(e)")
+                    refused += 1
+                }
+            }
+        }
+        #expect(read > 0 && refused > 0 && read + refused == 240)
+    }
+}
