@@ -125,3 +125,36 @@ extension KMLReaderTests {
         #expect(read > 0 && refused > 0 && read + refused == 240)
     }
 }
+
+extension KMLReaderTests {
+    /// The same seeded mutations on GPX: GPSBabel's and our own writer's (the walk fixture) and,
+    /// with ../shared, gpxpy's unicode and extensions files. Read, every fix valid, or refused
+    /// with a TraceFormatError naming the mutant — never a trap (the invalid-UTF-8 one was).
+    /// (Run once with 3,000 mutants per file for KML and GPX: no trap.)
+    @Test func gpxMutants() throws {
+        var files = [Self.dir.appendingPathComponent("walk.gpx")]
+        if SharedData.shouldRun {
+            files += ["gpx/gpxpy_test_files/unicode.gpx", "gpx/gpxpy_test_files/gpx1.1_with_extensions.gpx",
+                      "gpx/georust_gpx_fixtures/with_accuracy.gpx"].map { SharedData.url($0) }
+        }
+        var rng = SeededRandom(seed: 0x475058)
+        var read = 0, refused = 0
+        for url in files {
+            let bytes = Array(try Data(contentsOf: url))
+            for k in 0..<80 {
+                let source = "\(url.lastPathComponent)#\(k)"
+                do {
+                    var fixes: [Fix] = []
+                    _ = try GPXReader.read(data: Data(GNSSReaderFuzzTests.mutate(bytes, &rng)), source: source,
+                                           onFix: { fixes.append($0) }, onWaypoint: { _ in })
+                    #expect(fixes.allSatisfy { $0.validationProblem == nil }, "\(source)")
+                    read += 1
+                } catch let e as TraceFormatError {
+                    #expect(e.description.hasPrefix(source), "\(e)")
+                    refused += 1
+                }
+            }
+        }
+        #expect(read > 0 && refused > 0 && read + refused == 80 * files.count)
+    }
+}
