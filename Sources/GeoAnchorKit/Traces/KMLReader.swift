@@ -35,13 +35,19 @@ public enum KMLReader {
     public static func read(url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
                             onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
+        try read(url: url, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: nil)
+    }
+
+    /// Opens, checks (options, entity declarations, UTF-8) and reads a file.
+    static func read(url: URL, options: TraceReadConfiguration, onFix: (Fix) throws -> Void,
+                     onWaypoint: ((GPXWaypoint) throws -> Void)?, onLine: (([Fix]) -> Void)?) throws -> TraceReadSummary {
         try options.check(source: url.path)
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
         try GPXReader.refuseEntityDeclarations(url: url, format: ("KML", "kml"))
         try XMLInputCheck.check(url: url, format: "KML")
-        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: nil)
+        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
     }
 
     /// Reads KML from bytes in memory; `source` names it in errors.
@@ -69,13 +75,7 @@ public enum KMLReader {
     public static func lines(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [[GeodeticCoordinate]] {
         var out: [[GeodeticCoordinate]] = []
         _ = try TraceReader.typedReaderError(source: url.path) {
-            try options.check(source: url.path)
-            guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
-                throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
-            }
-            try GPXReader.refuseEntityDeclarations(url: url, format: ("KML", "kml"))
-            try XMLInputCheck.check(url: url, format: "KML")
-            return try read(stream: stream, source: url.path, options: options, onFix: { _ in }, onWaypoint: nil, onLine: { line in
+            try read(url: url, options: options, onFix: { _ in }, onWaypoint: nil, onLine: { line in
                 out.append(line.map { GeodeticCoordinate(latitude: $0.latitude, longitude: $0.longitude) })
             })
         }
