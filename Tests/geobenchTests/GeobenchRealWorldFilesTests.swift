@@ -232,3 +232,13 @@ extension GeobenchInterfaceTests {
         #expect(k.status == 2 && k.stderr.hasPrefix("--output: ") && k.stderr.contains("KML is read, not written"), "\(k.stderr)")
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// A semicolon-separated table (a spreadsheet's CSV in a decimal-comma locale) is diagnosed
+    /// as such by the table subcommands too.
+    @Test func semicolonTablesAreDiagnosed() throws {
+        let path = try temporaryFile("excel.csv", "lat1;lon1;lat2;lon2\r\n50,1;14,4;50,2;14,5\r\n")
+        let r = try geobench(["geodesic", "--input", path])
+        #expect(r.status == 2 && r.stderr.hasPrefix("\(path):1: the header is separated by ';'"), "\(r.stderr)")
+    }
+}

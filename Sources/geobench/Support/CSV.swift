@@ -57,6 +57,9 @@ struct CSVTable {
 
     /// Index of a required column.
     func column(_ name: String) throws -> Int {
+        if header.count == 1, header[0].split(separator: ";").count >= 2 {
+            throw InputError(file: source, line: 1, message: CSVTraceReader.semicolonMessage)
+        }
         guard let i = header.firstIndex(of: name) else {
             throw InputError(file: source, line: 1,
                              message: "missing column '\(name)' (header: \(header.joined(separator: ",")))")

@@ -60,3 +60,16 @@ struct GPSBabelTraceTests {
         }
     }
 }
+
+extension GPSBabelTraceTests {
+    /// What Excel in a Czech or German locale saves as CSV (`;` between fields, decimal commas)
+    /// is refused with that diagnosis, not "missing column 'time'".
+    @Test func semicolonCSVIsDiagnosed() throws {
+        let text = "time;latitude;longitude\n2026-05-16T14:00:00Z;50,087;14,42\n"
+        #expect {
+            _ = try CSVTraceReader.read(ByteLineReader(data: Data(text.utf8), source: "excel.csv"), onFix: { _ in })
+        } throws: { e in
+            (e as? TraceFormatError).map { $0.line == 1 && $0.message.contains("separated by ';'") } == true
+        }
+    }
+}
