@@ -8,6 +8,7 @@
 #   walk.gpx                    the GPX ogr2ogr and GPSBabel read (geobench convert)
 #   walk.ogr-track-points.geojson  ogr2ogr -f GeoJSON … track_points  (Point per trkpt; time, ele, sat, …)
 #   walk.ogr-tracks.geojson        ogr2ogr -f GeoJSON … tracks        (MultiLineString, no times)
+#   walk.ogr-track-points.kml      ogr2ogr -f KML … track_points      (Points; time and ele as SimpleData)
 #   walk.gpsbabel.geojson          gpsbabel -o geojson                (LineString, no times)
 #   walk.gpsbabel-unicsv.csv       gpsbabel -t -o unicsv              (Date, Time columns; 6 decimals)
 #   walk.gpsbabel.nmea             gpsbabel -o nmea                   (RMC/GGA/GSA, minutes to 3 decimals)
@@ -21,9 +22,10 @@ out="$here/Tests/GeoAnchorKitTests/Fixtures/Traces/Other"
 tmp=$(mktemp -d)
 head -6 "$here/traces/city-walk.raw.csv" > "$tmp/walk.csv"
 "$here/.build/release/geobench" convert --input "$tmp/walk.csv" --output "$out/walk.gpx"
-rm -f "$out"/walk.*.geojson "$out"/walk.gpsbabel* "$out"/stops.*
+rm -f "$out"/walk.*.geojson "$out"/walk.*.kml "$out"/walk.gpsbabel* "$out"/stops.*
 ogr2ogr -f GeoJSON "$out/walk.ogr-track-points.geojson" "$out/walk.gpx" track_points
 ogr2ogr -f GeoJSON "$out/walk.ogr-tracks.geojson" "$out/walk.gpx" tracks
+ogr2ogr -f KML "$out/walk.ogr-track-points.kml" "$out/walk.gpx" track_points
 gpsbabel -i gpx -f "$out/walk.gpx" -o geojson -F "$out/walk.gpsbabel.geojson"
 gpsbabel -t -i gpx -f "$out/walk.gpx" -o unicsv -F "$out/walk.gpsbabel-unicsv.csv"
 gpsbabel -i gpx -f "$out/walk.gpx" -o nmea -F "$out/walk.gpsbabel.nmea"

@@ -10,8 +10,8 @@ import FoundationXML
 /// **What is what** (the semantics Google Earth gives these elements):
 /// - Fixes: every `gx:Track` (Google Earth's and most tracking apps' recorded track: `<when>`
 ///   and `<gx:coord>lon lat alt</gx:coord>` in pairs, in order; also inside `gx:MultiTrack`),
-///   and every `Placemark` with a `<TimeStamp><when>` and a `Point` (GPSBabel's and GDAL's
-///   track points).
+///   and every `Placemark` with a time and a `Point`: a `<TimeStamp><when>` (GPSBabel, LIBKML),
+///   or GDAL's KML driver's `<SimpleData name="time">` (with `name="ele"` as the altitude).
 /// - Waypoints (points of interest, never fixes: the stops of a tour planned in My Maps):
 ///   `Placemark`s with a `Point` and no time, as ``GPXWaypoint`` (the placemark's `<name>`,
 ///   the altitude). Counted in ``TraceReadSummary/waypoints``.
@@ -118,6 +118,9 @@ public enum KMLReader {
         var lines: [[(Double, Double, Double?)]] = []
         var tracks: [(whens: [(String, Int)], coords: [(String, Int)], useAltitude: Bool)] = []
         var other = 0
+        /// GDAL's KML driver: the GPX fields as `<SimpleData name="time">` / `name="ele"`.
+        var extendedTime: (String, Int)?
+        var extendedAltitude: Double?
         var invalid: (line: Int, message: String)?
     }
 
@@ -158,9 +161,13 @@ public enum KMLReader {
             case "Point", "LineString", "Track": useAltitude = true
                 if name == "Track" { placemark?.tracks.append(([], [], true)) }
             case "Polygon", "Model": placemark?.other += 1
+            case "SimpleData", "Data": dataName = attributes["name"]
             default: break
             }
         }
+
+        /// The `name` attribute of the `SimpleData`/`Data` element being read.
+        var dataName: String?
 
         func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
         func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { text += String(decoding: CDATABlock, as: UTF8.self) }
@@ -177,6 +184,14 @@ public enum KMLReader {
             case "when" where parent == "TimeStamp": placemark!.when = value
             case "when" where parent == "Track": placemark!.tracks[placemark!.tracks.count - 1].whens.append((value, line))
             case "coord" where parent == "Track": placemark!.tracks[placemark!.tracks.count - 1].coords.append((value, line))
+            case "SimpleData" where dataName == "time", "value" where parent == "Data" && dataName == "time":
+                if !value.isEmpty { placemark!.extendedTime = (value, line) }
+            case "SimpleData" where dataName == "ele", "value" where parent == "Data" && dataName == "ele":
+                if !value.isEmpty {
+                    var str = value
+                    guard let v = str.withUTF8({ ByteParsing.decimal($0) }) else { invalid(line, "ele '\(value.prefix(40))' is not a finite number"); return }
+                    placemark!.extendedAltitude = v
+                }
             case "altitudeMode":
                 useAltitude = !["relativeToGround", "relativeToSeaFloor", "clampToSeaFloor"].contains(value)
                 if parent == "Track", !placemark!.tracks.isEmpty { placemark!.tracks[placemark!.tracks.count - 1].useAltitude = useAltitude }
@@ -242,7 +257,7 @@ public enum KMLReader {
         }
 
         func time(_ s: String, line: Int) -> Double? {
-            var str = s
+            var str = ByteParsing.ogrDateTime(s) ?? s
             switch str.withUTF8({ ByteParsing.iso8601($0) }) {
             case .success(let t): return t
             case .failure(let e): invalid(line, "<when> '\(s.prefix(40))': \(e.message)"); return nil
@@ -274,9 +289,12 @@ public enum KMLReader {
                 }
             }
             var stampTime: Double? = nil
-            if let w = p.when, !p.points.isEmpty {
-                stampTime = time(w, line: p.line)
+            if let (w, wl) = p.when.map({ ($0, p.line) }) ?? p.extendedTime, !p.points.isEmpty {
+                stampTime = time(w, line: wl)
                 if stampTime == nil { p.invalid = p.invalid ?? lastError }
+            }
+            if let a = p.extendedAltitude {
+                p.points = p.points.map { ($0.0, $0.1, $0.2 ?? a) }
             }
             if let bad = p.invalid {
                 let e = TraceFormatError(source: source, line: bad.line, message: bad.message)

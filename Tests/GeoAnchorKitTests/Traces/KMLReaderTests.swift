@@ -36,6 +36,18 @@ struct KMLReaderTests {
         }
     }
 
+    /// GDAL 3.6's KML driver keeps the GPX fields as ExtendedData: `time` (in GDAL's
+    /// `YYYY/MM/DD HH:MM:SS+00`) and `ele`; the Points are 2-D. Reference: the GPX, exactly.
+    @Test func gdalTrackPoints() throws {
+        let gpx = try GPSBabelTraceTests.gpx()
+        let (fixes, s) = try Self.read("walk.ogr-track-points.kml")
+        #expect(fixes.count == 5 && s.waypoints == 0, "\(s)")
+        for (a, b) in zip(fixes, gpx) {
+            #expect(a.time == b.time && a.latitude == b.latitude && a.longitude == b.longitude)
+            #expect(a.verticalReference == .meanSeaLevel && a.height == b.height)
+        }
+    }
+
     /// Untimed Point placemarks are waypoints: a tour's stops (names and altitudes as in the
     /// GPX GPSBabel read: Old Town Hall 200 m, Charles Bridge 190 m).
     @Test func gpsBabelWaypointsAreStops() throws {
