@@ -21,10 +21,13 @@ import FoundationXML
 ///   ``TraceReadSummary/ignoredRecords``.
 ///
 /// **Coordinates**: `lon,lat[,alt]` tuples separated by white space (`gx:coord`: spaces inside a
-/// tuple). The altitude is meters above mean sea level (KML 2.2's `absolute` mode, and what
-/// GPSBabel, GDAL and GPS apps write also under the default `clampToGround`); with
+/// tuple). A fix's altitude is meters above mean sea level (KML 2.2's `absolute` mode, and what
+/// GPSBabel, GDAL and GPS apps record also under the default `clampToGround`); with
 /// `altitudeMode` `relativeToGround`, `relativeToSeaFloor` or `clampToSeaFloor` it is a height
-/// over the terrain, not a height this library can use, and is left out. Times are ISO 8601
+/// over the terrain, not a height this library can use, and is left out. A waypoint keeps its
+/// altitude only under an explicit `absolute`: under KML's default `clampToGround` the altitude
+/// is ignored (Google My Maps writes `,0` for every place), so the stop has no height and takes
+/// the path's where it is snapped (``RouteStop/hasHeight``). Times are ISO 8601
 /// date-times (`<when>`); latitudes in [−90, 90], longitudes in [−180, 180]. A bad value is a
 /// ``TraceFormatError`` naming the line of its element, or, with
 /// ``TraceReadConfiguration/skipInvalid``, the placemark is skipped and counted.
@@ -121,6 +124,8 @@ public enum KMLReader {
         /// GDAL's KML driver: the GPX fields as `<SimpleData name="time">` / `name="ele"`.
         var extendedTime: (String, Int)?
         var extendedAltitude: Double?
+        /// Per point: whether its altitude mode was explicitly `absolute`.
+        var pointAbsolute: [Bool] = []
         var invalid: (line: Int, message: String)?
     }
 
@@ -139,6 +144,8 @@ public enum KMLReader {
         var placemark: Placemark?
         /// The altitude mode of the geometry being read (its `altitudeMode` child).
         var useAltitude = true
+        /// Whether the geometry being read says `altitudeMode` `absolute` (or gx's `absolute`).
+        var absolute = false
 
         init(source: String, options: TraceReadConfiguration, onFix: @escaping (Fix) throws -> Void,
              onWaypoint: ((GPXWaypoint) throws -> Void)?) {
@@ -158,7 +165,7 @@ public enum KMLReader {
             text = ""
             switch name {
             case "Placemark": placemark = Placemark(line: parser.lineNumber)
-            case "Point", "LineString", "Track": useAltitude = true
+            case "Point", "LineString", "Track": useAltitude = true; absolute = false
                 if name == "Track" { placemark?.tracks.append(([], [], true)) }
             case "Polygon", "Model": placemark?.other += 1
             case "SimpleData", "Data": dataName = attributes["name"]
@@ -194,6 +201,7 @@ public enum KMLReader {
                 }
             case "altitudeMode":
                 useAltitude = !["relativeToGround", "relativeToSeaFloor", "clampToSeaFloor"].contains(value)
+                absolute = value == "absolute"
                 if parent == "Track", !placemark!.tracks.isEmpty { placemark!.tracks[placemark!.tracks.count - 1].useAltitude = useAltitude }
             case "coordinates" where parent == "Point" || parent == "LineString":
                 guard let tuples = parse(value, line: line, separator: ",") else { return }
@@ -211,7 +219,8 @@ public enum KMLReader {
                         placemark!.lines[placemark!.lines.count - 1] = placemark!.lines[placemark!.lines.count - 1].map { ($0.0, $0.1, nil) }
                     }
                 }
-                useAltitude = true
+                if name == "Point" { placemark!.pointAbsolute.append(absolute) }
+                useAltitude = true; absolute = false
             case "Placemark":
                 let p = placemark!
                 placemark = nil
@@ -310,10 +319,13 @@ public enum KMLReader {
             }
             do {
                 for f in trackFixes { try onFix(f); summary.fixes += 1 }
-                for c in p.points {
+                for (k, c) in p.points.enumerated() {
                     if let t = stampTime { try onFix(fix(t, c)); summary.fixes += 1 } else {
                         summary.waypoints += 1
-                        try onWaypoint?(GPXWaypoint(latitude: c.1, longitude: c.0, altitude: c.2, name: p.name))
+                        // A point of interest is on the ground unless it says `absolute` (KML's
+                        // default clampToGround ignores the altitude: My Maps writes 0 there).
+                        let absolute = k < p.pointAbsolute.count && p.pointAbsolute[k]
+                        try onWaypoint?(GPXWaypoint(latitude: c.1, longitude: c.0, altitude: absolute ? c.2 : nil, name: p.name))
                     }
                 }
                 for l in p.lines {

@@ -48,11 +48,12 @@ struct KMLReaderTests {
         }
     }
 
-    /// Untimed Point placemarks are waypoints: a tour's stops (names and altitudes as in the
-    /// GPX GPSBabel read: Old Town Hall 200 m, Charles Bridge 190 m).
+    /// Untimed Point placemarks are waypoints: a tour's stops (names as in the GPX GPSBabel read).
+    /// GPSBabel writes the GPX's 200 m and 190 m under KML's default clampToGround, where the
+    /// altitude is ignored: the stops have no height (they take a path's).
     @Test func gpsBabelWaypointsAreStops() throws {
         let w = try KMLReader.waypoints(url: Self.dir.appendingPathComponent("stops.gpsbabel.kml"))
-        #expect(w.map(\.name) == ["Old Town Hall", "Charles Bridge"] && w.map(\.altitude) == [200, 190])
+        #expect(w.map(\.name) == ["Old Town Hall", "Charles Bridge"] && w.map(\.altitude) == [nil, nil])
         #expect(w[0].latitude == 50.087 && w[0].longitude == 14.4207)
         let stops = try RouteStop.stops(waypoints: w)
         #expect(stops.map(\.id) == ["Old Town Hall", "Charles Bridge"])
@@ -61,7 +62,7 @@ struct KMLReaderTests {
     }
 
     /// Google Earth's own forms: gx:Track inside gx:MultiTrack, namespace prefixes, a
-    /// ground-relative altitude left out, a My Maps placemark without altitude.
+    /// ground-relative altitude left out, My Maps placemarks without altitude and with `,0`.
     @Test func googleEarthForms() throws {
         let doc = """
         <?xml version="1.0" encoding="UTF-8"?>
@@ -72,13 +73,16 @@ struct KMLReaderTests {
         </gx:Track></gx:MultiTrack></Placemark>
         <Placemark><name>Tower</name><Point><altitudeMode>relativeToGround</altitudeMode><coordinates>14.43,50.09,30</coordinates></Point></Placemark>
         <Placemark><name> Gate </name><Point><coordinates>14.44,50.1</coordinates></Point></Placemark>
+        <Placemark><name>Hall</name><Point><coordinates>14.45,50.1,0</coordinates></Point></Placemark>
+        <Placemark><name>Mast</name><Point><altitudeMode>absolute</altitudeMode><coordinates>14.46,50.1,512.5</coordinates></Point></Placemark>
         <Placemark><Polygon><outerBoundaryIs><LinearRing><coordinates>0,0 1,0 1,1 0,0</coordinates></LinearRing></outerBoundaryIs></Polygon></Placemark>
         </Document></kml>
         """
         let (fixes, wpts, s) = try Self.read(text: doc)
         #expect(fixes.map(\.time) == [1_778_940_000, 1_778_932_801.5] && fixes.map(\.height) == [200, 201])
-        #expect(wpts.map(\.name) == ["Tower", "Gate"] && wpts.map(\.altitude) == [nil, nil])
-        #expect(s.fixes == 2 && s.waypoints == 2 && s.ignoredRecords == 1)
+        // My Maps' ",0" under the default clampToGround is no height; an explicit absolute is.
+        #expect(wpts.map(\.name) == ["Tower", "Gate", "Hall", "Mast"] && wpts.map(\.altitude) == [nil, nil, nil, 512.5])
+        #expect(s.fixes == 2 && s.waypoints == 4 && s.ignoredRecords == 1)
     }
 
     /// Bad input names its line; with skipInvalid the placemark is skipped and counted.
