@@ -90,8 +90,7 @@ public enum GPXReader {
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
-        try refuseEntityDeclarations(url: url)
-        try XMLInputCheck.check(url: url, format: "GPX")
+        try XMLInputCheck.check(url: url, format: XMLInputCheck.gpx)
         return try read(stream: stream, source: url.path, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
                         onWaypoint: onWaypoint, onLinePoint: onLinePoint)
     }
@@ -102,8 +101,7 @@ public enum GPXReader {
                             onUntimedPoint: ((Fix) throws -> Void)? = nil,
                             onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
         try options.check(source: source)
-        try refuseEntityDeclarations(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source)
-        try XMLInputCheck.check(data: data, source: source, format: "GPX")
+        try XMLInputCheck.check(data: data, source: source, format: XMLInputCheck.gpx)
         return try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
                         onWaypoint: onWaypoint)
     }

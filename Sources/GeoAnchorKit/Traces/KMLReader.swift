@@ -48,8 +48,7 @@ public enum KMLReader {
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
-        try GPXReader.refuseEntityDeclarations(url: url, format: ("KML", "kml"))
-        try XMLInputCheck.check(url: url, format: "KML")
+        try XMLInputCheck.check(url: url, format: XMLInputCheck.kml)
         return try read(stream: stream, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
     }
 
@@ -58,9 +57,7 @@ public enum KMLReader {
                             onFix: (Fix) throws -> Void,
                             onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
         try options.check(source: source)
-        try GPXReader.refuseEntityDeclarations(data.prefix(GPXReader.doctypeScanLimit), complete: data.count <= GPXReader.doctypeScanLimit,
-                                               source: source, format: ("KML", "kml"))
-        try XMLInputCheck.check(data: data, source: source, format: "KML")
+        try XMLInputCheck.check(data: data, source: source, format: XMLInputCheck.kml)
         return try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: nil)
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 
-/// Checks made on an XML document (GPX, KML) before Foundation's `XMLParser` sees it.
+/// Checks made on an XML document (GPX, KML) before Foundation's `XMLParser` sees it, in one
+/// pass over a file: entity declarations (``refuseEntityDeclarations(_:complete:source:format:)``)
+/// and invalid UTF-8.
 ///
 /// **Invalid UTF-8.** On Linux, swift-corelibs-foundation's `XMLParser` traps (stops the whole
 /// process) when libxml2 hands it an element or attribute name that is not valid UTF-8 — one
@@ -9,8 +11,45 @@ import Foundation
 /// sequence is a ``TraceFormatError`` naming its line. Documents declaring another encoding
 /// (`ISO-8859-1`, `UTF-16` …) are converted to UTF-8 by libxml2 itself and are not scanned.
 enum XMLInputCheck {
-    /// Bytes read per chunk when scanning a file.
-    static let chunkSize = 1 << 20
+    /// A document's format for the messages, and its root element (where a DOCTYPE must end).
+    typealias Format = (name: String, root: String)
+    static let gpx: Format = ("GPX", "gpx")
+    static let kml: Format = ("KML", "kml")
+
+    /// How far into a document the DOCTYPE is looked for (1 MiB): a document type declaration
+    /// must come before the root element, and GPX and KML need none.
+    static let doctypeScanLimit = 1 << 20
+
+    /// Refuses XML entity declarations before parsing.
+    ///
+    /// An internal entity referenced many times (or entities nesting other entities, the "billion
+    /// laughs") makes the XML parser expand gigabytes from a file of kilobytes; `XMLParser` has no
+    /// expansion budget that works on every platform. GPX (1.0, 1.1) defines no entities of its own
+    /// and GPS devices and GPSBabel write none, so a `<!ENTITY` in the DOCTYPE's internal subset is
+    /// a ``TraceFormatError``; a DOCTYPE without one (or the five predefined entities `&amp;` …)
+    /// is accepted. External entities are never resolved (`shouldResolveExternalEntities = false`).
+    /// - Parameter prefix: the first ``doctypeScanLimit`` bytes of the file (or all of it).
+    /// - Parameter complete: whether `prefix` is the whole file.
+    /// - Parameter format: the document's format and root element (GPX `gpx`, KML `kml`), for
+    ///   the messages and the end of the DOCTYPE.
+    static func refuseEntityDeclarations(_ prefix: Data, complete: Bool, source: String, format: Format) throws(TraceFormatError) {
+        guard let doctype = prefix.firstRange(of: Data("<!DOCTYPE".utf8)) else { return }
+        let rest = prefix[doctype.upperBound...]
+        if let e = rest.firstRange(of: Data("<!ENTITY".utf8)) {
+            let line = prefix[..<e.lowerBound].reduce(into: 1) { n, b in if b == 10 { n += 1 } }
+            throw TraceFormatError(source: source, line: line,
+                message: "XML entity declarations are not accepted in \(format.name) (an entity can expand a small file into gigabytes)")
+        }
+        // The DOCTYPE may continue past the scanned prefix: without having seen the root element
+        // we cannot tell that it declares no entity.
+        if !complete && rest.firstRange(of: Data("<\(format.root)".utf8)) == nil {
+            throw TraceFormatError(source: source, line: nil,
+                message: "the DOCTYPE declaration is longer than \(doctypeScanLimit) bytes (\(format.name) needs none)")
+        }
+    }
+
+    /// Bytes read per chunk when scanning a file: the first chunk is the DOCTYPE scan's prefix.
+    static let chunkSize = doctypeScanLimit
 
     /// Whether the document's XML declaration (in its first bytes) names an encoding other than
     /// UTF-8, or it starts with a UTF-16/32 byte-order mark.
@@ -68,28 +107,28 @@ enum XMLInputCheck {
                          message: "not valid UTF-8 (a \(format) document without an encoding declaration is UTF-8; declare the encoding it is in, e.g. encoding=\"ISO-8859-1\")")
     }
 
-    /// Scans a document in memory.
-    static func check(data: Data, source: String, format: String) throws(TraceFormatError) {
+    /// Checks a document in memory.
+    static func check(data: Data, source: String, format: Format) throws(TraceFormatError) {
+        try refuseEntityDeclarations(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source, format: format)
         guard !declaresOtherEncoding(data) else { return }
         var v = Validator()
         let bad = data.withUnsafeBytes { v.feed($0) } ?? v.unfinished
-        if let bad { throw error(source, bad, format) }
+        if let bad { throw error(source, bad, format.name) }
     }
 
-    /// Scans a file in chunks (memory does not grow with the file). An unreadable file is left
-    /// to the reader to report.
-    static func check(url: URL, format: String) throws(TraceFormatError) {
+    /// Checks a file, reading it once in chunks (memory does not grow with the file). An
+    /// unreadable file is left to the reader to report.
+    static func check(url: URL, format: Format) throws(TraceFormatError) {
         guard let h = try? FileHandle(forReadingFrom: url) else { return }
         defer { try? h.close() }
+        var chunk = (try? h.read(upToCount: chunkSize)) ?? Data()
+        try refuseEntityDeclarations(chunk, complete: chunk.count < doctypeScanLimit, source: url.path, format: format)
+        guard !declaresOtherEncoding(chunk) else { return }
         var v = Validator()
-        var first = true
-        while let chunk = try? h.read(upToCount: chunkSize), !chunk.isEmpty {
-            if first {
-                if declaresOtherEncoding(chunk) { return }
-                first = false
-            }
-            if let bad = chunk.withUnsafeBytes({ v.feed($0) }) { throw error(url.path, bad, format) }
+        while !chunk.isEmpty {
+            if let bad = chunk.withUnsafeBytes({ v.feed($0) }) { throw error(url.path, bad, format.name) }
+            chunk = (try? h.read(upToCount: chunkSize)) ?? Data()
         }
-        if let bad = v.unfinished { throw error(url.path, bad, format) }
+        if let bad = v.unfinished { throw error(url.path, bad, format.name) }
     }
 }
