@@ -263,13 +263,8 @@ public enum CSVTraceReader {
             fix.vdop = try nonNegative(f, vdop)
             fix.pdop = try nonNegative(f, pdop)
             if let name = raw(f, fixName) {
-                switch name.lowercased() {
-                case "none": fix.quality = .invalid
-                case "2d", "3d": fix.quality = .gps
-                case "dgps": fix.quality = .differential
-                case "pps": fix.quality = .pps
-                default: throw RowError(message: "fix '\(name.prefix(20))' is not none, 2d, 3d, dgps or pps")
-                }
+                guard let q = FixQuality(gpxFix: name) else { throw RowError(message: "fix '\(name.prefix(20))' is not none, 2d, 3d, dgps or pps") }
+                fix.quality = q
             }
             if let q = try number(f, quality) {
                 guard let fq = FixQuality(rawValue: try checked(q, "quality", 0...8)) else {

@@ -340,13 +340,8 @@ public enum GPXReader {
                 guard let v = Int(value), v >= 0 else { pointInvalid = "<sat> '\(value.prefix(40))' is not a count"; return }
                 point!.satellites = v
             case "fix":
-                switch value.lowercased() {
-                case "none": point!.quality = .invalid
-                case "2d", "3d": point!.quality = .gps
-                case "dgps": point!.quality = .differential
-                case "pps": point!.quality = .pps
-                default: pointInvalid = "<fix> '\(value.prefix(40))' is not none, 2d, 3d, dgps or pps"
-                }
+                if let q = FixQuality(gpxFix: value) { point!.quality = q }
+                else { pointInvalid = "<fix> '\(value.prefix(40))' is not none, 2d, 3d, dgps or pps" }
             case "speed":
                 if let v = num() {
                     if v < 0 { pointInvalid = "speed \(v) is negative" } else { point!.speed = v }
@@ -387,5 +382,19 @@ public struct GPXWaypoint: Sendable, Hashable {
                 time: Double? = nil, name: String? = nil) {
         self.latitude = latitude; self.longitude = longitude; self.altitude = altitude
         self.geoidSeparation = geoidSeparation; self.time = time; self.name = name
+    }
+}
+
+extension FixQuality {
+    /// GPX's `fix` names (`none`, `2d`, `3d`, `dgps`, `pps`; case-insensitive, also GPSBabel's
+    /// unicsv `FIX` column) as the GGA quality the readers give; nil for any other.
+    init?<S: StringProtocol>(gpxFix name: S) {
+        switch name.lowercased() {
+        case "none": self = .invalid
+        case "2d", "3d": self = .gps
+        case "dgps": self = .differential
+        case "pps": self = .pps
+        default: return nil
+        }
     }
 }
