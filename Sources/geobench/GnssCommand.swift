@@ -5,9 +5,11 @@ import GeoAnchorKit
 struct GnssCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gnss",
-        abstract: "Positions from raw GNSS measurements (RINEX 3/4 observations) with broadcast and/or SP3 orbits.",
+        abstract: "Positions from raw GNSS measurements (RINEX 2/3/4 observations) with broadcast and/or SP3 orbits.",
         discussion: """
-        --input is a RINEX 3.0x/4.0x observation file, an Android GnssLogger log with Raw \
+        --input is a RINEX 2.1x/3.0x/4.0x observation file (RINEX 2 types mapped to RINEX 3 \
+        signals: C1 → C1C, P1/P2 → C1W/C2W, L2 → L2W, …; RINEX 2 GLONASS channels from the \
+        --nav GLONASS records), an Android GnssLogger log with Raw \
         records, or a GSDC 2022/2023 device_gnss.csv or GSDC 2021 _derived.csv (its satellite states \
         and corrections are used as given, no --nav/--sp3 needed; rows it does not use are counted \
         on stderr; a _derived.csv's epochs are dated one second before their labels, the \
@@ -44,7 +46,7 @@ struct GnssCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "RINEX 3.0x/4.0x observation file or GnssLogger log with Raw records.")
+    @Option(help: "RINEX 2.1x/3.0x/4.0x observation file, GnssLogger log with Raw records, or GSDC device_gnss.csv / _derived.csv.")
     var input: String
 
     @Option(help: "RINEX navigation file (repeatable).")
@@ -108,12 +110,12 @@ struct GnssCommand: ParsableCommand {
             guard !nav.isEmpty || !sp3.isEmpty else {
                 throw InputError(file: "--nav", line: nil, message: "give at least one --nav or --sp3 file")
             }
-            let obs = try Self.loadObservations(input)
             var navFile: RinexNavigationFile? = nil
             for p in nav {
                 let n = try RinexNavigationFile.read(contentsOf: URL(fileURLWithPath: p))
                 if navFile == nil { navFile = n } else { navFile!.merge(n) }
             }
+            let obs = try Self.loadObservations(input, glonassChannels: navFile?.glonassChannels ?? [:])
             var orbit: PreciseOrbit? = nil
             for p in sp3 {
                 let o = try PreciseOrbit.read(contentsOf: URL(fileURLWithPath: p))
@@ -171,14 +173,21 @@ struct GnssCommand: ParsableCommand {
         return try GSDCDeviceGNSS.read(contentsOf: URL(fileURLWithPath: path))
     }
 
-    /// Epochs of a RINEX 3/4 observation file or a GnssLogger log with `Raw` records (kind from content).
-    static func loadObservations(_ path: String) throws -> [GNSSEpoch] {
+    /// Epochs of a RINEX 2/3/4 observation file or a GnssLogger log with `Raw` records (kind from
+    /// content). GLONASS observations without a channel in the file (RINEX 2) get the channels
+    /// of `glonassChannels` (slot → channel, from the navigation files).
+    static func loadObservations(_ path: String, glonassChannels: [Int: Int] = [:]) throws -> [GNSSEpoch] {
         guard let h = FileHandle(forReadingAtPath: path) else { throw InputError(file: path, line: nil, message: "cannot read file") }
         let head = (try? h.read(upToCount: 4096)) ?? Data()
         try? h.close()
         let first = String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
         if RinexObservationFile.looksLike(firstLine: first) {
-            return try RinexObservationFile.read(contentsOf: URL(fileURLWithPath: path)).epochs
+            var file = try RinexObservationFile.read(contentsOf: URL(fileURLWithPath: path))
+            if !glonassChannels.isEmpty { file.assignGlonassChannels(glonassChannels) }
+            if file.unassignedValues > 0 {
+                Stderr.print("\(path): \(file.unassignedValues) value(s) not used: their RINEX 2 type (\(file.version2ObservationTypes.joined(separator: " "))) has no signal in the satellite's system")
+            }
+            return file.epochs
         }
         let text = String(decoding: head, as: UTF8.self)
         if GnssLoggerRawLog.looksLike(text) {
@@ -188,7 +197,7 @@ struct GnssCommand: ParsableCommand {
             }
             return log.epochs
         }
-        throw InputError(file: path, line: 1, message: "not a RINEX 3/4 observation file (first line: '\(first.prefix(80))')")
+        throw InputError(file: path, line: 1, message: "not a RINEX observation file, GnssLogger log with Raw records or GSDC file (first line: '\(first.prefix(80))')")
     }
 
     /// Writes the solutions through geobench's one trace-output path (checked, atomic for regular

@@ -28,6 +28,14 @@ public struct RinexNavigationFile: Sendable {
         ephemerides.values.reduce(0) { $0 + $1.count } + glonassEphemerides.values.reduce(0) { $0 + $1.count }
     }
 
+    /// The FDMA frequency channel of each GLONASS slot, from its latest ephemeris (RINEX 2
+    /// observation files have no slot/channel table: ``RinexObservationFile/assignGlonassChannels(_:)``).
+    public var glonassChannels: [Int: Int] {
+        var out: [Int: Int] = [:]
+        for (sat, list) in glonassEphemerides { if let last = list.last { out[sat.number] = last.frequencyChannel } }
+        return out
+    }
+
     /// Largest |t − t_b| (s) for which a GLONASS state vector is used: the ICD's 15 min, plus the
     /// same 5 min grace the Keplerian lookup allows.
     public static let glonassValidity = 15.0 * 60 + 300

@@ -50,14 +50,22 @@ public struct GNSSEpoch: Sendable, Hashable {
     }
 }
 
-/// A RINEX 3.0x / 4.0x observation file (mixed or single system).
+/// A RINEX 2.10/2.11 or 3.0x/4.0x observation file (mixed or single system).
 ///
 /// Reads every system and observable the header declares (code `C`, phase `L`, Doppler `D`,
 /// signal strength `S`), LLI bits, epoch flags (event records 2–5 are skipped and counted,
 /// cycle-slip records 6 too), the GLONASS slot/frequency table and the time system of
 /// `TIME OF FIRST OBS`. Epoch times are converted to GPS time explicitly (a GLONASS-time file
-/// is UTC(SU) + 3 h, shifted with the leap-second table). RINEX 2 observation files are rejected
-/// with a typed error (not supported).
+/// is UTC(SU) + 3 h, shifted with the leap-second table).
+///
+/// RINEX 2 files (two-digit years, one list of two-character types for all systems) are read
+/// into the same RINEX 3 signals: each type is mapped per system by
+/// ``version2Signal(_:system:types:)`` (`C1` → `C1C`, `P2` → `C2W`, `L2` → `L2W`, Galileo `C5`
+/// → `C5X`, …), a blank satellite letter is GPS, a new type list after event flag 4 applies from
+/// the next epoch on. RINEX 2 has no GLONASS channel table: give the navigation file's channels
+/// with ``assignGlonassChannels(_:)``, else GLONASS observations have no frequency. The
+/// wavelength factors of `WAVELENGTH FACT L1/2` (half-cycle phase of 1990s squaring receivers)
+/// are not applied.
 public struct RinexObservationFile: Sendable {
     public var version: Double
     /// Observation types per system, in file order (`C1C`, `L1C`, …).
@@ -74,6 +82,12 @@ public struct RinexObservationFile: Sendable {
     public var epochs: [GNSSEpoch]
     /// Epoch records that were not observations (flags 2–6), counted, not used.
     public var skippedSpecialRecords: Int
+    /// RINEX 2 only: the header's observation types (`C1`, `L1`, `P2`, …) in file order (the
+    /// last list, when event flag 4 changed it); empty for RINEX 3/4.
+    public var version2ObservationTypes: [String] = []
+    /// RINEX 2 only: values in a column whose type has no signal in the satellite's system (a
+    /// `P1` value of a Galileo satellite), counted, not used (``version2Signal(_:system:types:)``).
+    public var unassignedValues = 0
 
     /// Upper bounds that keep a corrupted header from allocating without limit.
     public static let maximumSatellitesPerEpoch = 999
@@ -105,6 +119,7 @@ public struct RinexObservationFile: Sendable {
         var pendingTypes: (GNSSSystem, Int)? = nil
         var pendingGlonass = 0
         var explicitTimeSystem = false
+        var version2: RinexVersion2ObservationParser? = nil
         // Epoch state
         var current: GNSSEpoch? = nil
         var remaining = 0      // satellite lines still expected for `current`
@@ -128,11 +143,13 @@ public struct RinexObservationFile: Sendable {
 
         try forEachFixedWidthLine(reader) { (l: FixedWidthLine) throws(TraceFormatError) in
             lastLine = l.line
+            if version2 != nil { try version2!.consume(l, into: &f); return }
             if inHeader {
                 let label = l.label
                 if !sawVersion {
-                    let v = try l.rinexVersion(3..<5, types: "O", kind: "observation").version
+                    let v = try l.rinexVersion(2..<5, types: "O", kind: "observation").version
                     f.version = v; sawVersion = true
+                    if v < 3 { version2 = RinexVersion2ObservationParser(firstLine: l) }
                     return
                 }
                 switch label {
@@ -204,18 +221,8 @@ public struct RinexObservationFile: Sendable {
                         f.glonassChannels[sat.number] = ch
                         pendingGlonass -= 1
                     }
-                case "TIME OF FIRST OBS":
-                    let ts = l.text(48, 3).trimmingCharacters(in: .whitespaces)
-                    if !ts.isEmpty {
-                        guard let t = GNSSTimeSystem(rawValue: ts) else { throw l.error("unknown time system '\(ts)'") }
-                        f.timeSystem = t; explicitTimeSystem = true
-                    }
-                case "APPROX POSITION XYZ":
-                    let x = try l.double(0, 14, "X") ?? 0, y = try l.double(14, 14, "Y") ?? 0, z = try l.double(28, 14, "Z") ?? 0
-                    if x != 0 || y != 0 || z != 0 { f.approximatePosition = ECEFCoordinate(x: x, y: y, z: z) }
-                case "MARKER NAME":
-                    f.markerName = l.text(0, 60).trimmingCharacters(in: .whitespaces)
-                default: break
+                default:
+                    if try commonHeaderLine(l, into: &f) { explicitTimeSystem = true }
                 }
                 return
             }
@@ -270,6 +277,10 @@ public struct RinexObservationFile: Sendable {
                 }
             }
         }
+        if var v2 = version2 {
+            try v2.finish(into: &f, lastLine: lastLine, source: source)
+            return f
+        }
         if inHeader { throw TraceFormatError(source: source, line: lastLine == 0 ? nil : lastLine, message: sawVersion ? "file ends inside the header (no 'END OF HEADER')" : "empty file") }
         if remaining > 0 {
             throw TraceFormatError(source: source, line: lastLine, message: "file ends inside the epoch of line \(epochLine): \(remaining) satellite line(s) missing")
@@ -279,6 +290,27 @@ public struct RinexObservationFile: Sendable {
         }
         finishEpoch()
         return f
+    }
+
+    /// The header records RINEX 2 and 3 write alike: `TIME OF FIRST OBS` (its time system),
+    /// `APPROX POSITION XYZ`, `MARKER NAME`. Returns true when the line stated a time system.
+    static func commonHeaderLine(_ l: FixedWidthLine, into f: inout RinexObservationFile) throws(TraceFormatError) -> Bool {
+        switch l.label {
+        case "TIME OF FIRST OBS":
+            let ts = l.text(48, 3).trimmingCharacters(in: .whitespaces)
+            if !ts.isEmpty {
+                guard let t = GNSSTimeSystem(rawValue: ts) else { throw l.error("unknown time system '\(ts)'") }
+                f.timeSystem = t
+                return true
+            }
+        case "APPROX POSITION XYZ":
+            let x = try l.double(0, 14, "X") ?? 0, y = try l.double(14, 14, "Y") ?? 0, z = try l.double(28, 14, "Z") ?? 0
+            if x != 0 || y != 0 || z != 0 { f.approximatePosition = ECEFCoordinate(x: x, y: y, z: z) }
+        case "MARKER NAME":
+            f.markerName = l.text(0, 60).trimmingCharacters(in: .whitespaces)
+        default: break
+        }
+        return false
     }
 
     /// Carrier frequency of a RINEX 3 signal (RINEX 3.04 table 10), nil when unknown.

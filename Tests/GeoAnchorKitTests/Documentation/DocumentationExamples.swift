@@ -1050,6 +1050,29 @@ struct DocumentationExamples {
         #expect(Self.length(a.position - b.position) < 5)
     }
 
+    /// Reference: the hand-written RINEX 2.11 fixture (RinexVersion2Tests: its type list after
+    /// event flag 4 and RTKLIB's mapping) and brdc1370.20g's GLONASS records (R01 channel 1,
+    /// read by eye in GlonassEphemerisTests), whose channel gives R01's G1 frequency.
+    @Test func rawGNSSRinex2() throws {
+        let rinex2URL = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/GNSS/geodetic.211.99o")
+        let glonassNavigationURL = FileManager.default.temporaryDirectory.appendingPathComponent("brdc1370-\(UUID().uuidString).20g")
+        try Data(GlonassEphemerisTests.rinex2.utf8).write(to: glonassNavigationURL)
+        defer { try? FileManager.default.removeItem(at: glonassNavigationURL) }
+
+        var observations = try RinexObservationFile.read(contentsOf: rinex2URL)   // e.g. a station's ssss3650.99o
+        print(observations.version, observations.version2ObservationTypes)     // 2.11 ["L1", "L2", "C1", "P1", …]
+        print(observations.observationTypes[.gps] ?? [])                       // RINEX 3 codes: ["L1C", "L2W", "C1C", "C1W", …]
+        let glonassNavigation = try RinexNavigationFile.read(contentsOf: glonassNavigationURL)
+        observations.assignGlonassChannels(glonassNavigation.glonassChannels)  // RINEX 2 has no channel table
+        print(observations.unassignedValues)   // values of a type the satellite's system lacks (a Galileo P1)
+
+        #expect(observations.version == 2.11)
+        let r01 = try #require(observations.epochs[0].observations.first { $0.satellite == SatelliteID(system: .glonass, number: 1) && $0.signal == "1C" })
+        let channel = try #require(glonassNavigation.glonassChannels[1])
+        #expect(channel == 1)
+        #expect(r01.frequency == GNSSConstants.glonassG1(channel: channel))
+    }
+
     // MARK: - GeoRegistrationArticle.md
 
     /// Reference: the session started at the fix's position facing true north (compass 0°), so

@@ -97,6 +97,10 @@ struct GNSSReaderFuzzTests {
         outcomes["obs"] = fuzz("obs", try base(drive + "Pixel5_GnssLog_part1.21o", maxLines: 420, recordStart: { $0.hasPrefix(">") }), RinexObservationFile.read(data:source:)) { f in
             expectFinite(processor.run(f.epochs, mode: .wls).fixes, "obs")
         }
+        let rinex2 = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/GNSS/geodetic.211.99o")
+        outcomes["obs_rinex2"] = fuzz("obs_rinex2", Array(try Data(contentsOf: rinex2)), RinexObservationFile.read(data:source:)) { f in
+            for e in f.epochs { #expect(e.time.isFinite && e.observations.allSatisfy { $0.pseudorange?.isFinite ?? true }, "obs_rinex2") }
+        }
         outcomes["nav"] = fuzz("nav", try base(drive + "hour1180.21n", maxLines: 240, recordStart: { !$0.hasPrefix("   ") }), RinexNavigationFile.read(data:source:)) { n in
             let e = SatelliteEphemerides(navigation: n)
             for sat in n.ephemerides.keys {

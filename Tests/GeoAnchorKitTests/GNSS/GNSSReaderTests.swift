@@ -156,11 +156,16 @@ struct GNSSReaderTests {
         }
     }
 
-    /// RINEX 2 observation files are refused with a typed error (not silently misread).
-    @Test func rinex2ObservationIsRefused() throws {
+    /// RINEX 1 observation files are refused with a typed error (not silently misread); a RINEX
+    /// 2 header alone is a truncated file (RINEX 2 itself: RinexVersion2Tests).
+    @Test func rinex1ObservationIsRefused() throws {
         let header = "     2.11           OBSERVATION DATA    M (MIXED)           RINEX VERSION / TYPE\n"
-        do { _ = try RinexObservationFile.read(data: Data(header.utf8), source: "old.16o"); Issue.record("accepted RINEX 2") } catch {
-            #expect(error.description == "old.16o:1: RINEX observation version 2.11 is not supported")
+        do { _ = try RinexObservationFile.read(data: Data(header.utf8), source: "old.16o"); Issue.record("accepted a header alone") } catch {
+            #expect(error.description == "old.16o:1: file ends inside the header (no 'END OF HEADER')")
+        }
+        let v1 = "     1              OBSERVATION DATA    G (GPS)             RINEX VERSION / TYPE\n"
+        do { _ = try RinexObservationFile.read(data: Data(v1.utf8), source: "old.90o"); Issue.record("accepted RINEX 1") } catch {
+            #expect(error.description == "old.90o:1: RINEX observation version 1.0 is not supported")
         }
     }
 }
