@@ -31,10 +31,10 @@ struct AccuracyCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Trace to evaluate (.nmea, .gpx, .csv, .geojson, .kml).")
+    @Option(help: "Trace to evaluate (.nmea, .gpx, .csv, .geojson, .kml/.kmz).")
     var trace: String
 
-    @Option(help: "Reference track (.nmea, .gpx, .csv, .geojson, .kml).")
+    @Option(help: "Reference track (.nmea, .gpx, .csv, .geojson, .kml/.kmz).")
     var truth: String
 
     @Flag(help: "Print the statistics as JSON.")

@@ -16,7 +16,7 @@ struct ConvertCommand: ParsableCommand {
         geoid_separation,horizontal_accuracy,vertical_accuracy,speed,course,heading,heading_accuracy,\
         satellites,hdop,vdop,pdop,quality; GSDC ground_truth.csv / device_gnss.csv are read too; a \
         sensors CSV has time,sensor,x,y,z and, for the uncalibrated kinds, bias_x,bias_y,bias_z; GPSBabel's unicsv too), .geojson/.json (RFC 7946 Point features; \
-        LineStrings with togeojson's per-position times; ogr2ogr's GPX track points), .kml (input only: \
+        LineStrings with togeojson's per-position times; ogr2ogr's GPX track points), .kml/.kmz (input only; a .kmz is unzipped, its first .kml read: \
         gx:Track and timed Point placemarks are the fixes, untimed Point placemarks the waypoints, \
         written with --waypoints). Streams: \
         memory does not grow with the file (except GeoJSON input). Invalid input exits with status 2 \

@@ -8,7 +8,9 @@ struct RouteCommand: ParsableCommand {
         abstract: "Order tour stops and estimate the walk (distance, climbs, time).",
         discussion: """
         Stops (--stops FILE): a GPX file's waypoints (.gpx: id = <name>, or "waypoint N" for a \
-        waypoint without one; altitude = <ele>, MSL; all waypoints with <ele> or none), or a CSV \
+        waypoint without one; altitude = <ele>, MSL; all waypoints with <ele> or none), a KML or KMZ \
+        file's untimed Point placemarks (.kml/.kmz, e.g. exported from Google My Maps: id = <name>; \
+        altitude only under an explicit absolute altitudeMode), or a CSV \
         with a header row: id,latitude,longitude[,altitude][,dwell_s] — degrees \
         (WGS84), altitude in meters (MSL; used only for height differences, all rows or none; a \
         stop without altitude has no height, not 0 m), dwell_s in seconds spent at the stop. Legs \
@@ -25,7 +27,7 @@ struct RouteCommand: ParsableCommand {
         With --paths FILE.geojson the legs follow the file's LineStrings (shortest paths) — or with \
         --paths FILE.gpx its track segments, else its routes (a trail exported from OpenStreetMap \
         or an outdoor app; <ele> gives MSL heights, all points or none, comparable with the stops' \
-        MSL altitudes without --geoid); each stop \
+        MSL altitudes without --geoid) — or with --paths FILE.kml/.kmz its LineStrings (no heights); each stop \
         is snapped to the nearest path within --max-snap meters; stops off the network or on a \
         disconnected part are reported. Heights: when the positions have a third coordinate \
         (meters above the WGS84 ellipsoid, RFC 7946; all positions or none) the climbs follow the \
@@ -53,7 +55,7 @@ struct RouteCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Stops: a CSV id,latitude,longitude[,altitude][,dwell_s], or a GPX file's waypoints (.gpx).")
+    @Option(help: "Stops: a CSV id,latitude,longitude[,altitude][,dwell_s], a GPX file's waypoints (.gpx), or a KML/KMZ file's untimed Point placemarks (.kml/.kmz).")
     var stops: String
 
     @Option(help: "Start location LAT,LON[,ALT] (default: the first stop).")
@@ -65,7 +67,7 @@ struct RouteCommand: ParsableCommand {
     @Flag(name: .customLong("return"), help: "Return to the start (round trip).")
     var roundTrip = false
 
-    @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths, or a GPX file whose track segments (else routes) are; legs follow them.")
+    @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths, a GPX file whose track segments (else routes) are, or a KML/KMZ file's LineStrings; legs follow them.")
     var paths: String?
 
     @Option(name: .customLong("max-snap"), help: "With --paths: farthest a stop may be from a path, meters (default 100).")
@@ -83,7 +85,7 @@ struct RouteCommand: ParsableCommand {
     /// the stops CSV. Returns them, how many have an altitude, and each id's CSV line.
     static func readStops(_ path: String) throws -> ([RouteStop], Int, [String: Int]) {
         let ext = (path as NSString).pathExtension.lowercased()
-        if ext == "gpx" || ext == "kml" {
+        if ext == "gpx" || ext == "kml" || ext == "kmz" {
             let url = URL(fileURLWithPath: path)
             let waypoints = ext == "gpx" ? try GPXReader.waypoints(url: url) : try KMLReader.waypoints(url: url)
             guard !waypoints.isEmpty else {
@@ -135,7 +137,7 @@ struct RouteCommand: ParsableCommand {
                 if (paths as NSString).pathExtension.lowercased() == "gpx" {
                     return try located(paths) { try PathNetwork(gpx: URL(fileURLWithPath: paths)) }
                 }
-                if (paths as NSString).pathExtension.lowercased() == "kml" {
+                if ["kml", "kmz"].contains((paths as NSString).pathExtension.lowercased()) {
                     // KML LineStrings; their altitudes (often ground-clamped) are not taken as path heights.
                     let lines = try KMLReader.lines(url: URL(fileURLWithPath: paths))
                     guard !lines.isEmpty else { throw InputError(file: paths, line: nil, message: "no LineString to use as paths") }

@@ -12,9 +12,9 @@ struct TourCommand: ParsableCommand {
         "radius" (meters); Polygon features with "kind": "zone" carry "id"; LineString features \
         with "kind": "path" form the walking path (joined in file order). Or a GPX file (.gpx): its \
         waypoints are the stops (id = <name>, or "waypoint N" without one; radius --radius) and its \
-        track segments, else its routes, the path; or a KML file (.kml, e.g. from Google My Maps): \
+        track segments, else its routes, the path; or a KML file (.kml, or zipped .kmz as Google My Maps and Google Earth export it): \
         its untimed Point placemarks are the stops and its LineStrings the path.
-        --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson, .kml).
+        --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson, .kml/.kmz).
         Zones are evaluated in pure Swift (--zones native, the default: PlanarTourZones) or with \
         GEOS prepared geometries (--zones geos: TourZones); both give the same events.
         Fixes go through the position filter (PositionFilter, default adaptive configuration) unless --raw; \
@@ -36,7 +36,7 @@ struct TourCommand: ParsableCommand {
     @Option(help: "With a GPX or KML --tour: every stop's trigger radius, meters (default 20).")
     var radius: Double?
 
-    @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson, .kml).")
+    @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson, .kml/.kmz).")
     var trace: String
 
     @Flag(help: "Print JSON lines (keys time, type, id) instead of CSV.")
@@ -57,7 +57,7 @@ struct TourCommand: ParsableCommand {
     func run() throws {
         try withInputErrors {
             if let radius {
-                guard ["gpx", "kml"].contains((tour as NSString).pathExtension.lowercased()) else {
+                guard ["gpx", "kml", "kmz"].contains((tour as NSString).pathExtension.lowercased()) else {
                     throw InputError(file: "--radius", line: nil, message: "applies to a GPX or KML --tour only (a GeoJSON tour gives each stop's radius)")
                 }
                 try located("--radius") { try TourStop.radiusRange.check(radius, name: "stop radius") }
@@ -132,7 +132,7 @@ enum TourReplay {
         let tour = try located(tourURL.path) {
             switch tourURL.pathExtension.lowercased() {
             case "gpx": return try Tour(waypoints: GPXReader.waypoints(url: tourURL), path: GPXReader.lines(url: tourURL), radius: gpxRadius)
-            case "kml": return try Tour(waypoints: KMLReader.waypoints(url: tourURL), path: KMLReader.lines(url: tourURL), radius: gpxRadius)
+            case "kml", "kmz": return try Tour(waypoints: KMLReader.waypoints(url: tourURL), path: KMLReader.lines(url: tourURL), radius: gpxRadius)
             default: return try Tour(contentsOf: tourURL)
             }
         }

@@ -234,6 +234,33 @@ extension GeobenchInterfaceTests {
 }
 
 extension GeobenchInterfaceTests {
+    /// KMZ (scripts/dev/kmz_fixtures.sh) wherever KML is read: a GDAL LIBKML archive converts to
+    /// walk.gpx's 5 fixes; a Python-zipped stops archive gives `route` the same stops and
+    /// distance as the KML inside it (reference: kmlFilesFromGPSBabel's 655–670 m) and `tour`
+    /// its stops; a KMZ output is refused like KML.
+    @Test func kmzFiles() throws {
+        let dir = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other").path
+        let out = try temporaryFile("kz.csv", "")
+        let c = try geobench(["convert", "--input", dir + "/walk.libkml-track-points.kmz", "--output", out])
+        #expect(c.status == 0, "\(c.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 6)
+        let r = try geobench(["route", "--stops", dir + "/stops.python.kmz", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try json(r.stdout)
+        #expect(j["order"] as? [String] == ["Old Town Hall", "Charles Bridge"])
+        let d = j["distance_m"] as? Double ?? 0
+        #expect(d > 655 && d < 670, "\(d)")
+        let t = try geobench(["tour", "--tour", dir + "/stops.python.kmz", "--trace", dir + "/walk.gpsbabel-track.kmz", "--radius", "30"])
+        #expect(t.status == 0 && t.stdout.hasPrefix("time,type,id\n"), "\(t.stderr)")
+        let k = try geobench(["convert", "--input", dir + "/walk.gpx", "--output", out + ".kmz"])
+        #expect(k.status == 2 && k.stderr.contains("KML is read, not written"), "\(k.stderr)")
+        let notKMZ = try temporaryFile("n.kmz", "PK\u{3}\u{4}not really a zip")
+        let e = try geobench(["convert", "--input", notKMZ, "--output", out])
+        #expect(e.status == 2 && e.stderr.contains("KMZ archive: "), "\(e.stderr)")
+    }
+}
+
+extension GeobenchInterfaceTests {
     /// A semicolon-separated table (a spreadsheet's CSV in a decimal-comma locale) is diagnosed
     /// as such by the table subcommands too.
     @Test func semicolonTablesAreDiagnosed() throws {

@@ -4,8 +4,11 @@ import FoundationXML
 #endif
 
 /// Reader for KML 2.2 (Google Earth, Google My Maps, GPSBabel, GDAL), built on Foundation's
-/// `XMLParser` like ``GPXReader``. KMZ (zipped KML) is not read: unzip it first (its
-/// `doc.kml`).
+/// `XMLParser` like ``GPXReader``, and for KMZ: a ZIP archive (what Google My Maps and Google
+/// Earth export by default) whose first `.kml` entry is the document (KML 2.2 §"KMZ"; usually
+/// `doc.kml`), recognised by its content, whatever the extension. The archive is unzipped in
+/// pure Swift (stored and deflated entries, CRC-32 checked, at most ``maximumKMZSize`` bytes
+/// of archive and of document); errors in the document name it as `FILE.kmz/doc.kml:LINE`.
 ///
 /// **What is what** (the semantics Google Earth gives these elements):
 /// - Fixes: every `gx:Track` (Google Earth's and most tracking apps' recorded track: `<when>`
@@ -41,24 +44,120 @@ public enum KMLReader {
         try read(url: url, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: nil)
     }
 
-    /// Opens, checks (options, entity declarations, UTF-8) and reads a file.
+    /// Opens, checks (options, entity declarations, UTF-8) and reads a file (a KMZ unzipped first).
     static func read(url: URL, options: TraceReadConfiguration, onFix: (Fix) throws -> Void,
                      onWaypoint: ((GPXWaypoint) throws -> Void)?, onLine: (([Fix]) -> Void)?) throws -> TraceReadSummary {
         try options.check(source: url.path)
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
+        if let archive = try kmzArchive(url: url) {
+            return try readKMZ(archive: archive, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
+        }
         try XMLInputCheck.check(url: url, format: XMLInputCheck.kml)
         return try read(stream: stream, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
     }
 
-    /// Reads KML from bytes in memory; `source` names it in errors.
+    /// Reads KML (or KMZ) from bytes in memory; `source` names it in errors.
     public static func read(data: Data, source: String, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void,
                             onWaypoint: ((GPXWaypoint) throws -> Void)? = nil) throws -> TraceReadSummary {
         try options.check(source: source)
+        if ZipArchive.looksLike(data.prefix(4)) {
+            return try readKMZ(archive: data, source: source, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: nil)
+        }
         try XMLInputCheck.check(data: data, source: source, format: XMLInputCheck.kml)
         return try read(stream: InputStream(data: data), source: source, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: nil)
+    }
+
+    /// The largest KMZ archive read, and the largest document unzipped from one: 256 MiB each
+    /// (a day of 1 Hz track is a few MB of KML; the cap keeps a corrupted or hostile archive from
+    /// exhausting memory).
+    public static let maximumKMZSize = ZipArchive.defaultSizeLimit
+
+    /// The most documents read from one KMZ (its root and those it links to).
+    static let maximumKMZDocuments = 256
+
+    /// The bytes of `url` when it is a ZIP archive (by its first bytes), else nil (plain KML).
+    static func kmzArchive(url: URL) throws(TraceFormatError) -> Data? {
+        guard let h = FileHandle(forReadingAtPath: url.path) else {
+            throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
+        }
+        let head = (try? h.read(upToCount: 4)) ?? Data()
+        let size = (try? h.seekToEnd()) ?? 0
+        try? h.close()
+        guard ZipArchive.looksLike(head) else { return nil }
+        guard size <= UInt64(maximumKMZSize) else {
+            throw TraceFormatError(source: url.path, line: nil, message: "KMZ archive of \(size) bytes is larger than the \(maximumKMZSize) bytes read")
+        }
+        do { return try Data(contentsOf: url) } catch {
+            throw TraceFormatError(source: url.path, line: nil, message: "cannot read file: \(error.localizedDescription)")
+        }
+    }
+
+    /// Reads a KMZ: its first `.kml` entry (in the central directory's order, KML 2.2's rule),
+    /// then, in order, the archive's documents it links to with `NetworkLink`s (relative
+    /// `href`s: GDAL's LIBKML driver writes each layer as `layers/NAME.kml` linked from
+    /// `doc.kml`), each once, resolved against the linking document's folder. Links to anything
+    /// outside the archive (`http://…`, a missing entry) are not followed: counted in
+    /// ``TraceReadSummary/ignoredRecords``. Errors name the document: `FILE.kmz/doc.kml:LINE`.
+    static func readKMZ(archive: Data, source: String, options: TraceReadConfiguration, onFix: (Fix) throws -> Void,
+                        onWaypoint: ((GPXWaypoint) throws -> Void)?, onLine: (([Fix]) -> Void)?) throws -> TraceReadSummary {
+        let zip: ZipArchive
+        do { zip = try ZipArchive(data: archive) } catch {
+            throw TraceFormatError(source: source, line: nil, message: "KMZ archive: \(error)")
+        }
+        guard let root = zip.firstEntry(withExtension: "kml") else {
+            let names = zip.entries.prefix(8).map(\.name).joined(separator: ", ")
+            throw TraceFormatError(source: source, line: nil,
+                message: "KMZ archive without a .kml document (entries: \(names.isEmpty ? "none" : names)\(zip.entries.count > 8 ? ", …" : ""))")
+        }
+        var total = TraceReadSummary()
+        var queue = [root.name], seen: Set<String> = [root.name]
+        var next = 0
+        while next < queue.count {
+            let name = queue[next]
+            next += 1
+            let documentSource = source + "/" + name
+            guard let entry = zip.entry(named: name) else { continue }
+            let bytes: [UInt8]
+            do { bytes = try zip.data(for: entry, limit: maximumKMZSize) } catch {
+                throw TraceFormatError(source: source, line: nil, message: "KMZ archive: \(error)")
+            }
+            let data = Data(bytes)
+            try XMLInputCheck.check(data: data, source: documentSource, format: XMLInputCheck.kml)
+            var links: [String] = []
+            let s = try read(stream: InputStream(data: data), source: documentSource, options: options, onFix: onFix,
+                             onWaypoint: onWaypoint, onLine: onLine, networkLinks: &links)
+            total.add(s)
+            for href in links {
+                guard let target = archivePath(href, relativeTo: name), zip.entry(named: target) != nil,
+                      queue.count < maximumKMZDocuments else {
+                    total.ignoredRecords += 1
+                    continue
+                }
+                if seen.insert(target).inserted { queue.append(target) }
+            }
+        }
+        return total
+    }
+
+    /// An `href` as a path inside the archive, relative to the folder of the document `base`;
+    /// nil for a URL with a scheme (`http:`, `file:`), an absolute path or one leaving the archive.
+    static func archivePath(_ href: String, relativeTo base: String) -> String? {
+        var h = href
+        if let hash = h.firstIndex(of: "#") { h = String(h[..<hash]) }   // `doc.kml#id`: the document
+        guard !h.isEmpty, !h.hasPrefix("/"), !h.contains("://"), !h.lowercased().hasPrefix("file:") else { return nil }
+        h = h.removingPercentEncoding ?? h
+        var parts = base.split(separator: "/").dropLast().map(String.init)
+        for p in h.split(separator: "/") {
+            switch p {
+            case ".": continue
+            case "..": guard !parts.isEmpty else { return nil }; parts.removeLast()
+            default: parts.append(String(p))
+            }
+        }
+        return parts.joined(separator: "/")
     }
 
     /// The waypoints (untimed `Point` placemarks) of a KML file, in document order — the stops
@@ -84,7 +183,7 @@ public enum KMLReader {
 
     static func read(stream: InputStream, source: String, options: TraceReadConfiguration,
                      onFix: (Fix) throws -> Void, onWaypoint: ((GPXWaypoint) throws -> Void)?,
-                     onLine: (([Fix]) -> Void)?) throws -> TraceReadSummary {
+                     onLine: (([Fix]) -> Void)?, networkLinks: UnsafeMutablePointer<[String]>? = nil) throws -> TraceReadSummary {
         try withoutActuallyEscaping(onFix) { onFix in
             try withoutActuallyEscaping(onWaypoint ?? { _ in }) { waypoint in
                 let d = Delegate(source: source, options: options, onFix: onFix, onWaypoint: onWaypoint == nil ? nil : waypoint)
@@ -102,8 +201,9 @@ public enum KMLReader {
                     throw TraceFormatError(source: source, line: parser.lineNumber > 0 ? parser.lineNumber : nil, message: msg)
                 }
                 guard d.sawKML else {
-                    throw TraceFormatError(source: source, line: nil, message: "not a KML document (no <kml> root element; a KMZ must be unzipped first)")
+                    throw TraceFormatError(source: source, line: nil, message: "not a KML document (no <kml> root element)")
                 }
+                if let networkLinks { networkLinks.pointee = d.networkLinks } else { d.summary.ignoredRecords += d.networkLinks.count }
                 return d.summary
             }
         }
@@ -132,6 +232,8 @@ public enum KMLReader {
         let onFix: (Fix) throws -> Void
         let onWaypoint: ((GPXWaypoint) throws -> Void)?
         var onLine: (([Fix]) -> Void)?
+        /// The `href`s of the document's `NetworkLink`s (`<Link>` or KML 2.0's `<Url>`), in order.
+        var networkLinks: [String] = []
         var summary = TraceReadSummary()
         var callbackError: (any Error)?
         var formatError: TraceFormatError?
@@ -179,6 +281,10 @@ public enum KMLReader {
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
             let name = Self.local(elementName)
             defer { if !stack.isEmpty { stack.removeLast() }; text = "" }
+            if name == "href", stack.contains("NetworkLink") {
+                networkLinks.append(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                return
+            }
             guard placemark != nil else { return }
             let parent = stack.count >= 2 ? stack[stack.count - 2] : ""
             let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -300,7 +406,12 @@ public enum KMLReader {
                 if stampTime == nil { p.invalid = p.invalid ?? lastError }
             }
             if let a = p.extendedAltitude {
-                p.points = p.points.map { ($0.0, $0.1, $0.2 ?? a) }
+                // GDAL's `ele` (the GPX elevation it came from) is the height: GDAL's LIBKML
+                // driver writes the Point itself as `lon,lat,0` under clampToGround. An explicit
+                // `absolute` Point altitude stays.
+                p.points = p.points.enumerated().map { k, c in
+                    (c.0, c.1, k < p.pointAbsolute.count && p.pointAbsolute[k] && c.2 != nil ? c.2 : a)
+                }
             }
             if let bad = p.invalid {
                 let e = TraceFormatError(source: source, line: bad.line, message: bad.message)

@@ -99,6 +99,14 @@ public struct TraceReadSummary: Sendable, Hashable {
 
     public init() {}
 
+    /// Adds another read's counts (the documents of one KMZ).
+    mutating func add(_ o: TraceReadSummary) {
+        lines += o.lines; fixes += o.fixes; sensorSamples += o.sensorSamples; ignoredRecords += o.ignoredRecords
+        untimedPoints += o.untimedPoints; otherProviderFixes += o.otherProviderFixes; rawMeasurements += o.rawMeasurements
+        segments += o.segments; waypoints += o.waypoints; skippedLines += o.skippedLines
+        firstSkipped += o.firstSkipped.prefix(Swift.max(0, 10 - firstSkipped.count))
+    }
+
     mutating func skip(_ e: TraceFormatError) {
         skippedLines += 1
         if firstSkipped.count < 10 { firstSkipped.append(e) }

@@ -2,7 +2,8 @@ import Foundation
 
 /// The trace file formats GeoAnchorKit reads and writes.
 public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
-    /// KML (`.kml`) is read (``KMLReader``), not written: write GPX, which Google Earth opens too.
+    /// KML (`.kml`, or zipped as `.kmz`) is read (``KMLReader``), not written: write GPX, which
+    /// Google Earth opens too.
     case nmea, gpx, csv, geojson, kml
 
     /// The formats ``TraceWriter`` writes (all but KML).
@@ -10,14 +11,15 @@ public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
 
     /// The format implied by a file name's extension (`.nmea`/`.log`/`.txt` → NMEA, which
     /// includes Android GnssLogger logs, told apart by content; `.gpx`,
-    /// `.csv`, `.geojson`/`.json`, `.kml`), case-insensitive; nil for anything else.
+    /// `.csv`, `.geojson`/`.json`, `.kml`/`.kmz` — a KMZ is a zipped KML, unzipped by
+    /// ``KMLReader``), case-insensitive; nil for anything else.
     public init?(pathExtension ext: String) {
         switch ext.lowercased() {
         case "nmea", "log", "txt": self = .nmea
         case "gpx", "xml": self = .gpx
         case "csv": self = .csv
         case "geojson", "json": self = .geojson
-        case "kml": self = .kml
+        case "kml", "kmz": self = .kml
         default: return nil
         }
     }
@@ -49,7 +51,7 @@ public enum TraceReader {
         try options.check(source: url.path)
         guard let fmt = format ?? TraceFormat(pathExtension: url.pathExtension) else {
             throw TraceFormatError(source: url.path, line: nil,
-                message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv, .geojson or .kml)")
+                message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv, .geojson, .kml or .kmz)")
         }
         switch fmt {
         case .nmea:

@@ -18,7 +18,7 @@ extension PathConstraint {
             guard !lines.isEmpty else { throw InputError(file: file, line: nil, message: "no track segment or route with points to use as a path") }
             return try located(file, context: "not a usable path") { try PathConstraint(lines: lines, crossTrackSigma: crossTrackSigma) }
         }
-        if url.pathExtension.lowercased() == "kml" {
+        if ["kml", "kmz"].contains(url.pathExtension.lowercased()) {
             let lines = try KMLReader.lines(url: url)
             guard !lines.isEmpty else { throw InputError(file: file, line: nil, message: "no LineString to use as a path") }
             return try located(file, context: "not a usable path") { try PathConstraint(lines: lines, crossTrackSigma: crossTrackSigma) }

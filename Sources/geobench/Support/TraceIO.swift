@@ -11,7 +11,7 @@ enum TraceIO {
         let ext = (path as NSString).pathExtension
         guard let f = TraceFormat(pathExtension: ext) else {
             throw InputError(file: option, line: nil,
-                message: "cannot tell the format of '\(path)' from its extension (use .nmea/.log/.txt, .gpx, .csv, .geojson/.json, .kml)")
+                message: "cannot tell the format of '\(path)' from its extension (use .nmea/.log/.txt, .gpx, .csv, .geojson/.json, .kml/.kmz)")
         }
         return f
     }

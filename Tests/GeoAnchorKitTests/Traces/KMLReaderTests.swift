@@ -174,3 +174,119 @@ extension KMLReaderTests {
         #expect(read > 0 && refused > 0 && read + refused == 80 * files.count)
     }
 }
+
+/// KMZ: the zipped KML Google My Maps and Google Earth export by default, as GDAL's LIBKML
+/// driver, Info-ZIP and Python's zipfile write it (scripts/dev/kmz_fixtures.sh). Reference: the
+/// KML each archive holds (the committed fixture it was made from), read as plain KML.
+extension KMLReaderTests {
+    static func all(_ url: URL) throws -> ([Fix], [GPXWaypoint], TraceReadSummary) {
+        var fixes: [Fix] = [], wpts: [GPXWaypoint] = []
+        let s = try KMLReader.read(url: url, onFix: { fixes.append($0) }, onWaypoint: { wpts.append($0) })
+        return (fixes, wpts, s)
+    }
+
+    @Test(arguments: [
+        ("walk.gpsbabel-track.kmz", "walk.gpsbabel-track.kml"),          // Info-ZIP, doc.kml deflated
+        ("walk.libkml-track-points.kmz", "walk.ogr-track-points.kml"),   // GDAL LIBKML: doc.kml → NetworkLink → layers/track_points.kml
+        ("stops.python.kmz", "stops.gpsbabel.kml"),                      // Python zipfile, doc.kml after images/
+    ]) func kmzAsTheKMLInside(kmz: String, kml: String) throws {
+        let (f1, w1, s1) = try Self.all(Self.dir.appendingPathComponent(kmz))
+        let (f2, w2, s2) = try Self.all(Self.dir.appendingPathComponent(kml))
+        #expect(f1 == f2 && w1 == w2, "\(kmz)")
+        #expect(s1.fixes == s2.fixes && s1.waypoints == s2.waypoints && s1.untimedPoints == s2.untimedPoints)
+        #expect(f1.count + w1.count > 0)
+        // The trace entry points and the extension: .kmz is KML.
+        #expect(TraceFormat(pathExtension: "KMZ") == .kml)
+        var viaTraceReader: [Fix] = []
+        _ = try TraceReader.read(url: Self.dir.appendingPathComponent(kmz), onFix: { viaTraceReader.append($0) })
+        #expect(viaTraceReader == f1)
+    }
+
+    /// GDAL's LIBKML driver writes the Point as `lon,lat,0` and the GPX elevation as `ele`
+    /// ExtendedData: the height is the `ele` (reference: walk.gpx's `<ele>`s).
+    @Test func libkmlHeightsAreTheGPXElevations() throws {
+        let (fixes, _, _) = try Self.all(Self.dir.appendingPathComponent("walk.libkml-track-points.kmz"))
+        let gpx = try GPSBabelTraceTests.gpx()
+        #expect(fixes.count == 5 && fixes.map(\.height) == gpx.map(\.height) && fixes.map(\.time) == gpx.map(\.time))
+    }
+
+    /// Errors inside a KMZ name the document (`FILE.kmz/doc.kml:LINE`); archives that are not
+    /// KMZ or not readable say why; NetworkLinks leaving the archive are counted, not followed,
+    /// and a link cycle reads each document once.
+    @Test func kmzProblems() throws {
+        func zip(_ entries: [(String, String)]) -> Data {
+            // A stored-entries ZIP (APPNOTE 6.3.10 §4.3), enough to hold test documents.
+            var out: [UInt8] = [], central: [UInt8] = []
+            func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+            func le32(_ v: UInt32) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)] }
+            for (name, text) in entries {
+                let n = Array(name.utf8), d = Array(text.utf8), crc = ZipArchive.crc32(d), offset = UInt32(out.count)
+                let common = le16(20) + le16(0x800) + le16(0) + le16(0) + le16(0) + le32(crc) + le32(UInt32(d.count)) + le32(UInt32(d.count)) + le16(n.count) + le16(0)
+                out += [0x50, 0x4B, 3, 4] + common + n + d
+                central += [0x50, 0x4B, 1, 2] + le16(20) + common + le16(0) + le16(0) + le16(0) + le32(0) + le32(offset) + n
+            }
+            let cdOffset = UInt32(out.count)
+            out += central + [0x50, 0x4B, 5, 6] + le16(0) + le16(0) + le16(entries.count) + le16(entries.count) + le32(UInt32(central.count)) + le32(cdOffset) + le16(0)
+            return Data(out)
+        }
+        func read(_ d: Data) -> Result<([Fix], TraceReadSummary), TraceFormatError> {
+            var fixes: [Fix] = []
+            do { let s = try KMLReader.read(data: d, source: "t.kmz", onFix: { fixes.append($0) }); return .success((fixes, s)) }
+            catch let e as TraceFormatError { return .failure(e) } catch { return .failure(TraceFormatError(source: "?", line: nil, message: "\(error)")) }
+        }
+        let head = "<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document>\n"
+        let placemark = "<Placemark><TimeStamp><when>2026-05-16T14:00:00Z</when></TimeStamp><Point><coordinates>14.4,50.1</coordinates></Point></Placemark>\n"
+        let bad = "<Placemark><TimeStamp><when>2026-05-16T14:00:00Z</when></TimeStamp><Point><coordinates>14.4,95</coordinates></Point></Placemark>\n"
+        func link(_ href: String) -> String { "<NetworkLink><Link><href>\(href)</href></Link></NetworkLink>\n" }
+        // A bad value in a linked document: the error names the archive, the document and its line.
+        if case .failure(let e) = read(zip([("doc.kml", head + link("layers/a.kml") + "</Document></kml>"), ("layers/a.kml", head + placemark + bad + "</Document></kml>")])) {
+            #expect(e.source == "t.kmz/layers/a.kml" && e.line == 3 && e.message.contains("latitude 95"), "\(e)")
+        } else { Issue.record("bad latitude accepted") }
+        // Links: relative (../), to http, to a missing entry, a cycle back to doc.kml.
+        let r = read(zip([("doc.kml", head + placemark + link("layers/a.kml") + link("https://example.com/x.kml") + link("missing.kml") + "</Document></kml>"),
+                          ("layers/a.kml", head + placemark + link("../doc.kml") + link("b.kml#id") + "</Document></kml>"),
+                          ("layers/b.kml", head + placemark + "</Document></kml>")]))
+        if case .success(let (fixes, s)) = r {
+            #expect(fixes.count == 3 && s.fixes == 3 && s.ignoredRecords == 2, "\(s)")
+        } else { Issue.record("\(r)") }
+        // No .kml entry; not a ZIP after its first bytes; an entry's CRC-32 wrong.
+        if case .failure(let e) = read(zip([("images/a.png", "x"), ("notes.txt", "y")])) {
+            #expect(e.description == "t.kmz: KMZ archive without a .kml document (entries: images/a.png, notes.txt)")
+        } else { Issue.record("accepted") }
+        if case .failure(let e) = read(Data([0x50, 0x4B, 3, 4] + Array(repeating: 0, count: 40))) {
+            #expect(e.description.hasPrefix("t.kmz: KMZ archive: ") && e.description.contains("end-of-central-directory"), "\(e)")
+        } else { Issue.record("accepted") }
+        var corrupt = [UInt8](zip([("doc.kml", head + placemark + "</Document></kml>")]))
+        corrupt[30 + 7 + 60] ^= 0x20   // one byte of the stored document
+        if case .failure(let e) = read(Data(corrupt)) {
+            #expect(e.description.hasPrefix("t.kmz: KMZ archive: ") && e.description.contains("CRC-32"), "\(e)")
+        } else { Issue.record("accepted") }
+        #expect(KMLReader.archivePath("../x.kml", relativeTo: "doc.kml") == nil)
+        #expect(KMLReader.archivePath("./b%20c.kml", relativeTo: "layers/a.kml") == "layers/b c.kml")
+        #expect(KMLReader.archivePath("file:///etc/x.kml", relativeTo: "doc.kml") == nil && KMLReader.archivePath("/x.kml", relativeTo: "doc.kml") == nil)
+    }
+
+    /// The KMZ fixtures under the seeded mutations (as ``mutants()``): read with valid fixes,
+    /// or refused with a TraceFormatError naming the mutant — never a trap.
+    @Test func kmzMutants() throws {
+        var rng = SeededRandom(seed: 0x4B4D5A)
+        var read = 0, refused = 0
+        for name in ["walk.gpsbabel-track.kmz", "walk.libkml-track-points.kmz", "stops.python.kmz"] {
+            let bytes = Array(try Data(contentsOf: Self.dir.appendingPathComponent(name)))
+            for k in 0..<80 {
+                let m = GNSSReaderFuzzTests.mutate(bytes, &rng)
+                let source = "\(name)#\(k)"
+                do {
+                    var fixes: [Fix] = []
+                    _ = try KMLReader.read(data: Data(m), source: source, onFix: { fixes.append($0) }, onWaypoint: { _ in })
+                    #expect(fixes.allSatisfy { $0.validationProblem == nil }, "\(source)")
+                    read += 1
+                } catch let e as TraceFormatError {
+                    #expect(e.description.hasPrefix(source), "\(e)")
+                    refused += 1
+                }
+            }
+        }
+        #expect(read > 0 && refused > 0 && read + refused == 240)
+    }
+}
