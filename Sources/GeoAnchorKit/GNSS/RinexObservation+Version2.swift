@@ -308,21 +308,9 @@ struct RinexVersion2ObservationParser {
             _ = try l.int(st + 15, 1, "signal strength of \(sat) \(types[k])", in: 0...9)
             guard let c = cols[k] else { f.unassignedValues += 1; continue }
             // One observation per RINEX 3 signal: the first value of that signal creates it.
-            var idx = slot[c.first]
-            if idx < 0 {
-                let freq = sat.system == .glonass
-                    ? RinexObservationFile.frequency(sat, signal: c.signal, channels: f.glonassChannels) : c.frequency
-                idx = current!.observations.count
-                current!.observations.append(GNSSObservation(satellite: sat, signal: c.signal, frequency: freq))
-                slot[c.first] = idx
-            }
-            switch c.kind {
-            case 67: if v != 0 { current!.observations[idx].pseudorange = v }                      // C
-            case 76: if abs(v) >= 0.001 { current!.observations[idx].carrierPhase = v }; current!.observations[idx].lossOfLockIndicator = lli // L
-            case 68: current!.observations[idx].doppler = v                                         // D
-            case 83: if v != 0 { current!.observations[idx].cn0 = v }                               // S
-            default: break
-            }
+            current!.store(v, kind: c.kind, lli: lli, satellite: sat, signal: c.signal, slot: &slot[c.first],
+                           frequency: sat.system == .glonass
+                               ? RinexObservationFile.frequency(sat, signal: c.signal, channels: f.glonassChannels) : c.frequency)
         }
         if line + 1 < linesPerSatellite {
             state = .data(satellite: s, line: line + 1)

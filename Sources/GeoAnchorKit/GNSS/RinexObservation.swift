@@ -50,6 +50,28 @@ public struct GNSSEpoch: Sendable, Hashable {
     }
 }
 
+extension GNSSEpoch {
+    /// Stores one RINEX value of kind `C`, `L`, `D` or `S` (its first letter, as a byte) in the
+    /// observation of `sat`'s `signal`, which the signal's first value creates (`slot`: its
+    /// index in ``observations``, −1 before). A code or strength of 0 and a phase within 0.001
+    /// cycle of 0 are "not observed" (GnssLogger converters write `-0.000` for an invalid
+    /// accumulated delta range); the LLI goes with the phase.
+    mutating func store(_ v: Double, kind: UInt8, lli: Int, satellite sat: SatelliteID, signal: String,
+                        slot: inout Int, frequency: @autoclosure () -> Double?) {
+        if slot < 0 {
+            slot = observations.count
+            observations.append(GNSSObservation(satellite: sat, signal: signal, frequency: frequency()))
+        }
+        switch kind {
+        case 67: if v != 0 { observations[slot].pseudorange = v }                                   // C
+        case 76: if abs(v) >= 0.001 { observations[slot].carrierPhase = v }; observations[slot].lossOfLockIndicator = lli // L
+        case 68: observations[slot].doppler = v                                                     // D
+        case 83: if v != 0 { observations[slot].cn0 = v }                                           // S
+        default: break
+        }
+    }
+}
+
 /// A RINEX 2.10/2.11 or 3.0x/4.0x observation file (mixed or single system).
 ///
 /// Reads every system and observable the header declares (code `C`, phase `L`, Doppler `D`,
@@ -261,20 +283,8 @@ public struct RinexObservationFile: Sendable {
                 let p = plan[k]
                 guard let v = try l.double(st, 14, "\(sat) \(Character(UnicodeScalar(p.kind)))\(p.signal)") else { continue }
                 let lli = (try l.int(st + 14, 1, "LLI of \(sat)", in: 0...9)) ?? 0
-                var idx = slot[p.first]
-                if idx < 0 {
-                    let freq = sat.system == .glonass ? frequency(sat, signal: p.signal, channels: f.glonassChannels) : p.frequency
-                    idx = current!.observations.count
-                    current!.observations.append(GNSSObservation(satellite: sat, signal: p.signal, frequency: freq))
-                    slot[p.first] = idx
-                }
-                switch p.kind {
-                case 67: if v != 0 { current!.observations[idx].pseudorange = v }                      // C
-                case 76: if abs(v) >= 0.001 { current!.observations[idx].carrierPhase = v }; current!.observations[idx].lossOfLockIndicator = lli // L
-                case 68: current!.observations[idx].doppler = v                                         // D
-                case 83: if v != 0 { current!.observations[idx].cn0 = v }                               // S
-                default: break
-                }
+                current!.store(v, kind: p.kind, lli: lli, satellite: sat, signal: p.signal, slot: &slot[p.first],
+                               frequency: sat.system == .glonass ? frequency(sat, signal: p.signal, channels: f.glonassChannels) : p.frequency)
             }
         }
         if var v2 = version2 {

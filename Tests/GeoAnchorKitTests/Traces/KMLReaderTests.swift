@@ -120,9 +120,14 @@ extension KMLReaderTests {
     /// each mutant reads — every fix valid (``Fix/validationProblem`` nil) — or is refused with a
     /// `TraceFormatError` naming it; both outcomes occur (the mutations reach the checks).
     @Test func mutants() throws {
-        var rng = SeededRandom(seed: 0x4B4D4C)
+        try Self.mutantRun(["walk.gpsbabel.kml", "walk.gpsbabel-track.kml", "stops.gpsbabel.kml"], seed: 0x4B4D4C)
+    }
+
+    /// 80 seeded mutants of each fixture through ``KMLReader/read(data:source:options:onFix:onWaypoint:)``.
+    static func mutantRun(_ names: [String], seed: UInt64) throws {
+        var rng = SeededRandom(seed: seed)
         var read = 0, refused = 0
-        for name in ["walk.gpsbabel.kml", "walk.gpsbabel-track.kml", "stops.gpsbabel.kml"] {
+        for name in names {
             let bytes = Array(try Data(contentsOf: Self.dir.appendingPathComponent(name)))
             for k in 0..<80 {
                 let m = GNSSReaderFuzzTests.mutate(bytes, &rng)
@@ -138,7 +143,7 @@ extension KMLReaderTests {
                 }
             }
         }
-        #expect(read > 0 && refused > 0 && read + refused == 240)
+        #expect(read > 0 && refused > 0 && read + refused == 80 * names.count)
     }
 }
 
@@ -269,24 +274,6 @@ extension KMLReaderTests {
     /// The KMZ fixtures under the seeded mutations (as ``mutants()``): read with valid fixes,
     /// or refused with a TraceFormatError naming the mutant — never a trap.
     @Test func kmzMutants() throws {
-        var rng = SeededRandom(seed: 0x4B4D5A)
-        var read = 0, refused = 0
-        for name in ["walk.gpsbabel-track.kmz", "walk.libkml-track-points.kmz", "stops.python.kmz"] {
-            let bytes = Array(try Data(contentsOf: Self.dir.appendingPathComponent(name)))
-            for k in 0..<80 {
-                let m = GNSSReaderFuzzTests.mutate(bytes, &rng)
-                let source = "\(name)#\(k)"
-                do {
-                    var fixes: [Fix] = []
-                    _ = try KMLReader.read(data: Data(m), source: source, onFix: { fixes.append($0) }, onWaypoint: { _ in })
-                    #expect(fixes.allSatisfy { $0.validationProblem == nil }, "\(source)")
-                    read += 1
-                } catch let e as TraceFormatError {
-                    #expect(e.description.hasPrefix(source), "\(e)")
-                    refused += 1
-                }
-            }
-        }
-        #expect(read > 0 && refused > 0 && read + refused == 240)
+        try Self.mutantRun(["walk.gpsbabel-track.kmz", "walk.libkml-track-points.kmz", "stops.python.kmz"], seed: 0x4B4D5A)
     }
 }
