@@ -9,9 +9,13 @@ notebooks and most research scripts):
   lf      - csv.writer(lineterminator="\n"), UTF-8
   crlf    - csv.writer() default dialect 'excel': "\r\n" line ends, minimal quoting (RFC 4180)
   bomcrlf - the same with encoding="utf-8-sig" (a UTF-8 byte-order mark, as Excel writes)
+  semicolon - what a spreadsheet in a decimal-comma locale (Czech, German, French) saves as
+            "CSV UTF-8": csv.writer(delimiter=";") with the BOM and "\r\n", every number written
+            with a decimal comma (str(x).replace(".", ",")); "gate, north" needs no quotes there
 One cell per table holds a comma or a doubled quote so that RFC 4180 quoting is exercised, and
-the crlf/bomcrlf variants end with a blank line (what spreadsheets often leave).
-GeobenchInterfaceTests checks that every subcommand prints identical output for the three.
+the crlf/bomcrlf/semicolon variants end with a blank line (what spreadsheets often leave).
+GeobenchInterfaceTests checks that every subcommand prints identical output for the four.
+Also trace.semicolon.csv: the first 5 fixes of traces/city-walk.raw.csv in the semicolon variant.
 """
 import csv
 import os
@@ -53,7 +57,28 @@ def calibrate_rows():
 
 TABLES["calibrate"] = calibrate_rows()
 
+def comma(rows):
+    """Numbers with a decimal comma, as a decimal-comma locale's spreadsheet writes them."""
+    return [[str(c).replace(".", ",") if isinstance(c, (int, float)) else c for c in r] for r in rows]
+
+
 os.makedirs(OUT, exist_ok=True)
+for name, rows in TABLES.items():
+    path = os.path.join(OUT, f"{name}.semicolon.csv")
+    with open(path, "w", newline="", encoding="utf-8-sig") as fh:
+        w = csv.writer(fh, delimiter=";")
+        w.writerows(comma(rows))
+        fh.write("\r\n")
+with open(os.path.join(HERE, "..", "..", "traces", "city-walk.raw.csv"), newline="") as fh:
+    trace = list(csv.reader(fh))[:6]
+def number(x):
+    try:
+        float(x)
+        return x.replace(".", ",")
+    except ValueError:
+        return x
+with open(os.path.join(OUT, "trace.semicolon.csv"), "w", newline="", encoding="utf-8-sig") as fh:
+    csv.writer(fh, delimiter=";").writerows([trace[0]] + [[number(c) for c in r] for r in trace[1:]])
 for name, rows in TABLES.items():
     for variant, kw, enc, trailing in [("lf", {"lineterminator": "\n"}, "utf-8", False),
                                        ("crlf", {}, "utf-8", True),
@@ -64,4 +89,4 @@ for name, rows in TABLES.items():
             w.writerows(rows)
             if trailing:
                 fh.write("\r\n")
-print("wrote", len(TABLES) * 3, "files to", os.path.normpath(OUT))
+print("wrote", len(TABLES) * 4 + 1, "files to", os.path.normpath(OUT))

@@ -72,7 +72,12 @@ public struct CSVNumberError: Error, Sendable, Hashable, CustomStringConvertible
 ///   closing quote is kept literally (as Python's `csv` does); a `"` inside an unquoted field is
 ///   an ordinary character;
 /// - blank lines (only spaces/tabs) anywhere, including trailing ones, are skipped, and so are
-///   lines whose first non-blank character is `#` (comments) when ``skipsComments`` is true.
+///   lines whose first non-blank character is `#` (comments) when ``skipsComments`` is true;
+/// - what spreadsheets in decimal-comma locales (Czech, German, French, …) save as "CSV": when
+///   the first record (the header) has semicolons and no comma outside quotes, fields are
+///   separated by `;` and a field that is a number with a decimal comma (`50,087`, `-1,5e3`;
+///   blanks around it allowed) reads as the same number with a `.` (``isSemicolonDialect``).
+///   Other fields are left as they are (`Hrad, brána` keeps its comma).
 ///
 /// Every record is reported with the **physical line where it starts** (1-based), which is the
 /// line an error message names. Memory is bounded by the longest record
@@ -88,6 +93,12 @@ public final class CSVRecordReader {
     public var source: String { lines.source }
     /// Whether `#` lines are comments (default true).
     public var skipsComments: Bool
+    /// Whether the first record may switch the reader to the semicolon dialect (default true).
+    public var detectsSemicolonDialect = true
+    /// True once the first record was found separated by `;` (a decimal-comma spreadsheet's
+    /// CSV): fields split at `;`, decimal commas of numeric fields read as `.`.
+    public private(set) var isSemicolonDialect = false
+    private var sawFirstRecord = false
 
     private let lines: ByteLineReader
     private var bounds: UnsafeMutablePointer<Int>
@@ -130,8 +141,12 @@ public final class CSVRecordReader {
                 while s < line.count, line[s] == 32 || line[s] == 9 { s += 1 }
                 if s == line.count { return }
                 if skipsComments && line[s] == 35 { return }
+                if !sawFirstRecord {
+                    sawFirstRecord = true
+                    if detectsSemicolonDialect { isSemicolonDialect = Self.isSemicolonHeader(line) }
+                }
                 // Fast path: no quote on the line → fields are slices of the line itself.
-                if !line.contains(34) {
+                if !isSemicolonDialect && !line.contains(34) {
                     var n = 0
                     var a = 0
                     for i in 0..<line.count where line[i] == 44 {
@@ -157,6 +172,7 @@ public final class CSVRecordReader {
             let n = line.count
             var inQuotes = open
             var atFieldStart = !open
+            let delimiter: UInt8 = isSemicolonDialect ? 59 : 44
             while i < n {
                 let c = line[i]
                 if inQuotes {
@@ -166,7 +182,8 @@ public final class CSVRecordReader {
                     } else {
                         record.append(c)
                     }
-                } else if c == 44 {
+                } else if c == delimiter {
+                    if isSemicolonDialect { Self.decimalCommaToPoint(&record, from: fieldStart) }
                     ensureBounds(nFields + 1)
                     bounds[2 * nFields] = fieldStart; bounds[2 * nFields + 1] = record.count; nFields += 1
                     fieldStart = record.count
@@ -183,6 +200,7 @@ public final class CSVRecordReader {
             }
             open = inQuotes
             if open { return }
+            if isSemicolonDialect { Self.decimalCommaToPoint(&record, from: fieldStart) }
             ensureBounds(nFields + 1)
             bounds[2 * nFields] = fieldStart; bounds[2 * nFields + 1] = record.count; nFields += 1
             try record.withUnsafeBufferPointer { r in
@@ -193,5 +211,39 @@ public final class CSVRecordReader {
             throw TraceFormatError(source: source, line: startLine, message: "unterminated quoted field (the file ends inside quotes)")
         }
         return lineCount
+    }
+
+    /// True when `line` (a header) has a `;` and no `,` outside double quotes.
+    static func isSemicolonHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        var inQuotes = false, semicolons = 0
+        for c in line {
+            if c == 34 { inQuotes.toggle(); continue }
+            if inQuotes { continue }
+            if c == 44 { return false }
+            if c == 59 { semicolons += 1 }
+        }
+        return semicolons > 0
+    }
+
+    /// Rewrites `record[from...]` in place when it is a number with a decimal comma
+    /// (`[blanks][sign]digits,digits[e[sign]digits][blanks]`): the comma becomes a point.
+    static func decimalCommaToPoint(_ record: inout [UInt8], from start: Int) {
+        var i = start
+        let n = record.count
+        func digits() -> Int { let a = i; while i < n, record[i] >= 48, record[i] <= 57 { i += 1 }; return i - a }
+        while i < n, record[i] == 32 || record[i] == 9 { i += 1 }
+        if i < n, record[i] == 43 || record[i] == 45 { i += 1 }
+        guard digits() > 0, i < n, record[i] == 44 else { return }
+        let comma = i
+        i += 1
+        guard digits() > 0 else { return }
+        if i < n, record[i] == 101 || record[i] == 69 {
+            i += 1
+            if i < n, record[i] == 43 || record[i] == 45 { i += 1 }
+            guard digits() > 0 else { return }
+        }
+        while i < n, record[i] == 32 || record[i] == 9 { i += 1 }
+        guard i == n else { return }
+        record[comma] = 46
     }
 }

@@ -32,8 +32,10 @@ import Foundation
 /// are ``TraceFormatError``s naming the column, value and line, or skipped and counted with
 /// ``TraceReadConfiguration/skipInvalid``.
 public enum CSVTraceReader {
-    /// The error for a header separated by semicolons: what spreadsheets in locales with a
-    /// decimal comma (Czech, German, French …) save as "CSV".
+    /// The error once given for a header separated by semicolons (what spreadsheets in locales
+    /// with a decimal comma save as "CSV"). Such files are now read: ``CSVRecordReader``
+    /// detects the dialect from the header.
+    @available(*, deprecated, message: "semicolon-separated CSV with decimal commas is read (CSVRecordReader.isSemicolonDialect); nothing throws this message")
     public static let semicolonMessage = "the header is separated by ';' (a spreadsheet's CSV in a locale with decimal commas?): save it with ',' between fields and '.' as the decimal point"
 
     /// The recognized layouts.
@@ -130,9 +132,6 @@ public enum CSVTraceReader {
 
         init(header: [String], source: String) throws {
             self.header = header
-            if header.count == 1, header[0].split(separator: ";").count >= 3 {
-                throw TraceFormatError(source: source, line: 1, message: CSVTraceReader.semicolonMessage)
-            }
             func idx(_ n: String) -> Int? { header.firstIndex(of: n.lowercased()) }
             func need(_ n: String) throws -> Int {
                 guard let i = idx(n) else {

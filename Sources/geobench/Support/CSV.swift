@@ -5,7 +5,8 @@ import GeoAnchorKit
 /// A CSV table with a header row, read from a file or stdin, keeping source line numbers for
 /// error messages. Tokenized by the core's ``CSVRecordReader`` (the one CSV tokenizer of the
 /// package, shared with the trace reader): CRLF/LF/CR line ends, a leading BOM, RFC 4180 quoted
-/// fields (commas, line breaks, `""`), blank lines and `#` comment lines ignored. A row's line
+/// fields (commas, line breaks, `""`), blank lines and `#` comment lines ignored; a spreadsheet's
+/// semicolon-separated CSV with decimal commas is read too (the dialect comes from the header). A row's line
 /// is the physical line where its record starts.
 struct CSVTable {
     /// Name used in error messages (`<stdin>` for standard input).
@@ -57,9 +58,6 @@ struct CSVTable {
 
     /// Index of a required column.
     func column(_ name: String) throws -> Int {
-        if header.count == 1, header[0].split(separator: ";").count >= 2 {
-            throw InputError(file: source, line: 1, message: CSVTraceReader.semicolonMessage)
-        }
         guard let i = header.firstIndex(of: name) else {
             throw InputError(file: source, line: 1,
                              message: "missing column '\(name)' (header: \(header.joined(separator: ",")))")

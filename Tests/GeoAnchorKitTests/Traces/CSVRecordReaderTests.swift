@@ -30,6 +30,28 @@ struct CSVRecordReaderTests {
         #expect(bom.first?.1 == ["a", "b"])
     }
 
+    /// A spreadsheet's CSV in a decimal-comma locale (Excel/LibreOffice "CSV" in Czech or
+    /// German: `;` between fields, `50,087`): semicolon fields, numeric fields with a point,
+    /// text fields (and quoted `;`) untouched. A header with a comma keeps the comma dialect.
+    @Test func semicolonDialect() throws {
+        let text = "id;lat;lon;note\r\nHrad, brána;50,087;-14,42e0;\"a;b\"\r\n7;1,5;  2,25 ;1,2,3\r\n"
+        let r = try records(text)
+        #expect(r.map(\.1) == [["id", "lat", "lon", "note"], ["Hrad, brána", "50.087", "-14.42e0", "a;b"], ["7", "1.5", "  2.25 ", "1,2,3"]])
+        // Numbers it does not touch: no digit before or after the comma, two commas, a letter.
+        for (field, kept) in [(",5", ",5"), ("5,", "5,"), ("1,5x", "1,5x"), ("1,5e", "1,5e"), ("12,5e-3", "12.5e-3"), ("-0,0", "-0.0")] {
+            var b = Array(field.utf8)
+            CSVRecordReader.decimalCommaToPoint(&b, from: 0)
+            #expect(String(decoding: b, as: UTF8.self) == kept, "\(field)")
+        }
+        // Comma headers stay comma CSV even with semicolons in the data or in a quoted name.
+        #expect(try records("a,\"b;c\"\n1;2,3\n").map(\.1) == [["a", "b;c"], ["1;2", "3"]])
+        let reader = CSVRecordReader(ByteLineReader(data: Data("a;b\n1,5;2\n".utf8), source: "t.csv"))
+        reader.detectsSemicolonDialect = false
+        var rows: [[String]] = []
+        try reader.forEachRecord { f, _ in rows.append((0..<f.count).map { String(decoding: f[$0], as: UTF8.self) }) }
+        #expect(rows == [["a;b"], ["1", "5;2"]] && !reader.isSemicolonDialect)
+    }
+
     /// A record's line is where it starts; the record after a two-line field starts on line 4.
     @Test func lineNumbersAndErrors() throws {
         let r = try records("h\n\"1\n2\"\n# comment\n5\n")

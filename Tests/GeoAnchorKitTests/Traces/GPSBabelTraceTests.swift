@@ -62,14 +62,15 @@ struct GPSBabelTraceTests {
 }
 
 extension GPSBabelTraceTests {
-    /// What Excel in a Czech or German locale saves as CSV (`;` between fields, decimal commas)
-    /// is refused with that diagnosis, not "missing column 'time'".
-    @Test func semicolonCSVIsDiagnosed() throws {
-        let text = "time;latitude;longitude\n2026-05-16T14:00:00Z;50,087;14,42\n"
-        #expect {
-            _ = try CSVTraceReader.read(ByteLineReader(data: Data(text.utf8), source: "excel.csv"), onFix: { _ in })
-        } throws: { e in
-            (e as? TraceFormatError).map { $0.line == 1 && $0.message.contains("separated by ';'") } == true
-        }
+    /// What a spreadsheet in a Czech or German locale saves as CSV (`;` between fields,
+    /// decimal commas, BOM, CRLF; Python's csv module with `delimiter=";"`,
+    /// scripts/dev/csv_line_end_fixtures.py) reads as the trace it came from: the first 5 fixes
+    /// of traces/city-walk.raw.csv, exactly.
+    @Test func semicolonCSVReadsAsTheTrace() throws {
+        let root = SharedData.repositoryRoot
+        var semicolon: [Fix] = [], original: [Fix] = []
+        _ = try TraceReader.read(url: root.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/CSV/trace.semicolon.csv"), onFix: { semicolon.append($0) })
+        _ = try TraceReader.read(url: root.appendingPathComponent("traces/city-walk.raw.csv"), onFix: { if original.count < 5 { original.append($0) } })
+        #expect(semicolon.count == 5 && semicolon == original)
     }
 }
