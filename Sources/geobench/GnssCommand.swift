@@ -89,6 +89,9 @@ struct GnssCommand: ParsableCommand {
                 }
                 sys.insert(s)
             }
+            guard !sys.isEmpty else {
+                throw InputError(file: "--systems", line: nil, message: "no system given: name at least one of G, R, E, J, C")
+            }
             guard ionosphere == "klobuchar" || ionosphere == "dual-frequency" else {
                 throw InputError(file: "--ionosphere", line: nil, message: "'\(ionosphere)' is not klobuchar or dual-frequency")
             }

@@ -68,5 +68,9 @@ struct GnssCommandTests {
         let i = try cli.geobench(["gnss", "--input", Self.dir + "/Pixel5_GnssLog_part1.21o", "--nav", Self.dir + "/hour1180.21n",
                                   "--ionosphere", "free", "--output", "/tmp/never.csv"])
         #expect(i.status == 2 && i.stderr.contains("--ionosphere: 'free' is not klobuchar or dual-frequency"), "\(i.stderr)")
+        // An empty selection solved nothing and blamed the epochs (too_few_satellites).
+        let e = try cli.geobench(["gnss", "--input", Self.dir + "/Pixel5_GnssLog_part1.21o", "--nav", Self.dir + "/hour1180.21n",
+                                  "--systems", "", "--output", "/tmp/never.csv"])
+        #expect(e.status == 2 && e.stderr.contains("--systems: no system given"), "\(e.stderr)")
     }
 }
