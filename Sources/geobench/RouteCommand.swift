@@ -139,9 +139,7 @@ struct RouteCommand: ParsableCommand {
                 }
                 if ["kml", "kmz"].contains((paths as NSString).pathExtension.lowercased()) {
                     // KML LineStrings; their altitudes (often ground-clamped) are not taken as path heights.
-                    let lines = try KMLReader.lines(url: URL(fileURLWithPath: paths))
-                    guard !lines.isEmpty else { throw InputError(file: paths, line: nil, message: "no LineString to use as paths") }
-                    return try located(paths) { try PathNetwork(lineStrings: lines, hasHeights: false) }
+                    return try located(paths) { try PathNetwork(kml: URL(fileURLWithPath: paths)) }
                 }
                 let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
                 return try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }

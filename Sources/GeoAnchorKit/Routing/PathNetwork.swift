@@ -411,3 +411,34 @@ extension PathNetwork {
         }
     }
 }
+
+extension PathNetwork {
+    /// A network from a KML or KMZ file's `LineString`s (a walking path drawn in Google My Maps
+    /// or Google Earth; ``KMLReader/lines(url:options:)``), without heights: KML line altitudes
+    /// are usually clamped to the ground (My Maps writes `,0`), not heights of the path, so
+    /// stops keep their own altitudes and climbs come from them
+    /// (``init(lineStrings:distance:hasHeights:)`` with `hasHeights` false).
+    /// - Parameters:
+    ///   - url: the `.kml` or `.kmz` file.
+    ///   - options: invalid-placemark handling (``TraceReadConfiguration/skipInvalid``).
+    ///   - distance: as in ``init(lineStrings:distance:hasHeights:)``.
+    /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` for a file that is not KML
+    ///   or KMZ or has a bad coordinate (with its line), no `LineString`, or a line of one position
+    ///   (the reason names it, 1-based).
+    public init(kml url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
+                distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
+        let lines: [[GeodeticCoordinate]]
+        do { lines = try KMLReader.lines(url: url, options: options) } catch {
+            throw .malformedInput(source: error.source, line: error.line, reason: error.message)
+        }
+        guard !lines.isEmpty else {
+            throw .malformedInput(source: url.path, line: nil, reason: "no LineString to use as paths")
+        }
+        do { try self.init(lineStrings: lines, distance: distance, hasHeights: false) } catch {
+            if case .malformedInput(_, let l?, let r) = error {
+                throw .malformedInput(source: url.path, line: nil, reason: "LineString \(l): \(r)")
+            }
+            throw error
+        }
+    }
+}

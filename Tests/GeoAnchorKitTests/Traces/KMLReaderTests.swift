@@ -207,6 +207,17 @@ extension KMLReaderTests {
         #expect(viaTraceReader == f1)
     }
 
+    /// `PathNetwork(kml:)`: GPSBabel's LineString (the GPX's 5 points, with its `<ele>`s as
+    /// clamped altitudes) is a path network without heights; a stops-only KMZ has no path.
+    @Test func pathNetworkFromKML() throws {
+        let net = try PathNetwork(kml: Self.dir.appendingPathComponent("walk.gpsbabel.kml"))
+        #expect(!net.hasHeights)
+        #expect(throws: RoutingError.malformedInput(source: Self.dir.appendingPathComponent("stops.python.kmz").path, line: nil,
+                                                     reason: "no LineString to use as paths")) {
+            try PathNetwork(kml: Self.dir.appendingPathComponent("stops.python.kmz"))
+        }
+    }
+
     /// GDAL's LIBKML driver writes the Point as `lon,lat,0` and the GPX elevation as `ele`
     /// ExtendedData: the height is the `ele` (reference: walk.gpx's `<ele>`s).
     @Test func libkmlHeightsAreTheGPXElevations() throws {
