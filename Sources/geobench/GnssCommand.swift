@@ -13,7 +13,8 @@ struct GnssCommand: ParsableCommand {
         records, or a GSDC 2022/2023 device_gnss.csv or GSDC 2021 _derived.csv (its satellite states \
         and corrections are used as given, no --nav/--sp3 needed; rows it does not use are counted \
         on stderr; a _derived.csv's epochs are dated one second before their labels, the \
-        competition hosts' correction) — the kind is detected from the content. --nav \
+        competition hosts' correction) — the kind is detected from the content; every input may be \
+        gzip-compressed (.gz, as IGS and CDDIS distribute them; Hatanaka .crx is not read). --nav \
         (RINEX 2/3/4 navigation, repeatable) gives GPS/QZSS/Galileo/BeiDou broadcast ephemerides \
         and the Klobuchar coefficients; --sp3 (SP3-c/d, repeatable) precise orbits and clocks, \
         used for every satellite it covers; --clk (RINEX clock files, 30 s clocks interpolated \
@@ -168,9 +169,7 @@ struct GnssCommand: ParsableCommand {
 
     /// A GSDC device_gnss.csv or 2021 _derived.csv (by its first line, ``GSDCDeviceGNSS/looksLike(firstLine:)``), else nil.
     static func loadDeviceGNSS(_ path: String) throws -> GSDCDeviceGNSS? {
-        guard let h = FileHandle(forReadingAtPath: path) else { throw InputError(file: path, line: nil, message: "cannot read file") }
-        let head = (try? h.read(upToCount: 4096)) ?? Data()
-        try? h.close()
+        let head = try ByteLineReader.head(of: URL(fileURLWithPath: path), count: 4096)   // gzip decompressed
         let first = String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
         guard GSDCDeviceGNSS.looksLike(firstLine: first) else { return nil }
         return try GSDCDeviceGNSS.read(contentsOf: URL(fileURLWithPath: path))
@@ -180,9 +179,7 @@ struct GnssCommand: ParsableCommand {
     /// content). GLONASS observations without a channel in the file (RINEX 2) get the channels
     /// of `glonassChannels` (slot → channel, from the navigation files).
     static func loadObservations(_ path: String, glonassChannels: [Int: Int] = [:]) throws -> [GNSSEpoch] {
-        guard let h = FileHandle(forReadingAtPath: path) else { throw InputError(file: path, line: nil, message: "cannot read file") }
-        let head = (try? h.read(upToCount: 4096)) ?? Data()
-        try? h.close()
+        let head = try ByteLineReader.head(of: URL(fileURLWithPath: path), count: 4096)   // gzip decompressed
         let first = String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
         if RinexObservationFile.looksLike(firstLine: first) {
             var file = try RinexObservationFile.read(contentsOf: URL(fileURLWithPath: path))

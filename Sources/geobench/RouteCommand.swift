@@ -84,7 +84,7 @@ struct RouteCommand: ParsableCommand {
     /// The stops of `path`: a GPX file's waypoints (``RouteStop/stops(waypoints:dwell:)``), or
     /// the stops CSV. Returns them, how many have an altitude, and each id's CSV line.
     static func readStops(_ path: String) throws -> ([RouteStop], Int, [String: Int]) {
-        let ext = (path as NSString).pathExtension.lowercased()
+        let ext = TraceIO.kind(of: path)
         if ext == "gpx" || ext == "kml" || ext == "kmz" {
             let url = URL(fileURLWithPath: path)
             let waypoints = ext == "gpx" ? try GPXReader.waypoints(url: url) : try KMLReader.waypoints(url: url)
@@ -134,10 +134,10 @@ struct RouteCommand: ParsableCommand {
             var (list, withAltitude, seen) = try Self.readStops(stops)
             guard !list.isEmpty else { throw InputError(file: stops, line: nil, message: "no stops") }
             let network = try paths.map { paths in
-                if (paths as NSString).pathExtension.lowercased() == "gpx" {
+                if TraceIO.kind(of: paths) == "gpx" {
                     return try located(paths) { try PathNetwork(gpx: URL(fileURLWithPath: paths)) }
                 }
-                if ["kml", "kmz"].contains((paths as NSString).pathExtension.lowercased()) {
+                if ["kml", "kmz"].contains(TraceIO.kind(of: paths)) {
                     // KML LineStrings; their altitudes (often ground-clamped) are not taken as path heights.
                     return try located(paths) { try PathNetwork(kml: URL(fileURLWithPath: paths)) }
                 }

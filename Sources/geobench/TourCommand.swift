@@ -57,7 +57,7 @@ struct TourCommand: ParsableCommand {
     func run() throws {
         try withInputErrors {
             if let radius {
-                guard ["gpx", "kml", "kmz"].contains((tour as NSString).pathExtension.lowercased()) else {
+                guard ["gpx", "kml", "kmz"].contains(TraceIO.kind(of: tour)) else {
                     throw InputError(file: "--radius", line: nil, message: "applies to a GPX or KML --tour only (a GeoJSON tour gives each stop's radius)")
                 }
                 try located("--radius") { try TourStop.radiusRange.check(radius, name: "stop radius") }
@@ -130,7 +130,7 @@ enum TourReplay {
     static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false,
                     zones engine: ZoneEngine = .native, provider: GnssLoggerProvider = .gps, gpxRadius: Double = 20) throws -> Result {
         let tour = try located(tourURL.path) {
-            switch tourURL.pathExtension.lowercased() {
+            switch TraceIO.kind(of: tourURL.path) {
             case "gpx": return try Tour(waypoints: GPXReader.waypoints(url: tourURL), path: GPXReader.lines(url: tourURL), radius: gpxRadius)
             case "kml", "kmz": return try Tour(waypoints: KMLReader.waypoints(url: tourURL), path: KMLReader.lines(url: tourURL), radius: gpxRadius)
             default: return try Tour(contentsOf: tourURL)

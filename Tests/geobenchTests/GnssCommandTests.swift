@@ -57,6 +57,34 @@ struct GnssCommandTests {
         #expect(lines[1].hasPrefix("2021-04-28T22:19:04.430Z,"))
     }
 
+    /// The files as IGS and CDDIS distribute them, gzip-compressed (here by GNU gzip, part of
+    /// every Debian system): observations, navigation and SP3 `.gz` give the byte-identical
+    /// trace of the plain files.
+    @Test func gzipInputs() throws {
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("gnss-gz-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        let sp3 = SharedData.url("gnss_raw/orbits_2021_118/COD0MGXFIN_20211180000_01D_05M_ORB.SP3").path
+        var gz: [String] = []
+        for src in [Self.dir + "/Pixel5_GnssLog_part1.21o", Self.dir + "/hour1180.21n", sp3] {
+            let dst = tmp.appendingPathComponent((src as NSString).lastPathComponent + ".gz").path
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: "/bin/sh")
+            p.arguments = ["-c", "gzip -c \"$0\" > \"$1\"", src, dst]
+            try p.run(); p.waitUntilExit()
+            #expect(p.terminationStatus == 0)
+            gz.append(dst)
+        }
+        let plainOut = tmp.appendingPathComponent("plain.csv").path, gzOut = tmp.appendingPathComponent("gz.csv").path
+        let a = try cli.geobench(["gnss", "--input", Self.dir + "/Pixel5_GnssLog_part1.21o", "--nav", Self.dir + "/hour1180.21n", "--sp3", sp3,
+                                  "--mode", "wls", "--output", plainOut])
+        let b = try cli.geobench(["gnss", "--input", gz[0], "--nav", gz[1], "--sp3", gz[2], "--mode", "wls", "--output", gzOut])
+        #expect(a.status == 0 && b.status == 0, "\(b.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: gzOut)) == Data(contentsOf: URL(fileURLWithPath: plainOut)))
+        let c = try cli.geobench(["gnss", "--input", gz[0], "--nav", gz[1], "--mode", "wls", "--output", gzOut + ".gz"])
+        #expect(c.status == 2 && c.stderr.contains("gzip output is not written"), "\(c.stderr)")
+    }
+
     @Test func invalidInputExitsWithStatus2() throws {
         let bad = try cli.temporaryFile("bad.21o", "     3.03           OBSERVATION DATA    M                   RINEX VERSION / TYPE\nnot a header line\n")
         let r = try cli.geobench(["gnss", "--input", bad, "--nav", Self.dir + "/hour1180.21n", "--output", "/tmp/never.csv"])

@@ -59,6 +59,20 @@ package enum Inflate {
         return Array(UnsafeBufferPointer(start: state.output, count: state.count))
     }
 
+    /// Decompresses the raw DEFLATE stream at the start of `input` and says how many input bytes
+    /// it took (through its final block's last byte), for containers that put data after the
+    /// stream: a gzip member's trailer (``Gzip``).
+    /// - Throws: ``ZipError`` as ``decompress(buffer:expectedSize:limit:)``.
+    package static func decompressPrefix(buffer input: UnsafeBufferPointer<UInt8>, limit: Int) throws(ZipError) -> (output: [UInt8], consumed: Int) {
+        guard limit >= 0 else { throw ZipError("size limit \(limit) is negative") }
+        var state = Decoder(input: input, expectedSize: nil, limit: limit)
+        defer { state.output.deallocate() }
+        try state.run()
+        // Unused whole bytes still buffered go back to the input; a partly used byte is taken.
+        let unused = Swift.max(0, state.bitCount - state.padding) / 8
+        return (Array(UnsafeBufferPointer(start: state.output, count: state.count)), state.position - unused)
+    }
+
     // MARK: - Tables (RFC 1951 §3.2.5)
 
     /// Base lengths of length codes 257…285.

@@ -27,16 +27,58 @@ public final class ByteLineReader {
     private var capacity: Int
     private let chunkSize: Int
 
-    /// Opens a file for reading.
-    /// - Throws: ``TraceFormatError`` when the file cannot be opened.
+    /// Opens a file for reading. A gzip-compressed file (by its first bytes, e.g. an IGS
+    /// `…ORB.SP3.gz` or an archived `log.nmea.gz`) is decompressed whole into memory first
+    /// (at most 1 GiB of text), so every line-based reader (NMEA, CSV, GnssLogger, RINEX, SP3,
+    /// clock files) reads it as the plain file.
+    /// - Throws: ``TraceFormatError`` when the file cannot be opened or read, or is corrupt gzip.
     public init(url: URL, chunkSize: Int = 1 << 18) throws(TraceFormatError) {
         let fd = open(url.path, O_RDONLY)
         guard fd >= 0 else { throw TraceFormatError(source: url.path, line: nil, message: "cannot open file") }
         self.source = url.path
+        var magic: [UInt8] = [0, 0]
+        if pread(fd, &magic, 2, 0) == 2, Gzip.looksLike(magic) {
+            _ = close(fd)
+            let text: [UInt8]
+            do {
+                let compressed = try Data(contentsOf: url)
+                text = try Gzip.decompress(compressed)
+            } catch let e as ZipError {
+                throw TraceFormatError(source: url.path, line: nil, message: e.message)
+            } catch {
+                throw TraceFormatError(source: url.path, line: nil, message: "cannot read file: \(error.localizedDescription)")
+            }
+            self.input = .data(Data(text))
+            self.chunkSize = max(text.count, 1)
+            self.capacity = max(text.count, 1)
+            self.buffer = .allocate(capacity: capacity)
+            return
+        }
         self.input = .fd(fd, close: true)
         self.chunkSize = chunkSize
         self.capacity = chunkSize * 2
         self.buffer = .allocate(capacity: capacity)
+    }
+
+    /// The first `count` bytes of a file's text — decompressed when the file is gzip, as
+    /// ``init(url:chunkSize:)`` reads it — for telling file kinds apart by content.
+    /// - Throws: ``TraceFormatError`` as ``init(url:chunkSize:)``.
+    public static func head(of url: URL, count: Int) throws(TraceFormatError) -> Data {
+        let reader = try ByteLineReader(url: url)
+        if case .data(let d) = reader.input { return d.prefix(count) }
+        guard case .fd(let fd, _) = reader.input else { return Data() }
+        var bytes = [UInt8](repeating: 0, count: max(count, 0))
+        let n = pread(fd, &bytes, bytes.count, 0)
+        return Data(bytes.prefix(max(n, 0)))
+    }
+
+    /// The decompressed contents of `url` when it is a gzip file (by its first bytes), else
+    /// nil: how the whole-document readers (GPX, KML, GeoJSON) accept `walk.gpx.gz`.
+    /// - Throws: ``TraceFormatError`` for an unreadable file or corrupt gzip.
+    public static func gunzippedContents(of url: URL) throws(TraceFormatError) -> Data? {
+        let reader = try ByteLineReader(url: url)
+        if case .data(let d) = reader.input { return d }
+        return nil
     }
 
     /// Reads standard input.

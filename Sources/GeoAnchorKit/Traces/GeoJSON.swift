@@ -299,11 +299,12 @@ public struct GeoJSONFeatureCollection: Sendable, Hashable, Codable {
         }
     }
 
-    /// Reads and decodes a GeoJSON file.
+    /// Reads and decodes a GeoJSON file (gzip-compressed too: `walk.geojson.gz`).
     public static func read(contentsOf url: URL) throws(TraceFormatError) -> GeoJSONFeatureCollection {
         guard let d = FileManager.default.contents(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot read file")
         }
+        if Gzip.looksLike(d.prefix(2)), let text = try ByteLineReader.gunzippedContents(of: url) { return try decode(text, source: url.path) }
         return try decode(d, source: url.path)
     }
 

@@ -54,6 +54,10 @@ public enum KMLReader {
         if let archive = try kmzArchive(url: url) {
             return try readKMZ(archive: archive, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
         }
+        if let text = try ByteLineReader.gunzippedContents(of: url) {   // doc.kml.gz
+            try XMLInputCheck.check(data: text, source: url.path, format: XMLInputCheck.kml)
+            return try read(stream: InputStream(data: text), source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
+        }
         try XMLInputCheck.check(url: url, format: XMLInputCheck.kml)
         return try read(stream: stream, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
     }

@@ -12,7 +12,8 @@ public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
     /// The format implied by a file name's extension (`.nmea`/`.log`/`.txt` → NMEA, which
     /// includes Android GnssLogger logs, told apart by content; `.gpx`,
     /// `.csv`, `.geojson`/`.json`, `.kml`/`.kmz` — a KMZ is a zipped KML, unzipped by
-    /// ``KMLReader``), case-insensitive; nil for anything else.
+    /// ``KMLReader``), case-insensitive; nil for anything else (`gz` too: see
+    /// ``init(fileName:)``).
     public init?(pathExtension ext: String) {
         switch ext.lowercased() {
         case "nmea", "log", "txt": self = .nmea
@@ -21,6 +22,18 @@ public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
         case "geojson", "json": self = .geojson
         case "kml", "kmz": self = .kml
         default: return nil
+        }
+    }
+
+    /// The format of a file name: by its extension, or for a gzip-compressed file
+    /// (`walk.nmea.gz`, `track.gpx.gz`) by the extension before `.gz` (the readers decompress
+    /// gzip by content). Nil when neither is known.
+    public init?(fileName: String) {
+        let url = URL(fileURLWithPath: fileName)
+        if url.pathExtension.lowercased() == "gz" {
+            self.init(pathExtension: url.deletingPathExtension().pathExtension)
+        } else {
+            self.init(pathExtension: url.pathExtension)
         }
     }
 }
@@ -49,7 +62,7 @@ public enum TraceReader {
                             onFix: (Fix) throws -> Void,
                             onSensor: (SensorSample) throws -> Void = { _ in }) throws -> TraceReadSummary {
         try options.check(source: url.path)
-        guard let fmt = format ?? TraceFormat(pathExtension: url.pathExtension) else {
+        guard let fmt = format ?? TraceFormat(fileName: url.lastPathComponent) else {
             throw TraceFormatError(source: url.path, line: nil,
                 message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv, .geojson, .kml or .kmz)")
         }

@@ -13,12 +13,12 @@ extension PathConstraint {
             throw InputError(file: "--path-sigma", line: nil, message: "\(crossTrackSigma) must be a positive number of meters")
         }
         let url = URL(fileURLWithPath: file)
-        if url.pathExtension.lowercased() == "gpx" {
+        if TraceIO.kind(of: file) == "gpx" {
             let lines = try GPXReader.lines(url: url)
             guard !lines.isEmpty else { throw InputError(file: file, line: nil, message: "no track segment or route with points to use as a path") }
             return try located(file, context: "not a usable path") { try PathConstraint(lines: lines, crossTrackSigma: crossTrackSigma) }
         }
-        if ["kml", "kmz"].contains(url.pathExtension.lowercased()) {
+        if ["kml", "kmz"].contains(TraceIO.kind(of: file)) {
             let lines = try KMLReader.lines(url: url)
             guard !lines.isEmpty else { throw InputError(file: file, line: nil, message: "no LineString to use as a path") }
             return try located(file, context: "not a usable path") { try PathConstraint(lines: lines, crossTrackSigma: crossTrackSigma) }

@@ -8,16 +8,26 @@ extension GnssLoggerProvider: ExpressibleByArgument {}
 /// turned into `InputError` (`FILE:LINE: message`, exit 2), skipped-line counts on stderr.
 enum TraceIO {
     static func format(of path: String, option: String) throws -> TraceFormat {
-        let ext = (path as NSString).pathExtension
-        guard let f = TraceFormat(pathExtension: ext) else {
+        guard let f = TraceFormat(fileName: path) else {
             throw InputError(file: option, line: nil,
                 message: "cannot tell the format of '\(path)' from its extension (use .nmea/.log/.txt, .gpx, .csv, .geojson/.json, .kml/.kmz)")
         }
         return f
     }
 
-    /// The format of an output path: as ``format(of:option:)``, refusing KML (read, not written).
+    /// A file's extension, lowercased, telling its kind — the one before `.gz` for a
+    /// gzip-compressed file (`stops.gpx.gz` → `gpx`; the readers decompress by content).
+    static func kind(of path: String) -> String {
+        let ext = (path as NSString).pathExtension.lowercased()
+        return ext == "gz" ? ((path as NSString).deletingPathExtension as NSString).pathExtension.lowercased() : ext
+    }
+
+    /// The format of an output path: as ``format(of:option:)``, refusing KML (read, not written)
+    /// and gzip (the writers write plain text).
     static func outputFormat(of path: String, option: String) throws -> TraceFormat {
+        if (path as NSString).pathExtension.lowercased() == "gz" {
+            throw InputError(file: option, line: nil, message: "'\(path)': gzip output is not written; write the plain file and compress it")
+        }
         let f = try format(of: path, option: option)
         guard TraceFormat.writable.contains(f) else {
             throw InputError(file: option, line: nil, message: "'\(path)': KML is read, not written; write .gpx (Google Earth opens it), .geojson, .csv or .nmea")
