@@ -7,14 +7,15 @@ struct GnssCommand: ParsableCommand {
         commandName: "gnss",
         abstract: "Positions from raw GNSS measurements (RINEX 2/3/4 observations) with broadcast and/or SP3 orbits.",
         discussion: """
-        --input is a RINEX 2.1x/3.0x/4.0x observation file (RINEX 2 types mapped to RINEX 3 \
+        --input is a RINEX 2.1x/3.0x/4.0x observation file, or its Compact RINEX (RINEX 2 types mapped to RINEX 3 \
         signals: C1 → C1C, P1/P2 → C1W/C2W, L2 → L2W, …; RINEX 2 GLONASS channels from the \
         --nav GLONASS records), an Android GnssLogger log with Raw \
         records, or a GSDC 2022/2023 device_gnss.csv or GSDC 2021 _derived.csv (its satellite states \
         and corrections are used as given, no --nav/--sp3 needed; rows it does not use are counted \
         on stderr; a _derived.csv's epochs are dated one second before their labels, the \
         competition hosts' correction) — the kind is detected from the content; every input may be \
-        gzip-compressed (.gz, as IGS and CDDIS distribute them; Hatanaka .crx is not read). --nav \
+        gzip-compressed (.gz, as IGS and CDDIS distribute them), and observations may be Compact \
+        RINEX (Hatanaka .crx / .YYd, CRINEX 1.0 and 3.0). --nav \
         (RINEX 2/3/4 navigation, repeatable) gives GPS/QZSS/Galileo/BeiDou broadcast ephemerides \
         and the Klobuchar coefficients; --sp3 (SP3-c/d, repeatable) precise orbits and clocks, \
         used for every satellite it covers; --clk (RINEX clock files, 30 s clocks interpolated \

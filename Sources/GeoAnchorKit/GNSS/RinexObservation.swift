@@ -119,18 +119,30 @@ public struct RinexObservationFile: Sendable {
     /// - Throws: ``TraceFormatError`` (`FILE:LINE: message`) for anything malformed, truncated
     ///   or unsupported.
     public static func read(contentsOf url: URL) throws(TraceFormatError) -> RinexObservationFile {
-        try parse(ByteLineReader(url: url))
+        try read(ByteLineReader(url: url))
     }
 
     /// Reads bytes in memory; `source` names them in errors.
     public static func read(data: Data, source: String) throws(TraceFormatError) -> RinexObservationFile {
-        try parse(ByteLineReader(data: data, source: source))
+        try read(ByteLineReader(data: data, source: source))
     }
 
-    /// True when the first line looks like a RINEX observation header (used to detect input kinds).
+    /// A RINEX file, or a Compact RINEX (Hatanaka) file restored first (``CompactRinex``; its
+    /// restored text is named `SOURCE (restored RINEX)` in errors).
+    static func read(_ reader: ByteLineReader) throws(TraceFormatError) -> RinexObservationFile {
+        let head = try ByteLineReader.firstLine(of: reader)
+        if CompactRinex.looksLike(firstLine: head) {
+            let text = try CompactRinex.restore(reader)
+            return try parse(ByteLineReader(data: text, source: reader.source + " (restored RINEX)"))
+        }
+        return try parse(reader)
+    }
+
+    /// True when the first line looks like a RINEX observation header, or a Compact RINEX
+    /// (Hatanaka) one (used to detect input kinds).
     public static func looksLike(firstLine: String) -> Bool {
-        firstLine.count >= 61 && firstLine.dropFirst(60).hasPrefix("RINEX VERSION / TYPE")
-            && firstLine.dropFirst(20).first == "O"
+        (firstLine.count >= 61 && firstLine.dropFirst(60).hasPrefix("RINEX VERSION / TYPE")
+            && firstLine.dropFirst(20).first == "O") || CompactRinex.looksLike(firstLine: firstLine)
     }
 
     private static func parse(_ reader: ByteLineReader) throws(TraceFormatError) -> RinexObservationFile {

@@ -81,6 +81,21 @@ public final class ByteLineReader {
         return nil
     }
 
+    /// The first line of `reader`'s input (at most 4 KiB, without its line end), without
+    /// consuming anything: for telling file kinds apart before reading. Empty for standard input.
+    static func firstLine(of reader: ByteLineReader) throws(TraceFormatError) -> String {
+        var bytes: [UInt8]
+        switch reader.input {
+        case .data(let d): bytes = Array(d.prefix(4096))
+        case .fd(let fd, let owned):
+            guard owned else { return "" }
+            bytes = [UInt8](repeating: 0, count: 4096)
+            let n = pread(fd, &bytes, bytes.count, 0)
+            bytes = Array(bytes.prefix(Swift.max(n, 0)))
+        }
+        return String(decoding: bytes.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
+    }
+
     /// Reads standard input.
     public init(standardInputChunkSize chunkSize: Int = 1 << 18) {
         self.source = "<stdin>"
