@@ -209,53 +209,46 @@ extension GeobenchInterfaceTests {
 }
 
 extension GeobenchInterfaceTests {
-    /// KML GPSBabel wrote (Tests/…/Fixtures/Traces/Other): a trace converts to the GPX's fixes,
-    /// its untimed path is reported; a KML of waypoints gives the stops of `route` and `tour`;
-    /// KML output is refused, naming the output. Reference: the GPX the fixtures came from
+    static let otherFixtures = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other").path
+
+    /// One KML-family file set through geobench: the trace converts to 5 fixes (with `untimed`
+    /// on stderr when given), the stops file gives `route` the two Prague stops and `tour` its
+    /// events, and the output extension is refused. Reference: the GPX the fixtures came from
     /// (5 fixes; stops Old Town Hall and Charles Bridge, 0.0092° of longitude apart at 50.09° N
     /// ≈ 661 m by the geodesic, so the walk is 655–670 m).
-    @Test func kmlFilesFromGPSBabel() throws {
-        let dir = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other").path
+    func checkKMLFamily(trace: String, stops: String, tourTrace: String, refusedOutput: String, untimed: String?) throws {
+        let dir = Self.otherFixtures
         let out = try temporaryFile("k.csv", "")
-        let c = try geobench(["convert", "--input", dir + "/walk.gpsbabel.kml", "--output", out])
-        #expect(c.status == 0 && c.stderr.contains("5 point(s) without a time not used"), "\(c.stderr)")
+        let c = try geobench(["convert", "--input", dir + "/" + trace, "--output", out])
+        #expect(c.status == 0 && (untimed.map { c.stderr.contains($0) } ?? true), "\(c.stderr)")
         #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 6)
-        let r = try geobench(["route", "--stops", dir + "/stops.gpsbabel.kml", "--json"])
+        let r = try geobench(["route", "--stops", dir + "/" + stops, "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let j = try json(r.stdout)
         #expect(j["order"] as? [String] == ["Old Town Hall", "Charles Bridge"])
         let d = j["distance_m"] as? Double ?? 0
         #expect(d > 655 && d < 670, "\(d)")
-        let t = try geobench(["tour", "--tour", dir + "/stops.gpsbabel.kml", "--trace", dir + "/walk.gpsbabel.kml", "--radius", "30"])
+        let t = try geobench(["tour", "--tour", dir + "/" + stops, "--trace", dir + "/" + tourTrace, "--radius", "30"])
         #expect(t.status == 0 && t.stdout.hasPrefix("time,type,id\n"), "\(t.stderr)")
-        let k = try geobench(["convert", "--input", dir + "/walk.gpx", "--output", out + ".kml"])
+        let k = try geobench(["convert", "--input", dir + "/walk.gpx", "--output", out + "." + refusedOutput])
         #expect(k.status == 2 && k.stderr.hasPrefix("--output: ") && k.stderr.contains("KML is read, not written"), "\(k.stderr)")
     }
-}
 
-extension GeobenchInterfaceTests {
-    /// KMZ (scripts/dev/kmz_fixtures.sh) wherever KML is read: a GDAL LIBKML archive converts to
-    /// walk.gpx's 5 fixes; a Python-zipped stops archive gives `route` the same stops and
-    /// distance as the KML inside it (reference: kmlFilesFromGPSBabel's 655–670 m) and `tour`
-    /// its stops; a KMZ output is refused like KML.
+    /// KML GPSBabel wrote (Tests/…/Fixtures/Traces/Other): its LineString beside the fixes is
+    /// reported as untimed points; KML output is refused, naming the output.
+    @Test func kmlFilesFromGPSBabel() throws {
+        try checkKMLFamily(trace: "walk.gpsbabel.kml", stops: "stops.gpsbabel.kml", tourTrace: "walk.gpsbabel.kml",
+                           refusedOutput: "kml", untimed: "5 point(s) without a time not used")
+    }
+
+    /// KMZ (scripts/dev/kmz_fixtures.sh) wherever KML is read: GDAL's LIBKML archive, a
+    /// Python-zipped stops archive, Info-ZIP's track; KMZ output refused like KML; a file with
+    /// ZIP's signature that is no archive says so.
     @Test func kmzFiles() throws {
-        let dir = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other").path
-        let out = try temporaryFile("kz.csv", "")
-        let c = try geobench(["convert", "--input", dir + "/walk.libkml-track-points.kmz", "--output", out])
-        #expect(c.status == 0, "\(c.stderr)")
-        #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 6)
-        let r = try geobench(["route", "--stops", dir + "/stops.python.kmz", "--json"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let j = try json(r.stdout)
-        #expect(j["order"] as? [String] == ["Old Town Hall", "Charles Bridge"])
-        let d = j["distance_m"] as? Double ?? 0
-        #expect(d > 655 && d < 670, "\(d)")
-        let t = try geobench(["tour", "--tour", dir + "/stops.python.kmz", "--trace", dir + "/walk.gpsbabel-track.kmz", "--radius", "30"])
-        #expect(t.status == 0 && t.stdout.hasPrefix("time,type,id\n"), "\(t.stderr)")
-        let k = try geobench(["convert", "--input", dir + "/walk.gpx", "--output", out + ".kmz"])
-        #expect(k.status == 2 && k.stderr.contains("KML is read, not written"), "\(k.stderr)")
+        try checkKMLFamily(trace: "walk.libkml-track-points.kmz", stops: "stops.python.kmz", tourTrace: "walk.gpsbabel-track.kmz",
+                           refusedOutput: "kmz", untimed: nil)
         let notKMZ = try temporaryFile("n.kmz", "PK\u{3}\u{4}not really a zip")
-        let e = try geobench(["convert", "--input", notKMZ, "--output", out])
+        let e = try geobench(["convert", "--input", notKMZ, "--output", try temporaryFile("e.csv", "")])
         #expect(e.status == 2 && e.stderr.contains("KMZ archive: "), "\(e.stderr)")
     }
 }
