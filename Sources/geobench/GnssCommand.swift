@@ -14,7 +14,7 @@ struct GnssCommand: ParsableCommand {
         and corrections are used as given, no --nav/--sp3 needed; rows it does not use are counted \
         on stderr; a _derived.csv's epochs are dated one second before their labels, the \
         competition hosts' correction) — the kind is detected from the content; every input may be \
-        gzip-compressed (.gz, as IGS and CDDIS distribute them), and observations may be Compact \
+        gzip- or compress-compressed (.gz, .Z, as IGS and CDDIS distribute them), and observations may be Compact \
         RINEX (Hatanaka .crx / .YYd, CRINEX 1.0 and 3.0). --nav \
         (RINEX 2/3/4 navigation, repeatable) gives GPS/QZSS/Galileo/BeiDou broadcast ephemerides \
         and the Klobuchar coefficients; --sp3 (SP3-c/d, repeatable) precise orbits and clocks, \

@@ -1,13 +1,23 @@
 #!/bin/sh
-# gzip fixtures for the readers' transparent gzip support (Tests/GeoAnchorKitTests/Support/GzipTests.swift),
-# from committed fixtures, the ways other tools compress them.
+# gzip and compress (.Z) fixtures for the readers' transparent decompression
+# (Tests/GeoAnchorKitTests/Support/GzipTests.swift), from committed fixtures, the ways other tools compress them.
 #
-# Made with:  sh scripts/dev/gzip_fixtures.sh   (needs gzip 1.12 and python3; both in Debian 12)
+# Made with:  sh scripts/dev/gzip_fixtures.sh   (needs gzip 1.12 and python3, in Debian 12; and
+#             (N)compress 4.2.4.6: apt-get install ncompress)
 # Output:     Tests/GeoAnchorKitTests/Fixtures/Gzip/
 #   geodetic.211.99o.gz   gzip -9 -n of Fixtures/GNSS/geodetic.211.99o (no name, no time)
 #   walk.gpsbabel.nmea.gz gzip -1 of Fixtures/Traces/Other/walk.gpsbabel.nmea (stored name and time)
 #   walk.gpx.gz           Python's gzip.compress (mtime 0) of Fixtures/Traces/Other/walk.gpx
 #   walk.split.nmea.gz    two members (cat a.gz b.gz): gzip -9 -n of the NMEA's first 5 lines and of the rest
+#   geodetic.211.99o.Z    compress (default: codes up to 16 bits, block mode)
+#   pixel6.b10.23o.Z      compress -b 10 of Fixtures/GNSS/pixel6.first2min.211.23o: 9- and 10-bit codes,
+#                         the dictionary fills and CLEAR codes restart it many times (-b 9 output
+#                         is not decodable by compress -d or gzip -d themselves)
+#   pixel6.b12.23o.Z      compress -b 12 of the same: widths 9 → 12
+#   mixed.b11.Z           compress -b 11 of text, then ZIP archives (compressed, random-looking
+#                         bytes), then text: fixtures GNSS/pixel6.first2min.211.23o,
+#                         Zip/python-deflate-9.zip, Zip/python-deflate-1.zip, Zip/python-zip64.zip,
+#                         GNSS/geodetic.211.99o concatenated — the ratio drops and compress emits CLEAR
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 fx="$here/Tests/GeoAnchorKitTests/Fixtures"
@@ -22,4 +32,9 @@ python3 -c 'import gzip,sys; open(sys.argv[2],"wb").write(gzip.compress(open(sys
 head -5 "$fx/Traces/Other/walk.gpsbabel.nmea" | gzip -9 -n > "$tmp/a.gz"
 tail -n +6 "$fx/Traces/Other/walk.gpsbabel.nmea" | gzip -9 -n > "$tmp/b.gz"
 cat "$tmp/a.gz" "$tmp/b.gz" > "$out/walk.split.nmea.gz"
+compress -c "$fx/GNSS/geodetic.211.99o" > "$out/geodetic.211.99o.Z"
+compress -b 10 -c "$fx/GNSS/pixel6.first2min.211.23o" > "$out/pixel6.b10.23o.Z"
+compress -b 12 -c "$fx/GNSS/pixel6.first2min.211.23o" > "$out/pixel6.b12.23o.Z"
+cat "$fx/GNSS/pixel6.first2min.211.23o" "$fx/Zip/python-deflate-9.zip" "$fx/Zip/python-deflate-1.zip" "$fx/Zip/python-zip64.zip" \
+    "$fx/GNSS/geodetic.211.99o" | compress -b 11 -c > "$out/mixed.b11.Z"
 rm -rf "$tmp"

@@ -28,21 +28,21 @@ public final class ByteLineReader {
     private let chunkSize: Int
 
     /// Opens a file for reading. A gzip-compressed file (by its first bytes, e.g. an IGS
-    /// `…ORB.SP3.gz` or an archived `log.nmea.gz`) is decompressed whole into memory first
-    /// (at most 1 GiB of text), so every line-based reader (NMEA, CSV, GnssLogger, RINEX, SP3,
-    /// clock files) reads it as the plain file.
+    /// `…ORB.SP3.gz` or an archived `log.nmea.gz`) or a Unix `compress` one (`.Z`, IGS archives
+    /// before 2021) is decompressed whole into memory first (at most 1 GiB of text), so every
+    /// line-based reader (NMEA, CSV, GnssLogger, RINEX, SP3, clock files) reads it as the plain file.
     /// - Throws: ``TraceFormatError`` when the file cannot be opened or read, or is corrupt gzip.
     public init(url: URL, chunkSize: Int = 1 << 18) throws(TraceFormatError) {
         let fd = open(url.path, O_RDONLY)
         guard fd >= 0 else { throw TraceFormatError(source: url.path, line: nil, message: "cannot open file") }
         self.source = url.path
         var magic: [UInt8] = [0, 0]
-        if pread(fd, &magic, 2, 0) == 2, Gzip.looksLike(magic) {
+        if pread(fd, &magic, 2, 0) == 2, Gzip.looksLike(magic) || UnixCompress.looksLike(magic) {
             _ = close(fd)
             let text: [UInt8]
             do {
                 let compressed = try Data(contentsOf: url)
-                text = try Gzip.decompress(compressed)
+                text = try Gzip.looksLike(magic) ? Gzip.decompress(compressed) : UnixCompress.decompress(compressed)
             } catch let e as ZipError {
                 throw TraceFormatError(source: url.path, line: nil, message: e.message)
             } catch {
@@ -72,8 +72,9 @@ public final class ByteLineReader {
         return Data(bytes.prefix(max(n, 0)))
     }
 
-    /// The decompressed contents of `url` when it is a gzip file (by its first bytes), else
-    /// nil: how the whole-document readers (GPX, KML, GeoJSON) accept `walk.gpx.gz`.
+    /// The decompressed contents of `url` when it is a gzip or `compress` (`.Z`) file (by its
+    /// first bytes), else nil: how the whole-document readers (GPX, KML, GeoJSON) accept
+    /// `walk.gpx.gz`.
     /// - Throws: ``TraceFormatError`` for an unreadable file or corrupt gzip.
     public static func gunzippedContents(of url: URL) throws(TraceFormatError) -> Data? {
         let reader = try ByteLineReader(url: url)

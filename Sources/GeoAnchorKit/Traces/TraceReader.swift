@@ -25,12 +25,12 @@ public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The format of a file name: by its extension, or for a gzip-compressed file
-    /// (`walk.nmea.gz`, `track.gpx.gz`) by the extension before `.gz` (the readers decompress
-    /// gzip by content). Nil when neither is known.
+    /// The format of a file name: by its extension, or for a compressed file (`walk.nmea.gz`,
+    /// `track.gpx.gz`, `log.nmea.Z`) by the extension before `.gz`/`.Z` (the readers decompress
+    /// gzip and compress by content). Nil when neither is known.
     public init?(fileName: String) {
         let url = URL(fileURLWithPath: fileName)
-        if url.pathExtension.lowercased() == "gz" {
+        if ["gz", "z"].contains(url.pathExtension.lowercased()) {
             self.init(pathExtension: url.deletingPathExtension().pathExtension)
         } else {
             self.init(pathExtension: url.pathExtension)
