@@ -31,10 +31,10 @@ struct AccuracyCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Trace to evaluate (.nmea, .gpx, .csv, .geojson, .kml/.kmz).")
+    @Option(help: "Trace to evaluate (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit).")
     var trace: String
 
-    @Option(help: "Reference track (.nmea, .gpx, .csv, .geojson, .kml/.kmz).")
+    @Option(help: "Reference track (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit).")
     var truth: String
 
     @Flag(help: "Print the statistics as JSON.")

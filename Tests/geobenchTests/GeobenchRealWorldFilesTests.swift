@@ -254,6 +254,20 @@ extension GeobenchInterfaceTests {
 }
 
 extension GeobenchInterfaceTests {
+    /// A FIT file (GPSBabel's, scripts/dev/fit_fixtures.sh) is a trace wherever one is read:
+    /// converted to walk.gpx's 5 fixes; a FIT output is refused by name.
+    @Test func fitFiles() throws {
+        let fit = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/FIT/walk.gpsbabel.fit").path
+        let out = try temporaryFile("fit.csv", "")
+        let c = try geobench(["convert", "--input", fit, "--output", out])
+        #expect(c.status == 0, "\(c.stderr)")
+        #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 6)
+        let k = try geobench(["convert", "--input", fit, "--output", out + ".fit"])
+        #expect(k.status == 2 && k.stderr.contains("FIT is read, not written"), "\(k.stderr)")
+    }
+}
+
+extension GeobenchInterfaceTests {
     /// A semicolon-separated table (a spreadsheet's CSV in a decimal-comma locale) gives the
     /// output of the same table with commas and decimal points; a bad number still names its line.
     @Test func semicolonTablesAreRead() throws {

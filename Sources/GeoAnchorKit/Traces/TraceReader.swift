@@ -3,16 +3,17 @@ import Foundation
 /// The trace file formats GeoAnchorKit reads and writes.
 public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
     /// KML (`.kml`, or zipped as `.kmz`) is read (``KMLReader``), not written: write GPX, which
-    /// Google Earth opens too.
-    case nmea, gpx, csv, geojson, kml
+    /// Google Earth opens too. FIT (`.fit`, Garmin's binary activity files) is read
+    /// (``FITReader``), not written.
+    case nmea, gpx, csv, geojson, kml, fit
 
-    /// The formats ``TraceWriter`` writes (all but KML).
-    public static let writable: [TraceFormat] = allCases.filter { $0 != .kml }
+    /// The formats ``TraceWriter`` writes (all but KML and FIT).
+    public static let writable: [TraceFormat] = allCases.filter { $0 != .kml && $0 != .fit }
 
     /// The format implied by a file name's extension (`.nmea`/`.log`/`.txt` → NMEA, which
     /// includes Android GnssLogger logs, told apart by content; `.gpx`,
     /// `.csv`, `.geojson`/`.json`, `.kml`/`.kmz` — a KMZ is a zipped KML, unzipped by
-    /// ``KMLReader``), case-insensitive; nil for anything else (`gz` too: see
+    /// ``KMLReader`` —, `.fit`), case-insensitive; nil for anything else (`gz` too: see
     /// ``init(fileName:)``).
     public init?(pathExtension ext: String) {
         switch ext.lowercased() {
@@ -21,6 +22,7 @@ public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
         case "csv": self = .csv
         case "geojson", "json": self = .geojson
         case "kml", "kmz": self = .kml
+        case "fit": self = .fit
         default: return nil
         }
     }
@@ -64,7 +66,7 @@ public enum TraceReader {
         try options.check(source: url.path)
         guard let fmt = format ?? TraceFormat(fileName: url.lastPathComponent) else {
             throw TraceFormatError(source: url.path, line: nil,
-                message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv, .geojson, .kml or .kmz)")
+                message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv, .geojson, .kml, .kmz or .fit)")
         }
         switch fmt {
         case .nmea:
@@ -80,6 +82,7 @@ public enum TraceReader {
             let fc = try GeoJSONFeatureCollection.read(contentsOf: url)
             return try GeoJSONTrace.fixes(from: fc, source: url.path, options: options, onFix: onFix)
         case .kml: return try KMLReader.read(url: url, options: options, onFix: onFix)
+        case .fit: return try FITReader.read(url: url, options: options, onFix: onFix)
         }
     }
 

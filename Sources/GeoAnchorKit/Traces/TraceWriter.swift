@@ -36,7 +36,7 @@ public final class TraceWriter {
     /// Writes to a file (created or truncated), or to stdout when `url` is nil.
     public init(url: URL?, format: TraceFormat) throws(TraceFormatError) {
         self.format = format
-        if format == .kml { throw Self.noKML(url?.path ?? "<stdout>") }
+        if !TraceFormat.writable.contains(format) { throw Self.notWritten(format, url?.path ?? "<stdout>") }
         if let url {
             guard FileManager.default.createFile(atPath: url.path, contents: nil),
                   let h = FileHandle(forWritingAtPath: url.path) else {
@@ -112,16 +112,18 @@ public final class TraceWriter {
         case .geojson:
             buffer.append(contentsOf: (count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n").utf8)
             Self.geojson(f, into: &buffer)
-        case .kml: throw Self.noKML(name)
+        case .kml, .fit: throw Self.notWritten(format, name)
         }
         count += 1
         if buffer.count >= 1 << 16 { try flush() }
     }
 
     /// KML is read, not written (its altitudes are above mean sea level, with nowhere to carry a
-    /// geoid separation: an ellipsoidal height could not be written honestly).
-    static func noKML(_ name: String) -> TraceFormatError {
-        TraceFormatError(source: name, line: nil, message: "KML output is not supported: write GPX (Google Earth opens it) or GeoJSON")
+    /// geoid separation: an ellipsoidal height could not be written honestly); FIT is read only.
+    static func notWritten(_ format: TraceFormat, _ name: String) -> TraceFormatError {
+        TraceFormatError(source: name, line: nil, message: format == .fit
+            ? "FIT output is not supported: write GPX, GeoJSON, CSV or NMEA"
+            : "KML output is not supported: write GPX (Google Earth opens it) or GeoJSON")
     }
 
     /// Years NMEA RMC's two-digit year can carry unambiguously (readers map 80…99 to 19xx, 00…79 to 20xx).
@@ -176,7 +178,7 @@ public final class TraceWriter {
         case .csv:
             if csvMode == nil { buffer.append(contentsOf: Self.csvHeader(.ellipsoid).utf8) }
             else if csvMode == .fixes && csvVertical == nil { commitCSVHeader(.ellipsoid) }
-        case .nmea, .kml: break
+        case .nmea, .kml, .fit: break
         }
         finished = true
         try flush()

@@ -31,8 +31,8 @@ struct TraceWriterTests {
             var out: [Fix] = []
             _ = try GeoJSONTrace.fixes(from: try GeoJSONFeatureCollection.decode(data), source: "w", onFix: { out.append($0) })
             return out
-        case .kml:
-            Issue.record("KML is not written (TraceFormat.writable)")
+        case .kml, .fit:
+            Issue.record("\(format) is not written (TraceFormat.writable)")
             return []
         }
     }
