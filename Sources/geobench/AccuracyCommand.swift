@@ -31,10 +31,10 @@ struct AccuracyCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Trace to evaluate (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit).")
+    @Option(help: "Trace to evaluate (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).")
     var trace: String
 
-    @Option(help: "Reference track (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit).")
+    @Option(help: "Reference track (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).")
     var truth: String
 
     @Flag(help: "Print the statistics as JSON.")

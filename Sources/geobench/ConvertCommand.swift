@@ -18,7 +18,8 @@ struct ConvertCommand: ParsableCommand {
         sensors CSV has time,sensor,x,y,z and, for the uncalibrated kinds, bias_x,bias_y,bias_z; GPSBabel's unicsv too), .geojson/.json (RFC 7946 Point features; \
         LineStrings with togeojson's per-position times; ogr2ogr's GPX track points), .kml/.kmz (input only; a .kmz is unzipped, its first .kml read: \
         gx:Track and timed Point placemarks are the fixes, untimed Point placemarks the waypoints, \
-        written with --waypoints), .fit (input only: Garmin FIT record messages with a position). \
+        written with --waypoints), .fit (input only: Garmin FIT record messages with a position), .tcx \
+        (input only: Garmin Training Center Trackpoints with a position). \
         Any input may be gzip- or compress-compressed (.gz, .Z; format from the extension before it). Streams: \
         memory does not grow with the file (except GeoJSON input). Invalid input exits with status 2 \
         and `FILE:LINE: message`; with --skip-invalid invalid lines are skipped and counted on stderr.
@@ -164,7 +165,7 @@ struct ConvertCommand: ParsableCommand {
                 out += "</wpt>\n"
             }
             out += "</gpx>\n"
-        case .nmea, .kml, .fit:
+        case .nmea, .kml, .fit, .tcx:
             throw InputError(file: "--waypoints", line: nil, message: "'\(path)': waypoints are written as .csv, .geojson or .gpx")
         }
         try OutputFile.write(out, to: path)

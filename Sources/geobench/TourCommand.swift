@@ -14,7 +14,7 @@ struct TourCommand: ParsableCommand {
         waypoints are the stops (id = <name>, or "waypoint N" without one; radius --radius) and its \
         track segments, else its routes, the path; or a KML file (.kml, or zipped .kmz as Google My Maps and Google Earth export it): \
         its untimed Point placemarks are the stops and its LineStrings the path.
-        --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson, .kml/.kmz, .fit).
+        --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).
         Zones are evaluated in pure Swift (--zones native, the default: PlanarTourZones) or with \
         GEOS prepared geometries (--zones geos: TourZones); both give the same events.
         Fixes go through the position filter (PositionFilter, default adaptive configuration) unless --raw; \
@@ -36,7 +36,7 @@ struct TourCommand: ParsableCommand {
     @Option(help: "With a GPX or KML --tour: every stop's trigger radius, meters (default 20).")
     var radius: Double?
 
-    @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit).")
+    @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).")
     var trace: String
 
     @Flag(help: "Print JSON lines (keys time, type, id) instead of CSV.")

@@ -254,16 +254,16 @@ extension GeobenchInterfaceTests {
 }
 
 extension GeobenchInterfaceTests {
-    /// A FIT file (GPSBabel's, scripts/dev/fit_fixtures.sh) is a trace wherever one is read:
-    /// converted to walk.gpx's 5 fixes; a FIT output is refused by name.
-    @Test func fitFiles() throws {
-        let fit = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/FIT/walk.gpsbabel.fit").path
+    /// FIT and TCX files (GPSBabel's, scripts/dev/fit_fixtures.sh, tcx_fixtures.sh) are traces
+    /// wherever one is read: converted to walk.gpx's 5 fixes; FIT or TCX output refused by name.
+    @Test(arguments: [("FIT/walk.gpsbabel.fit", "fit"), ("Other/walk.gpsbabel.tcx", "tcx")]) func fitAndTCXFiles(file: String, ext: String) throws {
+        let fit = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/" + file).path
         let out = try temporaryFile("fit.csv", "")
         let c = try geobench(["convert", "--input", fit, "--output", out])
         #expect(c.status == 0, "\(c.stderr)")
         #expect(try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").count == 6)
-        let k = try geobench(["convert", "--input", fit, "--output", out + ".fit"])
-        #expect(k.status == 2 && k.stderr.contains("FIT is read, not written"), "\(k.stderr)")
+        let k = try geobench(["convert", "--input", fit, "--output", out + "." + ext])
+        #expect(k.status == 2 && k.stderr.contains("\(ext.uppercased()) is read, not written"), "\(k.stderr)")
     }
 }
 

@@ -3,17 +3,17 @@ import Foundation
 /// The trace file formats GeoAnchorKit reads and writes.
 public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
     /// KML (`.kml`, or zipped as `.kmz`) is read (``KMLReader``), not written: write GPX, which
-    /// Google Earth opens too. FIT (`.fit`, Garmin's binary activity files) is read
-    /// (``FITReader``), not written.
-    case nmea, gpx, csv, geojson, kml, fit
+    /// Google Earth opens too. FIT (`.fit`, Garmin's binary activity files, ``FITReader``) and
+    /// TCX (`.tcx`, Garmin Training Center XML, ``TCXReader``) are read, not written.
+    case nmea, gpx, csv, geojson, kml, fit, tcx
 
-    /// The formats ``TraceWriter`` writes (all but KML and FIT).
-    public static let writable: [TraceFormat] = allCases.filter { $0 != .kml && $0 != .fit }
+    /// The formats ``TraceWriter`` writes (all but KML, FIT and TCX).
+    public static let writable: [TraceFormat] = allCases.filter { ![.kml, .fit, .tcx].contains($0) }
 
     /// The format implied by a file name's extension (`.nmea`/`.log`/`.txt` → NMEA, which
     /// includes Android GnssLogger logs, told apart by content; `.gpx`,
     /// `.csv`, `.geojson`/`.json`, `.kml`/`.kmz` — a KMZ is a zipped KML, unzipped by
-    /// ``KMLReader`` —, `.fit`), case-insensitive; nil for anything else (`gz` too: see
+    /// ``KMLReader`` —, `.fit`, `.tcx`), case-insensitive; nil for anything else (`gz` too: see
     /// ``init(fileName:)``).
     public init?(pathExtension ext: String) {
         switch ext.lowercased() {
@@ -23,6 +23,7 @@ public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
         case "geojson", "json": self = .geojson
         case "kml", "kmz": self = .kml
         case "fit": self = .fit
+        case "tcx": self = .tcx
         default: return nil
         }
     }
@@ -66,7 +67,7 @@ public enum TraceReader {
         try options.check(source: url.path)
         guard let fmt = format ?? TraceFormat(fileName: url.lastPathComponent) else {
             throw TraceFormatError(source: url.path, line: nil,
-                message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv, .geojson, .kml, .kmz or .fit)")
+                message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv, .geojson, .kml, .kmz, .fit or .tcx)")
         }
         switch fmt {
         case .nmea:
@@ -83,6 +84,7 @@ public enum TraceReader {
             return try GeoJSONTrace.fixes(from: fc, source: url.path, options: options, onFix: onFix)
         case .kml: return try KMLReader.read(url: url, options: options, onFix: onFix)
         case .fit: return try FITReader.read(url: url, options: options, onFix: onFix)
+        case .tcx: return try TCXReader.read(url: url, options: options, onFix: onFix)
         }
     }
 

@@ -112,18 +112,18 @@ public final class TraceWriter {
         case .geojson:
             buffer.append(contentsOf: (count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n").utf8)
             Self.geojson(f, into: &buffer)
-        case .kml, .fit: throw Self.notWritten(format, name)
+        case .kml, .fit, .tcx: throw Self.notWritten(format, name)
         }
         count += 1
         if buffer.count >= 1 << 16 { try flush() }
     }
 
     /// KML is read, not written (its altitudes are above mean sea level, with nowhere to carry a
-    /// geoid separation: an ellipsoidal height could not be written honestly); FIT is read only.
+    /// geoid separation: an ellipsoidal height could not be written honestly); FIT and TCX are read only.
     static func notWritten(_ format: TraceFormat, _ name: String) -> TraceFormatError {
-        TraceFormatError(source: name, line: nil, message: format == .fit
-            ? "FIT output is not supported: write GPX, GeoJSON, CSV or NMEA"
-            : "KML output is not supported: write GPX (Google Earth opens it) or GeoJSON")
+        TraceFormatError(source: name, line: nil, message: format == .kml
+            ? "KML output is not supported: write GPX (Google Earth opens it) or GeoJSON"
+            : "\(format.rawValue.uppercased()) output is not supported: write GPX, GeoJSON, CSV or NMEA")
     }
 
     /// Years NMEA RMC's two-digit year can carry unambiguously (readers map 80…99 to 19xx, 00…79 to 20xx).
@@ -178,7 +178,7 @@ public final class TraceWriter {
         case .csv:
             if csvMode == nil { buffer.append(contentsOf: Self.csvHeader(.ellipsoid).utf8) }
             else if csvMode == .fixes && csvVertical == nil { commitCSVHeader(.ellipsoid) }
-        case .nmea, .kml, .fit: break
+        case .nmea, .kml, .fit, .tcx: break
         }
         finished = true
         try flush()

@@ -15,6 +15,7 @@ enum XMLInputCheck {
     typealias Format = (name: String, root: String)
     static let gpx: Format = ("GPX", "gpx")
     static let kml: Format = ("KML", "kml")
+    static let tcx: Format = ("TCX", "TrainingCenterDatabase")
 
     /// How far into a document the DOCTYPE is looked for (1 MiB): a document type declaration
     /// must come before the root element, and GPX and KML need none.

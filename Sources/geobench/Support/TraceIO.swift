@@ -10,7 +10,7 @@ enum TraceIO {
     static func format(of path: String, option: String) throws -> TraceFormat {
         guard let f = TraceFormat(fileName: path) else {
             throw InputError(file: option, line: nil,
-                message: "cannot tell the format of '\(path)' from its extension (use .nmea/.log/.txt, .gpx, .csv, .geojson/.json, .kml/.kmz, .fit)")
+                message: "cannot tell the format of '\(path)' from its extension (use .nmea/.log/.txt, .gpx, .csv, .geojson/.json, .kml/.kmz, .fit, .tcx)")
         }
         return f
     }
@@ -30,7 +30,7 @@ enum TraceIO {
         }
         let f = try format(of: path, option: option)
         guard TraceFormat.writable.contains(f) else {
-            throw InputError(file: option, line: nil, message: "'\(path)': \(f == .fit ? "FIT" : "KML") is read, not written; write .gpx (Google Earth opens it), .geojson, .csv or .nmea")
+            throw InputError(file: option, line: nil, message: "'\(path)': \(f.rawValue.uppercased()) is read, not written; write .gpx (Google Earth opens it), .geojson, .csv or .nmea")
         }
         return f
     }
