@@ -125,28 +125,13 @@ public enum GPXReader {
                 let d = Delegate(source: source, options: options, onFix: onFix,
                                  onUntimed: onUntimedPoint == nil ? nil : untimed,
                                  onWaypoint: onWaypoint == nil ? nil : waypoint)
-                let parser = XMLParser(stream: stream)
-                parser.shouldProcessNamespaces = false
-                parser.shouldResolveExternalEntities = false
-                parser.delegate = d
-                d.parser = parser
                 d.onLinePoint = onLinePoint
-                let ok = parser.parse()
-                if let e = d.callbackError { throw e }
-                if let e = d.formatError { throw e }
-                if !ok {
-                    let err = parser.parserError
-                    let line = parser.lineNumber
-                    var msg = "malformed XML"
-                    if let err { msg += ": " + ((err as NSError).localizedDescription) }
-                    throw TraceFormatError(source: source, line: line > 0 ? line : nil, message: msg)
-                }
+                let lastLine = try XMLInputCheck.parse(stream, source: source, delegate: d) { d.parser = $0 }
                 guard d.sawGPX else {
                     throw TraceFormatError(source: source, line: nil, message: "not a GPX document (no <gpx> root element; empty file?)")
                 }
                 guard d.sawGPXEnd else {
-                    let line = parser.lineNumber
-                    throw TraceFormatError(source: source, line: line > 0 ? line : nil,
+                    throw TraceFormatError(source: source, line: lastLine > 0 ? lastLine : nil,
                                            message: "malformed XML: the document ends before </gpx> (truncated file?)")
                 }
                 // No track point at all: the route points are the trace.
@@ -163,7 +148,7 @@ public enum GPXReader {
         }
     }
 
-    private final class Delegate: NSObject, XMLParserDelegate {
+    private final class Delegate: NSObject, TraceXMLDelegate {
         let source: String
         let options: TraceReadConfiguration
         let onFix: (Fix) throws -> Void

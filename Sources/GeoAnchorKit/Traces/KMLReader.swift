@@ -192,18 +192,7 @@ public enum KMLReader {
             try withoutActuallyEscaping(onWaypoint ?? { _ in }) { waypoint in
                 let d = Delegate(source: source, options: options, onFix: onFix, onWaypoint: onWaypoint == nil ? nil : waypoint)
                 d.onLine = onLine
-                let parser = XMLParser(stream: stream)
-                parser.shouldProcessNamespaces = false
-                parser.shouldResolveExternalEntities = false
-                parser.delegate = d
-                let ok = parser.parse()
-                if let e = d.callbackError { throw e }
-                if let e = d.formatError { throw e }
-                if !ok {
-                    var msg = "malformed XML"
-                    if let err = parser.parserError { msg += ": " + (err as NSError).localizedDescription }
-                    throw TraceFormatError(source: source, line: parser.lineNumber > 0 ? parser.lineNumber : nil, message: msg)
-                }
+                try XMLInputCheck.parse(stream, source: source, delegate: d)
                 guard d.sawKML else {
                     throw TraceFormatError(source: source, line: nil, message: "not a KML document (no <kml> root element)")
                 }
@@ -230,7 +219,7 @@ public enum KMLReader {
         var invalid: (line: Int, message: String)?
     }
 
-    private final class Delegate: NSObject, XMLParserDelegate {
+    private final class Delegate: NSObject, TraceXMLDelegate {
         let source: String
         let options: TraceReadConfiguration
         let onFix: (Fix) throws -> Void

@@ -45,18 +45,7 @@ public enum TCXReader {
                      onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
         try withoutActuallyEscaping(onFix) { onFix in
             let d = Delegate(source: source, options: options, onFix: onFix)
-            let parser = XMLParser(stream: stream)
-            parser.shouldProcessNamespaces = false
-            parser.shouldResolveExternalEntities = false
-            parser.delegate = d
-            let ok = parser.parse()
-            if let e = d.callbackError { throw e }
-            if let e = d.formatError { throw e }
-            if !ok {
-                var msg = "malformed XML"
-                if let err = parser.parserError { msg += ": " + (err as NSError).localizedDescription }
-                throw TraceFormatError(source: source, line: parser.lineNumber > 0 ? parser.lineNumber : nil, message: msg)
-            }
+            try XMLInputCheck.parse(stream, source: source, delegate: d)
             guard d.sawRoot else {
                 throw TraceFormatError(source: source, line: nil, message: "not a TCX document (no <TrainingCenterDatabase> root element)")
             }
@@ -71,7 +60,7 @@ public enum TCXReader {
         var invalid: (line: Int, message: String)?
     }
 
-    private final class Delegate: NSObject, XMLParserDelegate {
+    private final class Delegate: NSObject, TraceXMLDelegate {
         let source: String
         let options: TraceReadConfiguration
         let onFix: (Fix) throws -> Void

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 /// Checks made on an XML document (GPX, KML) before Foundation's `XMLParser` sees it, in one
 /// pass over a file: entity declarations (``refuseEntityDeclarations(_:complete:source:format:)``)
@@ -131,5 +134,38 @@ enum XMLInputCheck {
             chunk = (try? h.read(upToCount: chunkSize)) ?? Data()
         }
         if let bad = v.unfinished { throw error(url.path, bad, format.name) }
+    }
+}
+
+/// An `XMLParser` delegate of a trace reader: what stopped the parse, if anything.
+protocol TraceXMLDelegate: XMLParserDelegate {
+    /// An error thrown by the caller's callback (rethrown as is).
+    var callbackError: (any Error)? { get }
+    /// A bad value or structure the delegate found (with its line).
+    var formatError: TraceFormatError? { get }
+}
+
+extension XMLInputCheck {
+    /// Parses `stream` with `delegate` (namespace prefixes kept, external entities never
+    /// resolved): the GPX, KML and TCX readers' one parse. Throws the delegate's callback or
+    /// format error, else "malformed XML" with the parser's message and line. Returns the line
+    /// the parser ended on.
+    @discardableResult
+    static func parse(_ stream: InputStream, source: String, delegate: some TraceXMLDelegate,
+                      configure: (XMLParser) -> Void = { _ in }) throws -> Int {
+        let parser = XMLParser(stream: stream)
+        parser.shouldProcessNamespaces = false
+        parser.shouldResolveExternalEntities = false
+        parser.delegate = delegate
+        configure(parser)
+        let ok = parser.parse()
+        if let e = delegate.callbackError { throw e }
+        if let e = delegate.formatError { throw e }
+        if !ok {
+            var msg = "malformed XML"
+            if let err = parser.parserError { msg += ": " + (err as NSError).localizedDescription }
+            throw TraceFormatError(source: source, line: parser.lineNumber > 0 ? parser.lineNumber : nil, message: msg)
+        }
+        return parser.lineNumber
     }
 }
