@@ -172,8 +172,9 @@ public enum FITReader {
             at += size
             if let c = compressedOffset, let last = lastTimestamp {
                 // Compressed header: the low 5 bits of the time, rolling over from the last timestamp.
+                // (Wrapping: a corrupt timestamp near 2³² must not trap; the fix's time check refuses it.)
                 let base = last & ~0x1F
-                timestamp = c >= (last & 0x1F) ? base + c : base + c + 0x20
+                timestamp = c >= (last & 0x1F) ? base &+ c : base &+ c &+ 0x20
             } else if compressedOffset != nil {
                 throw fail(recordStart, "compressed-timestamp header before any timestamp")
             }

@@ -73,6 +73,20 @@ struct FITReaderTests {
         var flipped = bytes; flipped[40] ^= 0x01
         #expect(refusal(flipped).contains("does not match the data's"))
         #expect(refusal(Array(bytes.prefix(100))).contains("truncated?"))
+        // A compressed timestamp rolling over past 2³² (a corrupt last timestamp 0xFFFFFFF0 with
+        // offset 0x05 < 0x10): no trap; the record's time wraps and is read.
+        var fit: [UInt8] = [12, 0x10, 0, 0, 0, 0, 0, 0] + Array(".FIT".utf8)
+        fit += [0x40, 0, 0, 20, 0, 3, 253, 4, 0x86, 0, 4, 0x85, 1, 4, 0x85]        // record: timestamp, lat, long
+        fit += [0x00, 0xF0, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 0]             // t = 0xFFFFFFF0 at 0°, 0°
+        fit += [0x40 | 1, 0, 0, 20, 0, 2, 0, 4, 0x85, 1, 4, 0x85]                  // local 1: lat, long only
+        fit += [0x80 | (1 << 5) | 0x05, 0, 0, 0, 0, 0, 0, 0, 0]                   // compressed: offset 5
+        let size = fit.count - 12
+        fit[4] = UInt8(size & 0xFF); fit[5] = UInt8(size >> 8)
+        let crc = FITReader.crc16(fit[...])
+        fit += [UInt8(crc & 0xFF), UInt8(crc >> 8)]
+        var times: [Double] = []
+        _ = try FITReader.read(data: Data(fit), source: "wrap.fit", onFix: { times.append($0.time) })
+        #expect(times == [FITReader.epoch + 4_294_967_280, FITReader.epoch + 5])
         #expect(throws: TraceFormatError.self) { _ = try TraceWriter(url: nil, format: .fit) }
         #expect(TraceFormat(pathExtension: "FIT") == .fit && !TraceFormat.writable.contains(.fit))
     }
