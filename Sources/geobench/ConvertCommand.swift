@@ -20,7 +20,8 @@ struct ConvertCommand: ParsableCommand {
         gx:Track and timed Point placemarks are the fixes, untimed Point placemarks the waypoints, \
         written with --waypoints), .fit (input only: Garmin FIT record messages with a position), .tcx \
         (input only: Garmin Training Center Trackpoints with a position). \
-        Any input may be gzip- or compress-compressed (.gz, .Z; format from the extension before it). Streams: \
+        Any input may be gzip- or compress-compressed or zipped (.gz, .Z, a .zip holding the file; format \
+        from the extension before it). Streams: \
         memory does not grow with the file (except GeoJSON input). Invalid input exits with status 2 \
         and `FILE:LINE: message`; with --skip-invalid invalid lines are skipped and counted on stderr.
         """

@@ -18,6 +18,10 @@
 #                         bytes), then text: fixtures GNSS/pixel6.first2min.211.23o,
 #                         Zip/python-deflate-9.zip, Zip/python-deflate-1.zip, Zip/python-zip64.zip,
 #                         GNSS/geodetic.211.99o concatenated — the ratio drops and compress emits CLEAR
+#   walk.gpx.zip          Python zipfile: walk.gpx alone (deflated)
+#   walk.nmea.zip         Info-ZIP zip -9: walk.gpsbabel.nmea and a README.txt (the .nmea is chosen by the
+#                         archive's name)
+#   two.nmea.zip          Info-ZIP zip -9: two .nmea files (ambiguous: refused, naming them)
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 fx="$here/Tests/GeoAnchorKitTests/Fixtures"
@@ -37,4 +41,13 @@ compress -b 10 -c "$fx/GNSS/pixel6.first2min.211.23o" > "$out/pixel6.b10.23o.Z"
 compress -b 12 -c "$fx/GNSS/pixel6.first2min.211.23o" > "$out/pixel6.b12.23o.Z"
 cat "$fx/GNSS/pixel6.first2min.211.23o" "$fx/Zip/python-deflate-9.zip" "$fx/Zip/python-deflate-1.zip" "$fx/Zip/python-zip64.zip" \
     "$fx/GNSS/geodetic.211.99o" | compress -b 11 -c > "$out/mixed.b11.Z"
+python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[2], "w") as z:
+    i = zipfile.ZipInfo("walk.gpx", date_time=(2026, 11, 27, 12, 0, 0)); z.writestr(i, open(sys.argv[1], "rb").read(), compress_type=zipfile.ZIP_DEFLATED)' \
+    "$fx/Traces/Other/walk.gpx" "$out/walk.gpx.zip"
+cp "$fx/Traces/Other/walk.gpsbabel.nmea" "$tmp/walk.gpsbabel.nmea"; cp "$fx/Traces/Other/walk.gpsbabel.nmea" "$tmp/copy.nmea"
+printf 'exported by a test\n' > "$tmp/README.txt"
+touch -d "2026-11-27 12:00:00 UTC" "$tmp/walk.gpsbabel.nmea" "$tmp/copy.nmea" "$tmp/README.txt"
+rm -f "$out/walk.nmea.zip" "$out/two.nmea.zip"
+(cd "$tmp" && zip -q -X -9 "$out/walk.nmea.zip" README.txt walk.gpsbabel.nmea && zip -q -X -9 "$out/two.nmea.zip" walk.gpsbabel.nmea copy.nmea)
 rm -rf "$tmp"

@@ -28,26 +28,20 @@ public final class ByteLineReader {
     private let chunkSize: Int
 
     /// Opens a file for reading. A gzip-compressed file (by its first bytes, e.g. an IGS
-    /// `…ORB.SP3.gz` or an archived `log.nmea.gz`) or a Unix `compress` one (`.Z`, IGS archives
-    /// before 2021) is decompressed whole into memory first (at most 1 GiB of text), so every
-    /// line-based reader (NMEA, CSV, GnssLogger, RINEX, SP3, clock files) reads it as the plain file.
+    /// `…ORB.SP3.gz` or an archived `log.nmea.gz`), a Unix `compress` one (`.Z`, IGS archives
+    /// before 2021) or a ZIP holding the file (``decompress(url:)``) is decompressed whole into
+    /// memory first (at most 1 GiB of text), so every line-based reader (NMEA, CSV, GnssLogger,
+    /// RINEX, SP3, clock files) reads it as the plain file.
     /// - Throws: ``TraceFormatError`` when the file cannot be opened or read, or is corrupt gzip.
     public init(url: URL, chunkSize: Int = 1 << 18) throws(TraceFormatError) {
         let fd = open(url.path, O_RDONLY)
         guard fd >= 0 else { throw TraceFormatError(source: url.path, line: nil, message: "cannot open file") }
         self.source = url.path
-        var magic: [UInt8] = [0, 0]
-        if pread(fd, &magic, 2, 0) == 2, Gzip.looksLike(magic) || UnixCompress.looksLike(magic) {
+        var magic: [UInt8] = [0, 0, 0, 0]
+        let got = pread(fd, &magic, 4, 0)
+        if got >= 2, Self.isCompressed(Array(magic.prefix(got))) {
             _ = close(fd)
-            let text: [UInt8]
-            do {
-                let compressed = try Data(contentsOf: url)
-                text = try Gzip.looksLike(magic) ? Gzip.decompress(compressed) : UnixCompress.decompress(compressed)
-            } catch let e as ZipError {
-                throw TraceFormatError(source: url.path, line: nil, message: e.message)
-            } catch {
-                throw TraceFormatError(source: url.path, line: nil, message: "cannot read file: \(error.localizedDescription)")
-            }
+            let text = try Self.decompress(url: url)
             self.input = .data(Data(text))
             self.chunkSize = max(text.count, 1)
             self.capacity = max(text.count, 1)
@@ -72,14 +66,51 @@ public final class ByteLineReader {
         return Data(bytes.prefix(max(n, 0)))
     }
 
-    /// The decompressed contents of `url` when it is a gzip or `compress` (`.Z`) file (by its
-    /// first bytes), else nil: how the whole-document readers (GPX, KML, GeoJSON) accept
-    /// `walk.gpx.gz`.
+    /// The decompressed contents of `url` when it is a gzip, `compress` (`.Z`) or single-file
+    /// ZIP (by its first bytes), else nil: how the whole-document readers (GPX, KML, GeoJSON,
+    /// FIT, TCX) accept `walk.gpx.gz` or `walk.gpx.zip`.
     /// - Throws: ``TraceFormatError`` for an unreadable file or corrupt gzip.
     public static func gunzippedContents(of url: URL) throws(TraceFormatError) -> Data? {
         let reader = try ByteLineReader(url: url)
         if case .data(let d) = reader.input { return d }
         return nil
+    }
+
+    /// True when `magic` (a file's first bytes) starts a gzip, `compress` or ZIP file.
+    static func isCompressed(_ magic: [UInt8]) -> Bool {
+        Gzip.looksLike(magic) || UnixCompress.looksLike(magic) || ZipArchive.looksLike(magic)
+    }
+
+    /// The decompressed text of a gzip, `compress` or ZIP file. A ZIP must hold one file (or one
+    /// whose extension is the one before `.zip` in the archive's name: `walk.gpx.zip` → its
+    /// `.gpx`): several are refused, naming them.
+    static func decompress(url: URL) throws(TraceFormatError) -> [UInt8] {
+        do {
+            let compressed = try Data(contentsOf: url)
+            let magic = Array(compressed.prefix(4))
+            if Gzip.looksLike(magic) { return try Gzip.decompress(compressed) }
+            if UnixCompress.looksLike(magic) { return try UnixCompress.decompress(compressed) }
+            let zip = try ZipArchive(data: compressed)
+            let files = zip.entries.filter { !$0.isDirectory }
+            var chosen = files.count == 1 ? files.first : nil
+            if chosen == nil {
+                let inner = url.deletingPathExtension().pathExtension
+                let matching = files.filter { !inner.isEmpty && ($0.name as NSString).pathExtension.lowercased() == inner.lowercased() }
+                if matching.count == 1 { chosen = matching.first }
+            }
+            guard let entry = chosen else {
+                let names = files.prefix(6).map(\.name).joined(separator: ", ")
+                throw TraceFormatError(source: url.path, line: nil,
+                    message: "ZIP archive with \(files.count) files (\(names)\(files.count > 6 ? ", …" : "")): name it FILE.EXT.zip after the one to read, or unzip it")
+            }
+            return try zip.data(for: entry, limit: Gzip.defaultSizeLimit)
+        } catch let e as ZipError {
+            throw TraceFormatError(source: url.path, line: nil, message: e.description)
+        } catch let e as TraceFormatError {
+            throw e
+        } catch {
+            throw TraceFormatError(source: url.path, line: nil, message: "cannot read file: \(error.localizedDescription)")
+        }
     }
 
     /// The first line of `reader`'s input (at most 4 KiB, without its line end), without

@@ -304,7 +304,7 @@ public struct GeoJSONFeatureCollection: Sendable, Hashable, Codable {
         guard let d = FileManager.default.contents(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot read file")
         }
-        if Gzip.looksLike(d.prefix(2)) || UnixCompress.looksLike(d.prefix(2)), let text = try ByteLineReader.gunzippedContents(of: url) { return try decode(text, source: url.path) }
+        if ByteLineReader.isCompressed(Array(d.prefix(4))), let text = try ByteLineReader.gunzippedContents(of: url) { return try decode(text, source: url.path) }
         return try decode(d, source: url.path)
     }
 

@@ -29,11 +29,12 @@ public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
     }
 
     /// The format of a file name: by its extension, or for a compressed file (`walk.nmea.gz`,
-    /// `track.gpx.gz`, `log.nmea.Z`) by the extension before `.gz`/`.Z` (the readers decompress
-    /// gzip and compress by content). Nil when neither is known.
+    /// `track.gpx.gz`, `log.nmea.Z`, `walk.gpx.zip`) by the extension before `.gz`/`.Z`/`.zip`
+    /// (the readers decompress gzip, compress and single-file ZIP by content). Nil when neither
+    /// is known.
     public init?(fileName: String) {
         let url = URL(fileURLWithPath: fileName)
-        if ["gz", "z"].contains(url.pathExtension.lowercased()) {
+        if ["gz", "z", "zip"].contains(url.pathExtension.lowercased()) {
             self.init(pathExtension: url.deletingPathExtension().pathExtension)
         } else {
             self.init(pathExtension: url.pathExtension)

@@ -19,13 +19,13 @@ enum TraceIO {
     /// gzip-compressed file (`stops.gpx.gz` → `gpx`; the readers decompress by content).
     static func kind(of path: String) -> String {
         let ext = (path as NSString).pathExtension.lowercased()
-        return ext == "gz" || ext == "z" ? ((path as NSString).deletingPathExtension as NSString).pathExtension.lowercased() : ext
+        return ["gz", "z", "zip"].contains(ext) ? ((path as NSString).deletingPathExtension as NSString).pathExtension.lowercased() : ext
     }
 
     /// The format of an output path: as ``format(of:option:)``, refusing KML (read, not written)
     /// and gzip (the writers write plain text).
     static func outputFormat(of path: String, option: String) throws -> TraceFormat {
-        if ["gz", "z"].contains((path as NSString).pathExtension.lowercased()) {
+        if ["gz", "z", "zip"].contains((path as NSString).pathExtension.lowercased()) {
             throw InputError(file: option, line: nil, message: "'\(path)': compressed output is not written; write the plain file and compress it")
         }
         let f = try format(of: path, option: option)

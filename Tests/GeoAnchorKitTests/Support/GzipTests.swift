@@ -50,6 +50,18 @@ struct GzipTests {
         #expect(Data(try UnixCompress.decompress(z)) == original)
     }
 
+    /// A file delivered in a ZIP (Python zipfile, Info-ZIP): read as the file inside it — the
+    /// only one, or the one whose extension the archive's name gives (`walk.nmea.zip` beside a
+    /// README); two candidates are refused, naming them. Reference: the plain files.
+    @Test func zippedFiles() throws {
+        #expect(try Self.fixes(Self.gz("walk.gpx.zip")) == Self.fixes(Self.plain("Traces/Other/walk.gpx")))
+        #expect(try Self.fixes(Self.gz("walk.nmea.zip")) == Self.fixes(Self.plain("Traces/Other/walk.gpsbabel.nmea")))
+        #expect(TraceFormat(fileName: "walk.gpx.zip") == .gpx)
+        do { _ = try Self.fixes(Self.gz("two.nmea.zip")); Issue.record("accepted") } catch let e as TraceFormatError {
+            #expect(e.message.hasPrefix("ZIP archive with 2 files (walk.gpsbabel.nmea, copy.nmea)"), "\(e)")
+        }
+    }
+
     /// Byte-exact text: the decompressed bytes are the file gzip compressed (its size and
     /// CRC-32 in the trailer are checked too).
     @Test(arguments: [("geodetic.211.99o.gz", "GNSS/geodetic.211.99o"), ("walk.gpsbabel.nmea.gz", "Traces/Other/walk.gpsbabel.nmea"),
