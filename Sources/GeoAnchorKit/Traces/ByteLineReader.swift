@@ -29,7 +29,7 @@ public final class ByteLineReader {
 
     /// Opens a file for reading. A gzip-compressed file (by its first bytes, e.g. an IGS
     /// `…ORB.SP3.gz` or an archived `log.nmea.gz`), a Unix `compress` one (`.Z`, IGS archives
-    /// before 2021) or a ZIP holding the file (``decompress(url:)``) is decompressed whole into
+    /// before 2021) or a ZIP holding the file (the only one, or the one the archive's name points to: `walk.gpx.zip`) is decompressed whole into
     /// memory first (at most 1 GiB of text), so every line-based reader (NMEA, CSV, GnssLogger,
     /// RINEX, SP3, clock files) reads it as the plain file.
     /// - Throws: ``TraceFormatError`` when the file cannot be opened or read, or is corrupt gzip.
