@@ -244,14 +244,10 @@ public enum KMLReader {
             self.source = source; self.options = options; self.onFix = onFix; self.onWaypoint = onWaypoint
         }
 
-        static func local(_ q: String) -> String {
-            guard let c = q.lastIndex(of: ":") else { return q }
-            return String(q[q.index(after: c)...])
-        }
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName qName: String?, attributes: [String: String] = [:]) {
-            let name = Self.local(elementName)
+            let name = XMLInputCheck.localName(elementName)
             if stack.isEmpty && name == "kml" { sawKML = true }
             stack.append(name)
             text = ""
@@ -272,7 +268,7 @@ public enum KMLReader {
         func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { text += String(decoding: CDATABlock, as: UTF8.self) }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-            let name = Self.local(elementName)
+            let name = XMLInputCheck.localName(elementName)
             defer { if !stack.isEmpty { stack.removeLast() }; text = "" }
             if name == "href", stack.contains("NetworkLink") {
                 networkLinks.append(text.trimmingCharacters(in: .whitespacesAndNewlines))

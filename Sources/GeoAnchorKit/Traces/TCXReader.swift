@@ -76,14 +76,10 @@ public enum TCXReader {
             self.source = source; self.options = options; self.onFix = onFix
         }
 
-        static func local(_ q: String) -> String {
-            guard let c = q.lastIndex(of: ":") else { return q }
-            return String(q[q.index(after: c)...])
-        }
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName qName: String?, attributes: [String: String] = [:]) {
-            let name = Self.local(elementName)
+            let name = XMLInputCheck.localName(elementName)
             if stack.isEmpty && name == "TrainingCenterDatabase" { sawRoot = true }
             stack.append(name)
             text = ""
@@ -102,7 +98,7 @@ public enum TCXReader {
         }
 
         func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-            let name = Self.local(elementName)
+            let name = XMLInputCheck.localName(elementName)
             defer { if !stack.isEmpty { stack.removeLast() }; text = "" }
             guard point != nil else { return }
             let parent = stack.count >= 2 ? stack[stack.count - 2] : ""

@@ -146,6 +146,13 @@ protocol TraceXMLDelegate: XMLParserDelegate {
 }
 
 extension XMLInputCheck {
+    /// An element's name without its namespace prefix (`gx:Track` → `Track`, `ns3:TPX` → `TPX`),
+    /// as the KML and TCX readers match them (parsing keeps prefixes).
+    static func localName(_ q: String) -> String {
+        guard let c = q.lastIndex(of: ":") else { return q }
+        return String(q[q.index(after: c)...])
+    }
+
     /// Parses `stream` with `delegate` (namespace prefixes kept, external entities never
     /// resolved): the GPX, KML and TCX readers' one parse. Throws the delegate's callback or
     /// format error, else "malformed XML" with the parser's message and line. Returns the line

@@ -59,6 +59,31 @@ struct GNSSReaderFuzzTests {
         return b
     }
 
+    /// `count` seeded mutants of each file through `read` (named `FILE#k`): each reads — every
+    /// fix it gives valid (``Fix/validationProblem`` nil) — or is refused with a
+    /// `TraceFormatError` naming it; both outcomes must occur (the mutations reach the checks, and
+    /// a reader refusing everything would also "pass"). A trap fails the whole test process.
+    static func expectMutantsReadOrRefused(_ files: [URL], seed: UInt64, count: Int,
+                                           read: (Data, String) throws -> [Fix]) throws {
+        var rng = SeededRandom(seed: seed)
+        var ok = 0, refused = 0
+        for url in files {
+            let bytes = Array(try Data(contentsOf: url))
+            for k in 0..<count {
+                let source = "\(url.lastPathComponent)#\(k)"
+                do {
+                    let fixes = try read(Data(mutate(bytes, &rng)), source)
+                    #expect(fixes.allSatisfy { $0.validationProblem == nil }, "\(source)")
+                    ok += 1
+                } catch let e as TraceFormatError {
+                    #expect(e.description.hasPrefix(source), "\(e)")
+                    refused += 1
+                }
+            }
+        }
+        #expect(ok > 0 && refused > 0 && ok + refused == count * files.count, "read \(ok), refused \(refused)")
+    }
+
     /// Runs `read` on every mutant; counts outcomes; a thrown error must be a located
     /// `TraceFormatError` naming `source`.
     func fuzz<T>(_ name: String, _ bytes: [UInt8], _ read: (Data, String) throws(TraceFormatError) -> T,

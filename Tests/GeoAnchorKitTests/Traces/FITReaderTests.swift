@@ -94,23 +94,11 @@ struct FITReaderTests {
     /// Seeded mutations (as GNSSReaderFuzzTests): read with valid fixes, or refused with a
     /// TraceFormatError naming the mutant — never a trap. (CRC-checked files refuse most.)
     @Test func mutants() throws {
-        var rng = SeededRandom(seed: 0xF17)
-        var read = 0, refused = 0
-        for name in ["features.fit", "walk.gpsbabel.fit"] {
-            let bytes = Array(try Data(contentsOf: Self.dir.appendingPathComponent(name)))
-            for k in 0..<150 {
-                let source = "\(name)#\(k)"
-                do {
-                    var fixes: [Fix] = []
-                    _ = try FITReader.read(data: Data(GNSSReaderFuzzTests.mutate(bytes, &rng)), source: source, onFix: { fixes.append($0) })
-                    #expect(fixes.allSatisfy { $0.validationProblem == nil })
-                    read += 1
-                } catch let e as TraceFormatError {
-                    #expect(e.description.hasPrefix(source), "\(e)")
-                    refused += 1
-                }
-            }
+        try GNSSReaderFuzzTests.expectMutantsReadOrRefused(["features.fit", "walk.gpsbabel.fit"].map { Self.dir.appendingPathComponent($0) },
+                                                           seed: 0xF17, count: 150) { data, source in
+            var fixes: [Fix] = []
+            _ = try FITReader.read(data: data, source: source, onFix: { fixes.append($0) })
+            return fixes
         }
-        #expect(refused > 0 && read + refused == 300)
     }
 }

@@ -125,25 +125,11 @@ extension KMLReaderTests {
 
     /// 80 seeded mutants of each fixture through ``KMLReader/read(data:source:options:onFix:onWaypoint:)``.
     static func mutantRun(_ names: [String], seed: UInt64) throws {
-        var rng = SeededRandom(seed: seed)
-        var read = 0, refused = 0
-        for name in names {
-            let bytes = Array(try Data(contentsOf: Self.dir.appendingPathComponent(name)))
-            for k in 0..<80 {
-                let m = GNSSReaderFuzzTests.mutate(bytes, &rng)
-                let source = "\(name)#\(k)"
-                do {
-                    var fixes: [Fix] = []
-                    _ = try KMLReader.read(data: Data(m), source: source, onFix: { fixes.append($0) }, onWaypoint: { _ in })
-                    #expect(fixes.allSatisfy { $0.validationProblem == nil }, "\(source)")
-                    read += 1
-                } catch let e as TraceFormatError {
-                    #expect(e.description.hasPrefix(source), "\(e)")
-                    refused += 1
-                }
-            }
+        try GNSSReaderFuzzTests.expectMutantsReadOrRefused(names.map { dir.appendingPathComponent($0) }, seed: seed, count: 80) { data, source in
+            var fixes: [Fix] = []
+            _ = try KMLReader.read(data: data, source: source, onFix: { fixes.append($0) }, onWaypoint: { _ in })
+            return fixes
         }
-        #expect(read > 0 && refused > 0 && read + refused == 80 * names.count)
     }
 }
 

@@ -69,23 +69,11 @@ struct TCXReaderTests {
     /// Seeded mutations (as GNSSReaderFuzzTests): each mutant reads with valid fixes or is
     /// refused with a TraceFormatError naming it — never a trap.
     @Test func mutants() throws {
-        var rng = SeededRandom(seed: 0x7C7)
-        var read = 0, refused = 0
-        for name in ["activity.tcx", "walk.gpsbabel.tcx"] {
-            let bytes = Array(try Data(contentsOf: Self.dir.appendingPathComponent(name)))
-            for k in 0..<80 {
-                let source = "\(name)#\(k)"
-                do {
-                    var fixes: [Fix] = []
-                    _ = try TCXReader.read(data: Data(GNSSReaderFuzzTests.mutate(bytes, &rng)), source: source, onFix: { fixes.append($0) })
-                    #expect(fixes.allSatisfy { $0.validationProblem == nil })
-                    read += 1
-                } catch let e as TraceFormatError {
-                    #expect(e.description.hasPrefix(source), "\(e)")
-                    refused += 1
-                }
-            }
+        try GNSSReaderFuzzTests.expectMutantsReadOrRefused(["activity.tcx", "walk.gpsbabel.tcx"].map { Self.dir.appendingPathComponent($0) },
+                                                           seed: 0x7C7, count: 80) { data, source in
+            var fixes: [Fix] = []
+            _ = try TCXReader.read(data: data, source: source, onFix: { fixes.append($0) })
+            return fixes
         }
-        #expect(read > 0 && refused > 0 && read + refused == 160)
     }
 }
