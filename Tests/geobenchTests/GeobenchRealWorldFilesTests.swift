@@ -275,6 +275,12 @@ extension GeobenchInterfaceTests {
         let plain = try temporaryFile("plain.csv", "lat1,lon1,lat2,lon2\n50.1,14.4,50.2,14.5\n")
         let r = try geobench(["geodesic", "--input", path]), p = try geobench(["geodesic", "--input", plain])
         #expect(r.status == 0 && p.status == 0 && r.stdout == p.stdout && !r.stdout.isEmpty, "\(r.stderr)")
+        // Excel's Czech "CSV" is Windows-1250: "Hradní brána" with í = 0xED, á = 0xE1.
+        let cp1250 = FileManager.default.temporaryDirectory.appendingPathComponent("cp1250-\(UUID().uuidString).csv")
+        try Data("id;latitude;longitude\r\nHradn".utf8 + [0xED] + Data(" br".utf8) + [0xE1] + Data("na;49,96;14,39\r\n".utf8)).write(to: cp1250)
+        defer { try? FileManager.default.removeItem(at: cp1250) }
+        let e = try geobench(["route", "--stops", cp1250.path])
+        #expect(e.status == 2 && e.stderr.contains(":2: field 1 is not UTF-8 text (a spreadsheet's legacy encoding such as Windows-1250?"), "\(e.stderr)")
         let bad = try temporaryFile("bad.csv", "lat1;lon1;lat2;lon2\r\n50,1;14,4;50,2;14 5\r\n")
         let b = try geobench(["geodesic", "--input", bad])
         #expect(b.status == 2 && b.stderr.hasPrefix("\(bad):2: lon2 '14 5' is not a number"), "\(b.stderr)")

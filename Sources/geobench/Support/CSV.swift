@@ -40,7 +40,9 @@ struct CSVTable {
             fields.reserveCapacity(f.count)
             for i in 0..<f.count {
                 guard let s = String(validating: f[i], as: UTF8.self) else {
-                    throw InputError(file: source, line: line, message: "field \(i + 1) is not UTF-8 text")
+                    // Excel's "CSV" in Central/Western European Windows is Windows-1250/1252, not UTF-8:
+                    // guessing which would misspell names (0xF8 is ř in one, ø in the other).
+                    throw InputError(file: source, line: line, message: "field \(i + 1) is not UTF-8 text (a spreadsheet's legacy encoding such as Windows-1250? save it as \"CSV UTF-8\")")
                 }
                 fields.append(s)
             }
