@@ -286,3 +286,28 @@ extension GeobenchInterfaceTests {
         #expect(b.status == 2 && b.stderr.hasPrefix("\(bad):2: lon2 '14 5' is not a number"), "\(b.stderr)")
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// The main job's Traces section reads the files other tools wrote (the fixtures) and compares
+    /// each with the file it was made from: every pair agrees (times equal, observations equal),
+    /// within the formats' own resolution (FIT's 0.2 m heights, GPSBabel's decimals).
+    @Test func reportReadsOtherToolsFiles() throws {
+        let r = try geobench(["report", "--only", "Traces"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.contains("other tools' files vs the file each was made from") }) else {
+            Issue.record("no other-tools lines"); return
+        }
+        let block = lines[(start + 1)...].prefix { $0.hasPrefix("    ") }
+        #expect(block.count == 12)
+        #expect(block.filter { $0.contains("5/5 fixes, times equal") }.count == 7)
+        #expect(!block.contains { $0.contains("DIFFER") || $0.hasSuffix(": NO") })
+        #expect(block.contains { $0.contains("72/72 observations equal") })
+        #expect(block.filter { $0.contains("251/251 observations equal") }.count == 3)
+        for l in block where l.contains("|Δh|") {
+            // FIT's altitude resolution 0.2 m; GPSBabel's TCX 0.1 m rounding.
+            let h = Double(l.split(separator: " ").dropLast().last ?? "") ?? .infinity
+            #expect(h <= 0.2, "\(l)")
+        }
+    }
+}

@@ -4,6 +4,7 @@ import GeoAnchorKitSimulation
 
 /// Traces section: accuracy of each simulated raw trace in traces/ against its truth, a check
 /// that the simulator still reproduces the committed files, format round trips, reader speed,
+/// files other tools wrote (the repository's test fixtures) read as the files they came from,
 /// and (when ../shared/data is present) the GSDC 2020 phone-vs-SPAN accuracy.
 enum TracesReport: ReportSection {
     static let title = "Traces: formats, simulator, accuracy metrics"
@@ -80,6 +81,8 @@ enum TracesReport: ReportSection {
             context.progress("traces: files other tools wrote")
             lines += try realWorldFiles(shared)
         }
+        let fixtures = dir.deletingLastPathComponent().appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures")
+        if let other = try otherToolsFiles(fixtures: fixtures, traces: dir) { lines += other }
 
         if let shared = context.sharedDataDirectory {
             lines.append("  GSDC 2020 chipset NMEA vs SPAN 10 Hz (../shared/data; SPAN RMC checksums are wrong → skipped, date from the phone file):")

@@ -1,0 +1,69 @@
+import Foundation
+import GeoAnchorKit
+
+extension TracesReport {
+    /// Files other tools wrote (the test fixtures beside traces/: GPSBabel, GDAL, Info-ZIP,
+    /// Python's zipfile/gzip/csv, GNU gzip, (N)compress, RTKLIB's convbin, Hatanaka's RNX2CRX),
+    /// each read and compared with the file it was made from. Nil when the fixtures are absent
+    /// (a `--traces` directory outside the repository).
+    static func otherToolsFiles(fixtures: URL, traces: URL) throws -> [String]? {
+        guard FileManager.default.fileExists(atPath: fixtures.appendingPathComponent("Traces/Other/walk.gpx").path) else { return nil }
+        func fixes(_ path: String) throws -> [Fix] {
+            try TraceReader.load(url: fixtures.appendingPathComponent(path)).fixes
+        }
+        var lines = ["  other tools' files vs the file each was made from (Tests/GeoAnchorKitTests/Fixtures; times, max |Δ| of degrees and heights):"]
+        let pairs: [(String, String, String)] = [
+            ("KMZ, GDAL 3.6 LIBKML (NetworkLinked layer)", "Traces/Other/walk.libkml-track-points.kmz", "Traces/Other/walk.gpx"),
+            ("KMZ, Info-ZIP of GPSBabel's gx:Track KML", "Traces/Other/walk.gpsbabel-track.kmz", "Traces/Other/walk.gpsbabel-track.kml"),
+            ("FIT, GPSBabel 1.8", "Traces/FIT/walk.gpsbabel.fit", "Traces/Other/walk.gpx"),
+            ("TCX, GPSBabel 1.8", "Traces/Other/walk.gpsbabel.tcx", "Traces/Other/walk.gpx"),
+            ("NMEA, GPSBabel 1.8, gzip in two members", "Gzip/walk.split.nmea.gz", "Traces/Other/walk.gpsbabel.nmea"),
+            ("NMEA in a ZIP beside a README, Info-ZIP", "Gzip/walk.nmea.zip", "Traces/Other/walk.gpsbabel.nmea"),
+            ("GPX, Python gzip", "Gzip/walk.gpx.gz", "Traces/Other/walk.gpx"),
+        ]
+        for (label, file, reference) in pairs {
+            let a = try fixes(file), b = try fixes(reference)
+            var maxDeg = 0.0, maxH = 0.0
+            for (x, y) in zip(a, b) {
+                maxDeg = max(maxDeg, abs(x.latitude - y.latitude), abs(x.longitude - y.longitude))
+                if let hx = x.height, let hy = y.height { maxH = max(maxH, abs(hx - hy)) }
+            }
+            let times = a.count == b.count && zip(a, b).allSatisfy { $0.time == $1.time }
+            lines.append(String(format: "    %@ %d/%d fixes, times %@, |Δ°| %.1e, |Δh| %.2f m",
+                                label.padding(toLength: 46, withPad: " ", startingAt: 0) as NSString, a.count, b.count,
+                                times ? "equal" : "DIFFER", maxDeg, maxH))
+        }
+        // A decimal-comma spreadsheet's CSV: the first 5 fixes of the committed city walk.
+        let semicolon = try fixes("CSV/trace.semicolon.csv")
+        let walk = try TraceReader.load(url: traces.appendingPathComponent("city-walk.raw.csv")).fixes
+        lines.append("    CSV with ';' and decimal commas (Python csv)   \(semicolon.count) fixes, identical to traces/city-walk.raw.csv's first \(semicolon.count): \(Array(walk.prefix(semicolon.count)) == semicolon ? "yes" : "NO")")
+        // Observation files: RINEX 2 (RTKLIB), Hatanaka (RNX2CRX), compress.
+        let observations: [(String, String, String)] = [
+            ("RINEX 2.11 vs RTKLIB convbin's 3.04 of it", "GNSS/geodetic.211.99o", "GNSS/geodetic.rtklib304.99o"),
+            ("Compact RINEX 1.0 (RNX2CRX 4.1.0)", "GNSS/pixel6.first2min.211.23d", "GNSS/pixel6.first2min.211.23o"),
+            ("Compact RINEX 3.0 (RNX2CRX 4.1.0)", "GNSS/pixel6.first2min.304.crx", "GNSS/pixel6.first2min.304.rnx"),
+            ("RINEX 2.11, compress -b 12", "Gzip/pixel6.b12.23o.Z", "GNSS/pixel6.first2min.211.23o"),
+        ]
+        for (label, file, reference) in observations {
+            let a = try RinexObservationFile.read(contentsOf: fixtures.appendingPathComponent(file))
+            let b = try RinexObservationFile.read(contentsOf: fixtures.appendingPathComponent(reference))
+            // Compared per epoch time, satellite and signal, values and frequency (RTKLIB adds a
+            // flag-6 epoch as data and sets loss-of-lock bits of its own: not compared).
+            func same(_ x: GNSSObservation, _ y: GNSSObservation) -> Bool {
+                x.satellite == y.satellite && x.signal == y.signal && x.pseudorange == y.pseudorange && x.carrierPhase == y.carrierPhase
+                    && x.doppler == y.doppler && x.cn0 == y.cn0 && x.frequency == y.frequency
+            }
+            var equal = 0, total = 0
+            for e in a.epochs {
+                guard let r = b.epochs.first(where: { abs($0.time - e.time) < 1e-7 }) else { total += e.observations.count; continue }
+                for o in e.observations {
+                    total += 1
+                    if r.observations.contains(where: { same($0, o) }) { equal += 1 }
+                }
+            }
+            lines.append(String(format: "    %@ %d epochs, %d/%d observations equal",
+                                label.padding(toLength: 46, withPad: " ", startingAt: 0) as NSString, a.epochs.count, equal, total))
+        }
+        return lines
+    }
+}
