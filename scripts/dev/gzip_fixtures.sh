@@ -18,6 +18,7 @@
 #                         bytes), then text: fixtures GNSS/pixel6.first2min.211.23o,
 #                         Zip/python-deflate-9.zip, Zip/python-deflate-1.zip, Zip/python-zip64.zip,
 #                         GNSS/geodetic.211.99o concatenated — the ratio drops and compress emits CLEAR
+#   pixel6.211.23d.gz     gzip -9 -n of Fixtures/GNSS/pixel6.first2min.211.23d (Compact RINEX, as archives serve it)
 #   walk.gpx.zip          Python zipfile: walk.gpx alone (deflated)
 #   walk.nmea.zip         Info-ZIP zip -9: walk.gpsbabel.nmea and a README.txt (the .nmea is chosen by the
 #                         archive's name)
@@ -37,6 +38,7 @@ head -5 "$fx/Traces/Other/walk.gpsbabel.nmea" | gzip -9 -n > "$tmp/a.gz"
 tail -n +6 "$fx/Traces/Other/walk.gpsbabel.nmea" | gzip -9 -n > "$tmp/b.gz"
 cat "$tmp/a.gz" "$tmp/b.gz" > "$out/walk.split.nmea.gz"
 compress -c "$fx/GNSS/geodetic.211.99o" > "$out/geodetic.211.99o.Z"
+gzip -9 -n -c "$fx/GNSS/pixel6.first2min.211.23d" > "$out/pixel6.211.23d.gz"
 compress -b 10 -c "$fx/GNSS/pixel6.first2min.211.23o" > "$out/pixel6.b10.23o.Z"
 compress -b 12 -c "$fx/GNSS/pixel6.first2min.211.23o" > "$out/pixel6.b12.23o.Z"
 cat "$fx/GNSS/pixel6.first2min.211.23o" "$fx/Zip/python-deflate-9.zip" "$fx/Zip/python-deflate-1.zip" "$fx/Zip/python-zip64.zip" \

@@ -84,6 +84,10 @@ struct GzipTests {
         #expect(try Self.fixes(Self.gz("walk.split.nmea.gz")) == nmea)
         #expect(try Self.fixes(Self.gz("walk.gpx.gz")) == Self.fixes(Self.plain("Traces/Other/walk.gpx")))
         #expect(TraceFormat(fileName: "x/walk.NMEA.gz") == .nmea && TraceFormat(fileName: "a.gpx") == .gpx && TraceFormat(fileName: "a.gz") == nil)
+        // Compact RINEX inside gzip (`.crx.gz`/`.YYd.gz`, how station archives serve observations):
+        // both layers, as the plain RINEX it came from.
+        let crx = try RinexObservationFile.read(contentsOf: Self.gz("pixel6.211.23d.gz"))
+        #expect(crx.epochs == (try RinexObservationFile.read(contentsOf: Self.plain("GNSS/pixel6.first2min.211.23o"))).epochs)
         let head = try ByteLineReader.head(of: Self.gz("geodetic.211.99o.gz"), count: 9)
         #expect(String(decoding: head, as: UTF8.self) == "     2.11")
     }
