@@ -98,7 +98,8 @@ struct GnssCommand: ParsableCommand {
                 throw InputError(file: "--ionosphere", line: nil, message: "'\(ionosphere)' is not klobuchar or dual-frequency")
             }
             let outFmt = try TraceIO.outputFormat(of: output, option: "--output")
-            if let device = try Self.loadDeviceGNSS(input) {
+            let inputFile = try GNSSInputFile(path: input)
+            if let device = try Self.loadDeviceGNSS(inputFile) {
                 // GSDC device_gnss.csv / 2021 _derived.csv: satellite states and corrections from the file, no orbits needed.
                 if !device.skipped.isEmpty {
                     Stderr.print("\(input): rows not used: " + device.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
@@ -120,7 +121,7 @@ struct GnssCommand: ParsableCommand {
                 let n = try RinexNavigationFile.read(contentsOf: URL(fileURLWithPath: p))
                 if navFile == nil { navFile = n } else { navFile!.merge(n) }
             }
-            let obs = try Self.loadObservations(input, glonassChannels: navFile?.glonassChannels ?? [:])
+            let obs = try Self.loadObservations(inputFile, glonassChannels: navFile?.glonassChannels ?? [:])
             var orbit: PreciseOrbit? = nil
             for p in sp3 {
                 let o = try PreciseOrbit.read(contentsOf: URL(fileURLWithPath: p))
@@ -168,31 +169,53 @@ struct GnssCommand: ParsableCommand {
         }
     }
 
+    /// The `--input` file: its first 4 KiB of text, to tell its kind, and when it is compressed
+    /// (gzip, compress, ZIP) its text decompressed once for both that and the reading.
+    struct GNSSInputFile {
+        let path: String
+        let url: URL
+        let decompressed: Data?
+        let head: Data
+        var firstLine: String { String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self) }
+
+        init(path: String) throws {
+            self.path = path
+            url = URL(fileURLWithPath: path)
+            decompressed = try ByteLineReader.decompressedContents(of: url)
+            if let decompressed {
+                head = decompressed.prefix(4096)
+            } else {
+                guard let h = FileHandle(forReadingAtPath: path) else { throw InputError(file: path, line: nil, message: "cannot read file") }
+                head = (try? h.read(upToCount: 4096)) ?? Data()
+                try? h.close()
+            }
+        }
+    }
+
     /// A GSDC device_gnss.csv or 2021 _derived.csv (by its first line, ``GSDCDeviceGNSS/looksLike(firstLine:)``), else nil.
-    static func loadDeviceGNSS(_ path: String) throws -> GSDCDeviceGNSS? {
-        let head = try ByteLineReader.head(of: URL(fileURLWithPath: path), count: 4096)   // gzip decompressed
-        let first = String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
-        guard GSDCDeviceGNSS.looksLike(firstLine: first) else { return nil }
-        return try GSDCDeviceGNSS.read(contentsOf: URL(fileURLWithPath: path))
+    static func loadDeviceGNSS(_ input: GNSSInputFile) throws -> GSDCDeviceGNSS? {
+        guard GSDCDeviceGNSS.looksLike(firstLine: input.firstLine) else { return nil }
+        if let d = input.decompressed { return try GSDCDeviceGNSS.read(data: d, source: input.path) }
+        return try GSDCDeviceGNSS.read(contentsOf: input.url)
     }
 
     /// Epochs of a RINEX 2/3/4 observation file or a GnssLogger log with `Raw` records (kind from
     /// content). GLONASS observations without a channel in the file (RINEX 2) get the channels
     /// of `glonassChannels` (slot → channel, from the navigation files).
-    static func loadObservations(_ path: String, glonassChannels: [Int: Int] = [:]) throws -> [GNSSEpoch] {
-        let head = try ByteLineReader.head(of: URL(fileURLWithPath: path), count: 4096)   // gzip decompressed
-        let first = String(decoding: head.prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
+    static func loadObservations(_ input: GNSSInputFile, glonassChannels: [Int: Int] = [:]) throws -> [GNSSEpoch] {
+        let path = input.path, first = input.firstLine
         if RinexObservationFile.looksLike(firstLine: first) {
-            var file = try RinexObservationFile.read(contentsOf: URL(fileURLWithPath: path))
+            var file = try input.decompressed.map { try RinexObservationFile.read(data: $0, source: path) }
+                ?? RinexObservationFile.read(contentsOf: input.url)
             if !glonassChannels.isEmpty { file.assignGlonassChannels(glonassChannels) }
             if file.unassignedValues > 0 {
                 Stderr.print("\(path): \(file.unassignedValues) value(s) not used: their RINEX 2 type (\(file.version2ObservationTypes.joined(separator: " "))) has no signal in the satellite's system")
             }
             return file.epochs
         }
-        let text = String(decoding: head, as: UTF8.self)
-        if GnssLoggerRawLog.looksLike(text) {
-            let log = try GnssLoggerRawLog.read(contentsOf: URL(fileURLWithPath: path))
+        if GnssLoggerRawLog.looksLike(String(decoding: input.head, as: UTF8.self)) {
+            let log = try input.decompressed.map { try GnssLoggerRawLog.read(data: $0, source: path) }
+                ?? GnssLoggerRawLog.read(contentsOf: input.url)
             if !log.skipped.isEmpty {
                 Stderr.print("\(path): \(log.records) Raw records; pseudorange not usable: " + log.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
             }

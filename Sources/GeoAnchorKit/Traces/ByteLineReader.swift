@@ -54,23 +54,12 @@ public final class ByteLineReader {
         self.buffer = .allocate(capacity: capacity)
     }
 
-    /// The first `count` bytes of a file's text — decompressed when the file is gzip, as
-    /// ``init(url:chunkSize:)`` reads it — for telling file kinds apart by content.
-    /// - Throws: ``TraceFormatError`` as ``init(url:chunkSize:)``.
-    public static func head(of url: URL, count: Int) throws(TraceFormatError) -> Data {
-        let reader = try ByteLineReader(url: url)
-        if case .data(let d) = reader.input { return d.prefix(count) }
-        guard case .fd(let fd, _) = reader.input else { return Data() }
-        var bytes = [UInt8](repeating: 0, count: max(count, 0))
-        let n = pread(fd, &bytes, bytes.count, 0)
-        return Data(bytes.prefix(max(n, 0)))
-    }
-
     /// The decompressed contents of `url` when it is a gzip, `compress` (`.Z`) or single-file
     /// ZIP (by its first bytes), else nil: how the whole-document readers (GPX, KML, GeoJSON,
-    /// FIT, TCX) accept `walk.gpx.gz` or `walk.gpx.zip`.
-    /// - Throws: ``TraceFormatError`` for an unreadable file or corrupt gzip.
-    public static func gunzippedContents(of url: URL) throws(TraceFormatError) -> Data? {
+    /// FIT, TCX) accept `walk.gpx.gz` or `walk.gpx.zip`, and how a caller that reads a file
+    /// twice (to tell its kind, then to read it) decompresses it once.
+    /// - Throws: ``TraceFormatError`` for an unreadable file or corrupt compressed data.
+    public static func decompressedContents(of url: URL) throws(TraceFormatError) -> Data? {
         let reader = try ByteLineReader(url: url)
         if case .data(let d) = reader.input { return d }
         return nil
@@ -85,8 +74,16 @@ public final class ByteLineReader {
     /// whose extension is the one before `.zip` in the archive's name: `walk.gpx.zip` → its
     /// `.gpx`): several are refused, naming them.
     static func decompress(url: URL) throws(TraceFormatError) -> [UInt8] {
+        let compressed: Data
+        do { compressed = try Data(contentsOf: url) } catch {
+            throw TraceFormatError(source: url.path, line: nil, message: "cannot read file: \(error.localizedDescription)")
+        }
+        return try decompress(compressed, url: url)
+    }
+
+    /// ``decompress(url:)`` of bytes already read from `url` (its name picks a ZIP's member).
+    static func decompress(_ compressed: Data, url: URL) throws(TraceFormatError) -> [UInt8] {
         do {
-            let compressed = try Data(contentsOf: url)
             let magic = Array(compressed.prefix(4))
             if Gzip.looksLike(magic) { return try Gzip.decompress(compressed) }
             if UnixCompress.looksLike(magic) { return try UnixCompress.decompress(compressed) }
@@ -109,7 +106,7 @@ public final class ByteLineReader {
         } catch let e as TraceFormatError {
             throw e
         } catch {
-            throw TraceFormatError(source: url.path, line: nil, message: "cannot read file: \(error.localizedDescription)")
+            throw TraceFormatError(source: url.path, line: nil, message: "\(error)")
         }
     }
 

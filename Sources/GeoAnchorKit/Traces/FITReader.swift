@@ -27,7 +27,7 @@ public enum FITReader {
                             onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
         try options.check(source: url.path)
         let data: Data
-        if let unpacked = try ByteLineReader.gunzippedContents(of: url) { data = unpacked } else {
+        if let unpacked = try ByteLineReader.decompressedContents(of: url) { data = unpacked } else {
             do { data = try Data(contentsOf: url) } catch {
                 throw TraceFormatError(source: url.path, line: nil, message: "cannot read file")
             }

@@ -90,7 +90,7 @@ public enum GPXReader {
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
-        if let text = try ByteLineReader.gunzippedContents(of: url) {   // walk.gpx.gz
+        if let text = try ByteLineReader.decompressedContents(of: url) {   // walk.gpx.gz
             try XMLInputCheck.check(data: text, source: url.path, format: XMLInputCheck.gpx)
             return try read(stream: InputStream(data: text), source: url.path, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
                             onWaypoint: onWaypoint, onLinePoint: onLinePoint)

@@ -304,7 +304,7 @@ public struct GeoJSONFeatureCollection: Sendable, Hashable, Codable {
         guard let d = FileManager.default.contents(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot read file")
         }
-        if ByteLineReader.isCompressed(Array(d.prefix(4))), let text = try ByteLineReader.gunzippedContents(of: url) { return try decode(text, source: url.path) }
+        if ByteLineReader.isCompressed(Array(d.prefix(4))) { return try decode(Data(ByteLineReader.decompress(d, url: url)), source: url.path) }
         return try decode(d, source: url.path)
     }
 

@@ -77,6 +77,11 @@ public enum GnssLoggerReader {
     /// Reads the file up to its first `Fix` record (the whole file when there is none).
     public static func fixSource(of url: URL) -> FixSource? {
         guard let lines = try? ByteLineReader(url: url) else { return nil }
+        return fixSource(of: lines)
+    }
+
+    /// ``fixSource(of:)-(URL)`` on a reader (consumed up to the first `Fix` record).
+    static func fixSource(of lines: ByteLineReader) -> FixSource? {
         let sniff = Sniffer()
         _ = try? lines.forEachLine { b, _ in try sniff.line(b) }
         guard sniff.isLogger else { return nil }

@@ -54,7 +54,7 @@ public enum KMLReader {
         if let archive = try kmzArchive(url: url) {
             return try readKMZ(archive: archive, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
         }
-        if let text = try ByteLineReader.gunzippedContents(of: url) {   // doc.kml.gz
+        if let text = try ByteLineReader.decompressedContents(of: url) {   // doc.kml.gz
             try XMLInputCheck.check(data: text, source: url.path, format: XMLInputCheck.kml)
             return try read(stream: InputStream(data: text), source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
         }

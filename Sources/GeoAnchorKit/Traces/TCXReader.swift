@@ -25,7 +25,7 @@ public enum TCXReader {
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
-        if let text = try ByteLineReader.gunzippedContents(of: url) {
+        if let text = try ByteLineReader.decompressedContents(of: url) {
             try XMLInputCheck.check(data: text, source: url.path, format: XMLInputCheck.tcx)
             return try read(stream: InputStream(data: text), source: url.path, options: options, onFix: onFix)
         }

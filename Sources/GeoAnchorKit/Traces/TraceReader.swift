@@ -72,12 +72,17 @@ public enum TraceReader {
         }
         switch fmt {
         case .nmea:
-            // Android GnssLogger logs share the .txt extension: told apart by content.
-            if let src = GnssLoggerReader.fixSource(of: url) {
-                return try GnssLoggerReader.read(try ByteLineReader(url: url), fixSource: src, options: options,
-                                                 onFix: onFix, onSensor: onSensor)
+            // Android GnssLogger logs share the .txt extension: told apart by content, which for a
+            // compressed log is decompressed once for both passes.
+            let text = try ByteLineReader.decompressedContents(of: url)
+            func lines() throws(TraceFormatError) -> ByteLineReader {
+                if let text { return ByteLineReader(data: text, source: url.path) }
+                return try ByteLineReader(url: url)
             }
-            return try NMEAReader.read(try ByteLineReader(url: url), options: options, onFix: onFix)
+            if let src = GnssLoggerReader.fixSource(of: try lines()) {
+                return try GnssLoggerReader.read(try lines(), fixSource: src, options: options, onFix: onFix, onSensor: onSensor)
+            }
+            return try NMEAReader.read(try lines(), options: options, onFix: onFix)
         case .csv: return try CSVTraceReader.read(try ByteLineReader(url: url), options: options, onFix: onFix, onSensor: onSensor)
         case .gpx: return try GPXReader.read(url: url, options: options, onFix: onFix)
         case .geojson:

@@ -72,7 +72,7 @@ struct GzipTests {
     }
 
     /// Every reader through the file name: RINEX 2 observations, NMEA (one member and two),
-    /// GPX (an XML reader, through `gunzippedContents`) read as the plain file, and the format
+    /// GPX (an XML reader, through `decompressedContents`) read as the plain file, and the format
     /// comes from the extension before `.gz`.
     @Test func readersReadGzipAsPlain() throws {
         let a = try RinexObservationFile.read(contentsOf: Self.gz("geodetic.211.99o.gz"))
@@ -88,7 +88,7 @@ struct GzipTests {
         // both layers, as the plain RINEX it came from.
         let crx = try RinexObservationFile.read(contentsOf: Self.gz("pixel6.211.23d.gz"))
         #expect(crx.epochs == (try RinexObservationFile.read(contentsOf: Self.plain("GNSS/pixel6.first2min.211.23o"))).epochs)
-        let head = try ByteLineReader.head(of: Self.gz("geodetic.211.99o.gz"), count: 9)
+        let head = try #require(try ByteLineReader.decompressedContents(of: Self.gz("geodetic.211.99o.gz"))).prefix(9)
         #expect(String(decoding: head, as: UTF8.self) == "     2.11")
     }
 
