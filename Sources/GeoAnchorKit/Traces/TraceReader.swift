@@ -33,12 +33,19 @@ public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
     /// (the readers decompress gzip, compress and single-file ZIP by content). Nil when neither
     /// is known.
     public init?(fileName: String) {
-        let url = URL(fileURLWithPath: fileName)
-        if ["gz", "z", "zip"].contains(url.pathExtension.lowercased()) {
-            self.init(pathExtension: url.deletingPathExtension().pathExtension)
-        } else {
-            self.init(pathExtension: url.pathExtension)
-        }
+        self.init(pathExtension: Self.formatExtension(ofFileName: fileName))
+    }
+
+    /// Extensions of the compressed files the readers open by content (gzip, compress, ZIP),
+    /// lowercased; no writer writes them.
+    public static let compressionExtensions: Set<String> = ["gz", "z", "zip"]
+
+    /// The extension that names a file's format, lowercased: its last one, or for a compressed
+    /// file the one before (`walk.gpx.gz` → `gpx`; `a.gz` → empty).
+    public static func formatExtension(ofFileName fileName: String) -> String {
+        let name = fileName as NSString
+        let ext = name.pathExtension.lowercased()
+        return compressionExtensions.contains(ext) ? (name.deletingPathExtension as NSString).pathExtension.lowercased() : ext
     }
 }
 

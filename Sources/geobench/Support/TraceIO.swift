@@ -17,15 +17,12 @@ enum TraceIO {
 
     /// A file's extension, lowercased, telling its kind — the one before `.gz` for a
     /// gzip-compressed file (`stops.gpx.gz` → `gpx`; the readers decompress by content).
-    static func kind(of path: String) -> String {
-        let ext = (path as NSString).pathExtension.lowercased()
-        return ["gz", "z", "zip"].contains(ext) ? ((path as NSString).deletingPathExtension as NSString).pathExtension.lowercased() : ext
-    }
+    static func kind(of path: String) -> String { TraceFormat.formatExtension(ofFileName: path) }
 
     /// The format of an output path: as ``format(of:option:)``, refusing KML (read, not written)
     /// and gzip (the writers write plain text).
     static func outputFormat(of path: String, option: String) throws -> TraceFormat {
-        if ["gz", "z", "zip"].contains((path as NSString).pathExtension.lowercased()) {
+        if TraceFormat.compressionExtensions.contains((path as NSString).pathExtension.lowercased()) {
             throw InputError(file: option, line: nil, message: "'\(path)': compressed output is not written; write the plain file and compress it")
         }
         let f = try format(of: path, option: option)
