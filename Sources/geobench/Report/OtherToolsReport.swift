@@ -23,11 +23,7 @@ extension TracesReport {
         ]
         for (label, file, reference) in pairs {
             let a = try fixes(file), b = try fixes(reference)
-            var maxDeg = 0.0, maxH = 0.0
-            for (x, y) in zip(a, b) {
-                maxDeg = max(maxDeg, abs(x.latitude - y.latitude), abs(x.longitude - y.longitude))
-                if let hx = x.height, let hy = y.height { maxH = max(maxH, abs(hx - hy)) }
-            }
+            let (maxDeg, maxH) = maxDifferences(a, b, height: \.height)
             let times = a.count == b.count && zip(a, b).allSatisfy { $0.time == $1.time }
             lines.append(String(format: "    %@ %d/%d fixes, times %@, |Δ°| %.1e, |Δh| %.2f m",
                                 label.padding(toLength: 46, withPad: " ", startingAt: 0) as NSString, a.count, b.count,

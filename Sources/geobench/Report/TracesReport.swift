@@ -50,11 +50,7 @@ enum TracesReport: ReportSection {
             for f in raw { try w.write(f) }
             try w.finish()
             let back = try TraceReader.load(url: url, format: fmt).fixes
-            var maxPos = 0.0, maxH = 0.0
-            for (a, b) in zip(raw, back) {
-                maxPos = max(maxPos, abs(a.latitude - b.latitude), abs(a.longitude - b.longitude))
-                if let ha = a.ellipsoidalHeight, let hb = b.ellipsoidalHeight { maxH = max(maxH, abs(ha - hb)) }
-            }
+            let (maxPos, maxH) = maxDifferences(raw, back, height: \.ellipsoidalHeight)
             rt.append(String(format: "%@ %d/%d max|Δ°| %.1e max|Δh| %.1e m", fmt.rawValue, back.count, raw.count, maxPos, maxH))
         }
         lines.append("  write → read round trips (zavist raw): " + rt.joined(separator: "; "))
@@ -110,6 +106,17 @@ enum TracesReport: ReportSection {
     /// Writer throughput per format on the Závist raw fixes repeated to ≥ 100 000 (best of 3,
     /// to memory), each writer's time relative to CSV (issue 13 target: ≤ 1.5×), and the CSV
     /// reader's throughput on the CSV written.
+    /// Largest |Δ| of latitude/longitude (degrees) and of `height` (m, where both have one)
+    /// between two traces' fixes in order.
+    static func maxDifferences(_ a: [Fix], _ b: [Fix], height: KeyPath<Fix, Double?>) -> (degrees: Double, height: Double) {
+        var maxDeg = 0.0, maxH = 0.0
+        for (x, y) in zip(a, b) {
+            maxDeg = max(maxDeg, abs(x.latitude - y.latitude), abs(x.longitude - y.longitude))
+            if let hx = x[keyPath: height], let hy = y[keyPath: height] { maxH = max(maxH, abs(hx - hy)) }
+        }
+        return (maxDeg, maxH)
+    }
+
     static func writerAndCSVReaderSpeeds(_ raw: [Fix]) -> [String] {
         guard !raw.isEmpty else { return ["  writers: no fixes"] }
         let fixes = Array(repeating: raw, count: max(1, 100_000 / raw.count + 1)).flatMap { $0 }
