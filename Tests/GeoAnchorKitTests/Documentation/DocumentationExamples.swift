@@ -554,6 +554,33 @@ struct DocumentationExamples {
         #expect(problem?.source == "bad.csv" && problem?.line == 2, "\(String(describing: problem))")
     }
 
+    /// Reference: the files the copies come from (GPSBabel's FIT, Info-ZIP's KMZ and GNU gzip's
+    /// NMEA of walk.gpx: 5 fixes each, the first at walk.gpx's first `<ele>`, 192.67 m, within
+    /// FIT's 0.2 m and GPSBabel's 0.1 m KML/NMEA rounding).
+    @Test func tracesFromOtherApps() throws {
+        let downloads = FileManager.default.temporaryDirectory.appendingPathComponent("docs-other-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: downloads, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: downloads) }
+        let fixtures = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures")
+        for (from, to) in [("Traces/FIT/walk.gpsbabel.fit", "ride.fit"), ("Traces/Other/walk.gpsbabel-track.kmz", "planned-tour.kmz"),
+                           ("Gzip/walk.gpsbabel.nmea.gz", "log.nmea.gz")] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent(from), to: downloads.appendingPathComponent(to))
+        }
+
+        let folder = downloads                                    // files other apps wrote
+        for name in ["ride.fit", "planned-tour.kmz", "log.nmea.gz"] {      // a watch, Google My Maps, an archive
+            let trace = try TraceReader.load(url: folder.appendingPathComponent(name))   // format from the name
+            print(name, trace.fixes.count, trace.fixes.first?.height ?? .nan)           // m above mean sea level
+        }
+
+        for name in ["ride.fit", "planned-tour.kmz", "log.nmea.gz"] {
+            let trace = try TraceReader.load(url: folder.appendingPathComponent(name))
+            #expect(trace.fixes.count == 5, "\(name)")
+            #expect(abs((trace.fixes.first?.height ?? .nan) - 192.67) <= 0.2, "\(name)")
+            #expect(trace.fixes.first?.verticalReference == .meanSeaLevel, "\(name)")
+        }
+    }
+
     /// Reference: the trace is the truth moved 3 m east at every epoch (built in a local ENU
     /// frame per fix), so every horizontal error is 3 m: p50, p95 and RMSE to 1 mm (the CSV
     /// text carries 1e-9°, ≈ 0.1 mm). The GPX written must read back with the same fixes
