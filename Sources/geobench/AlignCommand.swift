@@ -31,7 +31,8 @@ struct AlignCommand: ParsableCommand {
         5 m per axis (fixes_without_accuracy counts them; a note on stderr). \
         --path FILE.geojson: map aiding with the walking path the device follows (a tour file's \
         LineString/MultiLineString features with "kind": "path", else every line; FILE.gpx: its \
-        track segments, else its routes, times not needed); --path-sigma (m, \
+        track segments, else its routes, times not needed; FILE.kml/.kmz its LineStrings; FILE.tcx/.fit \
+        a course's tracks); --path-sigma (m, \
         default 1.5) must cover how far the walker strays from the drawn line and how far the line is \
         off; the path is not used outside a corridor of 2 sigma of the fix + 3 m around it, nor while \
         the fixes stand off it on average (the map check: a path drawn off the walk, or multipath \

@@ -31,7 +31,8 @@ struct FilterCommand: ParsableCommand {
         estimates instead. --path FILE.geojson constrains the estimate to a known \
         walking path (map aiding): the LineString/MultiLineString features with "kind": "path" \
         (the tour files' convention), else every line in the file; a .gpx path file gives its \
-        track segments, else its routes (times not needed); --path-sigma sets how far \
+        track segments, else its routes (times not needed), a .kml/.kmz its LineStrings, a .tcx/.fit \
+        course its tracks; --path-sigma sets how far \
         (σ, m) the walker strays from the drawn line (default 1.5). The constraint is released \
         outside a corridor of 2 σ of the fix + 3 m around the path. --profile sets a one-mode process model (walking, cycling, \
         driving). Measurement σ: horizontal_accuracy is read as a 68 % radius (σ = accuracy / \

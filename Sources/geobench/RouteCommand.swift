@@ -10,7 +10,10 @@ struct RouteCommand: ParsableCommand {
         Stops (--stops FILE): a GPX file's waypoints (.gpx: id = <name>, or "waypoint N" for a \
         waypoint without one; altitude = <ele>, MSL; all waypoints with <ele> or none), a KML or KMZ \
         file's untimed Point placemarks (.kml/.kmz, e.g. exported from Google My Maps: id = <name>; \
-        altitude only under an explicit absolute altitudeMode), or a CSV \
+        altitude only under an explicit absolute altitudeMode), a TCX or FIT course's course points \
+        (.tcx/.fit from Garmin Connect, Ride with GPS, Komoot: id = name; TCX AltitudeMeters as \
+        altitude; turn instructions — Left, Right, Straight, forks, U-turns — are not stops: left \
+        out, counted on stderr), or a CSV \
         with a header row: id,latitude,longitude[,altitude][,dwell_s] — degrees \
         (WGS84), altitude in meters (MSL; used only for height differences, all rows or none; a \
         stop without altitude has no height, not 0 m), dwell_s in seconds spent at the stop. Legs \
@@ -27,7 +30,8 @@ struct RouteCommand: ParsableCommand {
         With --paths FILE.geojson the legs follow the file's LineStrings (shortest paths) — or with \
         --paths FILE.gpx its track segments, else its routes (a trail exported from OpenStreetMap \
         or an outdoor app; <ele> gives MSL heights, all points or none, comparable with the stops' \
-        MSL altitudes without --geoid) — or with --paths FILE.kml/.kmz its LineStrings (no heights); each stop \
+        MSL altitudes without --geoid) — or with --paths FILE.kml/.kmz its LineStrings (no heights) — or with \
+        --paths FILE.tcx/.fit a course's tracks (altitudes MSL, as GPX <ele>); each stop \
         is snapped to the nearest path within --max-snap meters; stops off the network or on a \
         disconnected part are reported. Heights: when the positions have a third coordinate \
         (meters above the WGS84 ellipsoid, RFC 7946; all positions or none) the climbs follow the \
@@ -55,7 +59,7 @@ struct RouteCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Stops: a CSV id,latitude,longitude[,altitude][,dwell_s], a GPX file's waypoints (.gpx), or a KML/KMZ file's untimed Point placemarks (.kml/.kmz).")
+    @Option(help: "Stops: a CSV id,latitude,longitude[,altitude][,dwell_s], a GPX file's waypoints (.gpx), a KML/KMZ file's untimed Point placemarks (.kml/.kmz), or a TCX/FIT course's course points other than turn instructions (.tcx/.fit).")
     var stops: String
 
     @Option(help: "Start location LAT,LON[,ALT] (default: the first stop).")
@@ -67,7 +71,7 @@ struct RouteCommand: ParsableCommand {
     @Flag(name: .customLong("return"), help: "Return to the start (round trip).")
     var roundTrip = false
 
-    @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths, a GPX file whose track segments (else routes) are, or a KML/KMZ file's LineStrings; legs follow them.")
+    @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths, a GPX file whose track segments (else routes) are, a KML/KMZ file's LineStrings, or a TCX/FIT course's tracks; legs follow them.")
     var paths: String?
 
     @Option(name: .customLong("max-snap"), help: "With --paths: farthest a stop may be from a path, meters (default 100).")
@@ -81,17 +85,12 @@ struct RouteCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
-    /// The stops of `path`: a GPX file's waypoints (``RouteStop/stops(waypoints:dwell:)``), or
+    /// The stops of `path`: a GPX/KML/TCX/FIT file's waypoints or course points
+    /// (``StopFile/waypoints(_:)``, ``RouteStop/stops(waypoints:dwell:)``), or
     /// the stops CSV. Returns them, how many have an altitude, and each id's CSV line.
     static func readStops(_ path: String) throws -> ([RouteStop], Int, [String: Int]) {
-        let ext = TraceIO.kind(of: path)
-        if ext == "gpx" || ext == "kml" || ext == "kmz" {
-            let url = URL(fileURLWithPath: path)
-            let waypoints = ext == "gpx" ? try GPXReader.waypoints(url: url) : try KMLReader.waypoints(url: url)
-            guard !waypoints.isEmpty else {
-                throw InputError(file: path, line: nil, message: ext == "gpx" ? "no waypoints (<wpt>): the stops of a GPX file are its waypoints"
-                                 : "no Point placemark without a time: the stops of a KML file are its untimed Point placemarks")
-            }
+        if StopFile.kinds.contains(TraceIO.kind(of: path)) {
+            let waypoints = try StopFile.waypoints(path)
             let list = try located(path) { try RouteStop.stops(waypoints: waypoints) }
             return (list, list.filter(\.hasHeight).count, [:])
         }
@@ -141,6 +140,8 @@ struct RouteCommand: ParsableCommand {
                     // KML LineStrings; their altitudes (often ground-clamped) are not taken as path heights.
                     return try located(paths) { try PathNetwork(kml: URL(fileURLWithPath: paths)) }
                 }
+                if TraceIO.kind(of: paths) == "tcx" { return try located(paths) { try PathNetwork(tcx: URL(fileURLWithPath: paths)) } }
+                if TraceIO.kind(of: paths) == "fit" { return try located(paths) { try PathNetwork(fit: URL(fileURLWithPath: paths)) } }
                 let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
                 return try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
             }

@@ -13,7 +13,7 @@ struct TourCommand: ParsableCommand {
         with "kind": "path" form the walking path (joined in file order). Or a GPX file (.gpx): its \
         waypoints are the stops (id = <name>, or "waypoint N" without one; radius --radius) and its \
         track segments, else its routes, the path; or a KML file (.kml, or zipped .kmz as Google My Maps and Google Earth export it): \
-        its untimed Point placemarks are the stops and its LineStrings the path.
+        its untimed Point placemarks are the stops and its LineStrings the path; or a TCX or FIT course         (.tcx, .fit: a route planned in Garmin Connect, Ride with GPS, Komoot or Strava): its course         points are the stops (id = name, or "waypoint N"; turn instructions — Left, Right, Straight,         forks, U-turns — are not stops: left out, counted on stderr) and its tracks the path.
         --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).
         Zones are evaluated in pure Swift (--zones native, the default: PlanarTourZones) or with \
         GEOS prepared geometries (--zones geos: TourZones); both give the same events.
@@ -30,10 +30,10 @@ struct TourCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Tour GeoJSON file, or a GPX file whose waypoints are the stops and tracks the path.")
+    @Option(help: "Tour GeoJSON file, or a GPX/KML/KMZ file (waypoints/Points the stops, tracks/LineStrings the path), or a TCX/FIT course (course points the stops, tracks the path).")
     var tour: String
 
-    @Option(help: "With a GPX or KML --tour: every stop's trigger radius, meters (default 20).")
+    @Option(help: "With a GPX, KML, TCX or FIT --tour: every stop's trigger radius, meters (default 20).")
     var radius: Double?
 
     @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).")
@@ -57,8 +57,8 @@ struct TourCommand: ParsableCommand {
     func run() throws {
         try withInputErrors {
             if let radius {
-                guard ["gpx", "kml", "kmz"].contains(TraceIO.kind(of: tour)) else {
-                    throw InputError(file: "--radius", line: nil, message: "applies to a GPX or KML --tour only (a GeoJSON tour gives each stop's radius)")
+                guard StopFile.kinds.contains(TraceIO.kind(of: tour)) else {
+                    throw InputError(file: "--radius", line: nil, message: "applies to a GPX, KML, TCX or FIT --tour only (a GeoJSON tour gives each stop's radius)")
                 }
                 try located("--radius") { try TourStop.radiusRange.check(radius, name: "stop radius") }
             }
@@ -130,11 +130,8 @@ enum TourReplay {
     static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false,
                     zones engine: ZoneEngine = .native, provider: GnssLoggerProvider = .gps, gpxRadius: Double = 20) throws -> Result {
         let tour = try located(tourURL.path) {
-            switch TraceIO.kind(of: tourURL.path) {
-            case "gpx": return try Tour(waypoints: GPXReader.waypoints(url: tourURL), path: GPXReader.lines(url: tourURL), radius: gpxRadius)
-            case "kml", "kmz": return try Tour(waypoints: KMLReader.waypoints(url: tourURL), path: KMLReader.lines(url: tourURL), radius: gpxRadius)
-            default: return try Tour(contentsOf: tourURL)
-            }
+            guard StopFile.kinds.contains(TraceIO.kind(of: tourURL.path)) else { return try Tour(contentsOf: tourURL) }
+            return try Tour(waypoints: StopFile.waypoints(tourURL.path), path: StopFile.lines(tourURL.path), radius: gpxRadius)
         }
         var session = try located(tourURL.path) { try TourSession(tour: tour) }
         // nil: the session's own pure-Swift evaluator (validated when the session was made).

@@ -311,3 +311,49 @@ extension GeobenchInterfaceTests {
         }
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// A tour planned elsewhere as a FIT or TCX course (scripts/dev/course_fixtures.sh:
+    /// GPSBabel's FIT course of course.gpx — traces/zavist-tour.tour.geojson's stops and path —
+    /// and a TCX course with a turn instruction). Reference: the GeoJSON tour itself — replaying
+    /// traces/zavist-tour.raw.csv through the FIT course gives the same stop and path events at
+    /// the same times (stops by name, the FIT's 15-byte "Rampart viewpoi"; zones are GeoJSON
+    /// only); `route` orders the TCX course's stops with the Left turn left out and said.
+    @Test func coursesAsToursAndRoutes() throws {
+        let root = SharedData.repositoryRoot.path
+        let fitCourse = root + "/Tests/GeoAnchorKitTests/Fixtures/Traces/FIT/course.gpsbabel.fit"
+        let trace = root + "/traces/zavist-tour.raw.csv"
+        let a = try geobench(["tour", "--tour", fitCourse, "--trace", trace])
+        let b = try geobench(["tour", "--tour", root + "/traces/zavist-tour.tour.geojson", "--trace", trace])
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        let ids = ["Main gate": "main-gate", "Acropolis": "acropolis", "Temple platform": "temple-platform",
+                   "Rampart viewpoi": "rampart-viewpoint", "path": "zavist-tour-path"]
+        let mapped = a.stdout.split(separator: "\n").dropFirst().map { line -> String in
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            return [f[0], f[1], ids[f[2]] ?? "?" + f[2]].joined(separator: ",")
+        }
+        let expected = b.stdout.split(separator: "\n").dropFirst().map(String.init).filter { line in
+            ids.values.contains { line.hasSuffix("," + $0) }
+        }
+        #expect(mapped == expected && expected.count >= 8, "\(mapped) vs \(expected)")
+
+        let r = try geobench(["route", "--stops", fitCourse, "--paths", fitCourse, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try json(r.stdout)["order"] as? [String] == ["Main gate", "Acropolis", "Temple platform", "Rampart viewpoi"], "\(r.stdout)")
+        // The TCX course: its Left turn is left out and said; its stops mix altitudes (the Water
+        // point has none), refused as for GPX waypoints.
+        let tcx = root + "/Tests/GeoAnchorKitTests/Fixtures/Traces/Other/course.tcx"
+        let m = try geobench(["route", "--stops", tcx, "--paths", tcx])
+        #expect(m.status == 2 && m.stderr.contains("course.tcx: 1 of 5 course points are turn instructions (Left), not stops: left out")
+                && m.stderr.contains("waypoint 'Main gate' has an altitude (GPX <ele>, TCX AltitudeMeters), waypoint 'Spring' none"), "\(m.stderr)")
+        let turnsOnly = try temporaryFile("turns.tcx", """
+        <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"><Courses><Course>
+        <CoursePoint><Name>L</Name><Position><LatitudeDegrees>50</LatitudeDegrees><LongitudeDegrees>14</LongitudeDegrees></Position><PointType>Left</PointType></CoursePoint>
+        </Course></Courses></TrainingCenterDatabase>
+        """)
+        let e = try geobench(["route", "--stops", turnsOnly])
+        #expect(e.status == 2 && e.stderr.contains("its 1 course points (<CoursePoint>) are all turn instructions (Left), not stops"), "\(e.stderr)")
+        let none = try geobench(["tour", "--tour", root + "/Tests/GeoAnchorKitTests/Fixtures/Traces/FIT/walk.gpsbabel.fit", "--trace", trace])
+        #expect(none.status == 2 && none.stderr.contains("no course points (course_point messages)"), "\(none.stderr)")
+    }
+}

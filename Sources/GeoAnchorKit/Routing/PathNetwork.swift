@@ -386,26 +386,71 @@ extension PathNetwork {
         do { read = try GPXReader.linePoints(url: url, options: options) } catch {
             throw .malformedInput(source: error.source, line: error.line, reason: error.message)
         }
-        let kind = read.areRoutes ? "route" : "track segment"
-        guard let first = read.lines.first?.first else {
-            throw .malformedInput(source: url.path, line: nil, reason: "no track segment or route with points to use as paths")
+        try self.init(fileLines: read.lines.map { $0.map { p in
+            (GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude, altitude: p.height ?? 0), p.height != nil)
+        } }, source: url.path, kind: read.areRoutes ? "route" : "track segment", what: "track segment or route with points",
+                      height: ("no <ele>", "an <ele>"), distance: distance)
+    }
+
+    /// A network from a TCX file's tracks — a course planned in Garmin Connect, Ride with GPS or
+    /// Strava (``TCXReader/lines(url:options:)``): each `Track` is a path.
+    ///
+    /// Heights: `AltitudeMeters` (MSL) when every trackpoint has one, as in
+    /// ``init(gpx:options:distance:)``; none when no trackpoint has one.
+    /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` for a file that is not TCX
+    ///   or has a bad trackpoint (with its line), no track with positions, a track of one point,
+    ///   or some trackpoints with an altitude and others without (the reason names the track and
+    ///   point, 1-based).
+    public init(tcx url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
+                distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
+        let lines: [[(coordinate: GeodeticCoordinate, hasHeight: Bool)]]
+        do { lines = try TCXReader.linePoints(url: url, options: options) } catch {
+            throw .malformedInput(source: error.source, line: error.line, reason: error.message)
         }
-        let hasHeights = first.height != nil
-        for (l, line) in read.lines.enumerated() {
-            guard let k = line.firstIndex(where: { ($0.height != nil) != hasHeights }) else { continue }
-            throw .malformedInput(source: url.path, line: nil, reason: "\(kind) \(l + 1), point \(k + 1) has "
-                + (hasHeights ? "no <ele>, the first point has one" : "an <ele>, the first point has none")
+        try self.init(fileLines: lines, source: url.path, kind: "Track", what: "Track with positioned trackpoints",
+                      height: ("no AltitudeMeters", "AltitudeMeters"), distance: distance)
+    }
+
+    /// A network from a FIT file's records — a course file from Garmin Connect, Ride with GPS,
+    /// Komoot or GPSBabel (``FITReader/lines(url:options:)``): the positioned records of each
+    /// (chained) FIT file are a path.
+    ///
+    /// Heights: the records' altitude (MSL) when every one has one; none when none has.
+    /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` for a file that is not FIT
+    ///   or is corrupt (with the byte offset), no positioned record, a path of one point, or
+    ///   some records with an altitude and others without.
+    public init(fit url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
+                distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
+        let lines: [[(coordinate: GeodeticCoordinate, hasHeight: Bool)]]
+        do { lines = try FITReader.linePoints(url: url, options: options) } catch {
+            throw .malformedInput(source: error.source, line: error.line, reason: error.message)
+        }
+        try self.init(fileLines: lines, source: url.path, kind: "FIT file", what: "record with a position",
+                      height: ("no altitude", "an altitude"), distance: distance)
+    }
+
+    /// A network from a file's lines whose points each have a height or not: all or none must
+    /// (missing ones would be 0 m, phantom climbs). `kind` names a line in errors ("track
+    /// segment 2"), `what` what the file lacks when it has no line, `height` how a point lacks or
+    /// has a height.
+    init(fileLines lines: [[(coordinate: GeodeticCoordinate, hasHeight: Bool)]], source: String, kind: String, what: String,
+         height: (none: String, some: String), distance: DistanceFunction) throws(RoutingError) {
+        guard let first = lines.first?.first else {
+            throw .malformedInput(source: source, line: nil, reason: "no \(what) to use as paths")
+        }
+        let hasHeights = first.hasHeight
+        for (l, line) in lines.enumerated() {
+            guard let k = line.firstIndex(where: { $0.hasHeight != hasHeights }) else { continue }
+            throw .malformedInput(source: source, line: nil, reason: "\(kind) \(l + 1), point \(k + 1) has "
+                + (hasHeights ? "\(height.none), the first point has one" : "\(height.some), the first point has none")
                 + "; give every path point an elevation or none")
         }
-        let lines = read.lines.map { line in
-            line.map { p in
-                hasHeights ? GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude, altitude: p.height!)
-                           : GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude)
-            }
+        let coordinates = lines.map { line in
+            line.map { p in hasHeights ? p.coordinate : GeodeticCoordinate(latitude: p.coordinate.latitude, longitude: p.coordinate.longitude) }
         }
-        do { try self.init(lineStrings: lines, distance: distance, hasHeights: hasHeights) } catch {
+        do { try self.init(lineStrings: coordinates, distance: distance, hasHeights: hasHeights) } catch {
             if case .malformedInput(_, let l?, let r) = error {
-                throw .malformedInput(source: url.path, line: nil, reason: "\(kind) \(l): \(r)")
+                throw .malformedInput(source: source, line: nil, reason: "\(kind) \(l): \(r)")
             }
             throw error
         }

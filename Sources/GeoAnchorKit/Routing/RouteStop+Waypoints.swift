@@ -25,7 +25,7 @@ extension RouteStop {
         for id in ids where !seen.insert(id).inserted { throw .duplicateStopID(id) }
         if let with = waypoints.firstIndex(where: { $0.altitude != nil }),
            let without = waypoints.firstIndex(where: { $0.altitude == nil }) {
-            throw .mixedVerticalReferences("waypoint '\(ids[with])' has an <ele>, waypoint '\(ids[without])' none")
+            throw .mixedVerticalReferences("waypoint '\(ids[with])' has an altitude (GPX <ele>, TCX AltitudeMeters), waypoint '\(ids[without])' none")
         }
         do { try RouteStop.dwellRange.check(dwell, name: "dwell") } catch { throw .invalidStop(id: ids[0], error: error) }
         return zip(waypoints, ids).map { w, id in

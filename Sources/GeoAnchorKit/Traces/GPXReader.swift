@@ -367,12 +367,33 @@ public struct GPXWaypoint: Sendable, Hashable {
     public var time: Double?
     /// `<name>`, nil when absent.
     public var name: String?
+    /// The kind of point, where the file names one: a TCX course point's `PointType`
+    /// (`Generic`, `Summit`, `Water`, `Left`, `Right`, …) or a FIT course point's `type` as the
+    /// FIT profile names it (`generic`, `summit`, `left`, `slight_right`, `toilet`, …, or its
+    /// number for one the profile does not name); nil for GPX and KML waypoints.
+    /// ``isTurnInstruction`` tells the turn cues apart.
+    public var type: String?
 
     public init(latitude: Double, longitude: Double, altitude: Double? = nil, geoidSeparation: Double? = nil,
-                time: Double? = nil, name: String? = nil) {
+                time: Double? = nil, name: String? = nil, type: String? = nil) {
         self.latitude = latitude; self.longitude = longitude; self.altitude = altitude
-        self.geoidSeparation = geoidSeparation; self.time = time; self.name = name
+        self.geoidSeparation = geoidSeparation; self.time = time; self.name = name; self.type = type
     }
+
+    /// Whether the point is a turn instruction of a course — TCX `Left`, `Right`, `Straight`; FIT
+    /// `left`, `right`, `straight`, `left_fork`, `right_fork`, `middle_fork`, `slight_left`,
+    /// `sharp_left`, `slight_right`, `sharp_right`, `u_turn` (case-insensitive) — rather than a
+    /// place to stop. Route planners (Garmin Connect, Ride with GPS, Komoot) write one at every
+    /// junction; as a tour's stops they would trigger content at each turn, so
+    /// `geobench route`/`tour` leave them out (and say how many). False for any other type and
+    /// for none.
+    public var isTurnInstruction: Bool {
+        guard let t = type?.lowercased() else { return false }
+        return Self.turnTypes.contains(t)
+    }
+
+    static let turnTypes: Set<String> = ["left", "right", "straight", "left_fork", "right_fork", "middle_fork",
+                                         "slight_left", "sharp_left", "slight_right", "sharp_right", "u_turn"]
 }
 
 extension FixQuality {

@@ -431,6 +431,22 @@ struct DocumentationExamples {
         #expect(events.filter { $0.kind == .enter }.map(\.id) == ["Gate", "Well"])
     }
 
+    /// Reference: the protocol-built FIT course (scripts/dev/course_fixtures.sh) as fitdecode
+    /// decodes it — seven course points, three of them turns (left, slight_left, u_turn) — and a
+    /// path of none (the file has no records: a tour without a path).
+    @Test func toursFromACourse() throws {
+        let courseFIT = Self.packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/FIT/course_points.fit")
+
+        let coursePoints = try FITReader.coursePoints(url: courseFIT)     // course_point messages
+        let turns = coursePoints.filter(\.isTurnInstruction)              // "left", "slight_right", …
+        let courseTour = try Tour(waypoints: coursePoints.filter { !$0.isTurnInstruction },
+                                  path: FITReader.lines(url: courseFIT), radius: 20)
+        print("\(courseTour.stops.count) stops, \(turns.count) turn cues left out")
+
+        #expect(courseTour.stops.map(\.id) == ["Main gate", "Akropole", "waypoint 3", "Chrám"])
+        #expect(turns.map(\.type) == ["left", "slight_left", "u_turn"] && courseTour.path.isEmpty)
+    }
+
     /// References: brute force over the 6 orders of a 4-node round trip (the solver's answer
     /// must be the minimum); a 100 m square zone built in a local frame around its centre: the
     /// signed distance at the centre is +50 m (inside, 1 cm: planar distortion ≪ 1 mm), and a

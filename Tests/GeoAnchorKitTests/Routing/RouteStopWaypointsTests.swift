@@ -41,7 +41,7 @@ struct RouteStopWaypointsTests {
         let mixed = try Self.waypoints(#"<gpx version="1.1"><wpt lat="50" lon="14"><ele>300</ele><name>A</name></wpt><wpt lat="51" lon="14"><name>B</name></wpt></gpx>"#)
         #expect { _ = try RouteStop.stops(waypoints: mixed) } throws: { e in
             guard case .mixedVerticalReferences(let what) = e as? RoutingError else { return false }
-            return what.contains("'A' has an <ele>") && what.contains("'B' none")
+            return what.contains("'A' has an altitude (GPX <ele>") && what.contains("'B' none")
         }
         let one = try Self.waypoints(#"<gpx version="1.1"><wpt lat="50" lon="14"/></gpx>"#)
         #expect { _ = try RouteStop.stops(waypoints: one, dwell: -1) } throws: { e in
