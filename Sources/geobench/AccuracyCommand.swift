@@ -55,7 +55,7 @@ struct AccuracyCommand: ParsableCommand {
     @Option(help: "UTC date YYYY-MM-DD for NMEA files that never state one.")
     var date: String?
 
-    @Option(help: "GnssLogger logs (trace or truth): whose Fix records are read: gps (default), fused, network or all.")
+    @Option(help: "GnssLogger logs and GPSLogger CSV (trace or truth): whose fixes are read: gps (default), fused, network or all.")
     var provider: GnssLoggerProvider = .gps
 
     @Option(help: "GTX geoid grid (e.g. /usr/share/proj/egm96_15.gtx) for MSL heights given without a geoid separation.")

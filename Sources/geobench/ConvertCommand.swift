@@ -39,7 +39,7 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: "UTC date YYYY-MM-DD for NMEA input that never states one (no RMC/ZDA).")
     var date: String?
 
-    @Option(help: "GnssLogger logs: whose Fix records become fixes: gps (the chipset's fix), fused (FLP), network (NLP) or all.")
+    @Option(help: "GnssLogger logs and GPSLogger CSV: whose fixes are read: gps (the chipset's fix), fused (FLP), network (NLP) or all.")
     var provider: GnssLoggerProvider = .gps
 
     @Option(help: "Write the sensor samples (GnssLogger Accel/Gyro/Mag and Uncal* records) to this CSV: time,sensor,x,y,z,bias_x,bias_y,bias_z.")
@@ -110,7 +110,6 @@ struct ConvertCommand: ParsableCommand {
                         : droppedSensors > 0 ? ", \(droppedSensors) sensor sample(s) not written (use --sensors FILE)"
                         : ", \(s.sensorSamples) sensor sample(s)"
                 }
-                if s.otherProviderFixes > 0 { msg += ", \(s.otherProviderFixes) fix(es) of other providers (--provider)" }
                 if s.rawMeasurements > 0 { msg += ", \(s.rawMeasurements) Raw GNSS measurement(s) not processed" }
                 if s.segments > 1 { msg += ", \(s.segments) track segments" }
                 if inFmt == .gpx && s.ignoredRecords > s.untimedPoints {

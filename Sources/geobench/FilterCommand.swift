@@ -84,7 +84,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "UTC date YYYY-MM-DD for NMEA input that never states one.")
     var date: String?
 
-    @Option(help: "GnssLogger input: whose Fix records to filter: gps (default), fused, network or all.")
+    @Option(help: "GnssLogger or GPSLogger CSV input: whose fixes to filter: gps (default), fused, network or all.")
     var provider: GnssLoggerProvider = .gps
 
     func run() throws {

@@ -51,7 +51,7 @@ struct TourCommand: ParsableCommand {
     @Option(help: "Zone evaluator: native (pure Swift, default) or geos.")
     var zones: TourReplay.ZoneEngine = .native
 
-    @Option(help: "GnssLogger trace: whose Fix records to replay: gps (default), fused, network or all.")
+    @Option(help: "GnssLogger or GPSLogger CSV trace: whose fixes to replay: gps (default), fused, network or all.")
     var provider: GnssLoggerProvider = .gps
 
     func run() throws {

@@ -23,6 +23,17 @@ import Foundation
 /// - **GSDC 2021 ground truth**: `millisSinceGpsEpoch` (GPS time, converted to UTC with the
 ///   leap-second table), `latDeg`, `lngDeg`, `heightAboveWgs84EllipsoidM`, `speedMps`,
 ///   `courseDegree`, `hDop`, `vDop`.
+/// - **GPSLogger for Android** (mendhak, `gpslogger.app`: its CSV log, header
+///   `time,lat,lon,elevation,accuracy,bearing,speed,satellites,provider,hdop,vdop,pdop,geoidheight,…`,
+///   newer versions adding `timestamp_ms`, `time_offset`, `distance`, …): the time from
+///   `timestamp_ms` (Unix ms) where the column has a value, else `time` (ISO 8601); `elevation`
+///   as Android reports it, **above the WGS84 ellipsoid** (the app's default; its "use MSL"
+///   setting subtracts `geoidheight` without saying so in the file, and its altitude offset
+///   setting subtracts a constant), `geoidheight` as the geoid separation, `accuracy` (Android's
+///   68 % horizontal radius), `bearing` as the course, `speed` (m/s), `satellites`, DOPs. Rows
+///   are filtered by `provider` as GnssLogger's `Fix` records are
+///   (``TraceReadConfiguration/provider``: `gps` by default; `network` and `fused` rows counted
+///   in ``TraceReadSummary/otherProviderFixes``, as is a provider Android does not name).
 /// - **GSDC `device_gnss.csv`**: one row per satellite measurement; consecutive rows with the same
 ///   `utcTimeMillis` form one fix at Google's weighted-least-squares position
 ///   `WlsPositionXEcefMeters`/`Y`/`Z` (ECEF → geodetic with ``Ellipsoid/geodetic(x:y:z:)``).
@@ -41,6 +52,8 @@ public enum CSVTraceReader {
     /// The recognized layouts.
     public enum Layout: String, Sendable, Hashable {
         case project, sensors, gsdcGroundTruth, gsdc2021GroundTruth, gsdcDeviceGNSS
+        /// GPSLogger for Android's CSV log.
+        case gpsLogger
     }
 
     /// GPS − UTC in seconds from each date (Unix seconds) on: the leap seconds since 1980-01-06
@@ -100,7 +113,9 @@ public enum CSVTraceReader {
                     if pendingDevice == nil { pendingDevice = (ms, fix, lineNo) }
                     else if pendingDevice!.fix == nil { pendingDevice!.fix = fix }
                 default:
-                    if let f = try c.fix(fields) { try onFix(f); summary.fixes += 1 } else { summary.ignoredRecords += 1 }
+                    if let f = try c.fix(fields) {
+                        if c.isSelected(fields, options.provider) { try onFix(f); summary.fixes += 1 } else { summary.otherProviderFixes += 1 }
+                    } else { summary.ignoredRecords += 1 }
                 }
             } catch let e as RowError {
                 try fail(lineNo, e.message)
@@ -129,6 +144,7 @@ public enum CSVTraceReader {
         var messageType: Int? = nil, quality: Int? = nil, date: Int? = nil, fixName: Int? = nil
         var sensor: Int? = nil, x: Int? = nil, y: Int? = nil, z: Int? = nil
         var biasX: Int? = nil, biasY: Int? = nil, biasZ: Int? = nil
+        var provider: Int? = nil
 
         init(header: [String], source: String) throws {
             self.header = header
@@ -166,6 +182,14 @@ public enum CSVTraceReader {
                 time = try need("time"); sensor = idx("sensor")
                 x = try need("x"); y = try need("y"); z = try need("z")
                 biasX = idx("bias_x"); biasY = idx("bias_y"); biasZ = idx("bias_z")
+            } else if idx("lat") != nil && idx("lon") != nil && idx("provider") != nil && idx("latitude") == nil {
+                layout = .gpsLogger
+                time = try need("time"); timeMillis = idx("timestamp_ms")
+                lat = idx("lat"); lon = idx("lon")
+                ellipsoidal = idx("elevation"); separation = idx("geoidheight")
+                hAcc = idx("accuracy"); speed = idx("speed"); course = idx("bearing")
+                sats = idx("satellites"); hdop = idx("hdop"); vdop = idx("vdop"); pdop = idx("pdop")
+                provider = idx("provider")
             } else {
                 layout = .project
                 time = try need("time"); lat = try need("latitude"); lon = try need("longitude")
@@ -212,7 +236,8 @@ public enum CSVTraceReader {
         }
 
         func timeValue(_ f: CSVFields) throws -> Double {
-            if let i = timeMillis { return try required(f, i) / 1000 }
+            // GPSLogger's timestamp_ms is empty in rows of older versions appended to: `time` then.
+            if let i = timeMillis, layout != .gpsLogger || raw(f, i) != nil { return try required(f, i) / 1000 }
             if let i = gpsMillis { return CSVTraceReader.utcFromGPS(seconds: try required(f, i) / 1000) }
             guard let ti = time, raw(f, ti) != nil else { throw RowError(message: "missing value for 'time'") }
             if let di = date {
@@ -230,6 +255,13 @@ public enum CSVTraceReader {
             case .success(let t): return t
             case .failure(let e): throw RowError(message: "time '\(s.prefix(40))': \(e.message)")
             }
+        }
+
+        /// Whether a row's `provider` (GPSLogger) is the one `selected`; true for layouts
+        /// without a provider column.
+        func isSelected(_ f: CSVFields, _ selected: GnssLoggerProvider) -> Bool {
+            guard provider != nil, selected != .all else { return true }
+            return raw(f, provider).flatMap(GnssLoggerProvider.init(recordName:)) == selected
         }
 
         func position(_ f: CSVFields) throws -> (Double, Double) {

@@ -37,8 +37,9 @@ public struct TraceReadConfiguration: Sendable, Hashable {
     /// date (no RMC/ZDA, no GnssLogger wrapper time). nil: such files are an error. Within
     /// ``Fix/earliestTime``…``Fix/latestTime`` (``validate()``).
     public var defaultDate: Double?
-    /// GnssLogger logs: which location provider's `Fix` records become fixes (default `.gps`,
-    /// the chipset's own fix). Ignored by the other formats.
+    /// GnssLogger logs and GPSLogger CSV logs: which location provider's fixes (`Fix` records,
+    /// rows by their `provider`) become fixes (default `.gps`, the chipset's own fix). Ignored
+    /// by the other formats.
     public var provider: GnssLoggerProvider
 
     public init(skipInvalid: Bool = false, requireChecksum: Bool = false, defaultDate: Double? = nil,
@@ -84,7 +85,7 @@ public struct TraceReadSummary: Sendable, Hashable {
     /// positions here.) Not counted when the caller takes untimed points
     /// (``GPXReader/read(url:options:onFix:onUntimedPoint:onWaypoint:)``).
     public var untimedPoints = 0
-    /// GnssLogger: valid `Fix` records of providers not selected by ``TraceReadConfiguration/provider``.
+    /// GnssLogger and GPSLogger CSV: valid fixes of providers not selected by ``TraceReadConfiguration/provider``.
     public var otherProviderFixes = 0
     /// GnssLogger: `Raw` GNSS measurement records (checked and counted, not turned into fixes).
     public var rawMeasurements = 0

@@ -53,6 +53,9 @@ enum TraceIO {
         if s.untimedPoints > 0 && s.fixes > 0 {
             Stderr.print("\(source): \(s.untimedPoints) point(s) without a time not used (a fix needs a time)")
         }
+        if s.otherProviderFixes > 0 && s.fixes > 0 {
+            Stderr.print("\(source): \(s.otherProviderFixes) fix(es) of other location providers not used (--provider gps|fused|network|all)")
+        }
     }
 
     /// The error for a file that gave no fix, saying what it held instead.
