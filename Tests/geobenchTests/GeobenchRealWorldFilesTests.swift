@@ -299,13 +299,16 @@ extension GeobenchInterfaceTests {
             Issue.record("no other-tools lines"); return
         }
         let block = lines[(start + 1)...].prefix { $0.hasPrefix("    ") }
-        #expect(block.count == 12)
+        #expect(block.count == 15)
         #expect(block.filter { $0.contains("5/5 fixes, times equal") }.count == 7)
+        #expect(block.contains { $0.contains("GPSLogger CSV") && $0.contains("20/20 fixes (+3 network rows counted), times equal, |Δ°| 0.0e+00") })
+        #expect(block.contains { $0.contains("FIT course points") && $0.contains("4/4 points, times equal") && $0.hasSuffix("0 turn cue(s)") })
+        #expect(block.contains { $0.contains("TCX course points") && $0.contains("5/5 points, times equal") && $0.hasSuffix("1 turn cue(s)") })
         #expect(!block.contains { $0.contains("DIFFER") || $0.hasSuffix(": NO") })
         #expect(block.contains { $0.contains("72/72 observations equal") })
         #expect(block.filter { $0.contains("251/251 observations equal") }.count == 3)
         for l in block where l.contains("|Δh|") {
-            // FIT's altitude resolution 0.2 m; GPSBabel's TCX 0.1 m rounding.
+            // FIT's altitude resolution 0.2 m; GPSBabel's TCX 0.1 m rounding; GPSLogger's float32.
             let h = Double(l.split(separator: " ").dropLast().last ?? "") ?? .infinity
             #expect(h <= 0.2, "\(l)")
         }

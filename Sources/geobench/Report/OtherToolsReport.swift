@@ -33,6 +33,32 @@ extension TracesReport {
         let semicolon = try fixes("CSV/trace.semicolon.csv")
         let walk = try TraceReader.load(url: traces.appendingPathComponent("city-walk.raw.csv")).fixes
         lines.append("    CSV with ';' and decimal commas (Python csv)   \(semicolon.count) fixes, identical to traces/city-walk.raw.csv's first \(semicolon.count): \(Array(walk.prefix(semicolon.count)) == semicolon ? "yes" : "NO")")
+        // GPSLogger for Android's CSV log, written as its CSVFileLogger formats it from the
+        // Závist walk's first 20 fixes (its elevation = the trace's MSL altitude + N, as float32).
+        let gpsLogger = try TraceReader.read(url: fixtures.appendingPathComponent("Traces/Other/gpslogger.csv"), onFix: { _ in })
+        let gl = try fixes("Traces/Other/gpslogger.csv")
+        let zavist = Array(try TraceReader.load(url: traces.appendingPathComponent("zavist-tour.raw.csv")).fixes.prefix(gl.count))
+        let (glDeg, glH) = maxDifferences(gl, zavist.map { var f = $0; f.height = f.height.map { $0 + (f.geoidSeparation ?? 0) }; return f }, height: \.height)
+        lines.append(String(format: "    %@ %d/%d fixes (+%d network rows counted), times %@, |Δ°| %.1e, |Δh| %.1e m",
+                            ("GPSLogger CSV vs traces/zavist-tour.raw.csv" as NSString).padding(toLength: 46, withPad: " ", startingAt: 0) as NSString,
+                            gl.count, zavist.count, gpsLogger.otherProviderFixes,
+                            zip(gl, zavist).allSatisfy { $0.time == $1.time } ? "equal" : "DIFFER", glDeg, glH))
+        // Courses: GPSBabel's FIT course points are the GPX's waypoints; a TCX course's points as
+        // GPSBabel reads them (less the LAP001 it makes of the lap's start).
+        func points(_ w: [GPXWaypoint]) -> [Fix] { w.map { Fix(time: $0.time ?? 0, latitude: $0.latitude, longitude: $0.longitude) } }
+        let coursePairs: [(String, [GPXWaypoint], [GPXWaypoint])] = [
+            ("FIT course points, GPSBabel 1.8", try FITReader.coursePoints(url: fixtures.appendingPathComponent("Traces/FIT/course.gpsbabel.fit")),
+             try GPXReader.waypoints(url: fixtures.appendingPathComponent("Traces/Other/course.gpx"))),
+            ("TCX course points vs GPSBabel's reading", try TCXReader.coursePoints(url: fixtures.appendingPathComponent("Traces/Other/course.tcx")),
+             try GPXReader.waypoints(url: fixtures.appendingPathComponent("Traces/Other/course.gpsbabel.gpx")).filter { $0.name != "LAP001" }),
+        ]
+        for (label, a, b) in coursePairs {
+            let (deg, _) = maxDifferences(points(a), points(b), height: \.height)
+            lines.append(String(format: "    %@ %d/%d points, times %@, |Δ°| %.1e, %d turn cue(s)",
+                                label.padding(toLength: 46, withPad: " ", startingAt: 0) as NSString, a.count, b.count,
+                                a.count == b.count && zip(a, b).allSatisfy { $0.time == $1.time } ? "equal" : "DIFFER", deg,
+                                a.filter(\.isTurnInstruction).count))
+        }
         // Observation files: RINEX 2 (RTKLIB), Hatanaka (RNX2CRX), compress.
         let observations: [(String, String, String)] = [
             ("RINEX 2.11 vs RTKLIB convbin's 3.04 of it", "GNSS/geodetic.211.99o", "GNSS/geodetic.rtklib304.99o"),
