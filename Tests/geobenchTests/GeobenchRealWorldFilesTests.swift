@@ -356,6 +356,9 @@ extension GeobenchInterfaceTests {
         """)
         let e = try geobench(["route", "--stops", turnsOnly])
         #expect(e.status == 2 && e.stderr.contains("its 1 course points (<CoursePoint>) are all turn instructions (Left), not stops"), "\(e.stderr)")
+        // The TCX course converted to GPX by GPSBabel: the turn cue's PointType is its <sym>.
+        let g = try geobench(["tour", "--tour", root + "/Tests/GeoAnchorKitTests/Fixtures/Traces/Other/course.gpsbabel.gpx", "--trace", trace])
+        #expect(g.status == 0 && g.stderr.contains("course.gpsbabel.gpx: 1 of 6 waypoints are turn instructions (Left), not stops: left out"), "\(g.stderr)")
         let none = try geobench(["tour", "--tour", root + "/Tests/GeoAnchorKitTests/Fixtures/Traces/FIT/walk.gpsbabel.fit", "--trace", trace])
         #expect(none.status == 2 && none.stderr.contains("no course points (course_point messages)"), "\(none.stderr)")
     }

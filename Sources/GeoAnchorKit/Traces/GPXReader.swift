@@ -164,6 +164,8 @@ public enum GPXReader {
         /// The kind of the point being read: wpt, rtept or trkpt.
         var pointKind = ""
         var pointName: String? = nil
+        /// A waypoint's `<type>` and `<sym>`.
+        var pointType: String? = nil, pointSymbol: String? = nil
         var summary = TraceReadSummary()
         var callbackError: (any Error)? = nil
         var formatError: TraceFormatError? = nil
@@ -232,7 +234,7 @@ public enum GPXReader {
             if name == "rte" { route += 1 }
             if name == "wpt" || name == "rtept" || name == "trkpt" {
                 pointKind = name
-                pointName = nil
+                pointName = nil; pointType = nil; pointSymbol = nil
                 if name == "trkpt" && !sawTrackPoint {
                     sawTrackPoint = true
                     summary.ignoredRecords += routePoints.count // route points before the track: not the trace
@@ -284,7 +286,8 @@ public enum GPXReader {
                         let alt = p.verticalReference == .meanSeaLevel ? p.height : nil
                         try onWaypoint?(GPXWaypoint(latitude: p.latitude, longitude: p.longitude, altitude: alt,
                                                     geoidSeparation: p.geoidSeparation,
-                                                    time: pointHasTime ? p.time : nil, name: pointName))
+                                                    time: pointHasTime ? p.time : nil, name: pointName,
+                                                    type: pointType ?? pointSymbol))
                     case "rtept":
                         if sawTrackPoint { summary.ignoredRecords += 1 } else { routePoints.append((p, pointHasTime)) }
                     default:
@@ -313,6 +316,10 @@ public enum GPXReader {
             switch name {
             case "name":
                 if depthInPoint == 0 { pointName = String(value) }
+            case "type":
+                if depthInPoint == 0 { pointType = String(value) }
+            case "sym":
+                if depthInPoint == 0 { pointSymbol = String(value) }
             case "ele":
                 if let v = num() { point!.height = v; point!.verticalReference = .meanSeaLevel }
             case "geoidheight":
@@ -368,9 +375,10 @@ public struct GPXWaypoint: Sendable, Hashable {
     /// `<name>`, nil when absent.
     public var name: String?
     /// The kind of point, where the file names one: a TCX course point's `PointType`
-    /// (`Generic`, `Summit`, `Water`, `Left`, `Right`, …) or a FIT course point's `type` as the
+    /// (`Generic`, `Summit`, `Water`, `Left`, `Right`, …), a FIT course point's `type` as the
     /// FIT profile names it (`generic`, `summit`, `left`, `slight_right`, `toilet`, …, or its
-    /// number for one the profile does not name); nil for GPX and KML waypoints.
+    /// number for one the profile does not name), a GPX waypoint's `<type>`, else its `<sym>`
+    /// (where GPSBabel puts a TCX course point's `PointType`); nil for KML waypoints.
     /// ``isTurnInstruction`` tells the turn cues apart.
     public var type: String?
 

@@ -8,37 +8,40 @@ enum StopFile {
     /// The file kinds (``TraceIO/kind(of:)``) read here.
     static let kinds: Set<String> = ["gpx", "kml", "kmz", "tcx", "fit"]
 
-    /// The stops of `path`. A course's turn instructions (``GPXWaypoint/isTurnInstruction``) are
-    /// not stops: left out, and stderr says how many.
+    /// The stops of `path`. Turn instructions (``GPXWaypoint/isTurnInstruction``: a course's, or
+    /// a GPX waypoint's `<type>`/`<sym>` as GPSBabel converts a course) are not stops: left out,
+    /// and stderr says how many.
     /// - Throws: ``InputError`` for a file without stops (naming what the stops of its kind are)
     ///   or a reader's error.
     static func waypoints(_ path: String) throws -> [GPXWaypoint] {
         let url = URL(fileURLWithPath: path)
         let kind = TraceIO.kind(of: path)
+        let all: [GPXWaypoint], what: String, noun: String
         switch kind {
         case "gpx", "kml", "kmz":
-            let w = kind == "gpx" ? try GPXReader.waypoints(url: url) : try KMLReader.waypoints(url: url)
-            guard !w.isEmpty else {
+            all = kind == "gpx" ? try GPXReader.waypoints(url: url) : try KMLReader.waypoints(url: url)
+            guard !all.isEmpty else {
                 throw InputError(file: path, line: nil, message: kind == "gpx" ? "no waypoints (<wpt>): the stops of a GPX file are its waypoints"
                                  : "no Point placemark without a time: the stops of a KML file are its untimed Point placemarks")
             }
-            return w
+            (what, noun) = kind == "gpx" ? ("waypoints (<wpt>)", "waypoints") : ("Point placemarks", "Point placemarks")
         default:
-            let all = kind == "tcx" ? try TCXReader.coursePoints(url: url) : try FITReader.coursePoints(url: url)
-            let what = kind == "tcx" ? "course points (<CoursePoint>)" : "course points (course_point messages)"
+            all = kind == "tcx" ? try TCXReader.coursePoints(url: url) : try FITReader.coursePoints(url: url)
+            what = kind == "tcx" ? "course points (<CoursePoint>)" : "course points (course_point messages)"
+            noun = "course points"
             guard !all.isEmpty else {
                 throw InputError(file: path, line: nil, message: "no \(what): the stops of a \(kind.uppercased()) course are its course points")
             }
-            let stops = all.filter { !$0.isTurnInstruction }
-            let turns = all.count - stops.count
-            guard !stops.isEmpty else {
-                throw InputError(file: path, line: nil, message: "its \(all.count) \(what) are all turn instructions (\(typeList(all))), not stops")
-            }
-            if turns > 0 {
-                Stderr.print("\(path): \(turns) of \(all.count) course points are turn instructions (\(typeList(all.filter(\.isTurnInstruction)))), not stops: left out")
-            }
-            return stops
         }
+        let stops = all.filter { !$0.isTurnInstruction }
+        let turns = all.count - stops.count
+        guard !stops.isEmpty else {
+            throw InputError(file: path, line: nil, message: "its \(all.count) \(what) are all turn instructions (\(typeList(all))), not stops")
+        }
+        if turns > 0 {
+            Stderr.print("\(path): \(turns) of \(all.count) \(noun) are turn instructions (\(typeList(all.filter(\.isTurnInstruction)))), not stops: left out")
+        }
+        return stops
     }
 
     /// The path lines of `path` (tracks, else routes, of a GPX; LineStrings of a KML/KMZ; tracks

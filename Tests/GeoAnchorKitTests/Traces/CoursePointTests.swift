@@ -61,6 +61,17 @@ struct CoursePointTests {
         #expect(s.waypoints == ref.count)
     }
 
+    /// A GPX waypoint's type is its `<type>`, else its `<sym>` (GPSBabel's GPX of a TCX course
+    /// keeps each course point's PointType there), so a course converted to GPX keeps its turn
+    /// cues apart too.
+    @Test func gpxWaypointTypes() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("types-\(UUID().uuidString).gpx")
+        try Data(#"<gpx version="1.1"><wpt lat="50" lon="14"><name>A</name><sym>Flag, Blue</sym><type>Castle</type></wpt><wpt lat="50" lon="14.1"><sym>Left</sym></wpt><wpt lat="50" lon="14.2"/></gpx>"#.utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let w = try GPXReader.waypoints(url: url)
+        #expect(w.map(\.type) == ["Castle", "Left", nil] && w.map(\.isTurnInstruction) == [false, true, false])
+    }
+
     /// Turn cues are told apart by type: the protocol-built file's left, slight_left and u_turn
     /// are turn instructions; generic, summit, toilet and the unnamed 26 are not.
     @Test func turnInstructions() throws {
@@ -108,7 +119,7 @@ struct CoursePointTests {
         #expect(points.count == 5 && ref.count == 5 && syms.count == 5)
         for (k, (p, r)) in zip(points, ref).enumerated() {
             #expect(abs(p.latitude - r.latitude) < 5e-10 && abs(p.longitude - r.longitude) < 5e-10)
-            #expect(p.time == r.time && p.altitude == r.altitude && p.type == syms[k])
+            #expect(p.time == r.time && p.altitude == r.altitude && p.type == syms[k] && r.type == syms[k])
             #expect(p.name == (k == 4 ? nil : r.name), "\(p.name ?? "nil") vs \(r.name ?? "nil")")
         }
         #expect(points[3].altitude == nil)
