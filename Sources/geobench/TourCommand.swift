@@ -10,7 +10,10 @@ struct TourCommand: ParsableCommand {
         discussion: """
         --tour: a GeoJSON FeatureCollection. Point features with "kind": "stop" carry "id" and \
         "radius" (meters); Polygon features with "kind": "zone" carry "id"; LineString features \
-        with "kind": "path" form the walking path (joined in file order). Or a GPX file (.gpx): its \
+        with "kind": "path" form the walking path (joined in file order). A GeoJSON drawn elsewhere \
+        (geojson.io, uMap, QGIS) without any "kind" is read by geometry: Points are stops (id = "id", \
+        else "name", else "stop N"; radius = a "radius" property, else --radius), LineStrings the \
+        path, Polygons zones. Or a GPX file (.gpx): its \
         waypoints are the stops (id = <name>, or "waypoint N" without one; radius --radius) and its \
         track segments, else its routes, the path; or a KML file (.kml, or zipped .kmz as Google My Maps and Google Earth export it): \
         its untimed Point placemarks are the stops and its LineStrings the path; or a TCX or FIT course         (.tcx, .fit: a route planned in Garmin Connect, Ride with GPS, Komoot or Strava): its course         points are the stops (id = name, or "waypoint N"; turn instructions — Left, Right, Straight,         forks, U-turns — are not stops: left out, counted on stderr) and its tracks the path.
@@ -33,7 +36,7 @@ struct TourCommand: ParsableCommand {
     @Option(help: "Tour GeoJSON file, or a GPX/KML/KMZ file (waypoints/Points the stops, tracks/LineStrings the path), or a TCX/FIT course (course points the stops, tracks the path).")
     var tour: String
 
-    @Option(help: "With a GPX, KML, TCX or FIT --tour: every stop's trigger radius, meters (default 20).")
+    @Option(help: "Trigger radius, meters, of every stop the --tour file gives none (GPX, KML, TCX, FIT, a GeoJSON drawn elsewhere; default 20); a tour GeoJSON's stops keep their own.")
     var radius: Double?
 
     @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).")
@@ -57,9 +60,6 @@ struct TourCommand: ParsableCommand {
     func run() throws {
         try withInputErrors {
             if let radius {
-                guard StopFile.kinds.contains(TraceIO.kind(of: tour)) else {
-                    throw InputError(file: "--radius", line: nil, message: "applies to a GPX, KML, TCX or FIT --tour only (a GeoJSON tour gives each stop's radius)")
-                }
                 try located("--radius") { try TourStop.radiusRange.check(radius, name: "stop radius") }
             }
             let result = try TourReplay.run(tour: URL(fileURLWithPath: tour), trace: URL(fileURLWithPath: trace), filtered: !raw,
@@ -130,7 +130,7 @@ enum TourReplay {
     static func run(tour tourURL: URL, trace traceURL: URL, filtered: Bool, pathAided: Bool = false,
                     zones engine: ZoneEngine = .native, provider: GnssLoggerProvider = .gps, gpxRadius: Double = 20) throws -> Result {
         let tour = try located(tourURL.path) {
-            guard StopFile.kinds.contains(TraceIO.kind(of: tourURL.path)) else { return try Tour(contentsOf: tourURL) }
+            guard StopFile.kinds.contains(TraceIO.kind(of: tourURL.path)) else { return try Tour(contentsOf: tourURL, radius: gpxRadius) }
             return try Tour(waypoints: StopFile.waypoints(tourURL.path), path: StopFile.lines(tourURL.path), radius: gpxRadius)
         }
         var session = try located(tourURL.path) { try TourSession(tour: tour) }

@@ -363,3 +363,36 @@ extension GeobenchInterfaceTests {
         #expect(none.status == 2 && none.stderr.contains("no course points (course_point messages)"), "\(none.stderr)")
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// The Závist tour as a tour designer would draw it on geojson.io or uMap: the same
+    /// geometries, no "kind", "id" or "radius", only names. Reference: the tour file itself —
+    /// replaying traces/zavist-tour.raw.csv gives the same events at the same times, stops and
+    /// zones named by their names (--radius 20, the tour file's radius).
+    @Test func tourDrawnElsewhere() throws {
+        let root = SharedData.repositoryRoot.path
+        let typed = root + "/traces/zavist-tour.tour.geojson"
+        var doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: typed))) as? [String: Any])
+        var names: [String: String] = [:]
+        doc["features"] = (doc["features"] as? [[String: Any]] ?? []).map { f -> [String: Any] in
+            var f = f
+            let p = f["properties"] as? [String: Any] ?? [:]
+            let id = p["id"] as? String ?? ""
+            let name = p["name"] as? String ?? id.replacingOccurrences(of: "-", with: " ").capitalized
+            if p["kind"] as? String != "path" { names[name] = id }
+            f["properties"] = p["kind"] as? String == "path" ? ["stroke": "#555555"] : ["name": name, "marker-color": "#7e7e7e"]
+            return f
+        }
+        let drawn = try temporaryFile("drawn.geojson", String(decoding: try JSONSerialization.data(withJSONObject: doc), as: UTF8.self))
+        let trace = root + "/traces/zavist-tour.raw.csv"
+        let a = try geobench(["tour", "--tour", drawn, "--trace", trace, "--radius", "20"])
+        let b = try geobench(["tour", "--tour", typed, "--trace", trace])
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        let mapped = a.stdout.split(separator: "\n").dropFirst().map { line -> String in
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            return [f[0], f[1], f[2] == "path" ? "zavist-tour-path" : names[f[2]] ?? "?" + f[2]].joined(separator: ",")
+        }
+        let expected = b.stdout.split(separator: "\n").dropFirst().map(String.init)
+        #expect(mapped == expected && expected.count >= 10, "\(mapped) vs \(expected)")
+    }
+}

@@ -4,7 +4,7 @@ extension Tour {
     /// Loads a tour from a GeoJSON FeatureCollection (RFC 7946, decoded with the Traces
     /// module's ``GeoJSONFeatureCollection`` model).
     ///
-    /// Every feature must carry a `kind` property:
+    /// A tour file carries a `kind` property on every feature:
     /// - `"stop"`: a Point with `id` (string or number, in `properties` or the feature's `id`)
     ///   and `radius` (meters, in ``TourStop/radiusRange``: (0, 100 km]); optional `name`. Stops
     ///   are visited in file order.
@@ -12,13 +12,23 @@ extension Tour {
     /// - `"path"`: a LineString (≥ 2 positions) or MultiLineString; several path features are
     ///   joined in file order. The first path feature's `id` (if any) names `off_route` events.
     ///
+    /// A GeoJSON drawn elsewhere (geojson.io, uMap, QGIS, ogr2ogr) has no `kind` on any feature:
+    /// then each feature is read by its geometry — a Point is a stop (id: `id`, else `name`, else
+    /// `title`, else `stop N`; radius: a numeric `radius` property, else `radius`), a LineString
+    /// or MultiLineString the path, a Polygon or MultiPolygon a zone (id as a stop's, else
+    /// `zone N`). A file where some features have a `kind` and others not is refused, naming
+    /// the first without (a mistyped tour file must not be half-guessed).
+    ///
     /// - Throws: ``TourError/invalidFeature(index:id:reason:)`` naming the feature's index in
     ///   `features` and its id (unclosed ring, stop without radius, empty path, a path whose
     ///   positions are all equal (length 0), an empty `id`, missing or unknown `kind`, wrong
     ///   geometry type, coordinates out of range),
     ///   ``TourError/duplicateID(_:firstIndex:secondIndex:)``, ``TourError/noStops``, or
     ///   ``TourError/notAFeatureCollection(source:reason:)``.
-    public init(geoJSON data: Data, source: String = "<geojson>") throws(TourError) {
+    /// - Parameters:
+    ///   - radius: the trigger radius (m, in ``TourStop/radiusRange``) of a stop in a file
+    ///     without `kind`s that has no `radius` property; unused for a tour file.
+    public init(geoJSON data: Data, source: String = "<geojson>", radius: Double = 20) throws(TourError) {
         let root: JSONValue
         do { root = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
             // The parser's own words ("Number 1e400 is not representable in Swift."), not
@@ -35,8 +45,15 @@ extension Tour {
         var stops: [TourStop] = [], zones: [TourZone] = [], path: [GeodeticCoordinate] = []
         var pathID: String?, pathIndex: Int?
         var stopIndex: [String: Int] = [:], zoneIndex: [String: Int] = [:]
+        // A file drawn elsewhere: no feature has a kind; each is read by its geometry.
+        let untyped = !features.contains { $0["properties"]?["kind"] != nil }
+        if untyped {
+            do { try TourStop.radiusRange.check(radius, name: "stop radius") } catch {
+                throw .notAFeatureCollection(source: source, reason: "\(error)")
+            }
+        }
         for (i, raw) in features.enumerated() {
-            let rawID = Self.identifier(raw["properties"]?["id"]) ?? Self.identifier(raw["id"])
+            var rawID = Self.identifier(raw["properties"]?["id"]) ?? Self.identifier(raw["id"])
             func bad(_ reason: String) -> TourError { .invalidFeature(index: i, id: rawID, reason: reason) }
             // An empty id would name events "" (a CSV line ending in a comma).
             if rawID == "" { throw bad("empty \"id\" (a stop, zone or path id names its events)") }
@@ -53,8 +70,26 @@ extension Tour {
             } catch {
                 throw bad("\(error)")
             }
-            guard let kind = feature.string("kind") else {
-                throw bad("missing \"kind\" property (expected \"stop\", \"zone\" or \"path\")")
+            let kind: String
+            if let k = feature.string("kind") {
+                kind = k
+            } else if untyped {
+                switch feature.geometry {
+                case .point?: kind = "stop"
+                case .lineString?, .multiLineString?: kind = "path"
+                case .polygon?, .multiPolygon?: kind = "zone"
+                case let g:
+                    throw bad("a feature without \"kind\" is read by its geometry — Point: stop, LineString or MultiLineString: path, "
+                              + "Polygon or MultiPolygon: zone — got \(g?.typeName ?? "null geometry")")
+                }
+                if kind != "path" && rawID == nil {
+                    let n = (kind == "stop" ? stops.count : zones.count) + 1
+                    let named = [feature.string("name"), feature.string("title")].lazy
+                        .compactMap { $0?.trimmingCharacters(in: .whitespacesAndNewlines) }.first { !$0.isEmpty }
+                    rawID = named ?? "\(kind) \(n)"
+                }
+            } else {
+                throw bad("missing \"kind\" property (expected \"stop\", \"zone\" or \"path\"; another feature has one)")
             }
             func coordinate(_ p: GeoJSONPosition) throws(TourError) -> GeodeticCoordinate {
                 let c = GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: 0)
@@ -76,7 +111,8 @@ extension Tour {
             switch (kind, feature.geometry) {
             case ("stop", .point(let p)?):
                 guard let id = rawID else { throw bad("stop without \"id\"") }
-                guard let rv = feature.properties?["radius"] else { throw bad("stop without \"radius\" (meters)") }
+                let fallback: JSONValue? = untyped ? .number(radius) : nil
+                guard let rv = feature.properties?["radius"] ?? fallback else { throw bad("stop without \"radius\" (meters)") }
                 guard let r = rv.doubleValue else { throw bad("stop radius \(rv) must be a number of meters in \(TourStop.radiusRange)") }
                 do { try TourStop.radiusRange.check(r, name: "stop radius") } catch { throw bad("\(error)") }
                 if let j = stopIndex[id] { throw .duplicateID(id, firstIndex: j, secondIndex: i) }
@@ -121,12 +157,12 @@ extension Tour {
         try validate()
     }
 
-    /// Reads a tour GeoJSON file. See ``init(geoJSON:source:)``.
-    public init(contentsOf url: URL) throws(TourError) {
+    /// Reads a tour GeoJSON file. See ``init(geoJSON:source:radius:)``.
+    public init(contentsOf url: URL, radius: Double = 20) throws(TourError) {
         guard let d = FileManager.default.contents(atPath: url.path) else {
             throw .notAFeatureCollection(source: url.path, reason: "cannot read file")
         }
-        try self.init(geoJSON: d, source: url.path)
+        try self.init(geoJSON: d, source: url.path, radius: radius)
     }
 
     /// A GeoJSON `id`: strings as they are, integral numbers without a decimal point.

@@ -44,8 +44,10 @@ struct TourGeoJSONTests {
         let negative = #"{"type":"Feature","properties":{"kind":"stop","id":"n","radius":-3},"geometry":{"type":"Point","coordinates":[14.39,49.95]}}"#
         guard case .invalidFeature(1, "n", _)? = error(Self.stopA, negative) else { Issue.record("negative radius not named"); return }
 
+        // A feature without a kind beside features with one: refused, not guessed.
         let noKind = #"{"type":"Feature","properties":{"id":"x"},"geometry":{"type":"Point","coordinates":[14.39,49.95]}}"#
-        guard case .invalidFeature(0, "x", _)? = error(noKind) else { Issue.record("missing kind not named"); return }
+        guard case .invalidFeature(1, "x", let rk)? = error(Self.stopA, noKind) else { Issue.record("missing kind not named"); return }
+        #expect(rk.contains("another feature has one"), "\(rk)")
 
         let lineStop = #"{"type":"Feature","properties":{"kind":"stop","id":"l","radius":5},"geometry":{"type":"LineString","coordinates":[[14.39,49.95],[14.4,49.95]]}}"#
         guard case .invalidFeature(0, "l", let r2)? = error(lineStop) else { Issue.record("wrong geometry not named"); return }
@@ -136,5 +138,26 @@ struct TourGeoJSONTests {
             try Tour(stops: [TourStop(id: "a", coordinate: c, radius: 1e300)])
         }
         #expect(throws: TourError.self) { try Tour(stops: [TourStop(id: "a", coordinate: c, radius: .infinity)]) }
+    }
+
+    /// A GeoJSON drawn elsewhere (geojson.io's simplestyle properties, no `kind` anywhere) is
+    /// read by geometry: Points are stops named by `name` (else `title`, else `stop N`) with the
+    /// given radius unless they carry one, LineStrings the path, Polygons zones (`zone N`
+    /// without a name). Other geometries are refused naming the feature. Reference: the values
+    /// written below.
+    @Test func geoJSONDrawnElsewhere() throws {
+        let data = Self.collection(
+            ##"{"type":"Feature","properties":{"name":"Main gate","marker-color":"#7e7e7e"},"geometry":{"type":"Point","coordinates":[14.388,49.9578]}}"##,
+            #"{"type":"Feature","properties":{"title":"Acropolis","radius":35},"geometry":{"type":"Point","coordinates":[14.3918,49.9637]}}"#,
+            #"{"type":"Feature","properties":{"name":"  "},"geometry":{"type":"Point","coordinates":[14.3962,49.9632]}}"#,
+            ##"{"type":"Feature","properties":{"stroke":"#555555"},"geometry":{"type":"LineString","coordinates":[[14.388,49.9578],[14.3918,49.9637]]}}"##,
+            #"{"type":"Feature","properties":{},"geometry":{"type":"Polygon","coordinates":[[[14.39,49.963],[14.393,49.963],[14.393,49.964],[14.39,49.963]]]}}"#)
+        let t = try Tour(geoJSON: data, radius: 25)
+        #expect(t.stops.map(\.id) == ["Main gate", "Acropolis", "stop 3"] && t.stops.map(\.radius) == [25, 35, 25])
+        #expect(t.zones.map(\.id) == ["zone 1"] && t.path.count == 2 && t.pathID == "path")
+        let multiPoint = #"{"type":"Feature","properties":{"name":"m"},"geometry":{"type":"MultiPoint","coordinates":[[14.39,49.95]]}}"#
+        guard case .invalidFeature(0, nil, let r)? = error(multiPoint) else { Issue.record("MultiPoint not named"); return }
+        #expect(r.contains("read by its geometry") && r.contains("got MultiPoint"), "\(r)")
+        #expect(throws: TourError.self) { try Tour(geoJSON: data, radius: 0) }
     }
 }
