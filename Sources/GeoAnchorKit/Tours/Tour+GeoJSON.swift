@@ -26,6 +26,8 @@ extension Tour {
     ///   ``TourError/duplicateID(_:firstIndex:secondIndex:)``, ``TourError/noStops``, or
     ///   ``TourError/notAFeatureCollection(source:reason:)``.
     /// - Parameters:
+    ///   - data: the GeoJSON text (UTF-8).
+    ///   - source: names the data in errors (a file path).
     ///   - radius: the trigger radius (m, in ``TourStop/radiusRange``) of a stop in a file
     ///     without `kind`s that has no `radius` property; unused for a tour file.
     public init(geoJSON data: Data, source: String = "<geojson>", radius: Double = 20) throws(TourError) {
