@@ -13,7 +13,8 @@ struct RouteCommand: ParsableCommand {
         altitude only under an explicit absolute altitudeMode), a TCX or FIT course's course points \
         (.tcx/.fit from Garmin Connect, Ride with GPS, Komoot: id = name; TCX AltitudeMeters as \
         altitude; turn instructions — Left, Right, Straight, forks, U-turns — are not stops: left \
-        out, counted on stderr), or a CSV \
+        out, counted on stderr), a tour GeoJSON's stops (.geojson: the stops of `tour --tour`, \
+        without heights; or a GeoJSON drawn elsewhere: its Points), or a CSV \
         with a header row: id,latitude,longitude[,altitude][,dwell_s] — degrees \
         (WGS84), altitude in meters (MSL; used only for height differences, all rows or none; a \
         stop without altitude has no height, not 0 m), dwell_s in seconds spent at the stop. Legs \
@@ -59,7 +60,7 @@ struct RouteCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Stops: a CSV id,latitude,longitude[,altitude][,dwell_s], a GPX file's waypoints (.gpx), a KML/KMZ file's untimed Point placemarks (.kml/.kmz), or a TCX/FIT course's course points other than turn instructions (.tcx/.fit).")
+    @Option(help: "Stops: a CSV id,latitude,longitude[,altitude][,dwell_s], a GPX file's waypoints (.gpx), a KML/KMZ file's untimed Point placemarks (.kml/.kmz), a TCX/FIT course's course points other than turn instructions (.tcx/.fit), or a tour GeoJSON's stops (.geojson).")
     var stops: String
 
     @Option(help: "Start location LAT,LON[,ALT] (default: the first stop).")
@@ -93,6 +94,12 @@ struct RouteCommand: ParsableCommand {
             let waypoints = try StopFile.waypoints(path)
             let list = try located(path) { try RouteStop.stops(waypoints: waypoints) }
             return (list, list.filter(\.hasHeight).count, [:])
+        }
+        if ["geojson", "json"].contains(TraceIO.kind(of: path)) {
+            // A tour file's stops (or a GeoJSON drawn elsewhere: its Points), horizontal: a
+            // tour's GeoJSON positions carry no stop heights it keeps.
+            let tour = try located(path) { try Tour(contentsOf: URL(fileURLWithPath: path)) }
+            return (tour.stops.map { RouteStop(id: $0.id, latitude: $0.coordinate.latitude, longitude: $0.coordinate.longitude) }, 0, [:])
         }
         let table = try CSVTable.read(path: path)
         let cid = try table.column("id"), clat = try table.column("latitude"), clon = try table.column("longitude")

@@ -36,7 +36,7 @@ struct TourCommand: ParsableCommand {
     @Option(help: "Tour GeoJSON file, or a GPX/KML/KMZ file (waypoints/Points the stops, tracks/LineStrings the path), or a TCX/FIT course (course points the stops, tracks the path).")
     var tour: String
 
-    @Option(help: "Trigger radius, meters, of every stop the --tour file gives none (GPX, KML, TCX, FIT, a GeoJSON drawn elsewhere; default 20); a tour GeoJSON's stops keep their own.")
+    @Option(help: "Trigger radius, meters, of every stop the --tour file gives none (GPX, KML, TCX, FIT, a GeoJSON drawn elsewhere; default 20); refused with a tour GeoJSON, whose stops have their own.")
     var radius: Double?
 
     @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).")
@@ -57,10 +57,23 @@ struct TourCommand: ParsableCommand {
     @Option(help: "GnssLogger or GPSLogger CSV trace: whose fixes to replay: gps (default), fused, network or all.")
     var provider: GnssLoggerProvider = .gps
 
+    /// Whether `path` is a GeoJSON whose features carry `kind`s (a tour file, whose stops
+    /// have radii), not one drawn elsewhere; false when it cannot be read (the load says why).
+    static func isTourFile(_ path: String) -> Bool {
+        guard let d = FileManager.default.contents(atPath: path),
+              let root = try? JSONSerialization.jsonObject(with: d) as? [String: Any],
+              let features = root["features"] as? [[String: Any]] else { return false }
+        return features.contains { ($0["properties"] as? [String: Any])?["kind"] != nil }
+    }
+
     func run() throws {
         try withInputErrors {
             if let radius {
                 try located("--radius") { try TourStop.radiusRange.check(radius, name: "stop radius") }
+                // A tour file gives every stop its radius: --radius would change nothing.
+                if !StopFile.kinds.contains(TraceIO.kind(of: tour)), Self.isTourFile(tour) {
+                    throw InputError(file: "--radius", line: nil, message: "applies to stops without a radius: the tour GeoJSON's features have a \"kind\", and each stop its \"radius\"")
+                }
             }
             let result = try TourReplay.run(tour: URL(fileURLWithPath: tour), trace: URL(fileURLWithPath: trace), filtered: !raw,
                                             pathAided: pathAided && !raw, zones: zones, provider: provider, gpxRadius: radius ?? 20)

@@ -343,6 +343,14 @@ extension GeobenchInterfaceTests {
         let r = try geobench(["route", "--stops", fitCourse, "--paths", fitCourse, "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try json(r.stdout)["order"] as? [String] == ["Main gate", "Acropolis", "Temple platform", "Rampart viewpoi"], "\(r.stdout)")
+        // The tour file's own stops and path give the same walk (the course's vertices are the
+        // tour path's to 1e-7°; the FIT course has heights, the tour file none: distance only).
+        let tourFile = root + "/traces/zavist-tour.tour.geojson"
+        let t = try geobench(["route", "--stops", tourFile, "--paths", tourFile, "--json"])
+        let tourOrder = try json(t.stdout)["order"] as? [String]
+        #expect(t.status == 0 && tourOrder == ["main-gate", "acropolis", "temple-platform", "rampart-viewpoint"], "\(t.stderr)")
+        let dc = try json(r.stdout)["distance_m"] as? Double ?? 0, dt = try json(t.stdout)["distance_m"] as? Double ?? -1
+        #expect(abs(dc - dt) < 0.5, "\(dc) vs \(dt)")
         // The TCX course: its Left turn is left out and said; its stops mix altitudes (the Water
         // point has none), refused as for GPX waypoints.
         let tcx = root + "/Tests/GeoAnchorKitTests/Fixtures/Traces/Other/course.tcx"
