@@ -16,7 +16,11 @@ struct TourCommand: ParsableCommand {
         path, Polygons zones. Or a GPX file (.gpx): its \
         waypoints are the stops (id = <name>, or "waypoint N" without one; radius --radius) and its \
         track segments, else its routes, the path; or a KML file (.kml, or zipped .kmz as Google My Maps and Google Earth export it): \
-        its untimed Point placemarks are the stops and its LineStrings the path; or a TCX or FIT course         (.tcx, .fit: a route planned in Garmin Connect, Ride with GPS, Komoot or Strava): its course         points are the stops (id = name, or "waypoint N"; turn instructions — Left, Right, Straight,         forks, U-turns — are not stops: left out, counted on stderr) and its tracks the path.
+        its untimed Point placemarks are the stops, its LineStrings the path and its Polygons the zones \
+        (id = <name>, or "zone N"); or a TCX or FIT course (.tcx, .fit: a route planned in Garmin \
+        Connect, Ride with GPS, Komoot or Strava): its course points are the stops (id = name, or \
+        "waypoint N"; turn instructions — Left, Right, Straight, forks, U-turns — are not stops: left \
+        out, counted on stderr) and its tracks the path.
         --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).
         Zones are evaluated in pure Swift (--zones native, the default: PlanarTourZones) or with \
         GEOS prepared geometries (--zones geos: TourZones); both give the same events.
@@ -144,7 +148,8 @@ enum TourReplay {
                     zones engine: ZoneEngine = .native, provider: GnssLoggerProvider = .gps, gpxRadius: Double = 20) throws -> Result {
         let tour = try located(tourURL.path) {
             guard StopFile.kinds.contains(TraceIO.kind(of: tourURL.path)) else { return try Tour(contentsOf: tourURL, radius: gpxRadius) }
-            return try Tour(waypoints: StopFile.waypoints(tourURL.path), path: StopFile.lines(tourURL.path), radius: gpxRadius)
+            return try Tour(waypoints: StopFile.waypoints(tourURL.path), path: StopFile.lines(tourURL.path),
+                            areas: StopFile.areas(tourURL.path), radius: gpxRadius)
         }
         var session = try located(tourURL.path) { try TourSession(tour: tour) }
         // nil: the session's own pure-Swift evaluator (validated when the session was made).

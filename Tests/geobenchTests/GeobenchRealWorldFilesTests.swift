@@ -404,3 +404,25 @@ extension GeobenchInterfaceTests {
         #expect(mapped == expected && expected.count >= 10, "\(mapped) vs \(expected)")
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// The whole Závist tour — stops, path, zones — as GDAL writes it to KML and KMZ
+    /// (scripts/dev/kml_tour_fixtures.sh). Reference: the tour GeoJSON it came from: replaying
+    /// traces/zavist-tour.raw.csv gives every event at the same time, zones included (stops
+    /// named by their names, the path "path").
+    @Test(arguments: ["zavist-tour.gdal.kml", "zavist-tour.libkml.kmz"]) func kmlTourWithZones(name: String) throws {
+        let root = SharedData.repositoryRoot.path
+        let trace = root + "/traces/zavist-tour.raw.csv"
+        let a = try geobench(["tour", "--tour", Self.otherFixtures + "/" + name, "--trace", trace, "--radius", "20"])
+        let b = try geobench(["tour", "--tour", root + "/traces/zavist-tour.tour.geojson", "--trace", trace])
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        let ids = ["Main gate": "main-gate", "Acropolis": "acropolis", "Temple platform": "temple-platform",
+                   "Rampart viewpoint": "rampart-viewpoint", "path": "zavist-tour-path"]
+        let mapped = a.stdout.split(separator: "\n").dropFirst().map { line -> String in
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            return [f[0], f[1], ids[f[2]] ?? f[2]].joined(separator: ",")
+        }
+        let expected = b.stdout.split(separator: "\n").dropFirst().map(String.init)
+        #expect(mapped == expected && expected.contains { $0.hasSuffix(",acropolis-plateau") }, "\(mapped) vs \(expected)")
+    }
+}

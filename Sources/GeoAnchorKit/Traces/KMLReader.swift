@@ -22,6 +22,10 @@ import FoundationXML
 ///   (``lines(url:options:)``). As a trace they have no times: their positions are counted in
 ///   ``TraceReadSummary/untimedPoints``. Other geometries (`Polygon`, `Model`) are counted in
 ///   ``TraceReadSummary/ignoredRecords``.
+/// - Areas: every `Polygon` (also inside `MultiGeometry`) — a site's area drawn in My Maps or
+///   Google Earth, a tour's zone (``areas(url:options:)``, ``KMLArea``): its `outerBoundaryIs`
+///   ring first, then its `innerBoundaryIs` rings (holes). A ring whose last position is not its
+///   first is closed (Google Earth draws it closed); a ring needs 3 distinct positions.
 ///
 /// **Coordinates**: `lon,lat[,alt]` tuples separated by white space (`gx:coord`: spaces inside a
 /// tuple). A fix's altitude is meters above mean sea level (KML 2.2's `absolute` mode, and what
@@ -46,20 +50,22 @@ public enum KMLReader {
 
     /// Opens, checks (options, entity declarations, UTF-8) and reads a file (a KMZ unzipped first).
     static func read(url: URL, options: TraceReadConfiguration, onFix: (Fix) throws -> Void,
-                     onWaypoint: ((GPXWaypoint) throws -> Void)?, onLine: (([Fix]) -> Void)?) throws -> TraceReadSummary {
+                     onWaypoint: ((GPXWaypoint) throws -> Void)?, onLine: (([Fix]) -> Void)?,
+                     onArea: ((KMLArea) -> Void)? = nil) throws -> TraceReadSummary {
         try options.check(source: url.path)
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
         if let archive = try kmzArchive(url: url) {
-            return try readKMZ(archive: archive, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
+            return try readKMZ(archive: archive, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine, onArea: onArea)
         }
         if let text = try ByteLineReader.decompressedContents(of: url) {   // doc.kml.gz
             try XMLInputCheck.check(data: text, source: url.path, format: XMLInputCheck.kml)
-            return try read(stream: InputStream(data: text), source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
+            return try read(stream: InputStream(data: text), source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint,
+                            onLine: onLine, onArea: onArea)
         }
         try XMLInputCheck.check(url: url, format: XMLInputCheck.kml)
-        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine)
+        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine, onArea: onArea)
     }
 
     /// Reads KML (or KMZ) from bytes in memory; `source` names it in errors.
@@ -106,7 +112,8 @@ public enum KMLReader {
     /// outside the archive (`http://…`, a missing entry) are not followed: counted in
     /// ``TraceReadSummary/ignoredRecords``. Errors name the document: `FILE.kmz/doc.kml:LINE`.
     static func readKMZ(archive: Data, source: String, options: TraceReadConfiguration, onFix: (Fix) throws -> Void,
-                        onWaypoint: ((GPXWaypoint) throws -> Void)?, onLine: (([Fix]) -> Void)?) throws -> TraceReadSummary {
+                        onWaypoint: ((GPXWaypoint) throws -> Void)?, onLine: (([Fix]) -> Void)?,
+                        onArea: ((KMLArea) -> Void)? = nil) throws -> TraceReadSummary {
         let zip: ZipArchive
         do { zip = try ZipArchive(data: archive) } catch {
             throw TraceFormatError(source: source, line: nil, message: "KMZ archive: \(error)")
@@ -132,7 +139,7 @@ public enum KMLReader {
             try XMLInputCheck.check(data: data, source: documentSource, format: XMLInputCheck.kml)
             var links: [String] = []
             let s = try read(stream: InputStream(data: data), source: documentSource, options: options, onFix: onFix,
-                             onWaypoint: onWaypoint, onLine: onLine, networkLinks: &links)
+                             onWaypoint: onWaypoint, onLine: onLine, onArea: onArea, networkLinks: &links)
             total.add(s)
             for href in links {
                 guard let target = archivePath(href, relativeTo: name), zip.entry(named: target) != nil,
@@ -174,6 +181,18 @@ public enum KMLReader {
         return out
     }
 
+    /// The areas (`Polygon` placemarks) of a KML file, in document order: one ``KMLArea`` per
+    /// placemark with its name and polygons (several in a `MultiGeometry`); heights left out.
+    /// - Throws: ``TraceFormatError`` naming the line of a bad coordinate or of a ring with
+    ///   fewer than 3 distinct positions, or for a document that is not KML.
+    public static func areas(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [KMLArea] {
+        var out: [KMLArea] = []
+        _ = try TraceReader.typedReaderError(source: url.path) {
+            try read(url: url, options: options, onFix: { _ in }, onWaypoint: nil, onLine: nil, onArea: { out.append($0) })
+        }
+        return out
+    }
+
     /// The `LineString`s of a KML file, in document order (a planned path; heights left out).
     public static func lines(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [[GeodeticCoordinate]] {
         var out: [[GeodeticCoordinate]] = []
@@ -187,11 +206,13 @@ public enum KMLReader {
 
     static func read(stream: InputStream, source: String, options: TraceReadConfiguration,
                      onFix: (Fix) throws -> Void, onWaypoint: ((GPXWaypoint) throws -> Void)?,
-                     onLine: (([Fix]) -> Void)?, networkLinks: UnsafeMutablePointer<[String]>? = nil) throws -> TraceReadSummary {
+                     onLine: (([Fix]) -> Void)?, onArea: ((KMLArea) -> Void)? = nil,
+                     networkLinks: UnsafeMutablePointer<[String]>? = nil) throws -> TraceReadSummary {
         try withoutActuallyEscaping(onFix) { onFix in
             try withoutActuallyEscaping(onWaypoint ?? { _ in }) { waypoint in
                 let d = Delegate(source: source, options: options, onFix: onFix, onWaypoint: onWaypoint == nil ? nil : waypoint)
                 d.onLine = onLine
+                d.onArea = onArea
                 try XMLInputCheck.parse(stream, source: source, delegate: d)
                 guard d.sawKML else {
                     throw TraceFormatError(source: source, line: nil, message: "not a KML document (no <kml> root element)")
@@ -216,6 +237,8 @@ public enum KMLReader {
         var extendedAltitude: Double?
         /// Per point: whether its altitude mode was explicitly `absolute`.
         var pointAbsolute: [Bool] = []
+        /// Polygons: rings of `lon,lat[,alt]` tuples, the outer ring first.
+        var polygons: [[[(Double, Double, Double?)]]] = []
         var invalid: (line: Int, message: String)?
     }
 
@@ -225,6 +248,7 @@ public enum KMLReader {
         let onFix: (Fix) throws -> Void
         let onWaypoint: ((GPXWaypoint) throws -> Void)?
         var onLine: (([Fix]) -> Void)?
+        var onArea: ((KMLArea) -> Void)?
         /// The `href`s of the document's `NetworkLink`s (`<Link>` or KML 2.0's `<Url>`), in order.
         var networkLinks: [String] = []
         var summary = TraceReadSummary()
@@ -255,7 +279,8 @@ public enum KMLReader {
             case "Placemark": placemark = Placemark(line: parser.lineNumber)
             case "Point", "LineString", "Track": useAltitude = true; absolute = false
                 if name == "Track" { placemark?.tracks.append(([], [], true)) }
-            case "Polygon", "Model": placemark?.other += 1
+            case "Polygon": placemark?.other += 1; placemark?.polygons.append([])
+            case "Model": placemark?.other += 1
             case "SimpleData", "Data": dataName = attributes["name"]
             default: break
             }
@@ -303,6 +328,14 @@ public enum KMLReader {
                 } else {
                     placemark!.lines.append(tuples)
                 }
+            case "coordinates" where parent == "LinearRing" && stack.contains("Polygon"):
+                guard var ring = parse(value, line: line, separator: ","), !placemark!.polygons.isEmpty else { return }
+                if let f = ring.first, let l = ring.last, f.0 != l.0 || f.1 != l.1 { ring.append(f) }
+                var distinct: [(Double, Double)] = []
+                for c in ring where !distinct.contains(where: { $0 == (c.0, c.1) }) { distinct.append((c.0, c.1)) }
+                guard distinct.count >= 3 else { invalid(line, "a Polygon ring has \(distinct.count) distinct position(s), an area needs 3"); return }
+                let k = placemark!.polygons.count - 1
+                if stack.contains("outerBoundaryIs") { placemark!.polygons[k].insert(ring, at: 0) } else { placemark!.polygons[k].append(ring) }
             case "Point", "LineString":
                 // The altitude mode comes after the coordinates in KML's schema: apply it now.
                 if !useAltitude {
@@ -430,6 +463,12 @@ public enum KMLReader {
                     onLine?(l.map { Fix(time: 0, latitude: $0.1, longitude: $0.0) })
                 }
                 if !p.lines.isEmpty { summary.ignoredRecords += 1 }
+                let polygons = p.polygons.filter { !$0.isEmpty }
+                if !polygons.isEmpty {
+                    onArea?(KMLArea(name: p.name, polygons: polygons.map { rings in
+                        rings.map { ring in ring.map { GeodeticCoordinate(latitude: $0.1, longitude: $0.0) } }
+                    }))
+                }
                 if p.points.isEmpty && p.lines.isEmpty && p.tracks.isEmpty { summary.ignoredRecords += 1 }
             } catch {
                 callbackError = error
@@ -437,5 +476,20 @@ public enum KMLReader {
             }
         }
 
+    }
+}
+
+/// A KML area: a `Placemark`'s `Polygon`s (``KMLReader/areas(url:options:)``) — a site's area
+/// drawn in Google My Maps or Google Earth, made a tour's zone by
+/// ``Tour/init(waypoints:path:areas:radius:)``.
+public struct KMLArea: Sendable, Hashable {
+    /// The placemark's `<name>`, nil when absent.
+    public var name: String?
+    /// Each polygon's rings (WGS84, heights left out; closed: last position = first), the outer
+    /// ring first, then the holes.
+    public var polygons: [[[GeodeticCoordinate]]]
+
+    public init(name: String?, polygons: [[[GeodeticCoordinate]]]) {
+        self.name = name; self.polygons = polygons
     }
 }

@@ -56,6 +56,11 @@ enum StopFile {
         }
     }
 
+    /// The areas of a KML/KMZ file (its Polygon placemarks: a tour's zones); none for the others.
+    static func areas(_ path: String) throws -> [KMLArea] {
+        ["kml", "kmz"].contains(TraceIO.kind(of: path)) ? try KMLReader.areas(url: URL(fileURLWithPath: path)) : []
+    }
+
     /// The distinct types of `points`, in first-seen order, comma-separated.
     static func typeList(_ points: [GPXWaypoint]) -> String {
         var seen: [String] = []

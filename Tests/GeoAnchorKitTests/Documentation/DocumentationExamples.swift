@@ -431,6 +431,19 @@ struct DocumentationExamples {
         #expect(events.filter { $0.kind == .enter }.map(\.id) == ["Gate", "Well"])
     }
 
+    /// Reference: GDAL's KML of traces/zavist-tour.tour.geojson (scripts/dev/kml_tour_fixtures.sh):
+    /// the tour file's four stops, three zones and path.
+    @Test func toursFromMyMaps() throws {
+        let tourKML = Self.packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other/zavist-tour.gdal.kml")
+
+        let myMapsTour = try Tour(waypoints: KMLReader.waypoints(url: tourKML),  // untimed Points: stops
+                                  path: KMLReader.lines(url: tourKML),           // LineStrings: the path
+                                  areas: KMLReader.areas(url: tourKML))          // Polygons: the zones
+
+        #expect(myMapsTour.stops.count == 4 && myMapsTour.path.count == 11)
+        #expect(myMapsTour.zones.map(\.id) == ["acropolis-plateau", "temple-precinct", "north-field"])
+    }
+
     /// Reference: the protocol-built FIT course (scripts/dev/course_fixtures.sh) as fitdecode
     /// decodes it — seven course points, three of them turns (left, slight_left, u_turn) — and a
     /// path of none (the file has no records: a tour without a path).
