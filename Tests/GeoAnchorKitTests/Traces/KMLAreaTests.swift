@@ -91,4 +91,23 @@ struct KMLAreaTests {
             return e?.line == 2 && e?.message == "a Polygon ring has 2 distinct position(s), an area needs 3"
         }
     }
+
+    /// Seeded mutations of GDAL's tour KML read for areas (as GNSSReaderFuzzTests): areas whose
+    /// positions are valid, or a TraceFormatError naming the mutant — never a trap.
+    @Test func mutants() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("area-mutants-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try GNSSReaderFuzzTests.expectMutantsReadOrRefused([Self.dir.appendingPathComponent("zavist-tour.gdal.kml")], seed: 0xA4EA, count: 120) { data, source in
+            let url = dir.appendingPathComponent(source.replacingOccurrences(of: "#", with: "-"))
+            try data.write(to: url)
+            do {
+                return try KMLReader.areas(url: url).flatMap { $0.polygons.flatMap { $0.flatMap { $0 } } }
+                    .map { Fix(time: 0, latitude: $0.latitude, longitude: $0.longitude) }
+            } catch let e as TraceFormatError {
+                // Name the mutant as the other readers' `data:source:` entry points do.
+                throw TraceFormatError(source: source, line: e.line, message: e.message)
+            }
+        }
+    }
 }
