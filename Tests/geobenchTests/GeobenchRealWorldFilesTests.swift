@@ -316,6 +316,23 @@ extension GeobenchInterfaceTests {
 }
 
 extension GeobenchInterfaceTests {
+    /// Replays traces/zavist-tour.raw.csv through `tour` (with `options`) and through the tour
+    /// file it was made from (traces/zavist-tour.tour.geojson): the first's events (CSV lines
+    /// after the header) with their ids renamed by `ids`, and the tour file's events.
+    func zavistEvents(tour: String, _ options: [String] = [], ids: [String: String],
+                      sourceLocation: SourceLocation = #_sourceLocation) throws -> (events: [String], reference: [String]) {
+        let root = SharedData.repositoryRoot.path
+        let trace = root + "/traces/zavist-tour.raw.csv"
+        let a = try geobench(["tour", "--tour", tour, "--trace", trace] + options)
+        let b = try geobench(["tour", "--tour", root + "/traces/zavist-tour.tour.geojson", "--trace", trace])
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)", sourceLocation: sourceLocation)
+        let events = a.stdout.split(separator: "\n").dropFirst().map { line -> String in
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            return [f[0], f[1], ids[f[2]] ?? f[2]].joined(separator: ",")
+        }
+        return (events, b.stdout.split(separator: "\n").dropFirst().map(String.init))
+    }
+
     /// A tour planned elsewhere as a FIT or TCX course (scripts/dev/course_fixtures.sh:
     /// GPSBabel's FIT course of course.gpx — traces/zavist-tour.tour.geojson's stops and path —
     /// and a TCX course with a turn instruction). Reference: the GeoJSON tour itself — replaying
@@ -326,18 +343,10 @@ extension GeobenchInterfaceTests {
         let root = SharedData.repositoryRoot.path
         let fitCourse = root + "/Tests/GeoAnchorKitTests/Fixtures/Traces/FIT/course.gpsbabel.fit"
         let trace = root + "/traces/zavist-tour.raw.csv"
-        let a = try geobench(["tour", "--tour", fitCourse, "--trace", trace])
-        let b = try geobench(["tour", "--tour", root + "/traces/zavist-tour.tour.geojson", "--trace", trace])
-        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
         let ids = ["Main gate": "main-gate", "Acropolis": "acropolis", "Temple platform": "temple-platform",
                    "Rampart viewpoi": "rampart-viewpoint", "path": "zavist-tour-path"]
-        let mapped = a.stdout.split(separator: "\n").dropFirst().map { line -> String in
-            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            return [f[0], f[1], ids[f[2]] ?? "?" + f[2]].joined(separator: ",")
-        }
-        let expected = b.stdout.split(separator: "\n").dropFirst().map(String.init).filter { line in
-            ids.values.contains { line.hasSuffix("," + $0) }
-        }
+        let (mapped, all) = try zavistEvents(tour: fitCourse, ids: ids)
+        let expected = all.filter { line in ids.values.contains { line.hasSuffix("," + $0) } }
         #expect(mapped == expected && expected.count >= 8, "\(mapped) vs \(expected)")
 
         let r = try geobench(["route", "--stops", fitCourse, "--paths", fitCourse, "--json"])
@@ -392,15 +401,8 @@ extension GeobenchInterfaceTests {
             return f
         }
         let drawn = try temporaryFile("drawn.geojson", String(decoding: try JSONSerialization.data(withJSONObject: doc), as: UTF8.self))
-        let trace = root + "/traces/zavist-tour.raw.csv"
-        let a = try geobench(["tour", "--tour", drawn, "--trace", trace, "--radius", "20"])
-        let b = try geobench(["tour", "--tour", typed, "--trace", trace])
-        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
-        let mapped = a.stdout.split(separator: "\n").dropFirst().map { line -> String in
-            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            return [f[0], f[1], f[2] == "path" ? "zavist-tour-path" : names[f[2]] ?? "?" + f[2]].joined(separator: ",")
-        }
-        let expected = b.stdout.split(separator: "\n").dropFirst().map(String.init)
+        names["path"] = "zavist-tour-path"
+        let (mapped, expected) = try zavistEvents(tour: drawn, ["--radius", "20"], ids: names)
         #expect(mapped == expected && expected.count >= 10, "\(mapped) vs \(expected)")
     }
 }
@@ -411,18 +413,9 @@ extension GeobenchInterfaceTests {
     /// traces/zavist-tour.raw.csv gives every event at the same time, zones included (stops
     /// named by their names, the path "path").
     @Test(arguments: ["zavist-tour.gdal.kml", "zavist-tour.libkml.kmz"]) func kmlTourWithZones(name: String) throws {
-        let root = SharedData.repositoryRoot.path
-        let trace = root + "/traces/zavist-tour.raw.csv"
-        let a = try geobench(["tour", "--tour", Self.otherFixtures + "/" + name, "--trace", trace, "--radius", "20"])
-        let b = try geobench(["tour", "--tour", root + "/traces/zavist-tour.tour.geojson", "--trace", trace])
-        #expect(a.status == 0 && b.status == 0, "\(a.stderr) \(b.stderr)")
         let ids = ["Main gate": "main-gate", "Acropolis": "acropolis", "Temple platform": "temple-platform",
                    "Rampart viewpoint": "rampart-viewpoint", "path": "zavist-tour-path"]
-        let mapped = a.stdout.split(separator: "\n").dropFirst().map { line -> String in
-            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            return [f[0], f[1], ids[f[2]] ?? f[2]].joined(separator: ",")
-        }
-        let expected = b.stdout.split(separator: "\n").dropFirst().map(String.init)
+        let (mapped, expected) = try zavistEvents(tour: Self.otherFixtures + "/" + name, ["--radius", "20"], ids: ids)
         #expect(mapped == expected && expected.contains { $0.hasSuffix(",acropolis-plateau") }, "\(mapped) vs \(expected)")
     }
 }

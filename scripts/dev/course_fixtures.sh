@@ -29,6 +29,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 other="$here/Tests/GeoAnchorKitTests/Fixtures/Traces/Other"
 fit="$here/Tests/GeoAnchorKitTests/Fixtures/Traces/FIT"
 py=${FITPY:-/tmp/fvenv/bin/python}
+export FIXTURE_SCRIPTS="$here/scripts/dev"
 "$py" - "$here" "$other/course.gpx" <<'EOF'
 import json, sys
 here, out = sys.argv[1], sys.argv[2]
@@ -77,25 +78,8 @@ import json, os, struct, sys
 from garmin_fit_sdk import Decoder, Stream
 import fitdecode
 out = sys.argv[1]
-
-def crc16(data):
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
-
-def fit_file(records):
-    body = b"".join(records)
-    head = struct.pack("<BBHI4s", 14, 0x20, 2132, len(body), b".FIT")
-    head += struct.pack("<H", crc16(head))
-    data = head + body
-    return data + struct.pack("<H", crc16(data))
-
-def definition(local, num, fields, big=False):
-    rec = bytes([0x40 | local, 0, 1 if big else 0]) + struct.pack(">H" if big else "<H", num) + bytes([len(fields)])
-    return rec + b"".join(bytes(f) for f in fields)
+sys.path.insert(0, os.environ["FIXTURE_SCRIPTS"])
+from fit_protocol import crc16, definition, fit_file
 
 semi = lambda d: round(d / 180 * 2**31)
 t0 = 1_778_943_600 - 631_065_600          # 2026-05-16T15:00:00Z in FIT seconds

@@ -18,35 +18,15 @@ set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out="$here/Tests/GeoAnchorKitTests/Fixtures/Traces/FIT"
 py=${FITPY:-/tmp/hvenv/bin/python}
+export FIXTURE_SCRIPTS="$here/scripts/dev"
 mkdir -p "$out"
 gpsbabel -i gpx -f "$here/Tests/GeoAnchorKitTests/Fixtures/Traces/Other/walk.gpx" -o garmin_fit -F "$out/walk.gpsbabel.fit"
 "$py" - "$out" <<'EOF'
 import json, struct, sys, os
 from garmin_fit_sdk import Decoder, Stream
 out = sys.argv[1]
-
-def crc16(data):
-    crc = 0
-    for byte in data:
-        crc ^= byte
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
-    return crc
-
-def fit_file(records):
-    body = b"".join(records)
-    head = struct.pack("<BBHI4s", 14, 0x20, 2132, len(body), b".FIT")
-    head += struct.pack("<H", crc16(head))
-    data = head + body
-    return data + struct.pack("<H", crc16(data))
-
-def definition(local, num, fields, big=False, dev=None):
-    h = 0x40 | local | (0x20 if dev else 0)
-    rec = bytes([h, 0, 1 if big else 0]) + struct.pack(">H" if big else "<H", num) + bytes([len(fields)])
-    rec += b"".join(bytes(f) for f in fields)
-    if dev:
-        rec += bytes([len(dev)]) + b"".join(bytes(f) for f in dev)
-    return rec
+sys.path.insert(0, os.environ["FIXTURE_SCRIPTS"])
+from fit_protocol import crc16, definition, fit_file
 
 t0 = 1 + (0x4A8F_2C1E & ~0x1F) + 29   # low 5 bits 30: the third record rolls over
 lat = lambda d: round(d / 180 * 2**31)
