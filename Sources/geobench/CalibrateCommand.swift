@@ -13,7 +13,9 @@ struct CalibrateCommand: ParsableCommand {
         any unit, specific force pointing up) and time (Unix seconds or ISO 8601 UTC). A sensors CSV \
         (time,sensor,x,y,z[,bias_x,bias_y,bias_z], e.g. from `geobench convert log.txt --sensors`) is \
         taken too: its uncalibrated_magnetometer rows (Android's raw field, hard iron included) when \
-        there are any, else its magnetometer rows. With the accelerometer, the \
+        there are any, else its magnetometer rows. Sensor Logger's Magnetometer.csv or \
+        MagnetometerUncalibrated.csv (time in ns, seconds_elapsed, z, y, x in µT) is read by its \
+        columns; the file name says the sensor (its Accelerometer.csv has the same columns). With the accelerometer, the \
         text output also reports the spread of the measured dip angle after calibration (an \
         independent check: the true dip is constant).
 
@@ -56,6 +58,15 @@ struct CalibrateCommand: ParsableCommand {
                 let want = rows.contains { kind($0) == raw } ? raw : SensorKind.magnetometer.rawValue
                 rows = rows.filter { kind($0) == want }
                 names = ["x", "y", "z"]
+            } else if Self.isSensorLoggerAxes(table) {
+                // Sensor Logger's per-sensor file (time,seconds_elapsed,z,y,x): the sensor is in
+                // the file's name, the unit µT for its magnetometers.
+                let file = ((input ?? "") as NSString).lastPathComponent
+                guard file.lowercased().contains("magnetometer") else {
+                    throw InputError(file: table.source, line: 1, message: "a Sensor Logger file (time,seconds_elapsed,z,y,x) names its sensor in "
+                                     + "the file name: give Magnetometer.csv or MagnetometerUncalibrated.csv (µT), not '\(file.isEmpty ? "stdin" : file)'")
+                }
+                names = ["x", "y", "z"]
             } else {
                 names = ["mx", "my", "mz"]
             }
@@ -69,7 +80,8 @@ struct CalibrateCommand: ParsableCommand {
             if !hasAccel && ac.contains(where: { $0 != nil }) {
                 throw InputError(file: table.source, line: 1, message: "accelerometer needs all of ax,ay,az")
             }
-            let tc = table.optionalColumn("time")
+            // Sensor Logger's time is in nanoseconds (checked as seconds / 1e9).
+            let tc = table.optionalColumn("time"), nanoseconds = Self.isSensorLoggerAxes(table)
             var x = [Double](), y = [Double](), z = [Double](), acc = [SIMD3<Double>]()
             for row in rows {
                 x.append(scale * (try table.double(row, mc[0], table.header[mc[0]])))
@@ -81,7 +93,12 @@ struct CalibrateCommand: ParsableCommand {
                 }
                 if let tc {
                     guard tc < row.fields.count else { throw InputError(file: table.source, line: row.line, message: "missing value for 'time'") }
-                    _ = try table.time(row.fields[tc], line: row.line)
+                    if nanoseconds {
+                        let t = try table.double(row, tc, "time") / 1e9
+                        guard t.isFinite, t >= Fix.earliestTime, t <= Fix.latestTime else { throw InputError(file: table.source, line: row.line, message: "time \(row.fields[tc]) ns is outside the years 0001…9999") }
+                    } else {
+                        _ = try table.time(row.fields[tc], line: row.line)
+                    }
                 }
             }
             let options = MagnetometerCalibrator.Configuration(saturationLimit: saturationLimit, expectedFieldStrength: expectedField)
@@ -102,6 +119,12 @@ struct CalibrateCommand: ParsableCommand {
                 for line in Self.summary(cal, raw: (x, y, z), accelerometer: acc) { print(line) }
             }
         }
+    }
+
+    /// Whether the table is one of Sensor Logger's per-sensor files: `time`,
+    /// `seconds_elapsed`, `x`, `y`, `z` (in the app's order z, y, x).
+    static func isSensorLoggerAxes(_ table: CSVTable) -> Bool {
+        ["time", "seconds_elapsed", "x", "y", "z"].allSatisfy { table.optionalColumn($0) != nil }
     }
 
     /// Spellings of the magnetometer's x axis (y and z alike), compared with a header name

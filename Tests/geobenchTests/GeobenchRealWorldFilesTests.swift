@@ -299,7 +299,8 @@ extension GeobenchInterfaceTests {
             Issue.record("no other-tools lines"); return
         }
         let block = lines[(start + 1)...].prefix { $0.hasPrefix("    ") }
-        #expect(block.count == 15)
+        #expect(block.count == 16)
+        #expect(block.contains { $0.contains("Sensor Logger Location.csv") && $0.contains("20/20 fixes, times equal (1 µs), |Δ°| 0.0e+00") })
         #expect(block.filter { $0.contains("5/5 fixes, times equal") }.count == 7)
         #expect(block.contains { $0.contains("GPSLogger CSV") && $0.contains("20/20 fixes (+3 network rows counted), times equal, |Δ°| 0.0e+00") })
         #expect(block.contains { $0.contains("FIT course points") && $0.contains("4/4 points, times equal") && $0.hasSuffix("0 turn cue(s)") })
@@ -417,5 +418,28 @@ extension GeobenchInterfaceTests {
                    "Rampart viewpoint": "rampart-viewpoint", "path": "zavist-tour-path"]
         let (mapped, expected) = try zavistEvents(tour: Self.otherFixtures + "/" + name, ["--radius", "20"], ids: ids)
         #expect(mapped == expected && expected.contains { $0.hasSuffix(",acropolis-plateau") }, "\(mapped) vs \(expected)")
+    }
+}
+
+extension GeobenchInterfaceTests {
+    /// Sensor Logger's Magnetometer.csv (time in ns, z,y,x in µT; scripts/dev/sensorlogger_fixtures.py
+    /// from calibrate.lf.csv): the calibration of the samples it came from, to 1e-9 µT. The same
+    /// columns under another sensor's file name are refused naming it (its Accelerometer.csv
+    /// has them too).
+    @Test func calibrateReadsSensorLogger() throws {
+        let root = SharedData.repositoryRoot.path
+        let a = try geobench(["calibrate", "--input", root + "/Tests/GeoAnchorKitTests/Fixtures/Traces/Other/SensorLogger/Magnetometer.csv", "--json"])
+        let b = try geobench(["calibrate", "--input", Self.csvFixtures.appendingPathComponent("calibrate.lf.csv").path, "--json"])
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr)")
+        let oa = try #require(try json(a.stdout)["offset"] as? [Double]), ob = try #require(try json(b.stdout)["offset"] as? [Double])
+        #expect(try json(a.stdout)["samples"] as? Int == 200)
+        for (u, v) in zip(oa, ob) { #expect(abs(u - v) <= 1e-9, "\(oa) vs \(ob)") }
+        let text = try String(contentsOfFile: root + "/Tests/GeoAnchorKitTests/Fixtures/Traces/Other/SensorLogger/Magnetometer.csv", encoding: .utf8)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try text.write(to: dir.appendingPathComponent("Accelerometer.csv"), atomically: true, encoding: .utf8)
+        let e = try geobench(["calibrate", "--input", dir.appendingPathComponent("Accelerometer.csv").path])
+        #expect(e.status == 2 && e.stderr.contains("give Magnetometer.csv or MagnetometerUncalibrated.csv (µT), not 'Accelerometer.csv'"), "\(e.stderr)")
     }
 }

@@ -34,6 +34,14 @@ import Foundation
 ///   are filtered by `provider` as GnssLogger's `Fix` records are
 ///   (``TraceReadConfiguration/provider``: `gps` by default; `network` and `fused` rows counted
 ///   in ``TraceReadSummary/otherProviderFixes``, as is a provider Android does not name).
+/// - **Sensor Logger** (tszheichoi's iOS/Android app: its recording's `Location.csv`, also
+///   `LocationGps.csv`/`LocationNetwork.csv`, and the watch's `WatchLocation.csv`; header
+///   `time,seconds_elapsed,…,latitude,longitude`): `time` in nanoseconds since 1970 (as a
+///   double: ≤ 128 ns rounding), `altitude` above the WGS84 ellipsoid with
+///   `altitudeAboveMeanSeaLevel` (iOS) giving the geoid separation — on the watch
+///   `ellipsoidalAltitude` and `altitude` (MSL) —, `horizontalAccuracy`, `verticalAccuracy`,
+///   `speed`, `bearing` (the watch's `course`) as the course. Negative values mean "invalid" in
+///   Sensor Logger's files: such a field is absent, not an error.
 /// - **GSDC `device_gnss.csv`**: one row per satellite measurement; consecutive rows with the same
 ///   `utcTimeMillis` form one fix at Google's weighted-least-squares position
 ///   `WlsPositionXEcefMeters`/`Y`/`Z` (ECEF → geodetic with ``Ellipsoid/geodetic(x:y:z:)``).
@@ -54,6 +62,8 @@ public enum CSVTraceReader {
         case project, sensors, gsdcGroundTruth, gsdc2021GroundTruth, gsdcDeviceGNSS
         /// GPSLogger for Android's CSV log.
         case gpsLogger
+        /// Sensor Logger's location file.
+        case sensorLogger
     }
 
     /// GPS − UTC in seconds from each date (Unix seconds) on: the leap seconds since 1980-01-06
@@ -182,6 +192,17 @@ public enum CSVTraceReader {
                 time = try need("time"); sensor = idx("sensor")
                 x = try need("x"); y = try need("y"); z = try need("z")
                 biasX = idx("bias_x"); biasY = idx("bias_y"); biasZ = idx("bias_z")
+            } else if idx("seconds_elapsed") != nil && idx("latitude") != nil {
+                layout = .sensorLogger
+                time = try need("time"); lat = try need("latitude"); lon = try need("longitude")
+                if let e = idx("ellipsoidalaltitude") {
+                    // The watch: `altitude` is MSL there.
+                    ellipsoidal = e; altitude = idx("altitude")
+                } else {
+                    ellipsoidal = idx("altitude"); altitude = idx("altitudeabovemeansealevel")
+                }
+                hAcc = idx("horizontalaccuracy"); vAcc = idx("verticalaccuracy"); speed = idx("speed")
+                course = idx("bearing") ?? idx("course")
             } else if idx("lat") != nil && idx("lon") != nil && idx("provider") != nil && idx("latitude") == nil {
                 layout = .gpsLogger
                 time = try need("time"); timeMillis = idx("timestamp_ms")
@@ -236,6 +257,7 @@ public enum CSVTraceReader {
         }
 
         func timeValue(_ f: CSVFields) throws -> Double {
+            if layout == .sensorLogger { return try required(f, time) / 1e9 }
             // GPSLogger's timestamp_ms is empty in rows of older versions appended to: `time` then.
             if let i = timeMillis, layout != .gpsLogger || raw(f, i) != nil { return try required(f, i) / 1000 }
             if let i = gpsMillis { return CSVTraceReader.utcFromGPS(seconds: try required(f, i) / 1000) }
@@ -257,6 +279,25 @@ public enum CSVTraceReader {
             }
         }
 
+        /// A Sensor Logger location row: heights (ellipsoidal, with the MSL altitude giving N),
+        /// accuracies, speed and course, each absent when Sensor Logger marks it invalid (< 0).
+        func sensorLoggerFix(_ f: CSVFields, _ base: Fix) throws -> Fix {
+            var fix = base
+            func valid(_ i: Int?) throws -> Double? { try number(f, i).flatMap { $0 < 0 ? nil : $0 } }
+            if let h = try number(f, ellipsoidal) {
+                fix.height = h; fix.verticalReference = .ellipsoid
+                fix.geoidSeparation = try number(f, altitude).map { h - $0 }
+            } else if let h = try number(f, altitude) {
+                fix.height = h; fix.verticalReference = .meanSeaLevel
+            }
+            fix.horizontalAccuracy = try valid(hAcc)
+            fix.verticalAccuracy = try valid(vAcc)
+            fix.speed = try valid(speed)
+            fix.course = try valid(course).map(Angle.normalizeHeading)
+            if let problem = fix.validationProblem { throw RowError(message: problem) }
+            return fix
+        }
+
         /// Whether a row's `provider` (GPSLogger) is the one `selected`; true for layouts
         /// without a provider column.
         func isSelected(_ f: CSVFields, _ selected: GnssLoggerProvider) -> Bool {
@@ -276,6 +317,7 @@ public enum CSVTraceReader {
             let t = try timeValue(f)
             let (la, lo) = try position(f)
             var fix = Fix(time: t, latitude: la, longitude: lo)
+            if layout == .sensorLogger { return try sensorLoggerFix(f, fix) }
             if let h = try number(f, altitude) {
                 fix.height = h; fix.verticalReference = .meanSeaLevel
                 fix.geoidSeparation = try number(f, separation)

@@ -43,6 +43,15 @@ extension TracesReport {
                             ("GPSLogger CSV vs traces/zavist-tour.raw.csv" as NSString).padding(toLength: 46, withPad: " ", startingAt: 0) as NSString,
                             gl.count, zavist.count, gpsLogger.otherProviderFixes,
                             zip(gl, zavist).allSatisfy { $0.time == $1.time } ? "equal" : "DIFFER", glDeg, glH))
+        // Sensor Logger's Location.csv (the app's UNITS.md: ns times, ellipsoidal altitude with
+        // the MSL one beside it), from the same 20 fixes: MSL heights h − N compared.
+        let sl = try fixes("Traces/Other/SensorLogger/Location.csv")
+        let slMSL = sl.map { var f = $0; f.height = f.height.map { $0 - (f.geoidSeparation ?? 0) }; return f }
+        let (slDeg, slH) = maxDifferences(slMSL, Array(zavist.prefix(sl.count)), height: \.height)
+        lines.append(String(format: "    %@ %d/%d fixes, times %@, |Δ°| %.1e, |Δh| %.1e m",
+                            ("Sensor Logger Location.csv vs the same walk" as NSString).padding(toLength: 46, withPad: " ", startingAt: 0) as NSString,
+                            sl.count, min(zavist.count, sl.count),
+                            zip(sl, zavist).allSatisfy { abs($0.time - $1.time) < 1e-6 } ? "equal (1 µs)" : "DIFFER", slDeg, slH))
         // Courses: GPSBabel's FIT course points are the GPX's waypoints; a TCX course's points as
         // GPSBabel reads them (less the LAP001 it makes of the lap's start).
         func points(_ w: [GPXWaypoint]) -> [Fix] { w.map { Fix(time: $0.time ?? 0, latitude: $0.latitude, longitude: $0.longitude) } }

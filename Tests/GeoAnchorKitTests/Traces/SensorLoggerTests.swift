@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+@testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
+
+/// Sensor Logger's location files (scripts/dev/sensorlogger_fixtures.py: the names and units
+/// of the app's UNITS.md, written from traces/zavist-tour.raw.csv's first 20 fixes). Reference:
+/// Python's csv module reading the same files (reference.json), and the project trace.
+@Suite("Sensor Logger CSV")
+struct SensorLoggerTests {
+    static let dir = GeoJSONTests.other.appendingPathComponent("SensorLogger")
+
+    struct Row: Decodable {
+        var time: Double, lat: Double, lon: Double, height: Double, separation: Double
+        var horizontal_accuracy: Double?, vertical_accuracy: Double?, speed: Double?, course: Double?
+    }
+
+    /// Every row is a fix with Python's values exactly: time = ns / 1e9, the ellipsoidal
+    /// height with N = altitude − MSL altitude (phone: altitude / altitudeAboveMeanSeaLevel;
+    /// watch: ellipsoidalAltitude / altitude), accuracies, speed, course; Sensor Logger's −1
+    /// ("invalid": standing still, no vertical accuracy) absent, not refused.
+    @Test(arguments: ["Location.csv", "WatchLocation.csv"]) func rowsAsPythonReadsThem(name: String) throws {
+        let ref = try JSONDecoder().decode([String: [Row]].self, from: Data(contentsOf: Self.dir.appendingPathComponent("reference.json")))[name] ?? []
+        var fixes: [Fix] = []
+        let s = try TraceReader.read(url: Self.dir.appendingPathComponent(name), onFix: { fixes.append($0) })
+        #expect(fixes.count == 20 && ref.count == 20 && s.fixes == 20)
+        for (f, r) in zip(fixes, ref) {
+            #expect(f.time == r.time && f.latitude == r.lat && f.longitude == r.lon)
+            #expect(f.height == r.height && f.verticalReference == .ellipsoid && f.geoidSeparation == r.separation)
+            #expect(f.horizontalAccuracy == r.horizontal_accuracy && f.verticalAccuracy == r.vertical_accuracy)
+            #expect(f.speed == r.speed && f.course == r.course)
+        }
+        #expect(fixes[0].speed == nil && fixes[0].course == nil && fixes[5].verticalAccuracy == nil && fixes[2].speed != nil)
+    }
+
+    /// The fixes are the project trace's: times to 1 µs (ns / 1e9 in a double), positions exact,
+    /// MSL heights (h − N) within 1e-9 m.
+    @Test func theTraceTheyCameFrom() throws {
+        let fixes = try TraceReader.load(url: Self.dir.appendingPathComponent("Location.csv")).fixes
+        let trace = Array(try TraceReader.load(url: SharedData.repositoryRoot.appendingPathComponent("traces/zavist-tour.raw.csv")).fixes.prefix(20))
+        #expect(fixes.count == trace.count)
+        for (f, t) in zip(fixes, trace) {
+            #expect(abs(f.time - t.time) < 1e-6 && f.latitude == t.latitude && f.longitude == t.longitude)
+            #expect(abs(f.height! - f.geoidSeparation! - t.height!) < 1e-9)
+        }
+    }
+}
