@@ -31,10 +31,10 @@ struct AccuracyCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Trace to evaluate (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).")
+    @Option(help: "Trace to evaluate (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx, .ubx).")
     var trace: String
 
-    @Option(help: "Reference track (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).")
+    @Option(help: "Reference track (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx, .ubx: a u-blox RTK receiver's NAV-PVT).")
     var truth: String
 
     @Flag(help: "Print the statistics as JSON.")

@@ -19,7 +19,8 @@ struct ConvertCommand: ParsableCommand {
         LineStrings with togeojson's per-position times; ogr2ogr's GPX track points), .kml/.kmz (input only; a .kmz is unzipped, its first .kml read: \
         gx:Track and timed Point placemarks are the fixes, untimed Point placemarks the waypoints, \
         written with --waypoints), .fit (input only: Garmin FIT record messages with a position), .tcx \
-        (input only: Garmin Training Center Trackpoints with a position). \
+        (input only: Garmin Training Center Trackpoints with a position), .ubx (input only: a u-blox \
+        receiver's NAV-PVT messages with a fix, or its NMEA when it logged no NAV-PVT). \
         Any input may be gzip- or compress-compressed or zipped (.gz, .Z, a .zip holding the file; format \
         from the extension before it). Streams: \
         memory does not grow with the file (except GeoJSON input). Invalid input exits with status 2 \
@@ -165,7 +166,7 @@ struct ConvertCommand: ParsableCommand {
                 out += "</wpt>\n"
             }
             out += "</gpx>\n"
-        case .nmea, .kml, .fit, .tcx:
+        case .nmea, .kml, .fit, .tcx, .ubx:
             throw InputError(file: "--waypoints", line: nil, message: "'\(path)': waypoints are written as .csv, .geojson or .gpx")
         }
         try OutputFile.write(out, to: path)

@@ -7,7 +7,7 @@ struct FilterCommand: ParsableCommand {
         commandName: "filter",
         abstract: "Kalman-filter (and optionally RTS-smooth) a GNSS trace; formats by file extension.",
         discussion: """
-        Reads --input (.nmea/.log/.txt, .gpx, .csv, .geojson/.json, .kml/.kmz, .fit, .tcx) and writes one fix per input fix \
+        Reads --input (.nmea/.log/.txt, .gpx, .csv, .geojson/.json, .kml/.kmz, .fit, .tcx, .ubx) and writes one fix per input fix \
         that the filter used or gated to --output (format by its extension). A CSV output has the \
         trace CSV columns (time,latitude,longitude,altitude|ellipsoidal_height,geoid_separation,\
         horizontal_accuracy,vertical_accuracy,speed,course,heading,heading_accuracy,satellites,hdop,\

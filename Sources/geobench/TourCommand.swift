@@ -21,7 +21,7 @@ struct TourCommand: ParsableCommand {
         Connect, Ride with GPS, Komoot or Strava): its course points are the stops (id = name, or \
         "waypoint N"; turn instructions — Left, Right, Straight, forks, U-turns — are not stops: left \
         out, counted on stderr) and its tracks the path.
-        --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).
+        --trace: a trace file, format from its extension (.nmea/.log/.txt, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx, .ubx).
         Zones are evaluated in pure Swift (--zones native, the default: PlanarTourZones) or with \
         GEOS prepared geometries (--zones geos: TourZones); both give the same events.
         Fixes go through the position filter (PositionFilter, default adaptive configuration) unless --raw; \
@@ -43,7 +43,7 @@ struct TourCommand: ParsableCommand {
     @Option(help: "Trigger radius, meters, of every stop the --tour file gives none (GPX, KML, TCX, FIT, a GeoJSON drawn elsewhere; default 20); refused with a tour GeoJSON, whose stops have their own.")
     var radius: Double?
 
-    @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx).")
+    @Option(help: "Trace file (.nmea, .gpx, .csv, .geojson, .kml/.kmz, .fit, .tcx, .ubx).")
     var trace: String
 
     @Flag(help: "Print JSON lines (keys time, type, id) instead of CSV.")

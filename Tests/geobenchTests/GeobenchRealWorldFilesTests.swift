@@ -299,7 +299,8 @@ extension GeobenchInterfaceTests {
             Issue.record("no other-tools lines"); return
         }
         let block = lines[(start + 1)...].prefix { $0.hasPrefix("    ") }
-        #expect(block.count == 16)
+        #expect(block.count == 17)
+        #expect(block.contains { $0.contains("u-blox UBX NAV-PVT") && $0.contains("28/28 fixes (+2 NAV-PVT without a fix or time), times equal (12 µs)") })
         #expect(block.contains { $0.contains("Sensor Logger Location.csv") && $0.contains("20/20 fixes, times equal (1 µs), |Δ°| 0.0e+00") })
         #expect(block.filter { $0.contains("5/5 fixes, times equal") }.count == 7)
         #expect(block.contains { $0.contains("GPSLogger CSV") && $0.contains("20/20 fixes (+3 network rows counted), times equal, |Δ°| 0.0e+00") })

@@ -4,11 +4,12 @@ import Foundation
 public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
     /// KML (`.kml`, or zipped as `.kmz`) is read (``KMLReader``), not written: write GPX, which
     /// Google Earth opens too. FIT (`.fit`, Garmin's binary activity files, ``FITReader``) and
-    /// TCX (`.tcx`, Garmin Training Center XML, ``TCXReader``) are read, not written.
-    case nmea, gpx, csv, geojson, kml, fit, tcx
+    /// TCX (`.tcx`, Garmin Training Center XML, ``TCXReader``) are read, not written; so are
+    /// u-blox UBX logs (`.ubx`, ``UBXReader``).
+    case nmea, gpx, csv, geojson, kml, fit, tcx, ubx
 
-    /// The formats ``TraceWriter`` writes (all but KML, FIT and TCX).
-    public static let writable: [TraceFormat] = allCases.filter { ![.kml, .fit, .tcx].contains($0) }
+    /// The formats ``TraceWriter`` writes (all but KML, FIT, TCX and UBX).
+    public static let writable: [TraceFormat] = allCases.filter { ![.kml, .fit, .tcx, .ubx].contains($0) }
 
     /// The format implied by a file name's extension (`.nmea`/`.log`/`.txt` → NMEA, which
     /// includes Android GnssLogger logs, told apart by content; `.gpx`,
@@ -24,6 +25,7 @@ public enum TraceFormat: String, Sendable, Hashable, CaseIterable {
         case "kml", "kmz": self = .kml
         case "fit": self = .fit
         case "tcx": self = .tcx
+        case "ubx": self = .ubx
         default: return nil
         }
     }
@@ -75,7 +77,7 @@ public enum TraceReader {
         try options.check(source: url.path)
         guard let fmt = format ?? TraceFormat(fileName: url.lastPathComponent) else {
             throw TraceFormatError(source: url.path, line: nil,
-                message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv, .geojson, .kml, .kmz, .fit or .tcx)")
+                message: "unknown trace format '.\(url.pathExtension)' (expected .nmea, .gpx, .csv, .geojson, .kml, .kmz, .fit, .tcx or .ubx)")
         }
         switch fmt {
         case .nmea:
@@ -98,6 +100,7 @@ public enum TraceReader {
         case .kml: return try KMLReader.read(url: url, options: options, onFix: onFix)
         case .fit: return try FITReader.read(url: url, options: options, onFix: onFix)
         case .tcx: return try TCXReader.read(url: url, options: options, onFix: onFix)
+        case .ubx: return try UBXReader.read(url: url, options: options, onFix: onFix)
         }
     }
 

@@ -112,14 +112,14 @@ public final class TraceWriter {
         case .geojson:
             buffer.append(contentsOf: (count == 0 ? "{\"type\":\"FeatureCollection\",\"features\":[\n" : ",\n").utf8)
             Self.geojson(f, into: &buffer)
-        case .kml, .fit, .tcx: throw Self.notWritten(format, name)
+        case .kml, .fit, .tcx, .ubx: throw Self.notWritten(format, name)
         }
         count += 1
         if buffer.count >= 1 << 16 { try flush() }
     }
 
     /// KML is read, not written (its altitudes are above mean sea level, with nowhere to carry a
-    /// geoid separation: an ellipsoidal height could not be written honestly); FIT and TCX are read only.
+    /// geoid separation: an ellipsoidal height could not be written honestly); FIT, TCX and UBX are read only.
     static func notWritten(_ format: TraceFormat, _ name: String) -> TraceFormatError {
         TraceFormatError(source: name, line: nil, message: format == .kml
             ? "KML output is not supported: write GPX (Google Earth opens it) or GeoJSON"
@@ -178,7 +178,7 @@ public final class TraceWriter {
         case .csv:
             if csvMode == nil { buffer.append(contentsOf: Self.csvHeader(.ellipsoid).utf8) }
             else if csvMode == .fixes && csvVertical == nil { commitCSVHeader(.ellipsoid) }
-        case .nmea, .kml, .fit, .tcx: break
+        case .nmea, .kml, .fit, .tcx, .ubx: break
         }
         finished = true
         try flush()

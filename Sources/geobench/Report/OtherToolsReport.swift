@@ -52,6 +52,18 @@ extension TracesReport {
                             ("Sensor Logger Location.csv vs the same walk" as NSString).padding(toLength: 46, withPad: " ", startingAt: 0) as NSString,
                             sl.count, min(zavist.count, sl.count),
                             zip(sl, zavist).allSatisfy { abs($0.time - $1.time) < 1e-6 } ? "equal (1 µs)" : "DIFFER", slDeg, slH))
+        // A u-blox UBX log (pyubx2) of the walk's first 30 fixes, two without a fix or a time.
+        let ubxRead = try TraceReader.read(url: fixtures.appendingPathComponent("Traces/Other/rover.ubx"), onFix: { _ in })
+        let ubx = try fixes("Traces/Other/rover.ubx")
+        let ubxRef = try TraceReader.load(url: traces.appendingPathComponent("zavist-tour.raw.csv")).fixes.prefix(30).enumerated()
+            .filter { $0.offset != 3 && $0.offset != 7 }.map(\.element)
+        let ubxMSL = ubx.map { var f = $0; f.height = f.height.map { $0 - (f.geoidSeparation ?? 0) }; return f }
+        let (ubxDeg, ubxH) = maxDifferences(ubxMSL, ubxRef, height: \.height)
+        lines.append(String(format: "    %@ %d/%d fixes (+%d NAV-PVT without a fix or time), times %@, |Δ°| %.1e, |Δh| %.1e m",
+                            ("u-blox UBX NAV-PVT (pyubx2) vs the same walk" as NSString).padding(toLength: 46, withPad: " ", startingAt: 0) as NSString,
+                            ubx.count, ubxRef.count, ubxRead.ignoredRecords,
+                            ubx.count == ubxRef.count && zip(ubx, ubxRef).allSatisfy { abs($0.time - $1.time) <= 12e-6 } ? "equal (12 µs)" : "DIFFER",
+                            ubxDeg, ubxH))
         // Courses: GPSBabel's FIT course points are the GPX's waypoints; a TCX course's points as
         // GPSBabel reads them (less the LAP001 it makes of the lap's start).
         func points(_ w: [GPXWaypoint]) -> [Fix] { w.map { Fix(time: $0.time ?? 0, latitude: $0.latitude, longitude: $0.longitude) } }

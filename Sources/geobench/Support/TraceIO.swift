@@ -10,7 +10,7 @@ enum TraceIO {
     static func format(of path: String, option: String) throws -> TraceFormat {
         guard let f = TraceFormat(fileName: path) else {
             throw InputError(file: option, line: nil,
-                message: "cannot tell the format of '\(path)' from its extension (use .nmea/.log/.txt, .gpx, .csv, .geojson/.json, .kml/.kmz, .fit, .tcx)")
+                message: "cannot tell the format of '\(path)' from its extension (use .nmea/.log/.txt, .gpx, .csv, .geojson/.json, .kml/.kmz, .fit, .tcx, .ubx)")
         }
         return f
     }

@@ -31,7 +31,7 @@ struct TraceWriterTests {
             var out: [Fix] = []
             _ = try GeoJSONTrace.fixes(from: try GeoJSONFeatureCollection.decode(data), source: "w", onFix: { out.append($0) })
             return out
-        case .kml, .fit, .tcx:
+        case .kml, .fit, .tcx, .ubx:
             Issue.record("\(format) is not written (TraceFormat.writable)")
             return []
         }

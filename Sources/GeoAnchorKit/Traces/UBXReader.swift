@@ -1,0 +1,141 @@
+import Foundation
+
+/// Reader for u-blox UBX logs (`.ubx`: what u-center, RTKLIB's str2str and most u-blox loggers
+/// record from an M8, M9, F9P or X20 receiver — the usual RTK ground truth of phone GNSS
+/// studies). Binary; read whole, in pure Swift, per the u-blox interface descriptions (UBX frame:
+/// `0xB5 0x62`, class, id, little-endian length, payload, 8-bit Fletcher checksum).
+///
+/// **Fixes** are the `NAV-PVT` messages (class 0x01, id 0x07; payload 92 bytes, 84 in protocol
+/// versions before 15) with a fix: `gnssFixOK` set, `fixType` 2 (2D), 3 (3D) or 4 (GNSS + dead
+/// reckoning), `validDate` and `validTime` set and `invalidLlh` clear. Their time is the UTC
+/// date and time fields plus `nano` (ns, may be negative); position `lat`/`lon` (1e-7°);
+/// `height` above the WGS84 ellipsoid with `hMSL` giving the geoid separation (mm); `hAcc`,
+/// `vAcc` (mm: u-blox's accuracy estimates, taken as the 68 % values); `gSpeed` (mm/s),
+/// `headMot` (1e-5°) as the course; `numSV`; `pDOP` (0.01); the quality from `carrSoln` (RTK
+/// fixed, RTK float), else `diffSoln` (differential), else GPS (dead-reckoning-only fixes,
+/// `fixType` 1, are not fixes). NAV-PVTs without a fix are counted in
+/// ``TraceReadSummary/ignoredRecords``; other UBX messages (NAV-SAT, RXM-RAWX, …) are read
+/// past.
+///
+/// u-blox receivers interleave NMEA sentences with UBX, the same fixes again: they are read
+/// past too, and when the log has no NAV-PVT at all they are its fixes (through ``NMEAParser``). A frame whose
+/// checksum does not match, or a log cut inside a frame, is a ``TraceFormatError`` naming the
+/// byte offset — or, with ``TraceReadConfiguration/skipInvalid``, skipped and counted.
+public enum UBXReader {
+    /// Reads a UBX log's fixes.
+    /// - Throws: ``TraceFormatError`` naming the byte offset; whatever `onFix` throws.
+    public static func read(url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
+                            onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
+        try options.check(source: url.path)
+        return try read(data: FITReader.contents(of: url), source: url.path, options: options, onFix: onFix)
+    }
+
+    /// Reads UBX bytes in memory; `source` names them in errors.
+    public static func read(data: Data, source: String, options: TraceReadConfiguration = TraceReadConfiguration(),
+                            onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
+        try options.check(source: source)
+        let b = [UInt8](data)
+        var summary = TraceReadSummary()
+        var navPVT = 0
+        var nmea: [(text: [UInt8], offset: Int)] = []
+        func fail(_ at: Int, _ m: String) throws {
+            let e = TraceFormatError(source: source, line: nil, message: "at byte \(at): \(m)")
+            if options.skipInvalid { summary.skip(e) } else { throw e }
+        }
+        var at = 0
+        while at < b.count {
+            guard b[at] == 0xB5, at + 1 < b.count, b[at + 1] == 0x62 else {
+                // Not a UBX frame: an NMEA sentence (kept), or bytes up to the next sync.
+                var end = at + 1
+                while end < b.count, !(b[end] == 0xB5 && end + 1 < b.count && b[end + 1] == 0x62) { end += 1 }
+                if end == b.count, b[at] == 0xB5, end - at == 1 { try fail(at, "log ends inside a UBX frame header"); break }
+                var start = at
+                while start < end {
+                    let lineEnd = b[start..<end].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? end
+                    let line = Array(b[start..<lineEnd])
+                    if line.first == UInt8(ascii: "$") { nmea.append((line, start)) }
+                    start = lineEnd + 1
+                }
+                at = end
+                continue
+            }
+            guard b.count - at >= 8 else { try fail(at, "log ends inside a UBX frame header"); break }
+            let cls = b[at + 2], id = b[at + 3]
+            let length = Int(b[at + 4]) | Int(b[at + 5]) << 8
+            guard b.count - at - 8 >= length else {
+                try fail(at, "log ends inside a UBX frame (class 0x\(hex(cls)), id 0x\(hex(id)): \(length) payload bytes announced, \(b.count - at - 8) left)")
+                break
+            }
+            var ckA: UInt8 = 0, ckB: UInt8 = 0
+            for k in (at + 2)..<(at + 6 + length) { ckA &+= b[k]; ckB &+= ckA }
+            guard ckA == b[at + 6 + length], ckB == b[at + 7 + length] else {
+                try fail(at, "UBX checksum 0x\(hex(b[at + 6 + length]))\(hex(b[at + 7 + length])) does not match the frame's 0x\(hex(ckA))\(hex(ckB))")
+                at += 2   // resynchronise on the next sync word
+                continue
+            }
+            let payload = at + 6
+            defer { at += 8 + length }
+            guard cls == 0x01, id == 0x07 else { continue }
+            navPVT += 1
+            guard length >= 84 else { try fail(at, "NAV-PVT of \(length) bytes (84 or 92 expected)"); continue }
+            switch navPVTFix(b, payload, length) {
+            case .none: summary.ignoredRecords += 1
+            case .invalid(let m): try fail(at, "NAV-PVT: " + m)
+            case .fix(let f):
+                try onFix(f)
+                summary.fixes += 1
+            }
+        }
+        if navPVT == 0 && !nmea.isEmpty {
+            // A log of NMEA sentences (NAV-PVT not enabled): those are the fixes.
+            var parser = NMEAParser(source: source, options: options)
+            var out: [Fix] = []
+            for (k, s) in nmea.enumerated() {
+                try s.text.withUnsafeBufferPointer { try parser.parse(line: $0, lineNumber: k + 1, into: &out) }
+                for f in out { try onFix(f); summary.fixes += 1 }
+                out.removeAll(keepingCapacity: true)
+            }
+            try parser.finish(into: &out)
+            for f in out { try onFix(f); summary.fixes += 1 }
+        }
+        return summary
+    }
+
+    enum PVT { case none, invalid(String), fix(Fix) }
+
+    /// The fix of a NAV-PVT payload at `p`.
+    static func navPVTFix(_ b: [UInt8], _ p: Int, _ length: Int) -> PVT {
+        func u1(_ o: Int) -> Int { Int(b[p + o]) }
+        func u2(_ o: Int) -> Int { Int(b[p + o]) | Int(b[p + o + 1]) << 8 }
+        func u4(_ o: Int) -> Int { u2(o) | u2(o + 2) << 16 }
+        func i4(_ o: Int) -> Int { Int(Int32(truncatingIfNeeded: UInt32(u4(o)))) }
+        let valid = u1(11), fixType = u1(20), flags = u1(21)
+        let invalidLlh = length >= 92 ? u1(78) & 1 != 0 : false
+        guard flags & 1 != 0, (2...4).contains(fixType), valid & 0x3 == 0x3, !invalidLlh else { return .none }
+        let year = u2(4), month = u1(6), day = u1(7), hour = u1(8), minute = u1(9), second = u1(10), nano = i4(16)
+        guard (1...12).contains(month), day >= 1, day <= ByteParsing.daysInMonth(year: year, month: month),
+              hour < 24, minute < 60, second <= 60, abs(nano) <= 1_000_000_000 else {
+            return .invalid("UTC \(year)-\(month)-\(day) \(hour):\(minute):\(second) + \(nano) ns is not a time")
+        }
+        let days = ByteParsing.daysFromCivil(year: year, month: month, day: day)
+        let t = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + Double(nano) * 1e-9
+        var f = Fix(time: t, latitude: Double(i4(28)) * 1e-7, longitude: Double(i4(24)) * 1e-7)
+        let h = Double(i4(32)) / 1000, msl = Double(i4(36)) / 1000
+        f.height = h; f.verticalReference = .ellipsoid; f.geoidSeparation = h - msl
+        f.horizontalAccuracy = Double(u4(40)) / 1000
+        f.verticalAccuracy = Double(u4(44)) / 1000
+        f.speed = Double(i4(60)) / 1000
+        f.course = Angle.normalizeHeading(Double(i4(64)) * 1e-5)
+        f.satellites = u1(23)
+        f.pdop = Double(u2(76)) / 100
+        switch flags >> 6 {
+        case 2: f.quality = .rtkFixed
+        case 1: f.quality = .rtkFloat
+        default: f.quality = flags & 2 != 0 ? .differential : .gps
+        }
+        if let problem = f.validationProblem { return .invalid(problem) }
+        return .fix(f)
+    }
+
+    static func hex(_ v: UInt8) -> String { String(format: "%02X", v) }
+}
