@@ -35,6 +35,14 @@ struct AnchorsCommand: ParsableCommand {
         plus error_deg (expected angular error, degrees) and quaternion [x, y, z, w] (model \
         orientation in the frame); each error has file, line, id, message.
 
+        Or a GeoJSON (--anchors FILE.geojson: a site's models placed in QGIS or geojson.io): each \
+        Point feature is an anchor — id from its id, else name, else "anchor N"; height from the \
+        properties altitude and altitude_reference (ellipsoid, msl, terrain, floor), else the third \
+        coordinate (meters above the WGS84 ellipsoid, RFC 7946); optional yaw, pitch, roll, scale, \
+        bounding_radius, horizontal_accuracy, vertical_accuracy. Its errors name the feature \
+        (FILE: feature #N …; in --json "feature" instead of "line"); other geometries are counted \
+        on stderr.
+
         A bad anchor row (unknown altitude_reference, non-numeric or NaN value, latitude out of \
         range, MSL without a loadable geoid) is reported on stderr as FILE:LINE: message and \
         skipped; all other anchors are still placed and written. Exit status: 0 when every row \
@@ -67,7 +75,7 @@ struct AnchorsCommand: ParsableCommand {
     @Option(help: "Device vertical accuracy (68 %), meters (not used for floor-relative anchors).")
     var verticalAccuracy: Double = 0
 
-    @Option(help: "Anchors CSV file ('-' for stdin).")
+    @Option(help: "Anchors CSV file ('-' for stdin), or a GeoJSON whose Point features are the anchors (.geojson).")
     var anchors: String
 
     @Flag(help: "Write JSON instead of CSV.")
@@ -102,8 +110,21 @@ struct AnchorsCommand: ParsableCommand {
             // The placement configuration's own ranges (checked here so the error names the option).
             try located("--max-range") { try PlacementConfiguration.maxRangeRange.check(maxRange, name: "max range") }
             try located("--fov") { try PlacementConfiguration.fieldOfViewRange.check(fov, name: "field of view") }
-            let table = try CSVTable.read(path: anchors)
-            let parsed = try AnchorRows.parse(table)
+            // A GeoJSON's Point features (GeoAnchor.anchors(geoJSON:)): errors name the feature.
+            let isGeoJSON = ["geojson", "json"].contains(TraceIO.kind(of: anchors))
+            let parsed: (anchors: [(line: Int, anchor: GeoAnchor)], errors: [(line: Int, id: String, message: String)])
+            let source: String
+            if isGeoJSON {
+                let path = anchors
+                let read = GeoAnchor.anchors(geoJSON: try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: path)), source: path)
+                parsed = (read.anchors.map { ($0.feature, $0.anchor) }, read.problems.map { ($0.feature, $0.id, $0.error.message) })
+                source = path
+                if read.otherFeatures > 0 { Stderr.print("\(path): \(read.otherFeatures) feature(s) other than Points: not anchors") }
+            } else {
+                let table = try CSVTable.read(path: anchors)
+                parsed = try AnchorRows.parse(table)
+                source = table.source
+            }
             let needsGeoid = deviceReference == .msl || parsed.anchors.contains { if case .meanSeaLevel = $0.anchor.altitude { return true } else { return false } }
             var geoidModel: GeoidGrid? = nil
             var geoidError: String? = nil
@@ -139,20 +160,20 @@ struct AnchorsCommand: ParsableCommand {
                     let numbers = [p.position.x, p.position.y, p.position.z, p.distance, p.bearing, p.uncertainty.meters,
                                    p.uncertainty.degrees, Double(q.x), Double(q.y), Double(q.z), Double(q.w)]
                     if numbers.allSatisfy(\.isFinite) { placed.append(p) } else {
-                        errors.append((row.line, row.anchor.id,
-                                       "anchor '\(row.anchor.id)': its placement is not finite (a coordinate or altitude out of range)"))
+                        errors.append((row.line, row.anchor.id, (isGeoJSON ? "feature #\(row.line) " : "")
+                                       + "anchor '\(row.anchor.id)': its placement is not finite (a coordinate or altitude out of range)"))
                     }
                 case .failure(let e):
-                    var msg = "anchor '\(row.anchor.id)': \(e)"
+                    var msg = (isGeoJSON ? "feature #\(row.line) " : "") + "anchor '\(row.anchor.id)': \(e)"
                     if case .verticalReferenceMismatch = e, let geoidError { msg += " (geoid: \(geoidError))" }
                     errors.append((row.line, row.anchor.id, msg))
                 }
             }
             errors.sort { $0.line < $1.line }
-            for e in errors { Stderr.print("\(table.source):\(e.line): \(e.message)") }
+            for e in errors { Stderr.print(isGeoJSON ? "\(source): \(e.message)" : "\(source):\(e.line): \(e.message)") }
             rowErrors = errors.count
             if json {
-                try writeJSON(placed, errors: errors, source: table.source)
+                try writeJSON(placed, errors: errors, source: source, features: isGeoJSON)
             } else {
                 let w = try CSVWriter(path: output, header: ["id", "x", "y", "z", "distance", "bearing", "error_m", "visible"])
                 for p in placed {
@@ -166,14 +187,18 @@ struct AnchorsCommand: ParsableCommand {
         if rowErrors > 0 { throw ExitCode(2) }
     }
 
-    private func writeJSON(_ placed: [AnchorPlacement], errors: [(line: Int, id: String, message: String)], source: String) throws {
+    private func writeJSON(_ placed: [AnchorPlacement], errors: [(line: Int, id: String, message: String)], source: String,
+                           features: Bool) throws {
         let anchorsJSON: [[String: Any]] = placed.map { p in
             let q = p.orientation.vector
             return ["id": p.id, "x": p.position.x, "y": p.position.y, "z": p.position.z, "distance": p.distance,
                     "bearing": p.bearing, "error_m": p.uncertainty.meters, "visible": p.visibility.isVisible,
                     "error_deg": p.uncertainty.degrees, "quaternion": [Double(q.x), Double(q.y), Double(q.z), Double(q.w)]]
         }
-        let errorsJSON: [[String: Any]] = errors.map { ["file": source, "line": $0.line, "id": $0.id, "message": $0.message] }
+        // A GeoJSON's errors name their feature (index in "features"), not a line.
+        let errorsJSON: [[String: Any]] = errors.map {
+            ["file": source, features ? "feature" : "line": $0.line, "id": $0.id, "message": $0.message]
+        }
         let data = try JSONSerialization.data(withJSONObject: ["anchors": anchorsJSON, "errors": errorsJSON],
                                               options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         let out = try OutputFile(path: output)

@@ -444,3 +444,32 @@ extension GeobenchInterfaceTests {
         #expect(e.status == 2 && e.stderr.contains("give Magnetometer.csv or MagnetometerUncalibrated.csv (µT), not 'Accelerometer.csv'"), "\(e.stderr)")
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// Anchors from a GeoJSON (a site's models placed in QGIS or geojson.io) place exactly as the
+    /// same anchors written in the anchors CSV (the CSV path is tested against pyproj): the same
+    /// output, byte for byte; a Point without a height is reported naming its feature, the
+    /// LineString counted, and --json names the feature instead of a line.
+    @Test func anchorsFromGeoJSON() throws {
+        let geojson = try temporaryFile("site.geojson", """
+        {"type":"FeatureCollection","features":[
+        {"type":"Feature","id":"gate","properties":{"yaw":95},"geometry":{"type":"Point","coordinates":[14.388,49.9578,375.2]}},
+        {"type":"Feature","properties":{"name":"temple","altitude":331,"altitude_reference":"msl"},"geometry":{"type":"Point","coordinates":[14.3962,49.9632]}},
+        {"type":"Feature","properties":{"name":"well"},"geometry":{"type":"Point","coordinates":[14.3935,49.9595]}},
+        {"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[14.388,49.9578],[14.3962,49.9632]]}}
+        ]}
+        """)
+        let csv = try temporaryFile("site.csv", "id,latitude,longitude,altitude,altitude_reference,yaw\ngate,49.9578,14.388,375.2,ellipsoid,95\ntemple,49.9632,14.3962,331,msl,0\n")
+        let args = ["anchors", "--device", "49.9580,14.3870,372", "--heading", "80", "--fov", "360"]
+        let outA = try temporaryFile("a.csv", ""), outB = try temporaryFile("b.csv", "")
+        let a = try geobench(args + ["--anchors", geojson, "--output", outA])
+        let b = try geobench(args + ["--anchors", csv, "--output", outB])
+        #expect(a.status == 2 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        #expect(a.stderr.contains("site.geojson: feature #2 (id \"well\"): no height") && a.stderr.contains("1 feature(s) other than Points: not anchors"), "\(a.stderr)")
+        let ta = try String(contentsOfFile: outA, encoding: .utf8), tb = try String(contentsOfFile: outB, encoding: .utf8)
+        #expect(ta == tb && ta.split(separator: "\n").count == 3, "\(ta) vs \(tb)")
+        let j = try geobench(args + ["--anchors", geojson, "--json", "--output", outA])
+        let errors = try json(try String(contentsOfFile: outA, encoding: .utf8))["errors"] as? [[String: Any]]
+        #expect(j.status == 2 && errors?.first?["feature"] as? Int == 2 && errors?.first?["line"] == nil, "\(errors ?? [])")
+    }
+}

@@ -272,6 +272,16 @@ struct DocumentationExamples {
         case .failure(let error): print(error)                            // this anchor only, e.g. outside the grid
         }
 
+        let siteURL = FileManager.default.temporaryDirectory.appendingPathComponent("site-\(UUID().uuidString).geojson")
+        try Data(#"{"type":"FeatureCollection","features":[{"type":"Feature","id":"statue","properties":{"altitude":200,"altitude_reference":"msl","yaw":90},"geometry":{"type":"Point","coordinates":[14.4114,50.0865]}},{"type":"Feature","id":"well","properties":{},"geometry":{"type":"Point","coordinates":[14.4112,50.0864]}}]}"#.utf8).write(to: siteURL)
+        defer { try? FileManager.default.removeItem(at: siteURL) }
+
+        let site = GeoAnchor.anchors(geoJSON: try GeoJSONFeatureCollection.read(contentsOf: siteURL), source: "site.geojson")
+        for problem in site.problems { print(problem.error) }   // "site.geojson: feature #1 (id "well"): no height: …"
+        let siteResults = try placer.place(site.anchors.map(\.anchor), from: pose)
+
+        #expect(site.anchors.map(\.anchor) == [statue] && site.problems.map(\.id) == ["well"])
+        #expect(try siteResults[0].get() == result.get())
         let p = try result.get()
         #expect(abs(p.enu.up - 8.5) < 0.01, "\(p.enu.up)")
         let g = try Geodesic.wgs84.distance(from: GeodeticCoordinate(latitude: 50.0862, longitude: 14.4110),
