@@ -35,7 +35,10 @@ struct AnchorsCommand: ParsableCommand {
         plus error_deg (expected angular error, degrees) and quaternion [x, y, z, w] (model \
         orientation in the frame); each error has file, line, id, message.
 
-        Or a GeoJSON (--anchors FILE.geojson: a site's models placed in QGIS or geojson.io): each \
+        Or a KML/KMZ (--anchors FILE.kml: models placed in Google Earth or SketchUp): every Model and \
+        untimed Point placemark is an anchor (id = <name>; altitudeMode absolute = MSL, \
+        relativeToGround and clampToGround = above the terrain, which needs a DEM; a Model's heading \
+        is the yaw, its scale uniform, tilt and roll 0). Or a GeoJSON (--anchors FILE.geojson: a site's models placed in QGIS or geojson.io): each \
         Point feature is an anchor — id from its id, else name, else "anchor N"; height from the \
         properties altitude and altitude_reference (ellipsoid, msl, terrain, floor), else the third \
         coordinate (meters above the WGS84 ellipsoid, RFC 7946); optional yaw, pitch, roll, scale, \
@@ -75,7 +78,7 @@ struct AnchorsCommand: ParsableCommand {
     @Option(help: "Device vertical accuracy (68 %), meters (not used for floor-relative anchors).")
     var verticalAccuracy: Double = 0
 
-    @Option(help: "Anchors CSV file ('-' for stdin), or a GeoJSON whose Point features are the anchors (.geojson).")
+    @Option(help: "Anchors CSV file ('-' for stdin), a GeoJSON whose Point features are the anchors (.geojson), or a KML/KMZ's Models and Points (.kml/.kmz).")
     var anchors: String
 
     @Flag(help: "Write JSON instead of CSV.")
@@ -112,14 +115,25 @@ struct AnchorsCommand: ParsableCommand {
             try located("--fov") { try PlacementConfiguration.fieldOfViewRange.check(fov, name: "field of view") }
             // A GeoJSON's Point features (GeoAnchor.anchors(geoJSON:)): errors name the feature.
             let isGeoJSON = ["geojson", "json"].contains(TraceIO.kind(of: anchors))
+            let isKML = ["kml", "kmz"].contains(TraceIO.kind(of: anchors))
             let parsed: (anchors: [(line: Int, anchor: GeoAnchor)], errors: [(line: Int, id: String, message: String)])
             let source: String
+            // A KMZ's anchors by id: the document inside it their lines are in ("(layers/x.kml) ").
+            var kmlDocuments: [String: String] = [:]
             if isGeoJSON {
                 let path = anchors
                 let read = GeoAnchor.anchors(geoJSON: try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: path)), source: path)
                 parsed = (read.anchors.map { ($0.feature, $0.anchor) }, read.problems.map { ($0.feature, $0.id, $0.error.message) })
                 source = path
                 if read.otherFeatures > 0 { Stderr.print("\(path): \(read.otherFeatures) feature(s) other than Points: not anchors") }
+            } else if isKML {
+                // Google Earth / SketchUp models and untimed Points; errors name the placemark's line.
+                // Lines are the placemark's in its document (a KMZ's problems name the document).
+                let read = try GeoAnchor.anchors(kml: URL(fileURLWithPath: anchors))
+                func doc(_ s: String) -> String { s.hasPrefix(anchors + "/") ? "(\(s.dropFirst(anchors.count + 1))) " : "" }
+                parsed = (read.anchors.map { ($0.feature, $0.anchor) }, read.problems.map { ($0.feature, $0.id, doc($0.error.source) + $0.error.message) })
+                kmlDocuments = Dictionary(read.anchors.map { ($0.anchor.id, doc($0.source)) }, uniquingKeysWith: { a, _ in a })
+                source = anchors
             } else {
                 let table = try CSVTable.read(path: anchors)
                 parsed = try AnchorRows.parse(table)
@@ -160,11 +174,11 @@ struct AnchorsCommand: ParsableCommand {
                     let numbers = [p.position.x, p.position.y, p.position.z, p.distance, p.bearing, p.uncertainty.meters,
                                    p.uncertainty.degrees, Double(q.x), Double(q.y), Double(q.z), Double(q.w)]
                     if numbers.allSatisfy(\.isFinite) { placed.append(p) } else {
-                        errors.append((row.line, row.anchor.id, (isGeoJSON ? "feature #\(row.line) " : "")
+                        errors.append((row.line, row.anchor.id, (isGeoJSON ? "feature #\(row.line) " : kmlDocuments[row.anchor.id] ?? "")
                                        + "anchor '\(row.anchor.id)': its placement is not finite (a coordinate or altitude out of range)"))
                     }
                 case .failure(let e):
-                    var msg = (isGeoJSON ? "feature #\(row.line) " : "") + "anchor '\(row.anchor.id)': \(e)"
+                    var msg = (isGeoJSON ? "feature #\(row.line) " : kmlDocuments[row.anchor.id] ?? "") + "anchor '\(row.anchor.id)': \(e)"
                     if case .verticalReferenceMismatch = e, let geoidError { msg += " (geoid: \(geoidError))" }
                     errors.append((row.line, row.anchor.id, msg))
                 }

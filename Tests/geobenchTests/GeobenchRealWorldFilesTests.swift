@@ -473,3 +473,26 @@ extension GeobenchInterfaceTests {
         #expect(j.status == 2 && errors?.first?["feature"] as? Int == 2 && errors?.first?["line"] == nil, "\(errors ?? [])")
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// Models in a KMZ (GDAL LIBKML, scripts/dev/kml_anchor_fixtures.sh): the absolute gate places
+    /// as the same anchor in an anchors CSV (msl, yaw 95) — the same row, byte for byte; the
+    /// terrain-relative ones fail without a terrain, the tilted and stretched ones are refused,
+    /// each naming its placemark's line and the document inside the KMZ.
+    @Test func anchorsFromKML() throws {
+        let kmz = Self.otherFixtures + "/site-models.kmz"
+        let csv = try temporaryFile("gate.csv", "id,latitude,longitude,altitude,altitude_reference,yaw\ngate,49.9578,14.388,331.2,msl,95\n")
+        let args = ["anchors", "--device", "49.9580,14.3870,372", "--heading", "80", "--fov", "360"]
+        let outA = try temporaryFile("a.csv", ""), outB = try temporaryFile("b.csv", "")
+        let a = try geobench(args + ["--anchors", kmz, "--output", outA])
+        let b = try geobench(args + ["--anchors", csv, "--output", outB])
+        #expect(a.status == 2 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        #expect(try String(contentsOfFile: outA, encoding: .utf8) == String(contentsOfFile: outB, encoding: .utf8))
+        // GDAL's LIBKML layer is a document inside the KMZ: lines are its lines, and it is named.
+        for needle in [":31: (layers/site-models.kml) anchor 'tower':", ":53: (layers/site-models.kml) anchor 'well':", "terrain model (none supplied)",
+                       ":64: (layers/site-models.kml) placemark \"statue\": Model tilt 5.0°",
+                       ":88: (layers/site-models.kml) placemark \"wall\": Model scale 2.0, 1.0, 1.0 is not uniform"] {
+            #expect(a.stderr.contains(needle), "\(needle): \(a.stderr)")
+        }
+    }
+}

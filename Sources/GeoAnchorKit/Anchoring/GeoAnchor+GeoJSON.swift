@@ -1,12 +1,13 @@
 import Foundation
 
 extension GeoAnchor {
-    /// What ``anchors(geoJSON:source:)`` read from a GeoJSON FeatureCollection.
-    public struct GeoJSONRead: Sendable {
-        /// The anchors, each with the index of its feature in `features`.
-        public var anchors: [(feature: Int, anchor: GeoAnchor)] = []
-        /// Point features that are no anchor (a bad or missing value), each a
-        /// ``TraceFormatError`` naming the feature (`feature #3 (id "gate"): …`): left out.
+    /// What ``anchors(geoJSON:source:)`` or ``anchors(kml:options:)`` read from a file.
+    public struct FileRead: Sendable {
+        /// The anchors, each with its feature's index in a GeoJSON's `features` (a KML
+        /// placemark's line) and the document it is in (the file; a KMZ's `FILE.kmz/doc.kml`).
+        public var anchors: [(feature: Int, source: String, anchor: GeoAnchor)] = []
+        /// Features that are no anchor (a bad or missing value), each a ``TraceFormatError``
+        /// naming the feature (`feature #3 (id "gate"): …`; a KML placemark by its line): left out.
         public var problems: [(feature: Int, id: String, error: TraceFormatError)] = []
         /// Features with another geometry (paths, areas) or none: not anchors.
         public var otherFeatures = 0
@@ -28,10 +29,10 @@ extension GeoAnchor {
     ///   ``metadata``.
     ///
     /// Anchors are validated (``validate()``). Nothing throws: a bad feature is reported in
-    /// ``GeoJSONRead/problems`` and left out, the others are read — as geobench places the good
+    /// ``FileRead/problems`` and left out, the others are read — as geobench places the good
     /// rows of an anchors CSV.
-    public static func anchors(geoJSON collection: GeoJSONFeatureCollection, source: String = "<geojson>") -> GeoJSONRead {
-        var read = GeoJSONRead()
+    public static func anchors(geoJSON collection: GeoJSONFeatureCollection, source: String = "<geojson>") -> FileRead {
+        var read = FileRead()
         var points = 0
         var seen: [String: Int] = [:]
         for (i, feature) in collection.features.enumerated() {
@@ -81,7 +82,7 @@ extension GeoAnchor {
                                    verticalAccuracy: vAcc ?? 0, metadata: metadata)
             do { try anchor.validate() } catch { problem("\(error)"); continue }
             seen[id] = i
-            read.anchors.append((i, anchor))
+            read.anchors.append((i, source, anchor))
         }
         return read
     }

@@ -51,21 +51,23 @@ public enum KMLReader {
     /// Opens, checks (options, entity declarations, UTF-8) and reads a file (a KMZ unzipped first).
     static func read(url: URL, options: TraceReadConfiguration, onFix: (Fix) throws -> Void,
                      onWaypoint: ((GPXWaypoint) throws -> Void)?, onLine: (([Fix]) -> Void)?,
-                     onArea: ((KMLArea) -> Void)? = nil) throws -> TraceReadSummary {
+                     onArea: ((KMLArea) -> Void)? = nil, onPlacedObject: ((KMLPlacedObject) -> Void)? = nil) throws -> TraceReadSummary {
         try options.check(source: url.path)
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
         if let archive = try kmzArchive(url: url) {
-            return try readKMZ(archive: archive, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine, onArea: onArea)
+            return try readKMZ(archive: archive, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine,
+                               onArea: onArea, onPlacedObject: onPlacedObject)
         }
         if let text = try ByteLineReader.decompressedContents(of: url) {   // doc.kml.gz
             try XMLInputCheck.check(data: text, source: url.path, format: XMLInputCheck.kml)
             return try read(stream: InputStream(data: text), source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint,
-                            onLine: onLine, onArea: onArea)
+                            onLine: onLine, onArea: onArea, onPlacedObject: onPlacedObject)
         }
         try XMLInputCheck.check(url: url, format: XMLInputCheck.kml)
-        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine, onArea: onArea)
+        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine,
+                        onArea: onArea, onPlacedObject: onPlacedObject)
     }
 
     /// Reads KML (or KMZ) from bytes in memory; `source` names it in errors.
@@ -113,7 +115,7 @@ public enum KMLReader {
     /// ``TraceReadSummary/ignoredRecords``. Errors name the document: `FILE.kmz/doc.kml:LINE`.
     static func readKMZ(archive: Data, source: String, options: TraceReadConfiguration, onFix: (Fix) throws -> Void,
                         onWaypoint: ((GPXWaypoint) throws -> Void)?, onLine: (([Fix]) -> Void)?,
-                        onArea: ((KMLArea) -> Void)? = nil) throws -> TraceReadSummary {
+                        onArea: ((KMLArea) -> Void)? = nil, onPlacedObject: ((KMLPlacedObject) -> Void)? = nil) throws -> TraceReadSummary {
         let zip: ZipArchive
         do { zip = try ZipArchive(data: archive) } catch {
             throw TraceFormatError(source: source, line: nil, message: "KMZ archive: \(error)")
@@ -139,7 +141,7 @@ public enum KMLReader {
             try XMLInputCheck.check(data: data, source: documentSource, format: XMLInputCheck.kml)
             var links: [String] = []
             let s = try read(stream: InputStream(data: data), source: documentSource, options: options, onFix: onFix,
-                             onWaypoint: onWaypoint, onLine: onLine, onArea: onArea, networkLinks: &links)
+                             onWaypoint: onWaypoint, onLine: onLine, onArea: onArea, onPlacedObject: onPlacedObject, networkLinks: &links)
             total.add(s)
             for href in links {
                 guard let target = archivePath(href, relativeTo: name), zip.entry(named: target) != nil,
@@ -193,6 +195,16 @@ public enum KMLReader {
         return out
     }
 
+    /// Every untimed `Point` placemark and every `Model`, with altitude modes as written (for
+    /// ``GeoAnchor/anchors(kml:options:)``).
+    static func placedObjects(url: URL, options: TraceReadConfiguration) throws(TraceFormatError) -> [KMLPlacedObject] {
+        var out: [KMLPlacedObject] = []
+        _ = try TraceReader.typedReaderError(source: url.path) {
+            try read(url: url, options: options, onFix: { _ in }, onWaypoint: nil, onLine: nil, onPlacedObject: { out.append($0) })
+        }
+        return out
+    }
+
     /// The `LineString`s of a KML file, in document order (a planned path; heights left out).
     public static func lines(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [[GeodeticCoordinate]] {
         var out: [[GeodeticCoordinate]] = []
@@ -206,13 +218,14 @@ public enum KMLReader {
 
     static func read(stream: InputStream, source: String, options: TraceReadConfiguration,
                      onFix: (Fix) throws -> Void, onWaypoint: ((GPXWaypoint) throws -> Void)?,
-                     onLine: (([Fix]) -> Void)?, onArea: ((KMLArea) -> Void)? = nil,
+                     onLine: (([Fix]) -> Void)?, onArea: ((KMLArea) -> Void)? = nil, onPlacedObject: ((KMLPlacedObject) -> Void)? = nil,
                      networkLinks: UnsafeMutablePointer<[String]>? = nil) throws -> TraceReadSummary {
         try withoutActuallyEscaping(onFix) { onFix in
             try withoutActuallyEscaping(onWaypoint ?? { _ in }) { waypoint in
                 let d = Delegate(source: source, options: options, onFix: onFix, onWaypoint: onWaypoint == nil ? nil : waypoint)
                 d.onLine = onLine
                 d.onArea = onArea
+                d.onPlacedObject = onPlacedObject
                 try XMLInputCheck.parse(stream, source: source, delegate: d)
                 guard d.sawKML else {
                     throw TraceFormatError(source: source, line: nil, message: "not a KML document (no <kml> root element)")
@@ -239,6 +252,12 @@ public enum KMLReader {
         var pointAbsolute: [Bool] = []
         /// Polygons: rings of `lon,lat[,alt]` tuples, the outer ring first.
         var polygons: [[[(Double, Double, Double?)]]] = []
+        /// Each Point's `altitudeMode` as written (nil: KML's default, clampToGround).
+        var pointModes: [String?] = []
+        /// Each Point's altitude as written, whatever its mode.
+        var pointAltitudes: [Double?] = []
+        /// `Model`s: location, altitude mode, orientation, scale, link, line.
+        var models: [KMLModel] = []
         var invalid: (line: Int, message: String)?
     }
 
@@ -249,6 +268,11 @@ public enum KMLReader {
         let onWaypoint: ((GPXWaypoint) throws -> Void)?
         var onLine: (([Fix]) -> Void)?
         var onArea: ((KMLArea) -> Void)?
+        var onPlacedObject: ((KMLPlacedObject) -> Void)?
+        /// The altitude mode written in the geometry being read (nil: none written).
+        var modeName: String?
+        /// Text of the Model child being read (Location, Orientation, Scale, Link fields).
+        var model: KMLModel?
         /// The `href`s of the document's `NetworkLink`s (`<Link>` or KML 2.0's `<Url>`), in order.
         var networkLinks: [String] = []
         var summary = TraceReadSummary()
@@ -277,10 +301,13 @@ public enum KMLReader {
             text = ""
             switch name {
             case "Placemark": placemark = Placemark(line: parser.lineNumber)
-            case "Point", "LineString", "Track": useAltitude = true; absolute = false
+            case "Point", "LineString", "Track": useAltitude = true; absolute = false; modeName = nil
                 if name == "Track" { placemark?.tracks.append(([], [], true)) }
             case "Polygon": placemark?.other += 1; placemark?.polygons.append([])
-            case "Model": placemark?.other += 1
+            case "Model":
+                placemark?.other += 1
+                model = KMLModel(line: parser.lineNumber)
+                modeName = nil
             case "SimpleData", "Data": dataName = attributes["name"]
             default: break
             }
@@ -316,7 +343,22 @@ public enum KMLReader {
                     guard let v = str.withUTF8({ ByteParsing.decimal($0) }) else { invalid(line, "ele '\(value.prefix(40))' is not a finite number"); return }
                     placemark!.extendedAltitude = v
                 }
+            case "altitudeMode" where parent == "Model":
+                model?.altitudeMode = value
+            case "longitude" where parent == "Location", "latitude" where parent == "Location", "altitude" where parent == "Location",
+                 "heading" where parent == "Orientation", "tilt" where parent == "Orientation", "roll" where parent == "Orientation",
+                 "x" where parent == "Scale", "y" where parent == "Scale", "z" where parent == "Scale":
+                guard model != nil, !value.isEmpty else { return }
+                var str = value
+                guard let v = str.withUTF8({ ByteParsing.decimal($0) }) else { invalid(line, "Model \(name) '\(value.prefix(40))' is not a finite number"); return }
+                model!.values[parent + "." + name] = v
+            case "href" where parent == "Link" && stack.contains("Model"):
+                model?.href = value
+            case "Model":
+                if var m = model { m.name = placemark!.name; placemark!.models.append(m) }
+                model = nil
             case "altitudeMode":
+                modeName = value
                 useAltitude = !["relativeToGround", "relativeToSeaFloor", "clampToSeaFloor"].contains(value)
                 absolute = value == "absolute"
                 if parent == "Track", !placemark!.tracks.isEmpty { placemark!.tracks[placemark!.tracks.count - 1].useAltitude = useAltitude }
@@ -337,6 +379,7 @@ public enum KMLReader {
                 let k = placemark!.polygons.count - 1
                 if stack.contains("outerBoundaryIs") { placemark!.polygons[k].insert(ring, at: 0) } else { placemark!.polygons[k].append(ring) }
             case "Point", "LineString":
+                if name == "Point" { placemark!.pointAltitudes.append(placemark!.points.last?.2) }
                 // The altitude mode comes after the coordinates in KML's schema: apply it now.
                 if !useAltitude {
                     if name == "Point", !placemark!.points.isEmpty { placemark!.points[placemark!.points.count - 1].2 = nil }
@@ -344,7 +387,7 @@ public enum KMLReader {
                         placemark!.lines[placemark!.lines.count - 1] = placemark!.lines[placemark!.lines.count - 1].map { ($0.0, $0.1, nil) }
                     }
                 }
-                if name == "Point" { placemark!.pointAbsolute.append(absolute) }
+                if name == "Point" { placemark!.pointAbsolute.append(absolute); placemark!.pointModes.append(modeName) }
                 useAltitude = true; absolute = false
             case "Placemark":
                 let p = placemark!
@@ -463,6 +506,20 @@ public enum KMLReader {
                     onLine?(l.map { Fix(time: 0, latitude: $0.1, longitude: $0.0) })
                 }
                 if !p.lines.isEmpty { summary.ignoredRecords += 1 }
+                if let onPlacedObject, stampTime == nil {
+                    for (k, c) in p.points.enumerated() {
+                        var o = KMLPlacedObject(name: p.name, longitude: c.0, latitude: c.1,
+                                                altitude: k < p.pointAltitudes.count ? p.pointAltitudes[k] : c.2,
+                                                altitudeMode: k < p.pointModes.count ? p.pointModes[k] : nil, model: nil, line: p.line)
+                        o.source = source
+                        onPlacedObject(o)
+                    }
+                    for m in p.models {
+                        var o = KMLPlacedObject(name: p.name, model: m, line: m.line)
+                        o.source = source
+                        onPlacedObject(o)
+                    }
+                }
                 let polygons = p.polygons.filter { !$0.isEmpty }
                 if !polygons.isEmpty {
                     onArea?(KMLArea(name: p.name, polygons: polygons.map { rings in
@@ -491,5 +548,40 @@ public struct KMLArea: Sendable, Hashable {
 
     public init(name: String?, polygons: [[[GeodeticCoordinate]]]) {
         self.name = name; self.polygons = polygons
+    }
+}
+
+/// A KML `Model` (KML 2.2 §10.10): a 3-D model placed at a location — what Google Earth and
+/// SketchUp write for a building. Values as written; ``GeoAnchor/anchors(kml:options:)`` gives
+/// their meaning.
+struct KMLModel: Sendable {
+    var line: Int
+    var name: String?
+    var altitudeMode: String?
+    /// `Location.longitude`, `Orientation.heading`, `Scale.x`, … as written.
+    var values: [String: Double] = [:]
+    var href: String?
+    init(line: Int) { self.line = line }
+}
+
+/// An untimed `Point` placemark or a `Model`, with its altitude mode as written.
+struct KMLPlacedObject: Sendable {
+    var name: String?
+    var longitude: Double?, latitude: Double?, altitude: Double?
+    var altitudeMode: String?
+    var model: KMLModel?
+    var line: Int
+    /// The document it is in (`FILE.kmz/doc.kml` for a KMZ's).
+    var source = ""
+
+    init(name: String?, longitude: Double, latitude: Double, altitude: Double?, altitudeMode: String?, model: KMLModel?, line: Int) {
+        self.name = name; self.longitude = longitude; self.latitude = latitude; self.altitude = altitude
+        self.altitudeMode = altitudeMode; self.model = model; self.line = line
+    }
+
+    init(name: String?, model: KMLModel, line: Int) {
+        self.name = name; self.model = model; self.line = line
+        longitude = model.values["Location.longitude"]; latitude = model.values["Location.latitude"]
+        altitude = model.values["Location.altitude"]; altitudeMode = model.altitudeMode
     }
 }

@@ -280,6 +280,12 @@ struct DocumentationExamples {
         for problem in site.problems { print(problem.error) }   // "site.geojson: feature #1 (id "well"): no height: …"
         let siteResults = try placer.place(site.anchors.map(\.anchor), from: pose)
 
+        let modelsKMZ = Self.packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other/site-models.kmz")
+
+        let models = try GeoAnchor.anchors(kml: modelsKMZ)      // Model and Point placemarks
+        print(models.anchors.map(\.anchor.altitude))            // .meanSeaLevel(331.2), .aboveTerrain(2.0), …
+
+        #expect(models.anchors.map(\.anchor.altitude) == [.meanSeaLevel(331.2), .aboveTerrain(2), .aboveTerrain(0)])
         #expect(site.anchors.map(\.anchor) == [statue] && site.problems.map(\.id) == ["well"])
         #expect(try siteResults[0].get() == result.get())
         let p = try result.get()
