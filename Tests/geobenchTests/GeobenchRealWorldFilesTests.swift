@@ -446,6 +446,20 @@ extension GeobenchInterfaceTests {
 }
 
 extension GeobenchInterfaceTests {
+    static let anchorArgs = ["anchors", "--device", "49.9580,14.3870,372", "--heading", "80", "--fov", "360"]
+
+    /// Places the anchors of `file` and of an anchors CSV with `csv`'s rows (after the header
+    /// `id,latitude,longitude,altitude,altitude_reference,yaw`) from one device pose: the run of
+    /// `file` (exit 2: it has bad features) and both outputs.
+    func placedBeside(_ file: String, csv rows: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (Run, String, String) {
+        let csv = try temporaryFile("anchors.csv", "id,latitude,longitude,altitude,altitude_reference,yaw\n" + rows)
+        let outA = try temporaryFile("a.csv", ""), outB = try temporaryFile("b.csv", "")
+        let a = try geobench(Self.anchorArgs + ["--anchors", file, "--output", outA])
+        let b = try geobench(Self.anchorArgs + ["--anchors", csv, "--output", outB])
+        #expect(a.status == 2 && b.status == 0, "\(a.stderr) \(b.stderr)", sourceLocation: sourceLocation)
+        return (a, try String(contentsOfFile: outA, encoding: .utf8), try String(contentsOfFile: outB, encoding: .utf8))
+    }
+
     /// Anchors from a GeoJSON (a site's models placed in QGIS or geojson.io) place exactly as the
     /// same anchors written in the anchors CSV (the CSV path is tested against pyproj): the same
     /// output, byte for byte; a Point without a height is reported naming its feature, the
@@ -459,16 +473,11 @@ extension GeobenchInterfaceTests {
         {"type":"Feature","properties":{},"geometry":{"type":"LineString","coordinates":[[14.388,49.9578],[14.3962,49.9632]]}}
         ]}
         """)
-        let csv = try temporaryFile("site.csv", "id,latitude,longitude,altitude,altitude_reference,yaw\ngate,49.9578,14.388,375.2,ellipsoid,95\ntemple,49.9632,14.3962,331,msl,0\n")
-        let args = ["anchors", "--device", "49.9580,14.3870,372", "--heading", "80", "--fov", "360"]
-        let outA = try temporaryFile("a.csv", ""), outB = try temporaryFile("b.csv", "")
-        let a = try geobench(args + ["--anchors", geojson, "--output", outA])
-        let b = try geobench(args + ["--anchors", csv, "--output", outB])
-        #expect(a.status == 2 && b.status == 0, "\(a.stderr) \(b.stderr)")
+        let (a, ta, tb) = try placedBeside(geojson, csv: "gate,49.9578,14.388,375.2,ellipsoid,95\ntemple,49.9632,14.3962,331,msl,0\n")
         #expect(a.stderr.contains("site.geojson: feature #2 (id \"well\"): no height") && a.stderr.contains("1 feature(s) other than Points: not anchors"), "\(a.stderr)")
-        let ta = try String(contentsOfFile: outA, encoding: .utf8), tb = try String(contentsOfFile: outB, encoding: .utf8)
         #expect(ta == tb && ta.split(separator: "\n").count == 3, "\(ta) vs \(tb)")
-        let j = try geobench(args + ["--anchors", geojson, "--json", "--output", outA])
+        let outA = try temporaryFile("j.json", "")
+        let j = try geobench(Self.anchorArgs + ["--anchors", geojson, "--json", "--output", outA])
         let errors = try json(try String(contentsOfFile: outA, encoding: .utf8))["errors"] as? [[String: Any]]
         #expect(j.status == 2 && errors?.first?["feature"] as? Int == 2 && errors?.first?["line"] == nil, "\(errors ?? [])")
     }
@@ -480,14 +489,8 @@ extension GeobenchInterfaceTests {
     /// terrain-relative ones fail without a terrain, the tilted and stretched ones are refused,
     /// each naming its placemark's line and the document inside the KMZ.
     @Test func anchorsFromKML() throws {
-        let kmz = Self.otherFixtures + "/site-models.kmz"
-        let csv = try temporaryFile("gate.csv", "id,latitude,longitude,altitude,altitude_reference,yaw\ngate,49.9578,14.388,331.2,msl,95\n")
-        let args = ["anchors", "--device", "49.9580,14.3870,372", "--heading", "80", "--fov", "360"]
-        let outA = try temporaryFile("a.csv", ""), outB = try temporaryFile("b.csv", "")
-        let a = try geobench(args + ["--anchors", kmz, "--output", outA])
-        let b = try geobench(args + ["--anchors", csv, "--output", outB])
-        #expect(a.status == 2 && b.status == 0, "\(a.stderr) \(b.stderr)")
-        #expect(try String(contentsOfFile: outA, encoding: .utf8) == String(contentsOfFile: outB, encoding: .utf8))
+        let (a, ta, tb) = try placedBeside(Self.otherFixtures + "/site-models.kmz", csv: "gate,49.9578,14.388,331.2,msl,95\n")
+        #expect(ta == tb && ta.split(separator: "\n").count == 2, "\(ta) vs \(tb)")
         // GDAL's LIBKML layer is a document inside the KMZ: lines are its lines, and it is named.
         for needle in [":31: (layers/site-models.kml) anchor 'tower':", ":53: (layers/site-models.kml) anchor 'well':", "terrain model (none supplied)",
                        ":64: (layers/site-models.kml) placemark \"statue\": Model tilt 5.0°",
