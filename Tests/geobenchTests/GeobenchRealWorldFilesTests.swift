@@ -499,3 +499,19 @@ extension GeobenchInterfaceTests {
         }
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// The main job's Tours section replays the Závist tour as other tools made it (GDAL's KML and
+    /// KMZ with zones, GPSBabel's FIT course) against the tour file's own events: all equal.
+    @Test func reportReplaysToursFromOtherTools() throws {
+        let r = try geobench(["report", "--only", "Tours"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.contains("the Závist tour made in other tools") }) else {
+            Issue.record("no other-tools tour lines"); return
+        }
+        let block = lines[(start + 1)...].prefix { $0.hasPrefix("    ") }
+        #expect(block.count == 3 && block.filter { $0.hasSuffix("18/18 events equal") }.count == 2 && block.last?.hasSuffix("12/12 events equal") == true,
+                "\(block)")
+    }
+}

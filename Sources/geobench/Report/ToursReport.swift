@@ -54,7 +54,39 @@ enum ToursReport: ReportSection {
                 }
             }
         }
+        lines += try otherTools(context)
         lines += try simulated(context)
+        return lines
+    }
+
+    /// The Závist tour as other tools make it (the repository's test fixtures): GDAL's KML and
+    /// KMZ (stops, path, zones), GPSBabel's FIT course of it (stops as course points), a TCX
+    /// course with a turn cue; each replayed over the Závist walk against the tour file's own
+    /// events (ids renamed by name; the FIT's 15-byte names; zones only where the file has them).
+    static func otherTools(_ context: ReportContext) throws -> [String] {
+        let dir = context.tracesDirectory
+        let other = dir.deletingLastPathComponent().appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces")
+        let tourURL = dir.appendingPathComponent("zavist-tour.tour.geojson"), rawURL = dir.appendingPathComponent("zavist-tour.raw.csv")
+        guard FileManager.default.fileExists(atPath: other.appendingPathComponent("Other/zavist-tour.gdal.kml").path),
+              FileManager.default.fileExists(atPath: tourURL.path), FileManager.default.fileExists(atPath: rawURL.path) else { return [] }
+        context.progress("tours: files other tools made")
+        let reference = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: true)
+        let names = Dictionary(reference.tour.stops.map { ($0.name ?? $0.id, $0.id) }, uniquingKeysWith: { a, _ in a })
+        var lines = ["  the Závist tour made in other tools, over zavist-tour.raw.csv (events vs the tour file's, at the same times):"]
+        for (label, file) in [("KML, GDAL 3.6 (stops, path, zones)", "Other/zavist-tour.gdal.kml"),
+                              ("KMZ, GDAL 3.6 LIBKML", "Other/zavist-tour.libkml.kmz"),
+                              ("FIT course, GPSBabel 1.8 (no zones)", "FIT/course.gpsbabel.fit")] {
+            let r = try TourReplay.run(tour: other.appendingPathComponent(file), trace: rawURL, filtered: true)
+            func renamed(_ id: String) -> String {
+                if id == "path" { return reference.tour.pathID }
+                return names[id] ?? names.first { $0.key.hasPrefix(id) && id.utf8.count == 15 }?.value ?? id
+            }
+            let got = r.events.map { "\($0.time) \($0.kind.rawValue) \(renamed($0.id))" }
+            let hasZones = !r.tour.zones.isEmpty
+            let want = reference.events.filter { hasZones || $0.feature != .zone }.map { "\($0.time) \($0.kind.rawValue) \($0.id)" }
+            lines.append("    \(label.padding(toLength: 38, withPad: " ", startingAt: 0)) \(r.tour.stops.count) stops, \(r.tour.zones.count) zones: "
+                         + (got == want ? "\(got.count)/\(want.count) events equal" : "events DIFFER (\(got.count) vs \(want.count))"))
+        }
         return lines
     }
 
