@@ -37,7 +37,8 @@ struct AnchorsCommand: ParsableCommand {
 
         Or a KML/KMZ (--anchors FILE.kml: models placed in Google Earth or SketchUp): every Model and \
         untimed Point placemark is an anchor (id = <name>; altitudeMode absolute = MSL, \
-        relativeToGround and clampToGround = above the terrain, which needs a DEM; a Model's heading \
+        relativeToGround and clampToGround = above the terrain of --dem FILE.asc (ESRI ASCII grid, \
+        --dem-datum msl through --geoid, or ellipsoid); a Model's heading \
         is the yaw, its scale uniform, tilt and roll 0). Or a GeoJSON (--anchors FILE.geojson: a site's models placed in QGIS or geojson.io): each \
         Point feature is an anchor — id from its id, else name, else "anchor N"; height from the \
         properties altitude and altitude_reference (ellipsoid, msl, terrain, floor), else the third \
@@ -99,6 +100,12 @@ struct AnchorsCommand: ParsableCommand {
     @Option(help: "Device height above the floor/ground, meters (horizon test).")
     var heightAboveFloor: Double = 1.5
 
+    @Option(help: "ESRI ASCII grid DEM (geographic, WGS84) for anchors above the terrain (KML relativeToGround/clampToGround, GeoJSON terrain).")
+    var dem: String?
+
+    @Option(help: "Vertical datum of the --dem heights: msl (through --geoid, default) or ellipsoid.")
+    var demDatum: String = "msl"
+
     func run() throws {
         var rowErrors = 0
         try withInputErrors {
@@ -130,7 +137,8 @@ struct AnchorsCommand: ParsableCommand {
                 // Google Earth / SketchUp models and untimed Points; errors name the placemark's line.
                 // Lines are the placemark's in its document (a KMZ's problems name the document).
                 let read = try GeoAnchor.anchors(kml: URL(fileURLWithPath: anchors))
-                func doc(_ s: String) -> String { s.hasPrefix(anchors + "/") ? "(\(s.dropFirst(anchors.count + 1))) " : "" }
+                let archive = URL(fileURLWithPath: anchors).path   // the readers' sources are absolute paths
+                func doc(_ s: String) -> String { s.hasPrefix(archive + "/") ? "(\(s.dropFirst(archive.count + 1))) " : "" }
                 parsed = (read.anchors.map { ($0.feature, $0.anchor) }, read.problems.map { ($0.feature, $0.id, doc($0.error.source) + $0.error.message) })
                 kmlDocuments = Dictionary(read.anchors.map { ($0.anchor.id, doc($0.source)) }, uniquingKeysWith: { a, _ in a })
                 source = anchors
@@ -139,7 +147,16 @@ struct AnchorsCommand: ParsableCommand {
                 parsed = try AnchorRows.parse(table)
                 source = table.source
             }
-            let needsGeoid = deviceReference == .msl || parsed.anchors.contains { if case .meanSeaLevel = $0.anchor.altitude { return true } else { return false } }
+            var terrain: ESRIASCIIGrid? = nil
+            if let dem {
+                guard let datum = VerticalReference(rawValue: demDatum) else {
+                    throw InputError(file: "--dem-datum", line: nil,
+                                     message: "unknown datum '\(demDatum)' (\(VerticalReference.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                terrain = try located(dem) { try ESRIASCIIGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
+            }
+            let needsGeoid = deviceReference == .msl || terrain?.verticalReference == .meanSeaLevel
+                || parsed.anchors.contains { if case .meanSeaLevel = $0.anchor.altitude { return true } else { return false } }
             var geoidModel: GeoidGrid? = nil
             var geoidError: String? = nil
             if needsGeoid {
@@ -155,7 +172,7 @@ struct AnchorsCommand: ParsableCommand {
             case .arkitGravity: convention = .arkitGravity(sessionHeading: heading)
             case .arcore: convention = .arcoreEarth
             }
-            let placer = AnchorPlacer(environment: AnchorEnvironment(geoid: geoidModel), convention: convention,
+            let placer = AnchorPlacer(environment: AnchorEnvironment(geoid: geoidModel, terrain: terrain), convention: convention,
                                       configuration: PlacementConfiguration(maxRange: maxRange, horizontalFieldOfView: fov))
             let pose = DevicePose(
                 position: GeodeticCoordinate(latitude: lat, longitude: lon, height: h,

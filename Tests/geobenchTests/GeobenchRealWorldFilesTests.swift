@@ -449,12 +449,13 @@ extension GeobenchInterfaceTests {
     static let anchorArgs = ["anchors", "--device", "49.9580,14.3870,372", "--heading", "80", "--fov", "360"]
 
     /// Places the anchors of `file` and of an anchors CSV with `csv`'s rows (after the header
-    /// `id,latitude,longitude,altitude,altitude_reference,yaw`) from one device pose: the run of
-    /// `file` (exit 2: it has bad features) and both outputs.
-    func placedBeside(_ file: String, csv rows: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> (Run, String, String) {
+    /// `id,latitude,longitude,altitude,altitude_reference,yaw`) from one device pose (`options`
+    /// for `file` only): the run of `file` (exit 2: it has bad features) and both outputs.
+    func placedBeside(_ file: String, csv rows: String, _ options: [String] = [],
+                      sourceLocation: SourceLocation = #_sourceLocation) throws -> (Run, String, String) {
         let csv = try temporaryFile("anchors.csv", "id,latitude,longitude,altitude,altitude_reference,yaw\n" + rows)
         let outA = try temporaryFile("a.csv", ""), outB = try temporaryFile("b.csv", "")
-        let a = try geobench(Self.anchorArgs + ["--anchors", file, "--output", outA])
+        let a = try geobench(Self.anchorArgs + ["--anchors", file, "--output", outA] + options)
         let b = try geobench(Self.anchorArgs + ["--anchors", csv, "--output", outB])
         #expect(a.status == 2 && b.status == 0, "\(a.stderr) \(b.stderr)", sourceLocation: sourceLocation)
         return (a, try String(contentsOfFile: outA, encoding: .utf8), try String(contentsOfFile: outB, encoding: .utf8))
@@ -497,6 +498,16 @@ extension GeobenchInterfaceTests {
                        ":88: (layers/site-models.kml) placemark \"wall\": Model scale 2.0, 1.0, 1.0 is not uniform"] {
             #expect(a.stderr.contains(needle), "\(needle): \(a.stderr)")
         }
+        // With a DEM (flat, 370 m above the ellipsoid: --dem-datum ellipsoid) the tower
+        // (relativeToGround 2 m) and the well (clampToGround) place as the same anchors at 372 m
+        // and 370 m ellipsoidal in a CSV, byte for byte.
+        var dem = "ncols 40\nnrows 40\nxllcenter 14.37\nyllcenter 49.945\ncellsize 0.001\n"
+        for _ in 0..<40 { dem += Array(repeating: "370.000", count: 40).joined(separator: " ") + "\n" }
+        let demFile = try temporaryFile("flat.asc", dem)
+        let (d, td, tc) = try placedBeside(Self.otherFixtures + "/site-models.kmz",
+                                           csv: "gate,49.9578,14.388,331.2,msl,95\ntower,49.9632,14.3962,372,ellipsoid,10\nwell,49.9595,14.3935,370,ellipsoid,0\n",
+                                           ["--dem", demFile, "--dem-datum", "ellipsoid"])
+        #expect(td == tc && td.split(separator: "\n").count == 4 && !d.stderr.contains("terrain model"), "\(td) vs \(tc) \(d.stderr)")
     }
 }
 
