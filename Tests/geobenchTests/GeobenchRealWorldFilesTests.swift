@@ -288,17 +288,23 @@ extension GeobenchInterfaceTests {
 }
 
 extension GeobenchInterfaceTests {
+    /// The lines indented under `heading` in the main job's `section` (`report --only`); nil, an
+    /// issue recorded, when the heading is missing.
+    func reportBlock(section: String, heading: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> ArraySlice<String>? {
+        let r = try geobench(["report", "--only", section])
+        #expect(r.status == 0, "\(r.stderr)", sourceLocation: sourceLocation)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        guard let start = lines.firstIndex(where: { $0.contains(heading) }) else {
+            Issue.record("no '\(heading)' in the \(section) section", sourceLocation: sourceLocation); return nil
+        }
+        return lines[(start + 1)...].prefix { $0.hasPrefix("    ") }
+    }
+
     /// The main job's Traces section reads the files other tools wrote (the fixtures) and compares
     /// each with the file it was made from: every pair agrees (times equal, observations equal),
     /// within the formats' own resolution (FIT's 0.2 m heights, GPSBabel's decimals).
     @Test func reportReadsOtherToolsFiles() throws {
-        let r = try geobench(["report", "--only", "Traces"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let lines = r.stdout.split(separator: "\n").map(String.init)
-        guard let start = lines.firstIndex(where: { $0.contains("other tools' files vs the file each was made from") }) else {
-            Issue.record("no other-tools lines"); return
-        }
-        let block = lines[(start + 1)...].prefix { $0.hasPrefix("    ") }
+        guard let block = try reportBlock(section: "Traces", heading: "other tools' files vs the file each was made from") else { return }
         #expect(block.count == 17)
         #expect(block.contains { $0.contains("u-blox UBX NAV-PVT") && $0.contains("28/28 fixes (+2 NAV-PVT without a fix or time), times equal (12 µs)") })
         #expect(block.contains { $0.contains("Sensor Logger Location.csv") && $0.contains("20/20 fixes, times equal (1 µs), |Δ°| 0.0e+00") })
@@ -515,13 +521,7 @@ extension GeobenchInterfaceTests {
     /// The main job's Tours section replays the Závist tour as other tools made it (GDAL's KML and
     /// KMZ with zones, GPSBabel's FIT course) against the tour file's own events: all equal.
     @Test func reportReplaysToursFromOtherTools() throws {
-        let r = try geobench(["report", "--only", "Tours"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let lines = r.stdout.split(separator: "\n").map(String.init)
-        guard let start = lines.firstIndex(where: { $0.contains("the Závist tour made in other tools") }) else {
-            Issue.record("no other-tools tour lines"); return
-        }
-        let block = lines[(start + 1)...].prefix { $0.hasPrefix("    ") }
+        guard let block = try reportBlock(section: "Tours", heading: "the Závist tour made in other tools") else { return }
         #expect(block.count == 3 && block.filter { $0.hasSuffix("18/18 events equal") }.count == 2 && block.last?.hasSuffix("12/12 events equal") == true,
                 "\(block)")
     }
