@@ -73,4 +73,14 @@ struct GPSLoggerCSVTests {
             return e?.line == 4 && e?.message == "lat '49.9566x234' is not a number"
         }
     }
+
+    /// Seeded mutations (as GNSSReaderFuzzTests): fixes within their ranges, or a
+    /// TraceFormatError naming the mutant — never a trap.
+    @Test func mutants() throws {
+        try GNSSReaderFuzzTests.expectMutantsReadOrRefused(["gpslogger.csv", "gpslogger-v1.csv"].map { Self.dir.appendingPathComponent($0) }, seed: 0x6915, count: 150) { data, source in
+            var fixes: [Fix] = []
+            _ = try CSVTraceReader.read(ByteLineReader(data: data, source: source), onFix: { fixes.append($0) })
+            return fixes
+        }
+    }
 }

@@ -44,4 +44,14 @@ struct SensorLoggerTests {
             #expect(abs(f.height! - f.geoidSeparation! - t.height!) < 1e-9)
         }
     }
+
+    /// Seeded mutations (as GNSSReaderFuzzTests): fixes within their ranges, or a
+    /// TraceFormatError naming the mutant — never a trap.
+    @Test func mutants() throws {
+        try GNSSReaderFuzzTests.expectMutantsReadOrRefused(["Location.csv", "WatchLocation.csv"].map { Self.dir.appendingPathComponent($0) }, seed: 0x5E45, count: 150) { data, source in
+            var fixes: [Fix] = []
+            _ = try CSVTraceReader.read(ByteLineReader(data: data, source: source), onFix: { fixes.append($0) })
+            return fixes
+        }
+    }
 }
