@@ -35,6 +35,8 @@ struct AnchorsCommand: ParsableCommand {
         plus error_deg (expected angular error, degrees) and quaternion [x, y, z, w] (model \
         orientation in the frame); each error has file, line, id, message.
 
+        Or a GPX file's waypoints (--anchors FILE.gpx: points surveyed with a GNSS app; id = <name>, \
+        altitude <ele> MSL; a waypoint without <ele> is an error naming it). \
         Or a KML/KMZ (--anchors FILE.kml: models placed in Google Earth or SketchUp): every Model and \
         untimed Point placemark is an anchor (id = <name>; altitudeMode absolute = MSL, \
         relativeToGround and clampToGround = above the terrain of --dem FILE.asc (ESRI ASCII grid, \
@@ -79,7 +81,7 @@ struct AnchorsCommand: ParsableCommand {
     @Option(help: "Device vertical accuracy (68 %), meters (not used for floor-relative anchors).")
     var verticalAccuracy: Double = 0
 
-    @Option(help: "Anchors CSV file ('-' for stdin), a GeoJSON whose Point features are the anchors (.geojson), or a KML/KMZ's Models and Points (.kml/.kmz).")
+    @Option(help: "Anchors CSV file ('-' for stdin), a GeoJSON whose Point features are the anchors (.geojson), a KML/KMZ's Models and Points (.kml/.kmz), or a GPX file's waypoints (.gpx, <ele> MSL).")
     var anchors: String
 
     @Flag(help: "Write JSON instead of CSV.")
@@ -127,12 +129,19 @@ struct AnchorsCommand: ParsableCommand {
             let source: String
             // A KMZ's anchors by id: the document inside it their lines are in ("(layers/x.kml) ").
             var kmlDocuments: [String: String] = [:]
+            var gpxWaypoints = false
             if isGeoJSON {
                 let path = anchors
                 let read = GeoAnchor.anchors(geoJSON: try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: path)), source: path)
                 parsed = (read.anchors.map { ($0.feature, $0.anchor) }, read.problems.map { ($0.feature, $0.id, $0.error.message) })
                 source = path
                 if read.otherFeatures > 0 { Stderr.print("\(path): \(read.otherFeatures) feature(s) other than Points: not anchors") }
+            } else if TraceIO.kind(of: anchors) == "gpx" {
+                // Surveyed waypoints, <ele> MSL; problems name the waypoint by position.
+                let read = try GeoAnchor.anchors(gpx: URL(fileURLWithPath: anchors))
+                parsed = (read.anchors.map { ($0.feature, $0.anchor) }, read.problems.map { ($0.feature, $0.id, $0.error.message) })
+                source = anchors
+                gpxWaypoints = true
             } else if isKML {
                 // Google Earth / SketchUp models and untimed Points; errors name the placemark's line.
                 // Lines are the placemark's in its document (a KMZ's problems name the document).
@@ -191,20 +200,21 @@ struct AnchorsCommand: ParsableCommand {
                     let numbers = [p.position.x, p.position.y, p.position.z, p.distance, p.bearing, p.uncertainty.meters,
                                    p.uncertainty.degrees, Double(q.x), Double(q.y), Double(q.z), Double(q.w)]
                     if numbers.allSatisfy(\.isFinite) { placed.append(p) } else {
-                        errors.append((row.line, row.anchor.id, (isGeoJSON ? "feature #\(row.line) " : kmlDocuments[row.anchor.id] ?? "")
+                        errors.append((row.line, row.anchor.id, (isGeoJSON ? "feature #\(row.line) " : gpxWaypoints ? "waypoint \(row.line + 1) " : kmlDocuments[row.anchor.id] ?? "")
                                        + "anchor '\(row.anchor.id)': its placement is not finite (a coordinate or altitude out of range)"))
                     }
                 case .failure(let e):
-                    var msg = (isGeoJSON ? "feature #\(row.line) " : kmlDocuments[row.anchor.id] ?? "") + "anchor '\(row.anchor.id)': \(e)"
+                    var msg = (isGeoJSON ? "feature #\(row.line) " : gpxWaypoints ? "waypoint \(row.line + 1) " : kmlDocuments[row.anchor.id] ?? "")
+                        + "anchor '\(row.anchor.id)': \(e)"
                     if case .verticalReferenceMismatch = e, let geoidError { msg += " (geoid: \(geoidError))" }
                     errors.append((row.line, row.anchor.id, msg))
                 }
             }
             errors.sort { $0.line < $1.line }
-            for e in errors { Stderr.print(isGeoJSON ? "\(source): \(e.message)" : "\(source):\(e.line): \(e.message)") }
+            for e in errors { Stderr.print(isGeoJSON || gpxWaypoints ? "\(source): \(e.message)" : "\(source):\(e.line): \(e.message)") }
             rowErrors = errors.count
             if json {
-                try writeJSON(placed, errors: errors, source: source, features: isGeoJSON)
+                try writeJSON(placed, errors: errors, source: source, features: isGeoJSON || gpxWaypoints)
             } else {
                 let w = try CSVWriter(path: output, header: ["id", "x", "y", "z", "distance", "bearing", "error_m", "visible"])
                 for p in placed {

@@ -526,3 +526,14 @@ extension GeobenchInterfaceTests {
                 "\(block)")
     }
 }
+
+extension GeobenchInterfaceTests {
+    /// Surveyed points as GPX waypoints (GPSBabel's GPX of a unicsv, scripts/dev/kml_anchor_fixtures.sh):
+    /// `<ele>` MSL, so they place exactly as the same anchors in a CSV with altitude_reference
+    /// msl; the waypoint without `<ele>` is reported by position.
+    @Test func anchorsFromGPXWaypoints() throws {
+        let (a, ta, tb) = try placedBeside(Self.otherFixtures + "/survey.gpsbabel.gpx", csv: "gate,49.9578,14.388,331.2,msl,0\ntower,49.9632,14.3962,336.5,msl,0\n")
+        #expect(ta == tb && ta.split(separator: "\n").count == 3, "\(ta) vs \(tb)")
+        #expect(a.stderr.contains("survey.gpsbabel.gpx: waypoint 3 (\"well\"): no <ele>: a model needs a height"), "\(a.stderr)")
+    }
+}

@@ -10,6 +10,9 @@
 #                         tilted statue and a stretched wall (both refused by the reader)
 #   site-models.kmz       ogr2ogr -f LIBKML of it: Model placemarks (Location, Orientation, Scale,
 #                         Link) as GDAL writes them, the well a Point
+#   survey.gpsbabel.gpx   gpsbabel -i unicsv -o gpx of three surveyed points (Name, Latitude,
+#                         Longitude, Altitude MSL; the well without one): waypoints as anchors
+#                         (needs gpsbabel 1.8.0)
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 out="$here/Tests/GeoAnchorKitTests/Fixtures/Traces/Other"
@@ -24,3 +27,6 @@ cat > "$out/site-models.geojson" <<'EOF'
 EOF
 rm -f "$out/site-models.kmz"
 ogr2ogr -f LIBKML "$out/site-models.kmz" "$out/site-models.geojson"
+printf 'Name,Latitude,Longitude,Altitude\ngate,49.9578,14.388,331.2\ntower,49.9632,14.3962,336.5\nwell,49.9595,14.3935,\n' > "$out/survey.csv.tmp"
+gpsbabel -i unicsv -f "$out/survey.csv.tmp" -o gpx -F "$out/survey.gpsbabel.gpx"
+rm -f "$out/survey.csv.tmp"

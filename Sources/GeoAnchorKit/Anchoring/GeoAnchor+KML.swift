@@ -64,3 +64,31 @@ extension GeoAnchor {
         return read
     }
 }
+
+extension GeoAnchor {
+    /// The anchors of a GPX file's waypoints (`wpt`) — points surveyed with a GNSS app or planned
+    /// in an outdoor app: id = `<name>` (whitespace trimmed) or `waypoint N`, height `<ele>` above
+    /// mean sea level (GPX's elevation: ``AnchorAltitude/meanSeaLevel(_:)``, the geoid needed).
+    /// A waypoint without `<ele>` (a model needs a height) or with a name already used is a
+    /// problem naming it by position among the waypoints (`waypoint 3 ("gate"): …`); `feature` is
+    /// that 0-based position.
+    /// - Throws: ``TraceFormatError`` for a file that is not GPX or a bad value (with its line).
+    public static func anchors(gpx url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> FileRead {
+        var read = FileRead()
+        let waypoints = try GPXReader.waypoints(url: url, options: options)
+        var seen: [String: Int] = [:]
+        for (k, (w, id)) in zip(waypoints, GPXWaypoint.stopIDs(waypoints)).enumerated() {
+            func problem(_ m: String) {
+                read.problems.append((k, id, TraceFormatError(source: url.path, line: nil, message: "waypoint \(k + 1) (\"\(id)\"): \(m)")))
+            }
+            guard let ele = w.altitude else { problem("no <ele>: a model needs a height"); continue }
+            if let j = seen[id] { problem("name \"\(id)\" is also waypoint \(j + 1)'s"); continue }
+            let anchor = GeoAnchor(id: id, latitude: w.latitude, longitude: w.longitude, altitude: .meanSeaLevel(ele),
+                                   metadata: w.name.map { ["name": $0] } ?? [:])
+            do { try anchor.validate() } catch { problem("\(error)"); continue }
+            seen[id] = k
+            read.anchors.append((k, url.path, anchor))
+        }
+        return read
+    }
+}

@@ -282,8 +282,13 @@ struct DocumentationExamples {
 
         let modelsKMZ = Self.packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other/site-models.kmz")
 
+        let surveyGPX = Self.packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other/survey.gpsbabel.gpx")
+
         let models = try GeoAnchor.anchors(kml: modelsKMZ)      // Model and Point placemarks
         print(models.anchors.map(\.anchor.altitude))            // .meanSeaLevel(331.2), .aboveTerrain(2.0), …
+        let survey = try GeoAnchor.anchors(gpx: surveyGPX)      // GPX waypoints, <ele> above mean sea level
+
+        #expect(survey.anchors.map(\.anchor.altitude) == [.meanSeaLevel(331.2), .meanSeaLevel(336.5)] && survey.problems.map(\.id) == ["well"])
 
         #expect(models.anchors.map(\.anchor.altitude) == [.meanSeaLevel(331.2), .aboveTerrain(2), .aboveTerrain(0)])
         #expect(site.anchors.map(\.anchor) == [statue] && site.problems.map(\.id) == ["well"])
