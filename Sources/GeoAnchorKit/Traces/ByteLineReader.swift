@@ -65,6 +65,16 @@ public final class ByteLineReader {
         return nil
     }
 
+    /// The whole contents of a binary file (FIT, UBX), decompressed when it is a gzip, compress
+    /// or single-file ZIP (``decompressedContents(of:)``).
+    /// - Throws: ``TraceFormatError`` "cannot read file", or for corrupt compressed data.
+    static func contents(of url: URL) throws(TraceFormatError) -> Data {
+        if let unpacked = try decompressedContents(of: url) { return unpacked }
+        do { return try Data(contentsOf: url) } catch {
+            throw TraceFormatError(source: url.path, line: nil, message: "cannot read file")
+        }
+    }
+
     /// True when `magic` (a file's first bytes) starts a gzip, `compress` or ZIP file.
     static func isCompressed(_ magic: [UInt8]) -> Bool {
         Gzip.looksLike(magic) || UnixCompress.looksLike(magic) || ZipArchive.looksLike(magic)

@@ -31,7 +31,7 @@ public enum FITReader {
     public static func read(url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
         try options.check(source: url.path)
-        return try read(data: contents(of: url), source: url.path, options: options, onFix: onFix)
+        return try read(data: ByteLineReader.contents(of: url), source: url.path, options: options, onFix: onFix)
     }
 
     /// Reads FIT bytes in memory; `source` names them in errors.
@@ -64,7 +64,7 @@ public enum FITReader {
     public static func coursePoints(url: URL, options: TraceReadConfiguration = TraceReadConfiguration()) throws(TraceFormatError) -> [GPXWaypoint] {
         try TraceReader.typedReaderError(source: url.path) {
             try options.check(source: url.path)
-            return try coursePoints(data: contents(of: url), source: url.path, options: options)
+            return try coursePoints(data: ByteLineReader.contents(of: url), source: url.path, options: options)
         }
     }
 
@@ -106,7 +106,7 @@ public enum FITReader {
             try options.check(source: url.path)
             var summary = TraceReadSummary()
             var file = -1
-            try messages(contents(of: url), source: url.path) { m, offset in
+            try messages(ByteLineReader.contents(of: url), source: url.path) { m, offset in
                 if m.fileIndex != file { file = m.fileIndex; lines.append([]) }
                 guard m.global == 20, let la = m.signed(0), let lo = m.signed(1) else { return }
                 let h = altitude(m)
@@ -121,13 +121,6 @@ public enum FITReader {
             }
         }
         return lines.filter { !$0.isEmpty }
-    }
-
-    static func contents(of url: URL) throws -> Data {
-        if let unpacked = try ByteLineReader.decompressedContents(of: url) { return unpacked }
-        do { return try Data(contentsOf: url) } catch {
-            throw TraceFormatError(source: url.path, line: nil, message: "cannot read file")
-        }
     }
 
     static func semicircles(_ v: Int32) -> Double { Double(v) * 180 / 2_147_483_648 }

@@ -87,17 +87,8 @@ public enum GPXReader {
     static func read(url: URL, options: TraceReadConfiguration, onFix: (Fix) throws -> Void, onUntimedPoint: ((Fix) throws -> Void)?,
                      onWaypoint: ((GPXWaypoint) throws -> Void)?, onLinePoint: ((Bool, Int, Fix) -> Void)?) throws -> TraceReadSummary {
         try options.check(source: url.path)
-        guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
-            throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
-        }
-        if let text = try ByteLineReader.decompressedContents(of: url) {   // walk.gpx.gz
-            try XMLInputCheck.check(data: text, source: url.path, format: XMLInputCheck.gpx)
-            return try read(stream: InputStream(data: text), source: url.path, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
-                            onWaypoint: onWaypoint, onLinePoint: onLinePoint)
-        }
-        try XMLInputCheck.check(url: url, format: XMLInputCheck.gpx)
-        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onUntimedPoint: onUntimedPoint,
-                        onWaypoint: onWaypoint, onLinePoint: onLinePoint)
+        return try read(stream: XMLInputCheck.openStream(url: url, format: XMLInputCheck.gpx), source: url.path, options: options,
+                        onFix: onFix, onUntimedPoint: onUntimedPoint, onWaypoint: onWaypoint, onLinePoint: onLinePoint)
     }
 
     /// Reads GPX from bytes in memory.
@@ -220,10 +211,7 @@ public enum GPXReader {
             return Substring(u[a..<b])
         }
 
-        func fail(_ line: Int, _ message: String) {
-            let e = TraceFormatError(source: source, line: line, message: message)
-            if options.skipInvalid { summary.skip(e) } else { formatError = e; parser?.abortParsing() }
-        }
+        func fail(_ line: Int, _ message: String) { reject(line: line, message, parser) }
 
         func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                     qualifiedName qName: String?, attributes: [String: String] = [:]) {

@@ -53,21 +53,12 @@ public enum KMLReader {
                      onWaypoint: ((GPXWaypoint) throws -> Void)?, onLine: (([Fix]) -> Void)?,
                      onArea: ((KMLArea) -> Void)? = nil, onPlacedObject: ((KMLPlacedObject) -> Void)? = nil) throws -> TraceReadSummary {
         try options.check(source: url.path)
-        guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
-            throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
-        }
         if let archive = try kmzArchive(url: url) {
             return try readKMZ(archive: archive, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine,
                                onArea: onArea, onPlacedObject: onPlacedObject)
         }
-        if let text = try ByteLineReader.decompressedContents(of: url) {   // doc.kml.gz
-            try XMLInputCheck.check(data: text, source: url.path, format: XMLInputCheck.kml)
-            return try read(stream: InputStream(data: text), source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint,
-                            onLine: onLine, onArea: onArea, onPlacedObject: onPlacedObject)
-        }
-        try XMLInputCheck.check(url: url, format: XMLInputCheck.kml)
-        return try read(stream: stream, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine,
-                        onArea: onArea, onPlacedObject: onPlacedObject)
+        return try read(stream: XMLInputCheck.openStream(url: url, format: XMLInputCheck.kml), source: url.path, options: options,
+                        onFix: onFix, onWaypoint: onWaypoint, onLine: onLine, onArea: onArea, onPlacedObject: onPlacedObject)
     }
 
     /// Reads KML (or KMZ) from bytes in memory; `source` names it in errors.
@@ -478,17 +469,9 @@ public enum KMLReader {
                     (c.0, c.1, k < p.pointAbsolute.count && p.pointAbsolute[k] && c.2 != nil ? c.2 : a)
                 }
             }
-            if let bad = p.invalid {
-                let e = TraceFormatError(source: source, line: bad.line, message: bad.message)
-                if options.skipInvalid { summary.skip(e); return }
-                formatError = e
-                parser.abortParsing()
-                return
-            }
-            for f in trackFixes where f.validationProblem != nil {
-                let e = TraceFormatError(source: source, line: p.line, message: "placemark: " + f.validationProblem!)
-                if options.skipInvalid { summary.skip(e); return }
-                formatError = e; parser.abortParsing(); return
+            if let bad = p.invalid { return reject(line: bad.line, bad.message, parser) }
+            if let problem = trackFixes.lazy.compactMap(\.validationProblem).first {
+                return reject(line: p.line, "placemark: " + problem, parser)
             }
             do {
                 for f in trackFixes { try onFix(f); summary.fixes += 1 }

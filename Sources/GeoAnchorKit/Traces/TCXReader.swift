@@ -64,15 +64,16 @@ public enum TCXReader {
 
     /// The points of ``lines(url:options:)`` with whether each has an altitude.
     static func linePoints(url: URL, options: TraceReadConfiguration) throws(TraceFormatError) -> [[(coordinate: GeodeticCoordinate, hasHeight: Bool)]] {
-        var lines: [Int: [(coordinate: GeodeticCoordinate, hasHeight: Bool)]] = [:]
-        var order: [Int] = []
+        // Tracks come in document order: a new index starts a new line.
+        var lines: [[(coordinate: GeodeticCoordinate, hasHeight: Bool)]] = []
+        var current: Int? = nil
         _ = try TraceReader.typedReaderError(source: url.path) {
             try read(url: url, options: options, sink: Sink(onLinePoint: { track, c, hasHeight in
-                if lines[track] == nil { order.append(track) }
-                lines[track, default: []].append((c, hasHeight))
+                if track != current { lines.append([]); current = track }
+                lines[lines.count - 1].append((c, hasHeight))
             }))
         }
-        return order.map { lines[$0]! }
+        return lines
     }
 
     /// What a read delivers: fixes, course points, line points (track index, position, whether it
@@ -93,15 +94,7 @@ public enum TCXReader {
 
     static func read(url: URL, options: TraceReadConfiguration, sink: Sink) throws -> TraceReadSummary {
         try options.check(source: url.path)
-        guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
-            throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
-        }
-        if let text = try ByteLineReader.decompressedContents(of: url) {
-            try XMLInputCheck.check(data: text, source: url.path, format: XMLInputCheck.tcx)
-            return try read(stream: InputStream(data: text), source: url.path, options: options, sink: sink)
-        }
-        try XMLInputCheck.check(url: url, format: XMLInputCheck.tcx)
-        return try read(stream: stream, source: url.path, options: options, sink: sink)
+        return try read(stream: XMLInputCheck.openStream(url: url, format: XMLInputCheck.tcx), source: url.path, options: options, sink: sink)
     }
 
     /// Reads TCX from bytes in memory; `source` names it in errors.
@@ -203,10 +196,7 @@ public enum TCXReader {
         /// to be left out.
         func refused(_ bad: (line: Int, message: String)?, _ parser: XMLParser) -> Bool {
             guard let bad else { return false }
-            let e = TraceFormatError(source: source, line: bad.line, message: bad.message)
-            if options.skipInvalid { summary.skip(e); return true }
-            formatError = e
-            parser.abortParsing()
+            reject(line: bad.line, bad.message, parser)
             return true
         }
 

@@ -27,7 +27,7 @@ public enum UBXReader {
     public static func read(url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
                             onFix: (Fix) throws -> Void) throws -> TraceReadSummary {
         try options.check(source: url.path)
-        return try read(data: FITReader.contents(of: url), source: url.path, options: options, onFix: onFix)
+        return try read(data: ByteLineReader.contents(of: url), source: url.path, options: options, onFix: onFix)
     }
 
     /// Reads UBX bytes in memory; `source` names them in errors.

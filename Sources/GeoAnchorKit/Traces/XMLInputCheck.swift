@@ -111,6 +111,22 @@ enum XMLInputCheck {
                          message: "not valid UTF-8 (a \(format) document without an encoding declaration is UTF-8; declare the encoding it is in, e.g. encoding=\"ISO-8859-1\")")
     }
 
+    /// A checked stream over a file for `XMLParser`: its decompressed text for a gzip, compress
+    /// or single-file ZIP file (``ByteLineReader/decompressedContents(of:)``), else the file
+    /// itself — each checked first (``check(data:source:format:)``, ``check(url:format:)``).
+    /// - Throws: ``TraceFormatError`` "cannot open file", or the check's.
+    static func openStream(url: URL, format: Format) throws(TraceFormatError) -> InputStream {
+        guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
+            throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
+        }
+        if let text = try ByteLineReader.decompressedContents(of: url) {   // walk.gpx.gz, doc.kml.gz
+            try check(data: text, source: url.path, format: format)
+            return InputStream(data: text)
+        }
+        try check(url: url, format: format)
+        return stream
+    }
+
     /// Checks a document in memory.
     static func check(data: Data, source: String, format: Format) throws(TraceFormatError) {
         try refuseEntityDeclarations(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source, format: format)
@@ -142,7 +158,21 @@ protocol TraceXMLDelegate: XMLParserDelegate {
     /// An error thrown by the caller's callback (rethrown as is).
     var callbackError: (any Error)? { get }
     /// A bad value or structure the delegate found (with its line).
-    var formatError: TraceFormatError? { get }
+    var formatError: TraceFormatError? { get set }
+    /// What the read found so far (skipped records counted here).
+    var summary: TraceReadSummary { get set }
+    /// Names the document in errors.
+    var source: String { get }
+    var options: TraceReadConfiguration { get }
+}
+
+extension TraceXMLDelegate {
+    /// A bad value at `line`: with ``TraceReadConfiguration/skipInvalid`` skipped and counted,
+    /// else the read's error (`parser` stops).
+    func reject(line: Int?, _ message: String, _ parser: XMLParser?) {
+        let e = TraceFormatError(source: source, line: line, message: message)
+        if options.skipInvalid { summary.skip(e) } else { formatError = e; parser?.abortParsing() }
+    }
 }
 
 extension XMLInputCheck {
