@@ -382,10 +382,7 @@ extension PathNetwork {
     ///   phantom climbs; the reason names the segment and point, 1-based).
     public init(gpx url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
                 distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
-        let read: (lines: [[Fix]], areRoutes: Bool)
-        do { read = try GPXReader.linePoints(url: url, options: options) } catch {
-            throw .malformedInput(source: error.source, line: error.line, reason: error.message)
-        }
+        let read = try Self.reading { () throws(TraceFormatError) in try GPXReader.linePoints(url: url, options: options) }
         try self.init(fileLines: read.lines.map { $0.map { p in
             (GeodeticCoordinate(latitude: p.latitude, longitude: p.longitude, altitude: p.height ?? 0), p.height != nil)
         } }, source: url.path, kind: read.areRoutes ? "route" : "track segment", what: "track segment or route with points",
@@ -403,11 +400,7 @@ extension PathNetwork {
     ///   point, 1-based).
     public init(tcx url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
                 distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
-        let lines: [[(coordinate: GeodeticCoordinate, hasHeight: Bool)]]
-        do { lines = try TCXReader.linePoints(url: url, options: options) } catch {
-            throw .malformedInput(source: error.source, line: error.line, reason: error.message)
-        }
-        try self.init(fileLines: lines, source: url.path, kind: "Track", what: "Track with positioned trackpoints",
+        try self.init(fileLines: Self.reading { () throws(TraceFormatError) in try TCXReader.linePoints(url: url, options: options) }, source: url.path, kind: "Track", what: "Track with positioned trackpoints",
                       height: ("no AltitudeMeters", "AltitudeMeters"), distance: distance)
     }
 
@@ -421,12 +414,14 @@ extension PathNetwork {
     ///   some records with an altitude and others without.
     public init(fit url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
                 distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
-        let lines: [[(coordinate: GeodeticCoordinate, hasHeight: Bool)]]
-        do { lines = try FITReader.linePoints(url: url, options: options) } catch {
-            throw .malformedInput(source: error.source, line: error.line, reason: error.message)
-        }
-        try self.init(fileLines: lines, source: url.path, kind: "FIT file", what: "record with a position",
+        try self.init(fileLines: Self.reading { () throws(TraceFormatError) in try FITReader.linePoints(url: url, options: options) }, source: url.path, kind: "FIT file", what: "record with a position",
                       height: ("no altitude", "an altitude"), distance: distance)
+    }
+
+    /// What a reader read from a path file, its ``TraceFormatError`` (bad value, not the format)
+    /// as the network's ``RoutingError/malformedInput(source:line:reason:)``.
+    static func reading<T>(_ read: () throws(TraceFormatError) -> T) throws(RoutingError) -> T {
+        do { return try read() } catch { throw .malformedInput(source: error.source, line: error.line, reason: error.message) }
     }
 
     /// A network from a file's lines whose points each have a height or not: all or none must
@@ -472,10 +467,7 @@ extension PathNetwork {
     ///   (the reason names it, 1-based).
     public init(kml url: URL, options: TraceReadConfiguration = TraceReadConfiguration(),
                 distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) {
-        let lines: [[GeodeticCoordinate]]
-        do { lines = try KMLReader.lines(url: url, options: options) } catch {
-            throw .malformedInput(source: error.source, line: error.line, reason: error.message)
-        }
+        let lines = try Self.reading { () throws(TraceFormatError) in try KMLReader.lines(url: url, options: options) }
         guard !lines.isEmpty else {
             throw .malformedInput(source: url.path, line: nil, reason: "no LineString to use as paths")
         }
