@@ -122,39 +122,39 @@ struct AnchorsCommand: ParsableCommand {
             // The placement configuration's own ranges (checked here so the error names the option).
             try located("--max-range") { try PlacementConfiguration.maxRangeRange.check(maxRange, name: "max range") }
             try located("--fov") { try PlacementConfiguration.fieldOfViewRange.check(fov, name: "field of view") }
-            // A GeoJSON's Point features (GeoAnchor.anchors(geoJSON:)): errors name the feature.
-            let isGeoJSON = ["geojson", "json"].contains(TraceIO.kind(of: anchors))
-            let isKML = ["kml", "kmz"].contains(TraceIO.kind(of: anchors))
             let parsed: (anchors: [(line: Int, anchor: GeoAnchor)], errors: [(line: Int, id: String, message: String)])
-            let source: String
-            // A KMZ's anchors by id: the document inside it their lines are in ("(layers/x.kml) ").
-            var kmlDocuments: [String: String] = [:]
-            var gpxWaypoints = false
-            if isGeoJSON {
-                let path = anchors
-                let read = GeoAnchor.anchors(geoJSON: try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: path)), source: path)
+            var source = anchors
+            // How an anchor's errors name it: a CSV row's or a KML placemark's line (FILE:LINE:), or
+            // a GeoJSON feature's or GPX waypoint's position (`feature` in --json) — with the prefix
+            // a placement error adds (the feature, the waypoint, a KMZ's inner document).
+            var byLine = true
+            var anchorPrefix: (_ line: Int, _ id: String) -> String = { _, _ in "" }
+            switch TraceIO.kind(of: anchors) {
+            case "geojson", "json":
+                let read = GeoAnchor.anchors(geoJSON: try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: anchors)), source: anchors)
                 parsed = (read.anchors.map { ($0.feature, $0.anchor) }, read.problems.map { ($0.feature, $0.id, $0.error.message) })
-                source = path
-                if read.otherFeatures > 0 { Stderr.print("\(path): \(read.otherFeatures) feature(s) other than Points: not anchors") }
-            } else if TraceIO.kind(of: anchors) == "gpx" {
+                if read.otherFeatures > 0 { Stderr.print("\(anchors): \(read.otherFeatures) feature(s) other than Points: not anchors") }
+                byLine = false
+                anchorPrefix = { feature, _ in "feature #\(feature) " }
+            case "gpx":
                 // Surveyed waypoints, <ele> MSL; problems name the waypoint by position.
                 let read = try GeoAnchor.anchors(gpx: URL(fileURLWithPath: anchors))
                 parsed = (read.anchors.map { ($0.feature, $0.anchor) }, read.problems.map { ($0.feature, $0.id, $0.error.message) })
-                source = anchors
-                gpxWaypoints = true
-            } else if isKML {
-                // Google Earth / SketchUp models and untimed Points; errors name the placemark's line.
-                // Lines are the placemark's in its document (a KMZ's problems name the document).
+                byLine = false
+                anchorPrefix = { k, _ in "waypoint \(k + 1) " }
+            case "kml", "kmz":
+                // Google Earth / SketchUp models and untimed Points; lines are the placemark's in
+                // its document, a KMZ's inner document named.
                 let read = try GeoAnchor.anchors(kml: URL(fileURLWithPath: anchors))
                 let archive = URL(fileURLWithPath: anchors).path   // the readers' sources are absolute paths
                 func doc(_ s: String) -> String { s.hasPrefix(archive + "/") ? "(\(s.dropFirst(archive.count + 1))) " : "" }
                 parsed = (read.anchors.map { ($0.feature, $0.anchor) }, read.problems.map { ($0.feature, $0.id, doc($0.error.source) + $0.error.message) })
-                kmlDocuments = Dictionary(read.anchors.map { ($0.anchor.id, doc($0.source)) }, uniquingKeysWith: { a, _ in a })
-                source = anchors
-            } else {
+                let documents = Dictionary(read.anchors.map { ($0.anchor.id, doc($0.source)) }, uniquingKeysWith: { a, _ in a })
+                anchorPrefix = { _, id in documents[id] ?? "" }
+            default:
                 let table = try CSVTable.read(path: anchors)
                 parsed = try AnchorRows.parse(table)
-                source = table.source
+                source = table.source   // "<stdin>" for "-"
             }
             var terrain: ESRIASCIIGrid? = nil
             if let dem {
@@ -200,21 +200,20 @@ struct AnchorsCommand: ParsableCommand {
                     let numbers = [p.position.x, p.position.y, p.position.z, p.distance, p.bearing, p.uncertainty.meters,
                                    p.uncertainty.degrees, Double(q.x), Double(q.y), Double(q.z), Double(q.w)]
                     if numbers.allSatisfy(\.isFinite) { placed.append(p) } else {
-                        errors.append((row.line, row.anchor.id, (isGeoJSON ? "feature #\(row.line) " : gpxWaypoints ? "waypoint \(row.line + 1) " : kmlDocuments[row.anchor.id] ?? "")
+                        errors.append((row.line, row.anchor.id, anchorPrefix(row.line, row.anchor.id)
                                        + "anchor '\(row.anchor.id)': its placement is not finite (a coordinate or altitude out of range)"))
                     }
                 case .failure(let e):
-                    var msg = (isGeoJSON ? "feature #\(row.line) " : gpxWaypoints ? "waypoint \(row.line + 1) " : kmlDocuments[row.anchor.id] ?? "")
-                        + "anchor '\(row.anchor.id)': \(e)"
+                    var msg = anchorPrefix(row.line, row.anchor.id) + "anchor '\(row.anchor.id)': \(e)"
                     if case .verticalReferenceMismatch = e, let geoidError { msg += " (geoid: \(geoidError))" }
                     errors.append((row.line, row.anchor.id, msg))
                 }
             }
             errors.sort { $0.line < $1.line }
-            for e in errors { Stderr.print(isGeoJSON || gpxWaypoints ? "\(source): \(e.message)" : "\(source):\(e.line): \(e.message)") }
+            for e in errors { Stderr.print(byLine ? "\(source):\(e.line): \(e.message)" : "\(source): \(e.message)") }
             rowErrors = errors.count
             if json {
-                try writeJSON(placed, errors: errors, source: source, features: isGeoJSON || gpxWaypoints)
+                try writeJSON(placed, errors: errors, source: source, features: !byLine)
             } else {
                 let w = try CSVWriter(path: output, header: ["id", "x", "y", "z", "distance", "bearing", "error_m", "visible"])
                 for p in placed {

@@ -49,6 +49,8 @@ struct CalibrateCommand: ParsableCommand {
             let table = try CSVTable.read(path: input)
             var rows = table.rows
             let names: [String]
+            // Sensor Logger's per-sensor file: its time is in nanoseconds (checked as seconds / 1e9).
+            let sensorLogger = table.optionalColumn("sensor") == nil && Self.isSensorLoggerAxes(table)
             if let sc = table.optionalColumn("sensor") {
                 // A sensors CSV: the magnetometer rows; the raw (uncalibrated) ones when present.
                 func kind(_ r: (line: Int, fields: [String])) -> String {
@@ -58,7 +60,7 @@ struct CalibrateCommand: ParsableCommand {
                 let want = rows.contains { kind($0) == raw } ? raw : SensorKind.magnetometer.rawValue
                 rows = rows.filter { kind($0) == want }
                 names = ["x", "y", "z"]
-            } else if Self.isSensorLoggerAxes(table) {
+            } else if sensorLogger {
                 // Sensor Logger's per-sensor file (time,seconds_elapsed,z,y,x): the sensor is in
                 // the file's name, the unit µT for its magnetometers.
                 let file = ((input ?? "") as NSString).lastPathComponent
@@ -80,8 +82,7 @@ struct CalibrateCommand: ParsableCommand {
             if !hasAccel && ac.contains(where: { $0 != nil }) {
                 throw InputError(file: table.source, line: 1, message: "accelerometer needs all of ax,ay,az")
             }
-            // Sensor Logger's time is in nanoseconds (checked as seconds / 1e9).
-            let tc = table.optionalColumn("time"), nanoseconds = Self.isSensorLoggerAxes(table)
+            let tc = table.optionalColumn("time")
             var x = [Double](), y = [Double](), z = [Double](), acc = [SIMD3<Double>]()
             for row in rows {
                 x.append(scale * (try table.double(row, mc[0], table.header[mc[0]])))
@@ -93,7 +94,7 @@ struct CalibrateCommand: ParsableCommand {
                 }
                 if let tc {
                     guard tc < row.fields.count else { throw InputError(file: table.source, line: row.line, message: "missing value for 'time'") }
-                    if nanoseconds {
+                    if sensorLogger {
                         let t = try table.double(row, tc, "time") / 1e9
                         guard t.isFinite, t >= Fix.earliestTime, t <= Fix.latestTime else { throw InputError(file: table.source, line: row.line, message: "time \(row.fields[tc]) ns is outside the years 0001…9999") }
                     } else {

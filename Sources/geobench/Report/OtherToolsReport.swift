@@ -33,37 +33,37 @@ extension TracesReport {
         let semicolon = try fixes("CSV/trace.semicolon.csv")
         let walk = try TraceReader.load(url: traces.appendingPathComponent("city-walk.raw.csv")).fixes
         lines.append("    CSV with ';' and decimal commas (Python csv)   \(semicolon.count) fixes, identical to traces/city-walk.raw.csv's first \(semicolon.count): \(Array(walk.prefix(semicolon.count)) == semicolon ? "yes" : "NO")")
-        // GPSLogger for Android's CSV log, written as its CSVFileLogger formats it from the
-        // Závist walk's first 20 fixes (its elevation = the trace's MSL altitude + N, as float32).
-        let gpsLogger = try TraceReader.read(url: fixtures.appendingPathComponent("Traces/Other/gpslogger.csv"), onFix: { _ in })
-        let gl = try fixes("Traces/Other/gpslogger.csv")
-        let zavist = Array(try TraceReader.load(url: traces.appendingPathComponent("zavist-tour.raw.csv")).fixes.prefix(gl.count))
-        let (glDeg, glH) = maxDifferences(gl, zavist.map { var f = $0; f.height = f.height.map { $0 + (f.geoidSeparation ?? 0) }; return f }, height: \.height)
-        lines.append(String(format: "    %@ %d/%d fixes (+%d network rows counted), times %@, |Δ°| %.1e, |Δh| %.1e m",
-                            ("GPSLogger CSV vs traces/zavist-tour.raw.csv" as NSString).padding(toLength: 46, withPad: " ", startingAt: 0) as NSString,
-                            gl.count, zavist.count, gpsLogger.otherProviderFixes,
-                            zip(gl, zavist).allSatisfy { $0.time == $1.time } ? "equal" : "DIFFER", glDeg, glH))
+        // Phone and receiver logs written from the Závist walk's first fixes, each against them.
+        let zavist = Array(try TraceReader.load(url: traces.appendingPathComponent("zavist-tour.raw.csv")).fixes.prefix(30))
+        func read(_ path: String) throws -> ([Fix], TraceReadSummary) {
+            var out: [Fix] = []
+            let s = try TraceReader.read(url: fixtures.appendingPathComponent(path), onFix: { out.append($0) })
+            return (out, s)
+        }
+        func againstWalk(_ label: String, _ a: [Fix], _ b: [Fix], counted: String = "", timeTolerance: Double = 0, timeNote: String = "") -> String {
+            let (deg, h) = maxDifferences(a, b, height: \.height)
+            let times = a.count == b.count && zip(a, b).allSatisfy { abs($0.time - $1.time) <= timeTolerance }
+            return String(format: "    %@ %d/%d fixes%@, times %@, |Δ°| %.1e, |Δh| %.1e m",
+                          label.padding(toLength: 46, withPad: " ", startingAt: 0) as NSString, a.count, b.count, counted as NSString,
+                          (times ? "equal" + timeNote : "DIFFER") as NSString, deg, h)
+        }
+        func msl(_ f: Fix) -> Fix { var f = f; f.height = f.height.map { $0 - (f.geoidSeparation ?? 0) }; return f }
+        // GPSLogger for Android's CSV log, as its CSVFileLogger formats it (elevation = the
+        // trace's MSL altitude + N, as float32; N given on some rows only: the trace made ellipsoidal).
+        let (gl, glRead) = try read("Traces/Other/gpslogger.csv")
+        lines.append(againstWalk("GPSLogger CSV vs traces/zavist-tour.raw.csv", gl,
+                                 zavist.prefix(gl.count).map { var f = $0; f.height = f.height.map { $0 + (f.geoidSeparation ?? 0) }; return f },
+                                 counted: " (+\(glRead.otherProviderFixes) network rows counted)"))
         // Sensor Logger's Location.csv (the app's UNITS.md: ns times, ellipsoidal altitude with
-        // the MSL one beside it), from the same 20 fixes: MSL heights h − N compared.
-        let sl = try fixes("Traces/Other/SensorLogger/Location.csv")
-        let slMSL = sl.map { var f = $0; f.height = f.height.map { $0 - (f.geoidSeparation ?? 0) }; return f }
-        let (slDeg, slH) = maxDifferences(slMSL, Array(zavist.prefix(sl.count)), height: \.height)
-        lines.append(String(format: "    %@ %d/%d fixes, times %@, |Δ°| %.1e, |Δh| %.1e m",
-                            ("Sensor Logger Location.csv vs the same walk" as NSString).padding(toLength: 46, withPad: " ", startingAt: 0) as NSString,
-                            sl.count, min(zavist.count, sl.count),
-                            zip(sl, zavist).allSatisfy { abs($0.time - $1.time) < 1e-6 } ? "equal (1 µs)" : "DIFFER", slDeg, slH))
+        // the MSL one beside it): MSL heights h − N compared.
+        let (sl, _) = try read("Traces/Other/SensorLogger/Location.csv")
+        lines.append(againstWalk("Sensor Logger Location.csv vs the same walk", sl.map(msl), Array(zavist.prefix(sl.count)),
+                                 timeTolerance: 1e-6, timeNote: " (1 µs)"))
         // A u-blox UBX log (pyubx2) of the walk's first 30 fixes, two without a fix or a time.
-        let ubxRead = try TraceReader.read(url: fixtures.appendingPathComponent("Traces/Other/rover.ubx"), onFix: { _ in })
-        let ubx = try fixes("Traces/Other/rover.ubx")
-        let ubxRef = try TraceReader.load(url: traces.appendingPathComponent("zavist-tour.raw.csv")).fixes.prefix(30).enumerated()
-            .filter { $0.offset != 3 && $0.offset != 7 }.map(\.element)
-        let ubxMSL = ubx.map { var f = $0; f.height = f.height.map { $0 - (f.geoidSeparation ?? 0) }; return f }
-        let (ubxDeg, ubxH) = maxDifferences(ubxMSL, ubxRef, height: \.height)
-        lines.append(String(format: "    %@ %d/%d fixes (+%d NAV-PVT without a fix or time), times %@, |Δ°| %.1e, |Δh| %.1e m",
-                            ("u-blox UBX NAV-PVT (pyubx2) vs the same walk" as NSString).padding(toLength: 46, withPad: " ", startingAt: 0) as NSString,
-                            ubx.count, ubxRef.count, ubxRead.ignoredRecords,
-                            ubx.count == ubxRef.count && zip(ubx, ubxRef).allSatisfy { abs($0.time - $1.time) <= 12e-6 } ? "equal (12 µs)" : "DIFFER",
-                            ubxDeg, ubxH))
+        let (ubx, ubxRead) = try read("Traces/Other/rover.ubx")
+        lines.append(againstWalk("u-blox UBX NAV-PVT (pyubx2) vs the same walk", ubx.map(msl),
+                                 zavist.enumerated().filter { $0.offset != 3 && $0.offset != 7 }.map { $0.element },
+                                 counted: " (+\(ubxRead.ignoredRecords) NAV-PVT without a fix or time)", timeTolerance: 12e-6, timeNote: " (12 µs)"))
         // Courses: GPSBabel's FIT course points are the GPX's waypoints; a TCX course's points as
         // GPSBabel reads them (less the LAP001 it makes of the lap's start).
         func points(_ w: [GPXWaypoint]) -> [Fix] { w.map { Fix(time: $0.time ?? 0, latitude: $0.latitude, longitude: $0.longitude) } }

@@ -17,6 +17,7 @@ enum ToursReport: ReportSection {
         let tours = files.filter { $0.hasSuffix(".tour.geojson") }.sorted()
         guard !tours.isEmpty else { return ["  no traces/*.tour.geojson found in \(context.tracesDirectory.path)"] }
         var lines: [String] = []
+        var filteredByScenario: [String: TourReplay.Result] = [:]
         for file in tours {
             let scenario = String(file.dropLast(".tour.geojson".count))
             let tourURL = context.tracesDirectory.appendingPathComponent(file)
@@ -27,6 +28,7 @@ enum ToursReport: ReportSection {
             }
             context.progress("tours: \(scenario)")
             let filtered = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: true)
+            filteredByScenario[scenario] = filtered
             let raw = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: false)
             let aided = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: true, pathAided: true)
             let viaGEOS = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: true, zones: .geos)
@@ -54,7 +56,7 @@ enum ToursReport: ReportSection {
                 }
             }
         }
-        lines += try otherTools(context)
+        if let zavist = filteredByScenario["zavist-tour"] { lines += try otherTools(context, reference: zavist) }
         lines += try simulated(context)
         return lines
     }
@@ -63,14 +65,13 @@ enum ToursReport: ReportSection {
     /// KMZ (stops, path, zones), GPSBabel's FIT course of it (stops as course points), a TCX
     /// course with a turn cue; each replayed over the Závist walk against the tour file's own
     /// events (ids renamed by name; the FIT's 15-byte names; zones only where the file has them).
-    static func otherTools(_ context: ReportContext) throws -> [String] {
+    /// `reference`: the tour file's own filtered replay (computed by the section already).
+    static func otherTools(_ context: ReportContext, reference: TourReplay.Result) throws -> [String] {
         let dir = context.tracesDirectory
         let other = dir.deletingLastPathComponent().appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces")
-        let tourURL = dir.appendingPathComponent("zavist-tour.tour.geojson"), rawURL = dir.appendingPathComponent("zavist-tour.raw.csv")
-        guard FileManager.default.fileExists(atPath: other.appendingPathComponent("Other/zavist-tour.gdal.kml").path),
-              FileManager.default.fileExists(atPath: tourURL.path), FileManager.default.fileExists(atPath: rawURL.path) else { return [] }
+        let rawURL = dir.appendingPathComponent("zavist-tour.raw.csv")
+        guard FileManager.default.fileExists(atPath: other.appendingPathComponent("Other/zavist-tour.gdal.kml").path) else { return [] }
         context.progress("tours: files other tools made")
-        let reference = try TourReplay.run(tour: tourURL, trace: rawURL, filtered: true)
         let names = Dictionary(reference.tour.stops.map { ($0.name ?? $0.id, $0.id) }, uniquingKeysWith: { a, _ in a })
         var lines = ["  the Závist tour made in other tools, over zavist-tour.raw.csv (events vs the tour file's, at the same times):"]
         for (label, file) in [("KML, GDAL 3.6 (stops, path, zones)", "Other/zavist-tour.gdal.kml"),

@@ -14,19 +14,13 @@ extension PathConstraint {
             throw InputError(file: "--path-sigma", line: nil, message: "\(crossTrackSigma) must be a positive number of meters")
         }
         let url = URL(fileURLWithPath: file)
-        if TraceIO.kind(of: file) == "gpx" {
-            let lines = try GPXReader.lines(url: url)
-            guard !lines.isEmpty else { throw InputError(file: file, line: nil, message: "no track segment or route with points to use as a path") }
-            return try located(file, context: "not a usable path") { try PathConstraint(lines: lines, crossTrackSigma: crossTrackSigma) }
-        }
-        if ["kml", "kmz"].contains(TraceIO.kind(of: file)) {
-            let lines = try KMLReader.lines(url: url)
-            guard !lines.isEmpty else { throw InputError(file: file, line: nil, message: "no LineString to use as a path") }
-            return try located(file, context: "not a usable path") { try PathConstraint(lines: lines, crossTrackSigma: crossTrackSigma) }
-        }
-        if ["tcx", "fit"].contains(TraceIO.kind(of: file)) {
-            let lines = TraceIO.kind(of: file) == "tcx" ? try TCXReader.lines(url: url) : try FITReader.lines(url: url)
-            guard !lines.isEmpty else { throw InputError(file: file, line: nil, message: "no track with positions to use as a path") }
+        let kind = TraceIO.kind(of: file)
+        if StopFile.kinds.contains(kind) {
+            let lines = try StopFile.lines(file)
+            guard !lines.isEmpty else {
+                let what = kind == "gpx" ? "track segment or route with points" : ["tcx", "fit"].contains(kind) ? "track with positions" : "LineString"
+                throw InputError(file: file, line: nil, message: "no \(what) to use as a path")
+            }
             return try located(file, context: "not a usable path") { try PathConstraint(lines: lines, crossTrackSigma: crossTrackSigma) }
         }
         let collection = try GeoJSONFeatureCollection.read(contentsOf: url)
