@@ -48,7 +48,7 @@ struct GnssCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "RINEX 2.1x/3.0x/4.0x observation file, GnssLogger log with Raw records, or GSDC device_gnss.csv / _derived.csv.")
+    @Option(help: "RINEX 2.1x/3.0x/4.0x observation file, GnssLogger log with Raw records, u-blox UBX log with RXM-RAWX, or GSDC device_gnss.csv / _derived.csv.")
     var input: String
 
     @Option(help: "RINEX navigation file (repeatable).")
@@ -199,8 +199,8 @@ struct GnssCommand: ParsableCommand {
         return try GSDCDeviceGNSS.read(contentsOf: input.url)
     }
 
-    /// Epochs of a RINEX 2/3/4 observation file or a GnssLogger log with `Raw` records (kind from
-    /// content). GLONASS observations without a channel in the file (RINEX 2) get the channels
+    /// Epochs of a RINEX 2/3/4 observation file, a GnssLogger log with `Raw` records or a u-blox
+    /// log with RXM-RAWX messages (kind from content). GLONASS observations without a channel in the file (RINEX 2) get the channels
     /// of `glonassChannels` (slot → channel, from the navigation files).
     static func loadObservations(_ input: GNSSInputFile, glonassChannels: [Int: Int] = [:]) throws -> [GNSSEpoch] {
         let path = input.path, first = input.firstLine
@@ -221,7 +221,14 @@ struct GnssCommand: ParsableCommand {
             }
             return log.epochs
         }
-        throw InputError(file: path, line: 1, message: "not a RINEX observation file, GnssLogger log with Raw records or GSDC file (first line: '\(first.prefix(80))')")
+        if UBXRawLog.looksLike(input.head) {
+            let log = try input.decompressed.map { try UBXRawLog.read(data: $0, source: path) } ?? UBXRawLog.read(contentsOf: input.url)
+            if !log.skipped.isEmpty {
+                Stderr.print("\(path): \(log.messages) RXM-RAWX epochs, \(log.measurements) measurements; not used: " + log.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+            }
+            return log.epochs
+        }
+        throw InputError(file: path, line: 1, message: "not a RINEX observation file, GnssLogger log with Raw records, u-blox log with RXM-RAWX or GSDC file (first line: '\(first.prefix(80))')")
     }
 
     /// Writes the solutions through geobench's one trace-output path (checked, atomic for regular

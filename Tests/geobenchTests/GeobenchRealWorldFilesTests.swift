@@ -305,7 +305,7 @@ extension GeobenchInterfaceTests {
     /// within the formats' own resolution (FIT's 0.2 m heights, GPSBabel's decimals).
     @Test func reportReadsOtherToolsFiles() throws {
         guard let block = try reportBlock(section: "Traces", heading: "other tools' files vs the file each was made from") else { return }
-        #expect(block.count == 17)
+        #expect(block.count == 18)
         #expect(block.contains { $0.contains("u-blox UBX NAV-PVT") && $0.contains("28/28 fixes (+2 NAV-PVT without a fix or time), times equal (12 µs)") })
         #expect(block.contains { $0.contains("Sensor Logger Location.csv") && $0.contains("20/20 fixes, times equal (1 µs), |Δ°| 0.0e+00") })
         #expect(block.filter { $0.contains("5/5 fixes, times equal") }.count == 7)
@@ -315,6 +315,8 @@ extension GeobenchInterfaceTests {
         #expect(!block.contains { $0.contains("DIFFER") || $0.hasSuffix(": NO") })
         #expect(block.contains { $0.contains("72/72 observations equal") })
         #expect(block.filter { $0.contains("251/251 observations equal") }.count == 3)
+        // RTKLIB 2.4.3 knows no L5/E5a signal id: those 183 are checked against the source RINEX (UBXRawTests).
+        #expect(block.contains { $0.contains("u-blox RXM-RAWX") && $0.contains("30 epochs, 438/438 observations equal (LLI too), 183 L5/E5a") })
         for l in block where l.contains("|Δh|") {
             // FIT's altitude resolution 0.2 m; GPSBabel's TCX 0.1 m rounding; GPSLogger's float32.
             let h = Double(l.split(separator: " ").dropLast().last ?? "") ?? .infinity

@@ -85,6 +85,29 @@ struct GnssCommandTests {
         #expect(c.status == 2 && c.stderr.contains("compressed output is not written"), "\(c.stderr)")
     }
 
+    /// A u-blox log with RXM-RAWX is recognised by its content whatever its name, its unused
+    /// measurements said on stderr, its epochs solved (30/30 with the drive's navigation file;
+    /// the positions equal the RINEX's are tested in the library suite UBXRawTests); a broken
+    /// frame exits 2 naming the byte offset.
+    @Test func uBloxRawLog() throws {
+        let fixture = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/GNSS/pixel5.first30.rawx.ubx")
+        let input = try cli.temporaryFile("receiver.log", "")
+        try Data(contentsOf: fixture).write(to: URL(fileURLWithPath: input))
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("gnss-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try cli.geobench(["gnss", "--input", input, "--nav", Self.dir + "/hour1180.21n", "--mode", "wls", "--output", out, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("receiver.log: 30 RXM-RAWX epochs, 621 measurements; not used: 12 pseudorange_invalid"), "\(r.stderr)")
+        let j = try cli.json(r.stdout)
+        #expect(j["epochs_read"] as? Int == 30 && j["epochs_solved"] as? Int == 30, "\(j)")
+        var bytes = [UInt8](try Data(contentsOf: fixture))
+        bytes[30] ^= 0xFF
+        let broken = try cli.temporaryFile("broken.ubx", "")
+        try Data(bytes).write(to: URL(fileURLWithPath: broken))
+        let b = try cli.geobench(["gnss", "--input", broken, "--nav", Self.dir + "/hour1180.21n", "--output", out])
+        #expect(b.status == 2 && b.stderr.contains("broken.ubx: at byte 0: UBX checksum"), "\(b.stderr)")
+    }
+
     @Test func invalidInputExitsWithStatus2() throws {
         let bad = try cli.temporaryFile("bad.21o", "     3.03           OBSERVATION DATA    M                   RINEX VERSION / TYPE\nnot a header line\n")
         let r = try cli.geobench(["gnss", "--input", bad, "--nav", Self.dir + "/hour1180.21n", "--output", "/tmp/never.csv"])

@@ -15,7 +15,7 @@ import Foundation
 /// fixed, RTK float), else `diffSoln` (differential), else GPS (dead-reckoning-only fixes,
 /// `fixType` 1, are not fixes). NAV-PVTs without a fix are counted in
 /// ``TraceReadSummary/ignoredRecords``; other UBX messages (NAV-SAT, RXM-RAWX, …) are read
-/// past.
+/// past — the raw measurements of RXM-RAWX are ``UBXRawLog``'s.
 ///
 /// u-blox receivers interleave NMEA sentences with UBX, the same fixes again: they are read
 /// past too, and when the log has no NAV-PVT at all they are its fixes (through ``NMEAParser``). A frame whose
@@ -42,45 +42,13 @@ public enum UBXReader {
             let e = TraceFormatError(source: source, line: nil, message: "at byte \(at): \(m)")
             if options.skipInvalid { summary.skip(e) } else { throw e }
         }
-        var at = 0
-        while at < b.count {
-            guard b[at] == 0xB5, at + 1 < b.count, b[at + 1] == 0x62 else {
-                // Not a UBX frame: an NMEA sentence (kept), or bytes up to the next sync.
-                var end = at + 1
-                while end < b.count, !(b[end] == 0xB5 && end + 1 < b.count && b[end + 1] == 0x62) { end += 1 }
-                if end == b.count, b[at] == 0xB5, end - at == 1 { try fail(at, "log ends inside a UBX frame header"); break }
-                var start = at
-                while start < end {
-                    let lineEnd = b[start..<end].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? end
-                    let line = Array(b[start..<lineEnd])
-                    if line.first == UInt8(ascii: "$") { nmea.append((line, start)) }
-                    start = lineEnd + 1
-                }
-                at = end
-                continue
-            }
-            guard b.count - at >= 8 else { try fail(at, "log ends inside a UBX frame header"); break }
-            let cls = b[at + 2], id = b[at + 3]
-            let length = Int(b[at + 4]) | Int(b[at + 5]) << 8
-            guard b.count - at - 8 >= length else {
-                try fail(at, "log ends inside a UBX frame (class 0x\(hex(cls)), id 0x\(hex(id)): \(length) payload bytes announced, \(b.count - at - 8) left)")
-                break
-            }
-            var ckA: UInt8 = 0, ckB: UInt8 = 0
-            for k in (at + 2)..<(at + 6 + length) { ckA &+= b[k]; ckB &+= ckA }
-            guard ckA == b[at + 6 + length], ckB == b[at + 7 + length] else {
-                try fail(at, "UBX checksum 0x\(hex(b[at + 6 + length]))\(hex(b[at + 7 + length])) does not match the frame's 0x\(hex(ckA))\(hex(ckB))")
-                at += 2   // resynchronise on the next sync word
-                continue
-            }
-            let payload = at + 6
-            defer { at += 8 + length }
-            guard cls == 0x01, id == 0x07 else { continue }
+        try scan(b, fail: fail, text: { nmea.append(($0, $1)) }) { frame in
+            guard frame.cls == 0x01, frame.id == 0x07 else { return }
             navPVT += 1
-            guard length >= 84 else { try fail(at, "NAV-PVT of \(length) bytes (84 or 92 expected)"); continue }
-            switch navPVTFix(b, payload, length) {
+            guard frame.length >= 84 else { try fail(frame.offset, "NAV-PVT of \(frame.length) bytes (84 or 92 expected)"); return }
+            switch navPVTFix(b, frame.payload, frame.length) {
             case .none: summary.ignoredRecords += 1
-            case .invalid(let m): try fail(at, "NAV-PVT: " + m)
+            case .invalid(let m): try fail(frame.offset, "NAV-PVT: " + m)
             case .fix(let f):
                 try onFix(f)
                 summary.fixes += 1
@@ -99,6 +67,51 @@ public enum UBXReader {
             for f in out { try onFix(f); summary.fixes += 1 }
         }
         return summary
+    }
+
+    /// One UBX frame whose checksum matched: class, id, the payload's first byte index and
+    /// length, and the frame's byte offset in the log.
+    struct Frame { let cls: UInt8, id: UInt8, payload: Int, length: Int, offset: Int }
+
+    /// Walks a UBX log: `frame` for each frame whose Fletcher checksum matches, `text` for each
+    /// line of the bytes between frames that starts with `$` (an NMEA sentence) with its
+    /// offset, `fail` (byte offset, message) for a frame whose checksum does not match (the
+    /// walk resynchronises on the next sync word) or a log cut inside a frame (the walk ends).
+    static func scan<E: Error>(_ b: [UInt8], fail: (Int, String) throws(E) -> Void, text: ([UInt8], Int) -> Void,
+                               frame: (Frame) throws(E) -> Void) throws(E) {
+        var at = 0
+        while at < b.count {
+            guard b[at] == 0xB5, at + 1 < b.count, b[at + 1] == 0x62 else {
+                // Not a UBX frame: an NMEA sentence (kept), or bytes up to the next sync.
+                var end = at + 1
+                while end < b.count, !(b[end] == 0xB5 && end + 1 < b.count && b[end + 1] == 0x62) { end += 1 }
+                if end == b.count, b[at] == 0xB5, end - at == 1 { try fail(at, "log ends inside a UBX frame header"); return }
+                var start = at
+                while start < end {
+                    let lineEnd = b[start..<end].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? end
+                    if b[start] == UInt8(ascii: "$") { text(Array(b[start..<lineEnd]), start) }
+                    start = lineEnd + 1
+                }
+                at = end
+                continue
+            }
+            guard b.count - at >= 8 else { try fail(at, "log ends inside a UBX frame header"); return }
+            let cls = b[at + 2], id = b[at + 3]
+            let length = Int(b[at + 4]) | Int(b[at + 5]) << 8
+            guard b.count - at - 8 >= length else {
+                try fail(at, "log ends inside a UBX frame (class 0x\(hex(cls)), id 0x\(hex(id)): \(length) payload bytes announced, \(b.count - at - 8) left)")
+                return
+            }
+            var ckA: UInt8 = 0, ckB: UInt8 = 0
+            for k in (at + 2)..<(at + 6 + length) { ckA &+= b[k]; ckB &+= ckA }
+            guard ckA == b[at + 6 + length], ckB == b[at + 7 + length] else {
+                try fail(at, "UBX checksum 0x\(hex(b[at + 6 + length]))\(hex(b[at + 7 + length])) does not match the frame's 0x\(hex(ckA))\(hex(ckB))")
+                at += 2   // resynchronise on the next sync word
+                continue
+            }
+            try frame(Frame(cls: cls, id: id, payload: at + 6, length: length, offset: at))
+            at += 8 + length
+        }
     }
 
     enum PVT { case none, invalid(String), fix(Fix) }

@@ -3,7 +3,7 @@ import GeoAnchorKit
 
 extension TracesReport {
     /// Files other tools wrote (the test fixtures beside traces/: GPSBabel, GDAL, Info-ZIP,
-    /// Python's zipfile/gzip/csv, GNU gzip, (N)compress, RTKLIB's convbin, Hatanaka's RNX2CRX),
+    /// Python's zipfile/gzip/csv, GNU gzip, (N)compress, RTKLIB's convbin, Hatanaka's RNX2CRX, pyubx2),
     /// each read and compared with the file it was made from. Nil when the fixtures are absent
     /// (a `--traces` directory outside the repository).
     static func otherToolsFiles(fixtures: URL, traces: URL) throws -> [String]? {
@@ -107,6 +107,34 @@ extension TracesReport {
             lines.append(String(format: "    %@ %d epochs, %d/%d observations equal",
                                 label.padding(toLength: 46, withPad: " ", startingAt: 0) as NSString, a.epochs.count, equal, total))
         }
+        // A u-blox raw log (pyubx2's RXM-RAWX of a Pixel 5 RINEX) against RTKLIB's decoding of it,
+        // to the 0.0005 its RINEX prints; the L5/E5a signals RTKLIB 2.4.3 does not know counted.
+        let raw = try UBXRawLog.read(contentsOf: fixtures.appendingPathComponent("GNSS/pixel5.first30.rawx.ubx"))
+        let convbin = try RinexObservationFile.read(contentsOf: fixtures.appendingPathComponent("GNSS/pixel5.first30.rawx.convbin304.rnx.gz"))
+        func close(_ x: Double?, _ y: Double?) -> Bool {
+            guard let x, let y else { return x == nil && y == nil }
+            return abs(x - y) <= 0.0005
+        }
+        func same(_ o: GNSSObservation, _ x: GNSSObservation) -> Bool {
+            let values = close(o.pseudorange, x.pseudorange) && close(o.carrierPhase, x.carrierPhase) && close(o.doppler, x.doppler)
+            let lock = o.carrierPhase == nil || o.lossOfLockIndicator == x.lossOfLockIndicator
+            return values && lock && o.cn0 == x.cn0 && o.frequency == x.frequency
+        }
+        var rawEqual = 0, rawTotal = 0, unknownToRTKLIB = 0
+        for e in raw.epochs {
+            let r = convbin.epochs.first { abs($0.time - e.time) < 1e-7 }
+            for o in e.observations {
+                guard let x = r?.observations.first(where: { $0.satellite == o.satellite && $0.signal == o.signal }) else {
+                    if o.band == "5" { unknownToRTKLIB += 1 } else { rawTotal += 1 }
+                    continue
+                }
+                rawTotal += 1
+                if same(o, x) { rawEqual += 1 }
+            }
+        }
+        lines.append(String(format: "    %@ %d epochs, %d/%d observations equal (LLI too), %d L5/E5a it does not know",
+                            ("u-blox RXM-RAWX vs RTKLIB 2.4.3 convbin" as NSString).padding(toLength: 46, withPad: " ", startingAt: 0),
+                            raw.epochs.count, rawEqual, rawTotal, unknownToRTKLIB))
         return lines
     }
 }

@@ -1012,6 +1012,23 @@ struct DocumentationExamples {
         #expect(first.time >= 1_467_321_960 && first.time < 1_467_321_960 + 3_600)
     }
 
+    /// Reference: the fixture's 30 epochs (scripts/dev/ubx_raw_fixtures.py, the Pixel 5 drive's
+    /// first 30 s) all solved with the drive's navigation file; the values equal RTKLIB's
+    /// decoding and the positions the RINEX's (UBXRawTests).
+    @Test(.enabled(if: SharedData.shouldRun)) func rawGNSSUBlox() throws {
+        let ubxURL = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/GNSS/pixel5.first30.rawx.ubx")
+        let navigationURL = SharedData.url("gnss_raw/gsdc2021_mtv1_pixel5_part1/hour1180.21n")
+
+        let receiver = try UBXRawLog.read(contentsOf: ubxURL)            // u-blox RXM-RAWX (M8T, F9P, X20)
+        for (reason, count) in receiver.skipped { print(reason, count) }  // measurements not used, by reason
+        let solver = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: try RinexNavigationFile.read(contentsOf: navigationURL)))
+        let solved = solver.run(receiver.epochs, mode: .filter)
+        print(receiver.epochs.count, solved.statistics.epochsSolved)    // epochs read, solved
+
+        #expect(receiver.epochs.count == 30 && solved.statistics.epochsSolved == 30)
+        #expect(receiver.skipped == ["pseudorange_invalid": 12])
+    }
+
     /// Reference: Google's own `WlsPosition*EcefMeters` in the GSDC 2023 Pixel 7 Pro
     /// `device_gnss.csv` (gnss_lib_py fixture). The article says the median is 0.09 m (measured
     /// 0.086 m; the goal and this test's tolerance: 0.1 m); every epoch has both.

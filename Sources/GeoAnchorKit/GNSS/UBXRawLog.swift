@@ -1,0 +1,195 @@
+import Foundation
+
+/// The raw measurements of a u-blox receiver's log (`UBX-RXM-RAWX`, class 0x02 id 0x15: what
+/// an M8T, F9P, F9T or X20 records for post-processing) turned into ``GNSSEpoch``s — the same
+/// epochs a RINEX observation file gives, for ``GNSSProcessor`` and `geobench gnss`.
+///
+/// Read per the u-blox interface descriptions (M8 protocol § 32.18.4, ZED-F9P § 3.18.4):
+/// - the epoch's time is GPS time, `week` · 604,800 s + `rcvTow` (s, not rounded: the
+///   measurements refer to this exact tag); `recStat` bit 1 (`clkReset`: the receiver clock
+///   was reset, code and phase jumped) gives the epoch flag 1 as RINEX's "power failure";
+///   an epoch with week 0 (the receiver does not know the time yet) is left out and counted
+///   (`week_unknown`);
+/// - per measurement `prMes` (m) is the pseudorange when `trkStat` bit 0 (`prValid`) is set,
+///   `cpMes` (cycles) the carrier phase when bit 1 (`cpValid`) is set and `cpStdev` is not 15
+///   ("invalid"), `doMes` (Hz, positive for an approaching satellite, as RINEX) the Doppler,
+///   `cno` (dB-Hz) the signal strength (0: none);
+/// - the RINEX loss-of-lock bits of the phase: bit 0 when `locktime` is 0, smaller than the
+///   same signal's previous `locktime`, or `subHalfCyc` changed (a slip, as RTKLIB decodes
+///   it) — at this epoch or at one since the signal's last valid phase, whose arc it broke;
+///   bit 1 when `halfCyc` (bit 2: the half-cycle ambiguity is resolved) is clear;
+/// - `gnssId`/`svId` name the satellite (GPS, SBAS `svId` 120–158 as S20–S58, Galileo,
+///   BeiDou, QZSS 1–10 as J01–J10, GLONASS 1–32, NavIC); GLONASS `freqId` − 7 is the FDMA
+///   channel (collected in ``glonassChannels``); `svId` 255 (a GLONASS satellite not yet
+///   identified) and IMES (`gnssId` 4) are counted, not used;
+/// - `sigId` names the signal as RINEX 3 does (message version 1 and later): GPS 0 L1C/A `1C`,
+///   3 L2CL `2L`, 4 L2CM `2S`, 6 L5I `5I`, 7 L5Q `5Q`; SBAS 0 `1C`; Galileo 0 E1C `1C`, 1 E1B `1B`,
+///   3 E5aI `5I`, 4 E5aQ `5Q`, 5 E5bI `7I`, 6 E5bQ `7Q`; BeiDou 0/1 B1I `2I`, 2/3 B2I `7I`,
+///   5 B1C pilot `1P`, 6 B1C data `1D`, 7 B2a pilot `5P`, 8 B2a data `5D`; QZSS 0 L1C/A `1C`,
+///   1 L1S `1Z`, 4 L2CM `2S`, 5 L2CL `2L`, 8 L5I `5I`, 9 L5Q `5Q`; GLONASS 0 L1OF `1C`, 2 L2OF `2C`;
+///   NavIC 0 L5A `5A`. Version 0 (M8 firmware before protocol 17; the byte is reserved) is L1
+///   only: `1C`, Galileo `1X` (E1 B+C), BeiDou `2I`. Other ids are counted (`signal`), not used.
+///
+/// The receiver's own standard deviations (`prStdev`, `cpStdev`, `doStdev`) are not carried:
+/// ``GNSSObservation`` has no place for them (RINEX has none either), so positioning weights
+/// the code by elevation and C/N0 as it does for a RINEX file. Broadcast navigation data
+/// (`RXM-SFRBX`) is not decoded: give a RINEX navigation file (RTKLIB's `convbin` writes one
+/// from the same log) or SP3 orbits. Other messages (NAV-PVT, NMEA, …) are read past.
+public struct UBXRawLog: Sendable {
+    public var epochs: [GNSSEpoch]
+    /// GLONASS FDMA channel per slot, from the measurements' `freqId` (the last one seen).
+    public var glonassChannels: [Int: Int]
+    /// RXM-RAWX messages read (epochs, including those left out).
+    public var messages: Int
+    /// Measurements read (each a satellite's signal at an epoch).
+    public var measurements: Int
+    /// Measurements (or their parts) and epochs not used, by reason: `signal` (a `sigId` or
+    /// `gnssId` not listed above, IMES), `glonass_slot_unknown` (`svId` 255),
+    /// `pseudorange_invalid` (`prValid` clear: the Doppler and phase are kept),
+    /// `week_unknown` (an epoch with week 0), `frame` (a frame skipped for its checksum with
+    /// `skipInvalidFrames`).
+    public var skipped: [String: Int]
+
+    /// True when `head` (a log's first bytes) holds an RXM-RAWX frame header.
+    public static func looksLike(_ head: Data) -> Bool {
+        let b = [UInt8](head)
+        guard b.count >= 4 else { return false }
+        for k in 0..<(b.count - 3) where b[k] == 0xB5 && b[k + 1] == 0x62 && b[k + 2] == 0x02 && b[k + 3] == 0x15 { return true }
+        return false
+    }
+
+    /// Reads a log. With `skipInvalidFrames` a frame whose checksum does not match is skipped
+    /// and counted (`frame`) instead of refusing the log (a serial link's lost bytes).
+    /// - Throws: ``TraceFormatError`` naming the byte offset of a broken frame, a malformed
+    ///   RXM-RAWX or an epoch that does not come after the previous one.
+    public static func read(contentsOf url: URL, skipInvalidFrames: Bool = false) throws(TraceFormatError) -> UBXRawLog {
+        try read(data: ByteLineReader.contents(of: url), source: url.path, skipInvalidFrames: skipInvalidFrames)
+    }
+
+    /// Reads a log in memory; `source` names it in errors.
+    public static func read(data: Data, source: String, skipInvalidFrames: Bool = false) throws(TraceFormatError) -> UBXRawLog {
+        let b = [UInt8](data)
+        var log = UBXRawLog(epochs: [], glonassChannels: [:], messages: 0, measurements: 0, skipped: [:])
+        var lock: [Key: (locktime: Int, halfSubtracted: Bool, slipPending: Bool)] = [:]
+        func error(_ at: Int, _ m: String) -> TraceFormatError {
+            TraceFormatError(source: source, line: nil, message: "at byte \(at): \(m)")
+        }
+        try UBXReader.scan(b, fail: { (at, m) throws(TraceFormatError) in
+            guard skipInvalidFrames, m.hasPrefix("UBX checksum") else { throw error(at, m) }
+            log.skipped["frame", default: 0] += 1
+        }, text: { _, _ in }) { (frame) throws(TraceFormatError) in
+            guard frame.cls == 0x02, frame.id == 0x15 else { return }
+            log.messages += 1
+            let p = frame.payload
+            func u1(_ o: Int) -> Int { Int(b[p + o]) }
+            func u2(_ o: Int) -> Int { Int(b[p + o]) | Int(b[p + o + 1]) << 8 }
+            func r8(_ o: Int) -> Double {
+                var v: UInt64 = 0
+                for k in 0..<8 { v |= UInt64(b[p + o + k]) << (8 * k) }
+                return Double(bitPattern: v)
+            }
+            func r4(_ o: Int) -> Double {
+                var v: UInt32 = 0
+                for k in 0..<4 { v |= UInt32(b[p + o + k]) << (8 * k) }
+                return Double(Float(bitPattern: v))
+            }
+            guard frame.length >= 16 else { throw error(frame.offset, "RXM-RAWX of \(frame.length) bytes (16 + 32 per measurement expected)") }
+            let count = u1(11)
+            guard frame.length == 16 + 32 * count else {
+                throw error(frame.offset, "RXM-RAWX of \(frame.length) bytes announces \(count) measurements (\(16 + 32 * count) bytes)")
+            }
+            let tow = r8(0), week = u2(8), recStat = u1(12), version = u1(13)
+            guard tow.isFinite, tow >= 0, tow < 604_800 else { throw error(frame.offset, "RXM-RAWX rcvTow \(tow) s is not a time of week") }
+            guard week > 0 else { log.skipped["week_unknown", default: 0] += 1; return }
+            let time = Double(week) * GNSSTime.secondsPerWeek + tow
+            if let last = log.epochs.last, time <= last.time {
+                throw error(frame.offset, String(format: "RXM-RAWX epoch (week %d, %.7f s) does not come after the previous one (%.7f s earlier or the same)", week, tow, last.time - time))
+            }
+            var epoch = GNSSEpoch(time: time, flag: recStat & 2 != 0 ? 1 : 0, observations: [], line: 0)
+            epoch.observations.reserveCapacity(count)
+            for k in 0..<count {
+                let m = 16 + 32 * k
+                log.measurements += 1
+                let gnss = u1(m + 20), sv = u1(m + 21), sigId = u1(m + 22), freqId = u1(m + 23)
+                guard let (satellite, signal) = Self.signal(gnss: gnss, sv: sv, sigId: version >= 1 ? sigId : nil) else {
+                    log.skipped[gnss == 6 && sv == 255 ? "glonass_slot_unknown" : "signal", default: 0] += 1
+                    continue
+                }
+                if satellite.system == .glonass, freqId <= 13 { log.glonassChannels[satellite.number] = freqId - 7 }
+                let trk = u1(m + 30), locktime = u2(m + 24), cpStdev = u1(m + 28) & 15, cn0 = u1(m + 26)
+                var o = GNSSObservation(satellite: satellite, signal: signal,
+                                        frequency: satellite.system == .glonass && freqId > 13 ? nil
+                                            : RinexObservationFile.frequency(satellite, signal: signal, channels: [satellite.number: freqId - 7]))
+                let pr = r8(m), cp = r8(m + 8), dop = r4(m + 16)
+                guard pr.isFinite, cp.isFinite, dop.isFinite else {
+                    throw error(frame.offset, "RXM-RAWX measurement \(k + 1) (\(satellite) \(signal)) is not a number")
+                }
+                if trk & 1 != 0 { o.pseudorange = pr } else { log.skipped["pseudorange_invalid", default: 0] += 1 }
+                o.doppler = dop
+                if cn0 > 0 { o.cn0 = Double(cn0) }
+                let key = Key(satellite: satellite, signal: signal)
+                let halfSubtracted = trk & 8 != 0
+                let previous = lock[key]
+                // A slip seen while the phase is not valid breaks the arc the next valid phase is on.
+                let slip = locktime == 0 || (previous.map { locktime < $0.locktime || halfSubtracted != $0.halfSubtracted || $0.slipPending } ?? false)
+                let phaseValid = trk & 2 != 0 && cpStdev != 15
+                lock[key] = (locktime, halfSubtracted, slip && !phaseValid)
+                if phaseValid {
+                    o.carrierPhase = cp
+                    o.lossOfLockIndicator = (slip ? 1 : 0) | (trk & 4 == 0 ? 2 : 0)
+                }
+                epoch.observations.append(o)
+            }
+            log.epochs.append(epoch)
+        }
+        return log
+    }
+
+    struct Key: Hashable { let satellite: SatelliteID, signal: String }
+
+    /// The satellite and RINEX 3 signal of a measurement (`sigId` nil: message version 0).
+    static func signal(gnss: Int, sv: Int, sigId: Int?) -> (SatelliteID, String)? {
+        let system: GNSSSystem, number: Int
+        switch gnss {
+        case 0 where (1...32).contains(sv): system = .gps; number = sv
+        case 1 where (120...158).contains(sv): system = .sbas; number = sv - 100
+        case 2 where (1...36).contains(sv): system = .galileo; number = sv
+        case 3 where (1...63).contains(sv): system = .beidou; number = sv
+        case 5 where (1...10).contains(sv): system = .qzss; number = sv
+        case 6 where (1...32).contains(sv): system = .glonass; number = sv
+        case 7 where (1...14).contains(sv): system = .navic; number = sv
+        default: return nil
+        }
+        let signal: String?
+        if let sigId {
+            switch (system, sigId) {
+            case (.gps, 0), (.sbas, 0), (.qzss, 0), (.glonass, 0), (.galileo, 0): signal = "1C"
+            case (.gps, 3), (.qzss, 5): signal = "2L"
+            case (.gps, 4), (.qzss, 4): signal = "2S"
+            case (.gps, 6), (.galileo, 3), (.qzss, 8): signal = "5I"
+            case (.gps, 7), (.galileo, 4), (.qzss, 9): signal = "5Q"
+            case (.galileo, 1): signal = "1B"
+            case (.galileo, 5): signal = "7I"
+            case (.galileo, 6): signal = "7Q"
+            case (.beidou, 0), (.beidou, 1): signal = "2I"
+            case (.beidou, 2), (.beidou, 3): signal = "7I"
+            case (.beidou, 5): signal = "1P"
+            case (.beidou, 6): signal = "1D"
+            case (.beidou, 7): signal = "5P"
+            case (.beidou, 8): signal = "5D"
+            case (.qzss, 1): signal = "1Z"
+            case (.glonass, 2): signal = "2C"
+            case (.navic, 0): signal = "5A"
+            default: signal = nil
+            }
+        } else {
+            switch system {
+            case .galileo: signal = "1X"
+            case .beidou: signal = "2I"
+            case .navic: signal = nil
+            default: signal = "1C"
+            }
+        }
+        return signal.map { (SatelliteID(system: system, number: number), $0) }
+    }
+}
