@@ -38,7 +38,7 @@ struct AlignCommand: ParsableCommand {
         the fixes stand off it on average (the map check: a path drawn off the walk, or multipath \
         along a street canyon; a note on stderr). With --path the JSON adds path_updates, \
         path_skipped, path_releases. \
-        --dem FILE.asc: ground aiding with an ESRI ASCII grid DEM (geographic, WGS84): the device \
+        --dem FILE: ground aiding with a DEM (GeoTIFF, SRTM .hgt or ESRI ASCII grid; geographic WGS84): the device \
         is carried --device-height m (default 1.5) above it, +/- --dem-sigma m (default 0.5: how \
         the phone is held and the DEM's own error); --dem-datum msl (default; through --geoid, \
         default /usr/share/proj/egm96_15.gtx) or ellipsoid. Outside the DEM the constraint is \
@@ -73,7 +73,7 @@ struct AlignCommand: ParsableCommand {
     @Option(help: "σ (m) of the device's distance from the --path line (stray + drawing error).")
     var pathSigma: Double = 1.5
 
-    @Option(help: "ESRI ASCII grid DEM (.asc, geographic) the device is carried above (ground aiding).")
+    @Option(help: "DEM the device is carried above (ground aiding): GeoTIFF, SRTM .hgt or ESRI ASCII grid, geographic WGS84.")
     var dem: String?
 
     @Option(help: "Vertical datum of the --dem heights: msl (through --geoid) or ellipsoid.")
@@ -122,7 +122,7 @@ struct AlignCommand: ParsableCommand {
                     throw InputError(file: "--dem-datum", line: nil,
                                      message: "unknown datum '\(demDatum)' (\(VerticalReference.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
-                let grid = try located(dem) { try ESRIASCIIGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
+                let grid = try located(dem) { try ElevationGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
                 let geoidGrid = datum == .meanSeaLevel ? try located(geoid) { try GeoidGrid(path: geoid) } : nil
                 reg.ground = try located("--device-height/--dem-sigma") {
                     try GroundConstraint(environment: AnchorEnvironment(geoid: geoidGrid, terrain: grid), deviceHeight: deviceHeight, sigma: demSigma)

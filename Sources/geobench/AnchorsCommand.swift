@@ -39,7 +39,7 @@ struct AnchorsCommand: ParsableCommand {
         altitude <ele> MSL; a waypoint without <ele> is an error naming it). \
         Or a KML/KMZ (--anchors FILE.kml: models placed in Google Earth or SketchUp): every Model and \
         untimed Point placemark is an anchor (id = <name>; altitudeMode absolute = MSL, \
-        relativeToGround and clampToGround = above the terrain of --dem FILE.asc (ESRI ASCII grid, \
+        relativeToGround and clampToGround = above the terrain of --dem FILE (GeoTIFF, SRTM .hgt or ESRI ASCII grid, \
         --dem-datum msl through --geoid, or ellipsoid); a Model's heading \
         is the yaw, its scale uniform, tilt and roll 0). Or a GeoJSON (--anchors FILE.geojson: a site's models placed in QGIS or geojson.io): each \
         Point feature is an anchor — id from its id, else name, else "anchor N"; height from the \
@@ -102,7 +102,7 @@ struct AnchorsCommand: ParsableCommand {
     @Option(help: "Device height above the floor/ground, meters (horizon test).")
     var heightAboveFloor: Double = 1.5
 
-    @Option(help: "ESRI ASCII grid DEM (geographic, WGS84) for anchors above the terrain (KML relativeToGround/clampToGround, GeoJSON terrain).")
+    @Option(help: "DEM for anchors above the terrain (KML relativeToGround/clampToGround, GeoJSON terrain): a GeoTIFF, an SRTM .hgt tile or an ESRI ASCII grid, geographic WGS84.")
     var dem: String?
 
     @Option(help: "Vertical datum of the --dem heights: msl (through --geoid, default) or ellipsoid.")
@@ -156,13 +156,13 @@ struct AnchorsCommand: ParsableCommand {
                 parsed = try AnchorRows.parse(table)
                 source = table.source   // "<stdin>" for "-"
             }
-            var terrain: ESRIASCIIGrid? = nil
+            var terrain: ElevationGrid? = nil
             if let dem {
                 guard let datum = VerticalReference(rawValue: demDatum) else {
                     throw InputError(file: "--dem-datum", line: nil,
                                      message: "unknown datum '\(demDatum)' (\(VerticalReference.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
-                terrain = try located(dem) { try ESRIASCIIGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
+                terrain = try located(dem) { try ElevationGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
             }
             let needsGeoid = deviceReference == .msl || terrain?.verticalReference == .meanSeaLevel
                 || parsed.anchors.contains { if case .meanSeaLevel = $0.anchor.altitude { return true } else { return false } }

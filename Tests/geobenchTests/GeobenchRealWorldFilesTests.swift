@@ -516,6 +516,19 @@ extension GeobenchInterfaceTests {
                                            csv: "gate,49.9578,14.388,331.2,msl,95\ntower,49.9632,14.3962,372,ellipsoid,10\nwell,49.9595,14.3935,370,ellipsoid,0\n",
                                            ["--dem", demFile, "--dem-datum", "ellipsoid"])
         #expect(td == tc && td.split(separator: "\n").count == 4 && !d.stderr.contains("terrain model"), "\(td) vs \(tc) \(d.stderr)")
+        // A hill as GDAL wrote it (scripts/dev/dem_fixtures.py): its GeoTIFFs (tiled Deflate with
+        // the floating-point predictor; big-endian pixel-is-point) place the terrain-relative
+        // anchors byte for byte as the ESRI ASCII grid they were written from.
+        let demDir = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/DEM").path
+        let placed = try ["hill.asc", "hill.deflate-p3.tif", "hill.point.be.f64.tif"].map { file -> String in
+            let out = try temporaryFile("dem-\(file).csv", "")
+            let r = try geobench(Self.anchorArgs + ["--anchors", Self.otherFixtures + "/site-models.kmz", "--output", out,
+                                                    "--dem", demDir + "/" + file, "--dem-datum", "ellipsoid"])
+            #expect(r.status == 2 && !r.stderr.contains("terrain model") && !r.stderr.contains("outside"), "\(file): \(r.stderr)")
+            return try String(contentsOfFile: out, encoding: .utf8)
+        }
+        #expect(placed[0] == placed[1] && placed[0] == placed[2] && placed[0].split(separator: "\n").count == 4, "\(placed)")
+        #expect(placed[0] != td)   // the hill is not the flat terrain
     }
 }
 

@@ -8,31 +8,33 @@ import Foundation
 /// lines). x is longitude and y latitude, in degrees (WGS84): projected grids need a CRS
 /// transform first (GeoAnchorKitPROJ), which the pure-Swift core does not do.
 ///
-/// Heights are interpolated bilinearly between cell centres. Between the outermost cell centres
-/// and the grid's outer edge (half a cell) the edge values are extended. A point outside the grid
-/// or whose interpolation touches a `NODATA` cell throws
+/// Heights are interpolated bilinearly between cell centres (``ElevationGrid``, which reads this
+/// format too, and GeoTIFF and SRTM tiles). Between the outermost cell centres and the grid's
+/// outer edge (half a cell) the edge values are extended. A point outside the grid or whose
+/// interpolation touches a `NODATA` cell throws
 /// ``GeoAnchorError/outsideCoverage(latitude:longitude:what:)``.
 ///
 /// *Accuracy*: bilinear interpolation reproduces any plane exactly (checked in
 /// ESRIASCIIGridTests against a hand-written planar grid, 1e-9 m); the DEM's own error is the
 /// data's.
 public struct ESRIASCIIGrid: TerrainModel, Sendable, Hashable {
+    /// The grid (its heights and interpolation).
+    public let grid: ElevationGrid
     /// Number of columns (west → east) and rows (north → south).
-    public let columns: Int, rows: Int
+    public var columns: Int { grid.columns }
+    public var rows: Int { grid.rows }
     /// Longitude of the centre of the south-west cell, degrees.
-    public let westCentre: Double
+    public var westCentre: Double { grid.westCentre }
     /// Latitude of the centre of the south-west cell, degrees.
-    public let southCentre: Double
+    public var southCentre: Double { grid.southCentre }
     /// Cell size in degrees.
-    public let cellSize: Double
+    public var cellSize: Double { grid.latitudeSpacing }
     /// The no-data marker of the file.
-    public let noDataValue: Double
+    public var noDataValue: Double { grid.noDataValue ?? -9999 }
     /// Datum of the heights (default MSL).
-    public let verticalReference: VerticalReference
-    /// Heights, row-major, row 0 = southernmost row (flipped from the file's order).
-    @usableFromInline let heights: [Double]
+    public var verticalReference: VerticalReference { grid.verticalReference }
     /// Name used in error messages (file path or label).
-    public let name: String
+    public var name: String { grid.name }
 
     /// Reads a grid file.
     /// - Throws: ``GeoAnchorError/fileNotFound(path:)``, ``GeoAnchorError/corruptFile(path:reason:)``
@@ -93,55 +95,14 @@ public struct ESRIASCIIGrid: TerrainModel, Sendable, Hashable {
         guard values.count == ncols * nrows else {
             throw .corruptFile(path: name, reason: "expected \(ncols * nrows) heights (ncols × nrows), found \(values.count) (line \(lineNo))")
         }
-        guard y0 - cs / 2 >= -90 - 1e-9, y0 + (Double(nrows) - 0.5) * cs <= 90 + 1e-9 else {
-            throw .corruptFile(path: name, reason: "grid latitudes exceed [-90, 90]: not a geographic grid")
-        }
-        // File order is north row first; store south row first.
-        var flipped = [Double](repeating: 0, count: values.count)
-        for r in 0..<nrows {
-            let src = (nrows - 1 - r) * ncols
-            for c in 0..<ncols { flipped[r * ncols + c] = values[src + c] }
-        }
-        self.columns = ncols; self.rows = nrows
-        self.westCentre = x0; self.southCentre = y0; self.cellSize = cs
-        self.noDataValue = header["nodata_value"]?.0 ?? -9999
-        self.heights = flipped
-        self.name = name
-        self.verticalReference = verticalReference
+        grid = try ElevationGrid(columns: ncols, rows: nrows, westCentre: x0, southCentre: y0,
+                                 longitudeSpacing: cs, latitudeSpacing: cs, heightsNorthRowFirst: values,
+                                 noDataValue: header["nodata_value"]?.0 ?? -9999, verticalReference: verticalReference,
+                                 format: .esriASCII, name: name)
     }
 
-    /// Bilinear terrain height in meters above ``verticalReference``.
-    /// - Parameters: latitude, longitude in degrees; the longitude is wrapped into the grid's
-    ///   range when it is off by a multiple of 360°.
-    /// - Throws: ``GeoAnchorError/outsideCoverage(latitude:longitude:what:)`` outside the grid or
-    ///   next to `NODATA`; ``GeoAnchorError/invalidLatitude(_:)``/``GeoAnchorError/invalidLongitude(_:)``.
+    /// Bilinear terrain height in meters above ``verticalReference`` (``ElevationGrid/terrainHeight(latitude:longitude:)``).
     public func terrainHeight(latitude: Double, longitude: Double) throws(GeoAnchorError) -> Double {
-        guard latitude.isFinite, Swift.abs(latitude) <= 90 else { throw .invalidLatitude(latitude) }
-        guard longitude.isFinite else { throw .invalidLongitude(longitude) }
-        var lon = longitude
-        let west = westCentre - cellSize / 2
-        if lon < west { lon += 360 * ((west - lon) / 360).rounded(.up) }
-        if lon - 360 >= west { lon -= 360 * ((lon - west) / 360).rounded(.down) }
-        // Fractional cell-centre coordinates.
-        let fx = (lon - westCentre) / cellSize, fy = (latitude - southCentre) / cellSize
-        let maxX = Double(columns - 1), maxY = Double(rows - 1)
-        guard fx >= -0.5, fx <= maxX + 0.5, fy >= -0.5, fy <= maxY + 0.5 else {
-            throw .outsideCoverage(latitude: latitude, longitude: longitude, what: "DEM \(name)")
-        }
-        // Half-cell border: extend the edge values (clamp to the outermost centres).
-        let cx = Swift.min(Swift.max(fx, 0), maxX), cy = Swift.min(Swift.max(fy, 0), maxY)
-        let c0 = Swift.min(Int(cx), Swift.max(columns - 2, 0)), r0 = Swift.min(Int(cy), Swift.max(rows - 2, 0))
-        let c1 = Swift.min(c0 + 1, columns - 1), r1 = Swift.min(r0 + 1, rows - 1)
-        let tx = cx - Double(c0), ty = cy - Double(r0)
-        var sum = 0.0
-        for (r, c, w) in [(r0, c0, (1 - tx) * (1 - ty)), (r0, c1, tx * (1 - ty)),
-                          (r1, c0, (1 - tx) * ty), (r1, c1, tx * ty)] where w > 0 {
-            let v = heights[r * columns + c]
-            guard v != noDataValue, v.isFinite else {
-                throw .outsideCoverage(latitude: latitude, longitude: longitude, what: "DEM \(name) (NODATA cell)")
-            }
-            sum += w * v
-        }
-        return sum
+        try grid.terrainHeight(latitude: latitude, longitude: longitude)
     }
 }

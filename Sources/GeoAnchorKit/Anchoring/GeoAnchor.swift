@@ -10,7 +10,7 @@ public enum AnchorAltitude: Sendable, Hashable {
     case ellipsoidal(Double)
     /// Orthometric meters above mean sea level (the geoid); needs a geoid (``AnchorEnvironment/geoid``, EGM96 ``GeoidGrid``): *h = H + N*.
     case meanSeaLevel(Double)
-    /// Meters above the terrain surface of a ``TerrainModel`` (e.g. an ``ESRIASCIIGrid`` DEM).
+    /// Meters above the terrain surface of a ``TerrainModel`` (e.g. an ``ElevationGrid`` DEM: GeoTIFF, SRTM `.hgt`, ESRI ASCII).
     case aboveTerrain(Double)
     /// Meters above the floor the device stands on (``DevicePose/heightAboveFloor`` below the device);
     /// moves with the device's height estimate, e.g. for an indoor exhibit.

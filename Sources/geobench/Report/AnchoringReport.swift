@@ -77,6 +77,8 @@ enum AnchoringReport: ReportSection {
         }
         lines.append(String(format: "  vs PROJ (vgridshift egm96_15 + cart + topocentric), %d MSL anchors within 10 km: max |Δ| = %.2e m",
                             check.count, worst))
+        if let dem = try demFilesAsGDALReadsThem(context.tracesDirectory.deletingLastPathComponent()
+            .appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/DEM")) { lines.append(dem) }
 
         // Batch re-pose speed (this build; the Benchmarks/ suite is the reference measurement).
         let many = (0..<100_000).map { i in
@@ -141,5 +143,30 @@ enum AnchoringReport: ReportSection {
         lines.append(String(format: "  spatial index, 10,000,000 points: radius 250 m %.2f µs/query (%.1f results avg)",
                             bigUs, Double(inBig) / Double(queries.count)))
         return lines
+    }
+
+    /// The DEM files GDAL 3.6 wrote (scripts/dev/dem_fixtures.py: five GeoTIFF layouts and an
+    /// SRTM tile) against GDAL's own `gdallocationinfo` at cell centres; nil without the fixtures
+    /// (a `--traces` folder outside the repository).
+    static func demFilesAsGDALReadsThem(_ dir: URL) throws -> String? {
+        let csv = dir.appendingPathComponent("dem.gdal-values.csv.gz")
+        guard FileManager.default.fileExists(atPath: csv.path), let data = try ByteLineReader.decompressedContents(of: csv) else { return nil }
+        var grids: [String: ElevationGrid] = [:]
+        var equal = 0, total = 0, noData = 0
+        for row in String(decoding: data, as: UTF8.self).split(separator: "\n").dropFirst() {
+            let f = row.split(separator: ",")
+            guard f.count == 4, let lat = Double(f[1]), let lon = Double(f[2]), let value = Double(f[3]) else { continue }
+            let file = String(f[0])
+            let grid = try grids[file] ?? ElevationGrid(contentsOf: dir.appendingPathComponent(file))
+            grids[file] = grid
+            total += 1
+            if value == grid.noDataValue {
+                if (try? grid.terrainHeight(latitude: lat, longitude: lon)) == nil { noData += 1; equal += 1 }
+            } else if let h = try? grid.terrainHeight(latitude: lat, longitude: lon), abs(h - value) <= 1e-6 {
+                equal += 1
+            }
+        }
+        return "  DEMs as GDAL 3.6 wrote them (\(grids.count) files: GeoTIFF strips/tiles, LZW/Deflate/PackBits, predictors 2/3, big-endian, pixel-is-point; SRTM .hgt): "
+            + "\(equal)/\(total) heights as gdallocationinfo reads them (\(noData) no-data cells refused)"
     }
 }

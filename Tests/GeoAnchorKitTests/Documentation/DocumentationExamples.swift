@@ -1269,7 +1269,7 @@ struct DocumentationExamples {
         try walk(&plain)
         var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
         // --- article begins ---
-        let dem = try ESRIASCIIGrid(contentsOf: demFile, verticalReference: .ellipsoid)
+        let dem = try ElevationGrid(contentsOf: demFile, verticalReference: .ellipsoid)   // GeoTIFF, SRTM .hgt or ESRI ASCII
         registration.ground = try GroundConstraint(environment: AnchorEnvironment(terrain: dem),
                                                    deviceHeight: 1.5, sigma: 0.5)
         // --- article ends ---
