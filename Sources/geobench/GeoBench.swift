@@ -42,5 +42,6 @@ struct GeoBench: ParsableCommand {
         AnchorsCommand.self,
         AlignCommand.self,
         GnssCommand.self,
+        RinexCommand.self,
     ]
 }

@@ -10,7 +10,8 @@ struct GnssCommand: ParsableCommand {
         --input is a RINEX 2.1x/3.0x/4.0x observation file, or its Compact RINEX (RINEX 2 types mapped to RINEX 3 \
         signals: C1 → C1C, P1/P2 → C1W/C2W, L2 → L2W, …; RINEX 2 GLONASS channels from the \
         --nav GLONASS records), an Android GnssLogger log with Raw \
-        records, or a GSDC 2022/2023 device_gnss.csv or GSDC 2021 _derived.csv (its satellite states \
+        records, a u-blox UBX log with RXM-RAWX messages (measurements it does not use counted on \
+        stderr), or a GSDC 2022/2023 device_gnss.csv or GSDC 2021 _derived.csv (its satellite states \
         and corrections are used as given, no --nav/--sp3 needed; rows it does not use are counted \
         on stderr; a _derived.csv's epochs are dated one second before their labels, the \
         competition hosts' correction) — the kind is detected from the content; every input may be \

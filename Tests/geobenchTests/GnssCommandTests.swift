@@ -108,6 +108,27 @@ struct GnssCommandTests {
         #expect(b.status == 2 && b.stderr.contains("broken.ubx: at byte 0: UBX checksum"), "\(b.stderr)")
     }
 
+    /// `geobench rinex`: the u-blox log as RINEX 3.04 (the counts of RinexObservationWriterTests'
+    /// file, which RTKLIB reads with every value), read back by the library; on stdout by
+    /// default; a GSDC device_gnss.csv and --json without --output exit 2.
+    @Test func rinexFromRawLogs() throws {
+        let fixture = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/GNSS/pixel5.first30.rawx.ubx").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("rinex-\(UUID().uuidString).rnx").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let r = try cli.geobench(["rinex", "--input", fixture, "--output", out, "--marker", "PIX5", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try cli.json(r.stdout)
+        #expect(j["epochs"] as? Int == 30 && j["satellite_records"] as? Int == 441 && j["unrepresentable"] as? Int == 0, "\(j)")
+        let back = try RinexObservationFile.read(contentsOf: URL(fileURLWithPath: out))
+        #expect(back.epochs.count == 30 && back.markerName == "PIX5" && back.version == 3.04)
+        let stdout = try cli.geobench(["rinex", "--input", fixture])
+        #expect(stdout.status == 0 && stdout.stdout.hasPrefix("     3.04           OBSERVATION DATA    M"), "\(stdout.stderr)")
+        let device = try cli.geobench(["rinex", "--input", SharedData.url("gnss_traces/gnss_lib_py_samples/google_decimeter_2021/Pixel4_derived.csv").path])
+        #expect(device.status == 2 && device.stderr.contains("not observations"), "\(device.stderr)")
+        let json = try cli.geobench(["rinex", "--input", fixture, "--json"])
+        #expect(json.status == 2 && json.stderr.contains("--json: needs --output FILE"), "\(json.stderr)")
+    }
+
     @Test func invalidInputExitsWithStatus2() throws {
         let bad = try cli.temporaryFile("bad.21o", "     3.03           OBSERVATION DATA    M                   RINEX VERSION / TYPE\nnot a header line\n")
         let r = try cli.geobench(["gnss", "--input", bad, "--nav", Self.dir + "/hour1180.21n", "--output", "/tmp/never.csv"])

@@ -1029,6 +1029,22 @@ struct DocumentationExamples {
         #expect(receiver.skipped == ["pseudorange_invalid": 12])
     }
 
+    /// Reference: the file read back by RinexObservationFile holds the log's 30 epochs (the
+    /// values to RINEX's 0.001: RinexObservationWriterTests, also against RTKLIB's reading).
+    @Test func rawGNSSToRinex() throws {
+        let ubxURL = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/GNSS/pixel5.first30.rawx.ubx")
+        let rinexURL = FileManager.default.temporaryDirectory.appendingPathComponent("doc-\(UUID().uuidString).rnx")
+        defer { try? FileManager.default.removeItem(at: rinexURL) }
+
+        let receiverLog = try UBXRawLog.read(contentsOf: ubxURL)     // or GnssLoggerRawLog, RinexObservationFile
+        let rinex = RinexObservationWriter.text(epochs: receiverLog.epochs, glonassChannels: receiverLog.glonassChannels)
+        try rinex.text.write(to: rinexURL, atomically: true, encoding: .utf8)
+        print(rinex.epochs, rinex.unrepresentable)                  // epochs written; values RINEX cannot hold (left blank)
+
+        #expect(rinex.epochs == 30 && rinex.unrepresentable == 0)
+        #expect(try RinexObservationFile.read(contentsOf: rinexURL).epochs.count == 30)
+    }
+
     /// Reference: Google's own `WlsPosition*EcefMeters` in the GSDC 2023 Pixel 7 Pro
     /// `device_gnss.csv` (gnss_lib_py fixture). The article says the median is 0.09 m (measured
     /// 0.086 m; the goal and this test's tolerance: 0.1 m); every epoch has both.
