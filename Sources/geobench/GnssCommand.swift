@@ -11,7 +11,8 @@ struct GnssCommand: ParsableCommand {
         signals: C1 → C1C, P1/P2 → C1W/C2W, L2 → L2W, …; RINEX 2 GLONASS channels from the \
         --nav GLONASS records), an Android GnssLogger log with Raw \
         records, a u-blox UBX log with RXM-RAWX messages (measurements it does not use counted on \
-        stderr), or a GSDC 2022/2023 device_gnss.csv or GSDC 2021 _derived.csv (its satellite states \
+        stderr; its GPS/QZSS RXM-SFRBX subframes give ephemerides and Klobuchar coefficients, so \
+        --nav is then optional), or a GSDC 2022/2023 device_gnss.csv or GSDC 2021 _derived.csv (its satellite states \
         and corrections are used as given, no --nav/--sp3 needed; rows it does not use are counted \
         on stderr; a _derived.csv's epochs are dated one second before their labels, the \
         competition hosts' correction) — the kind is detected from the content; every input may be \
@@ -114,15 +115,23 @@ struct GnssCommand: ParsableCommand {
                 try finish(fixes: fixes, residualRMS: residualRMS, stats: stats, mode: m, format: outFmt, start: start)
                 return
             }
-            guard !nav.isEmpty || !sp3.isEmpty else {
-                throw InputError(file: "--nav", line: nil, message: "give at least one --nav or --sp3 file")
-            }
             var navFile: RinexNavigationFile? = nil
             for p in nav {
                 let n = try RinexNavigationFile.read(contentsOf: URL(fileURLWithPath: p))
                 if navFile == nil { navFile = n } else { navFile!.merge(n) }
             }
-            let obs = try Self.loadObservations(inputFile, glonassChannels: navFile?.glonassChannels ?? [:])
+            let loaded = try Self.loadObservations(inputFile, glonassChannels: navFile?.glonassChannels ?? [:])
+            let obs = loaded.epochs
+            if let own = loaded.navigation, own.count > 0 {
+                // A u-blox log's own GPS/QZSS ephemerides (RXM-SFRBX), with the --nav files'.
+                if navFile == nil { navFile = own } else {
+                    navFile!.merge(own)
+                    if navFile!.klobuchar == nil { navFile!.klobuchar = own.klobuchar }
+                }
+            }
+            guard navFile != nil || !sp3.isEmpty else {
+                throw InputError(file: "--nav", line: nil, message: "give at least one --nav or --sp3 file (\(input) carries no broadcast navigation of its own)")
+            }
             var orbit: PreciseOrbit? = nil
             for p in sp3 {
                 let o = try PreciseOrbit.read(contentsOf: URL(fileURLWithPath: p))
@@ -203,7 +212,7 @@ struct GnssCommand: ParsableCommand {
     /// Epochs of a RINEX 2/3/4 observation file, a GnssLogger log with `Raw` records or a u-blox
     /// log with RXM-RAWX messages (kind from content). GLONASS observations without a channel in the file (RINEX 2) get the channels
     /// of `glonassChannels` (slot → channel, from the navigation files).
-    static func loadObservations(_ input: GNSSInputFile, glonassChannels: [Int: Int] = [:]) throws -> [GNSSEpoch] {
+    static func loadObservations(_ input: GNSSInputFile, glonassChannels: [Int: Int] = [:]) throws -> (epochs: [GNSSEpoch], navigation: RinexNavigationFile?) {
         let path = input.path, first = input.firstLine
         if RinexObservationFile.looksLike(firstLine: first) {
             var file = try input.decompressed.map { try RinexObservationFile.read(data: $0, source: path) }
@@ -212,7 +221,7 @@ struct GnssCommand: ParsableCommand {
             if file.unassignedValues > 0 {
                 Stderr.print("\(path): \(file.unassignedValues) value(s) not used: their RINEX 2 type (\(file.version2ObservationTypes.joined(separator: " "))) has no signal in the satellite's system")
             }
-            return file.epochs
+            return (file.epochs, nil)
         }
         if GnssLoggerRawLog.looksLike(String(decoding: input.head, as: UTF8.self)) {
             let log = try input.decompressed.map { try GnssLoggerRawLog.read(data: $0, source: path) }
@@ -220,14 +229,17 @@ struct GnssCommand: ParsableCommand {
             if !log.skipped.isEmpty {
                 Stderr.print("\(path): \(log.records) Raw records; pseudorange not usable: " + log.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
             }
-            return log.epochs
+            return (log.epochs, nil)
         }
         if UBXRawLog.looksLike(input.head) {
             let log = try input.decompressed.map { try UBXRawLog.read(data: $0, source: path) } ?? UBXRawLog.read(contentsOf: input.url)
             if !log.skipped.isEmpty {
                 Stderr.print("\(path): \(log.messages) RXM-RAWX epochs, \(log.measurements) measurements; not used: " + log.skipped.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
             }
-            return log.epochs
+            if log.navigation.count > 0 {
+                Stderr.print("\(path): \(log.navigation.count) GPS/QZSS ephemerides\(log.navigation.klobuchar == nil ? "" : " and Klobuchar coefficients") from its RXM-SFRBX subframes")
+            }
+            return (log.epochs, log.navigation)
         }
         throw InputError(file: path, line: 1, message: "not a RINEX observation file, GnssLogger log with Raw records, u-blox log with RXM-RAWX or GSDC file (first line: '\(first.prefix(80))')")
     }

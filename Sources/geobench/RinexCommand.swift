@@ -54,7 +54,7 @@ struct RinexCommand: ParsableCommand {
                 let n = try RinexNavigationFile.read(contentsOf: URL(fileURLWithPath: p))
                 channels.merge(n.glonassChannels) { a, _ in a }
             }
-            let epochs = try GnssCommand.loadObservations(inputFile, glonassChannels: channels)
+            let epochs = try GnssCommand.loadObservations(inputFile, glonassChannels: channels).epochs
             var header = RinexObservationWriter.Header()
             header.markerName = marker ?? String(URL(fileURLWithPath: input).lastPathComponent.prefix { $0 != "." })
             header.program = "geobench"

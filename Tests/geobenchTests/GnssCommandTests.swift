@@ -100,6 +100,10 @@ struct GnssCommandTests {
         #expect(r.stderr.contains("receiver.log: 30 RXM-RAWX epochs, 621 measurements; not used: 12 pseudorange_invalid"), "\(r.stderr)")
         let j = try cli.json(r.stdout)
         #expect(j["epochs_read"] as? Int == 30 && j["epochs_solved"] as? Int == 30, "\(j)")
+        // Its own GPS navigation (RXM-SFRBX) is enough: no --nav, the same 30 epochs solved.
+        let own = try cli.geobench(["gnss", "--input", input, "--mode", "wls", "--output", out, "--json"])
+        #expect(own.status == 0 && own.stderr.contains("8 GPS/QZSS ephemerides and Klobuchar coefficients from its RXM-SFRBX subframes"), "\(own.stderr)")
+        #expect(try cli.json(own.stdout)["epochs_solved"] as? Int == 30)
         var bytes = [UInt8](try Data(contentsOf: fixture))
         bytes[30] ^= 0xFF
         let broken = try cli.temporaryFile("broken.ubx", "")

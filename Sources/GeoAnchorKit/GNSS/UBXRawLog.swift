@@ -32,13 +32,20 @@ import Foundation
 ///
 /// The receiver's own standard deviations (`prStdev`, `cpStdev`, `doStdev`) are not carried:
 /// ``GNSSObservation`` has no place for them (RINEX has none either), so positioning weights
-/// the code by elevation and C/N0 as it does for a RINEX file. Broadcast navigation data
-/// (`RXM-SFRBX`) is not decoded: give a RINEX navigation file (RTKLIB's `convbin` writes one
-/// from the same log) or SP3 orbits. Other messages (NAV-PVT, NMEA, …) are read past.
+/// the code by elevation and C/N0 as it does for a RINEX file.
+///
+/// The log's broadcast navigation (`RXM-SFRBX`, class 0x02 id 0x13) of GPS and QZSS (LNAV) is
+/// decoded into ``navigation``: ephemerides and the Klobuchar coefficients, so a log with its
+/// subframes is positioned on its own. Other systems' subframes (Galileo I/NAV, GLONASS strings,
+/// BeiDou D1/D2) are counted (`sfrbx_not_decoded`): give a RINEX navigation file or SP3 orbits
+/// for them. Other messages (NAV-PVT, NMEA, …) are read past.
 public struct UBXRawLog: Sendable {
     public var epochs: [GNSSEpoch]
     /// GLONASS FDMA channel per slot, from the measurements' `freqId` (the last one seen).
     public var glonassChannels: [Int: Int]
+    /// GPS and QZSS ephemerides and Klobuchar coefficients from the log's RXM-SFRBX subframes
+    /// (empty without them).
+    public var navigation: RinexNavigationFile
     /// RXM-RAWX messages read (epochs, including those left out).
     public var messages: Int
     /// Measurements read (each a satellite's signal at an epoch).
@@ -47,7 +54,9 @@ public struct UBXRawLog: Sendable {
     /// `gnssId` not listed above, IMES), `glonass_slot_unknown` (`svId` 255),
     /// `pseudorange_invalid` (`prValid` clear: the Doppler and phase are kept),
     /// `week_unknown` (an epoch with week 0), `frame` (a frame skipped for its checksum with
-    /// `skipInvalidFrames`).
+    /// `skipInvalidFrames`); subframes: `sfrbx_parity` (a GPS/QZSS subframe failing its parity),
+    /// `sfrbx_not_decoded` (other systems), `sfrbx_unusable_ephemeris` (values the RINEX
+    /// reader's checks refuse).
     public var skipped: [String: Int]
 
     /// True when `head` (a log's first bytes) holds an RXM-RAWX frame header.
@@ -69,7 +78,8 @@ public struct UBXRawLog: Sendable {
     /// Reads a log in memory; `source` names it in errors.
     public static func read(data: Data, source: String, skipInvalidFrames: Bool = false) throws(TraceFormatError) -> UBXRawLog {
         let b = [UInt8](data)
-        var log = UBXRawLog(epochs: [], glonassChannels: [:], messages: 0, measurements: 0, skipped: [:])
+        var log = UBXRawLog(epochs: [], glonassChannels: [:], navigation: RinexNavigationFile(), messages: 0, measurements: 0, skipped: [:])
+        var subframes: [LNAVSubframe] = []
         var lock: [Key: (locktime: Int, halfSubtracted: Bool, slipPending: Bool)] = [:]
         func error(_ at: Int, _ m: String) -> TraceFormatError {
             TraceFormatError(source: source, line: nil, message: "at byte \(at): \(m)")
@@ -78,6 +88,23 @@ public struct UBXRawLog: Sendable {
             guard skipInvalidFrames, m.hasPrefix("UBX checksum") else { throw error(at, m) }
             log.skipped["frame", default: 0] += 1
         }, text: { _, _ in }) { (frame) throws(TraceFormatError) in
+            if frame.cls == 0x02, frame.id == 0x13 {
+                // RXM-SFRBX: gnssId, svId, sigId, freqId, numWords, chn, version, reserved, words.
+                let p = frame.payload
+                guard frame.length >= 8, frame.length == 8 + 4 * Int(b[p + 4]) else {
+                    throw error(frame.offset, "RXM-SFRBX of \(frame.length) bytes (8 + 4 per word expected)")
+                }
+                let gnss = Int(b[p]), sv = Int(b[p + 1])
+                guard (gnss == 0 && (1...32).contains(sv)) || (gnss == 5 && (1...10).contains(sv)) else {
+                    log.skipped["sfrbx_not_decoded", default: 0] += 1; return
+                }
+                let words = (0..<Int(b[p + 4])).map { k in
+                    (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[p + 8 + 4 * k + $1]) << (8 * UInt32($1)) }
+                }
+                guard let data = Self.lnavWords(words) else { log.skipped["sfrbx_parity", default: 0] += 1; return }
+                subframes.append(LNAVSubframe(satellite: SatelliteID(system: gnss == 0 ? .gps : .qzss, number: sv), words: data, offset: frame.offset))
+                return
+            }
             guard frame.cls == 0x02, frame.id == 0x15 else { return }
             log.messages += 1
             let p = frame.payload
@@ -141,6 +168,9 @@ public struct UBXRawLog: Sendable {
                 epoch.observations.append(o)
             }
             log.epochs.append(epoch)
+        }
+        if let first = log.epochs.first, !subframes.isEmpty {
+            log.navigation = Self.navigation(subframes, week: Int(first.time / GNSSTime.secondsPerWeek), time: first.time, skipped: &log.skipped)
         }
         return log
     }

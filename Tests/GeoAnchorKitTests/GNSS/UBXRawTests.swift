@@ -108,6 +108,87 @@ struct UBXRawTests {
         }
     }
 
+    /// Every field of the two ephemerides equal to `tolerance` of its size (RINEX prints 12 digits).
+    static func expectSameEphemeris(_ a: BroadcastEphemeris, _ b: BroadcastEphemeris, _ what: String,
+                                    sourceLocation: SourceLocation = #_sourceLocation) {
+        let pairs: [(String, Double, Double)] = [
+            ("toc", a.clockReferenceTime, b.clockReferenceTime), ("toe", a.ephemerisReferenceTime, b.ephemerisReferenceTime),
+            ("af0", a.af0, b.af0), ("af1", a.af1, b.af1), ("af2", a.af2, b.af2), ("iode", a.iode, b.iode), ("crs", a.crs, b.crs),
+            ("deltaN", a.deltaN, b.deltaN), ("m0", a.m0, b.m0), ("cuc", a.cuc, b.cuc), ("e", a.eccentricity, b.eccentricity),
+            ("cus", a.cus, b.cus), ("sqrtA", a.sqrtA, b.sqrtA), ("cic", a.cic, b.cic), ("omega0", a.omega0, b.omega0),
+            ("cis", a.cis, b.cis), ("i0", a.i0, b.i0), ("crc", a.crc, b.crc), ("omega", a.omega, b.omega),
+            ("omegaDot", a.omegaDot, b.omegaDot), ("iDot", a.iDot, b.iDot), ("health", a.health, b.health),
+            ("tgd", a.groupDelay, b.groupDelay), ("fit", a.fitInterval, b.fitInterval)]
+        for (name, x, y) in pairs {
+            #expect(abs(x - y) <= 1e-11 * max(abs(x), abs(y)) + 1e-300, "\(what) \(name): \(x) vs \(y)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// The log's RXM-SFRBX subframes (GPS LNAV, encoded by the script from the drive's RINEX
+    /// navigation file) decode as RTKLIB 2.4.3 decodes them (convbin's navigation file: every
+    /// field to its 12 printed digits, the Klobuchar coefficients to their 4).
+    @Test func navigationAsRTKLIBDecodesIt() throws {
+        let log = try Self.log("pixel5.first30.rawx.ubx")
+        let rtklib = try RinexNavigationFile.read(contentsOf: Self.dir.appendingPathComponent("pixel5.first30.rawx.convbin304.nav"))
+        #expect(log.navigation.ephemerides.count == 8 && rtklib.ephemerides.count == 8)
+        #expect(Set(log.navigation.ephemerides.keys) == Set(rtklib.ephemerides.keys))
+        for (sat, list) in log.navigation.ephemerides {
+            guard let ours = list.first, list.count == 1, let theirs = rtklib.ephemerides[sat]?.first else { Issue.record("\(sat)"); continue }
+            Self.expectSameEphemeris(ours, theirs, "\(sat)")
+        }
+        let k = try #require(log.navigation.klobuchar), r = try #require(rtklib.klobuchar)
+        for i in 0..<4 {
+            #expect(abs(k.alpha[i] - r.alpha[i]) <= 5e-4 * abs(r.alpha[i]) && abs(k.beta[i] - r.beta[i]) <= 5e-4 * abs(r.beta[i]))
+        }
+        #expect(log.skipped["sfrbx_parity"] == nil && log.skipped["sfrbx_unusable_ephemeris"] == nil)
+    }
+
+    /// Against the navigation file the subframes were made from: the same records (12 digits),
+    /// and positions: the log solved with its own navigation equals it solved with the file
+    /// (GPS, WLS: 30/30 epochs within 1 mm — the file's printed digits and its 4-digit Klobuchar).
+    @Test(.enabled(if: SharedData.shouldRun)) func navigationAsTheFileItCameFrom() throws {
+        let log = try Self.log("pixel5.first30.rawx.ubx")
+        let file = try RinexNavigationFile.read(contentsOf: SharedData.url("gnss_raw/gsdc2021_mtv1_pixel5_part1/hour1180.21n"))
+        for (sat, list) in log.navigation.ephemerides {
+            for e in list {
+                guard let r = file.ephemerides[sat]?.first(where: { $0.ephemerisReferenceTime == e.ephemerisReferenceTime && $0.iode == e.iode }) else {
+                    Issue.record("\(sat) toe \(e.ephemerisReferenceTime) not in the file"); continue
+                }
+                Self.expectSameEphemeris(e, r, "\(sat)")
+            }
+        }
+        var config = GNSSSolverConfiguration()
+        config.systems = [.gps]
+        let own = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: log.navigation), configuration: config).run(log.epochs, mode: .wls)
+        let withFile = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: file), configuration: config).run(log.epochs, mode: .wls)
+        #expect(own.statistics.epochsSolved == 30 && withFile.statistics.epochsSolved == 30)
+        for (x, y) in zip(own.fixes, withFile.fixes) {
+            let d = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: y.latitude, longitude: y.longitude, ellipsoidalHeight: y.height ?? 0))
+                .enu(latitude: x.latitude, longitude: x.longitude, ellipsoidalHeight: x.height ?? 0)
+            let horizontal: Double = (d.east * d.east + d.north * d.north).squareRoot()
+            #expect(horizontal < 1e-3)
+        }
+    }
+
+    /// LNAV parity (IS-GPS-200 table 20-XIV): a subframe with one bit flipped is refused; the same
+    /// subframe with its data bits still inverted by D30* (as transmitted) reads the same.
+    @Test func lnavParity() throws {
+        let bytes = [UInt8](try Data(contentsOf: Self.dir.appendingPathComponent("pixel5.first30.rawx.ubx")))
+        // The first RXM-SFRBX frame (class 0x02, id 0x13) and its ten words.
+        var at = 0
+        while !(bytes[at] == 0xB5 && bytes[at + 1] == 0x62 && bytes[at + 2] == 0x02 && bytes[at + 3] == 0x13) {
+            at += 8 + (Int(bytes[at + 4]) | Int(bytes[at + 5]) << 8)
+        }
+        let words = (0..<10).map { k in (0..<4).reduce(UInt32(0)) { $0 | UInt32(bytes[at + 14 + 4 * k + $1]) << (8 * UInt32($1)) } }
+        let upright = try #require(UBXRawLog.lnavWords(words))
+        var flipped = words
+        flipped[4] ^= 1 << 12
+        #expect(UBXRawLog.lnavWords(flipped) == nil)
+        var transmitted = words
+        for k in 1..<10 where words[k - 1] & 1 == 1 { transmitted[k] ^= 0xFF_FFFF << 6 }
+        #expect(transmitted != words && UBXRawLog.lnavWords(transmitted) == upright)
+    }
+
     /// What a receiver also writes (edge.rawx.ubx, see the script): each case decoded as the
     /// protocol says, counted where it is not used.
     @Test func receiverCases() throws {
@@ -238,6 +319,30 @@ struct UBXRawTests {
             }
         }
         #expect(read > 0 && refused > 0)
+        // The subframes: bits flipped inside RXM-SFRBX payloads (checksums made right): parity
+        // refuses most; what passes is decoded through the RINEX reader's checks — never a trap.
+        let nav = [UInt8](try Data(contentsOf: Self.dir.appendingPathComponent("pixel5.first30.rawx.ubx")))
+        var frames: [(Int, Int)] = []
+        var at = 0
+        while at + 8 <= nav.count {
+            let n = Int(nav[at + 4]) | Int(nav[at + 5]) << 8
+            if nav[at + 2] == 0x02 && nav[at + 3] == 0x13 { frames.append((at, n)) }
+            at += 8 + n
+        }
+        #expect(frames.count == 8 * 3 + 1)
+        var parityRefused = 0
+        for k in 0..<200 {
+            var b = nav
+            let (f, n) = frames[Int(rng.next() % UInt64(frames.count))]
+            for _ in 0..<(1 + Int(rng.next() % 3)) { b[f + 6 + 8 + Int(rng.next() % UInt64(n - 8))] ^= UInt8(1) << UInt8(rng.next() % 8) }
+            var a: UInt8 = 0, c: UInt8 = 0
+            for j in (f + 2)..<(f + 6 + n) { a &+= b[j]; c &+= a }
+            b[f + 6 + n] = a; b[f + 7 + n] = c
+            let log = try UBXRawLog.read(data: Data(b), source: "nav#\(k)")
+            parityRefused += log.skipped["sfrbx_parity"] ?? 0
+            #expect(log.navigation.ephemerides.values.allSatisfy { $0.allSatisfy { e in e.sqrtA > 1000 && e.eccentricity < 1 } })
+        }
+        #expect(parityRefused > 150)
         // Plain mutants meet the checksum test: skipped frames, or a cut log refused.
         try GNSSReaderFuzzTests.expectMutantsReadOrRefused([Self.dir.appendingPathComponent("edge.rawx.ubx")], seed: 0x2A15, count: 100) { data, source in
             _ = try UBXRawLog.read(data: data, source: source, skipInvalidFrames: true)
