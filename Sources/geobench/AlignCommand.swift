@@ -123,6 +123,7 @@ struct AlignCommand: ParsableCommand {
                                      message: "unknown datum '\(demDatum)' (\(VerticalReference.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 let grid = try located(dem) { try ElevationGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
+                if let note = grid.verticalDatumNote(for: datum) { Stderr.print("warning: \(dem): \(note) (--dem-datum)") }
                 let geoidGrid = datum == .meanSeaLevel ? try located(geoid) { try GeoidGrid(path: geoid) } : nil
                 reg.ground = try located("--device-height/--dem-sigma") {
                     try GroundConstraint(environment: AnchorEnvironment(geoid: geoidGrid, terrain: grid), deviceHeight: deviceHeight, sigma: demSigma)

@@ -163,6 +163,7 @@ struct AnchorsCommand: ParsableCommand {
                                      message: "unknown datum '\(demDatum)' (\(VerticalReference.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
                 terrain = try located(dem) { try ElevationGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
+                if let note = terrain?.verticalDatumNote(for: datum) { Stderr.print("warning: \(dem): \(note) (--dem-datum)") }
             }
             let needsGeoid = deviceReference == .msl || terrain?.verticalReference == .meanSeaLevel
                 || parsed.anchors.contains { if case .meanSeaLevel = $0.anchor.altitude { return true } else { return false } }

@@ -529,6 +529,10 @@ extension GeobenchInterfaceTests {
         }
         #expect(placed[0] == placed[1] && placed[0] == placed[2] && placed[0].split(separator: "\n").count == 4, "\(placed)")
         #expect(placed[0] != td)   // the hill is not the flat terrain
+        // A DEM declaring EGM2008 heights taken as MSL (converted through EGM96) is said.
+        let egm = try geobench(Self.anchorArgs + ["--anchors", Self.otherFixtures + "/site-models.kmz", "--output", try temporaryFile("egm.csv", ""),
+                                                  "--dem", demDir + "/hill.egm2008.tif"])
+        #expect(egm.stderr.contains("hill.egm2008.tif: the file declares EPSG:3855 (EGM2008 height); MSL heights are converted through EGM96"), "\(egm.stderr)")
     }
 }
 

@@ -19,14 +19,18 @@ Written below (Tests/GeoAnchorKitTests/Fixtures/DEM/):
   hill.rect.i32.tif         Int32, COMPRESS=DEFLATE PREDICTOR=2, the same cells re-georeferenced
                             with -a_ullr to 4.5" × 3" (non-square, as Copernicus north of 50°)
   hill.utm.tif              gdalwarp -t_srs EPSG:32633 (projected: to be refused)
+  hill.egm2008.tif          Float32 with -a_srs EPSG:4326+3855 (WGS 84 + EGM2008 height, as the
+                            Copernicus DEM declares its heights): VerticalCSTypeGeoKey 3855
   N49E014.hgt.gz            an SRTM3 tile (1201 × 1201, gdal_translate -of SRTMHGT), a 350 m
                             plain with the hill near 14.4° E 49.96° N, gzip -9n
+  N49E014.SRTMGL1.hgt.zip   the same tile as NASA's LP DAAC serves SRTMGL tiles: a ZIP holding
+                            N49E014.hgt (Python zipfile, deflate)
   dem.gdal-values.csv.gz    file,latitude,longitude,value: gdallocationinfo -wgs84 -valonly at
                             cell centres of each file (every 7th cell of the small grids and the
                             NODATA block with its neighbours, 200 of the tile's: 160 random, 36
                             on the hill, its 4 corners); NODATA cells as the file's NODATA value
 """
-import gzip, math, os, random, shutil, subprocess, tempfile
+import gzip, math, os, random, subprocess, tempfile, zipfile
 
 here = os.path.dirname(os.path.abspath(__file__)) + "/../.."
 out = here + "/Tests/GeoAnchorKitTests/Fixtures/DEM"
@@ -71,6 +75,7 @@ run(*tr, "-ot", "Int32", "-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=2",
 if os.path.exists(out + "/hill.utm.tif"):
     os.remove(out + "/hill.utm.tif")
 run("gdalwarp", "-q", "-s_srs", "EPSG:4326", "-t_srs", "EPSG:32633", "-ot", "Float32", out + "/hill.f32.tif", out + "/hill.utm.tif")
+run("gdal_translate", "-q", "-a_srs", "EPSG:4326+3855", "-ot", "Float32", asc, out + "/hill.egm2008.tif")
 
 # The SRTM3 tile.
 with tempfile.TemporaryDirectory() as d:
@@ -83,7 +88,10 @@ with tempfile.TemporaryDirectory() as d:
     run("gdal_translate", "-q", "-a_srs", "EPSG:4326", "-ot", "Int16", "-of", "SRTMHGT", d + "/tile.asc", d + "/N49E014.hgt")
     with open(d + "/N49E014.hgt", "rb") as f, open(out + "/N49E014.hgt.gz", "wb") as g:
         g.write(gzip.compress(f.read(), 9, mtime=0))
-    shutil.copy(d + "/N49E014.hgt", d + "/N49E014.hgt.keep")
+    with zipfile.ZipFile(out + "/N49E014.SRTMGL1.hgt.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        info = zipfile.ZipInfo("N49E014.hgt", date_time=(2000, 2, 11, 0, 0, 0))
+        info.compress_type = zipfile.ZIP_DEFLATED
+        z.writestr(info, open(d + "/N49E014.hgt", "rb").read())
 
     # gdallocationinfo at cell centres.
     def values(path, points):

@@ -45,6 +45,13 @@ public struct ElevationGrid: TerrainModel, Sendable, Hashable {
     public let verticalReference: VerticalReference
     /// The format the grid was read from.
     public let format: Format
+    /// The vertical CRS the file declares, as an EPSG code: a GeoTIFF's `VerticalCSTypeGeoKey`
+    /// (5773 EGM96 height, 3855 EGM2008 height — the Copernicus DEM's —, 5703 NAVD88 height, …) or
+    /// 4979 for a 3-D WGS84 GeoTIFF (ellipsoidal heights); 5773 for an SRTM tile (EGM96 by its
+    /// specification); nil when the file declares none (ESRI ASCII grids). Informative: the
+    /// heights are taken in ``verticalReference``; ``verticalDatumNote(for:)`` says when the two
+    /// disagree.
+    public internal(set) var declaredVerticalCRS: Int? = nil
     /// Heights, row-major, row 0 = southernmost row.
     @usableFromInline let heights: [Double]
     /// Name used in error messages (file path or label).
@@ -113,11 +120,32 @@ public struct ElevationGrid: TerrainModel, Sendable, Hashable {
             try self.init(columns: side, rows: side, westCentre: Double(tile.longitude), southCentre: Double(tile.latitude),
                           longitudeSpacing: 1 / Double(side - 1), latitudeSpacing: 1 / Double(side - 1), heightsNorthRowFirst: values,
                           noDataValue: -32768, verticalReference: verticalReference, format: .srtmHGT, name: name)
+            declaredVerticalCRS = 5773
         } else {
             guard let text = String(data: data, encoding: .utf8) else {
                 throw .corruptFile(path: name, reason: "not a GeoTIFF, an SRTM .hgt tile (N49E014.hgt, 1201² or 3601² heights) or ESRI ASCII grid text")
             }
             self = try ESRIASCIIGrid(text: text, name: name, verticalReference: verticalReference).grid
+        }
+    }
+
+    /// A sentence for the user when the file's declared vertical CRS and the datum its heights
+    /// are taken in disagree (nil when they agree or the file declares none): ellipsoidal heights
+    /// (4979) taken as MSL or the reverse, or MSL heights on another geoid than EGM96 (the geoid
+    /// ``AnchorEnvironment`` converts MSL with) — EGM2008 and EGM96 differ by up to about a metre.
+    public func verticalDatumNote(for reference: VerticalReference) -> String? {
+        guard let crs = declaredVerticalCRS else { return nil }
+        let names = [5773: "EGM96 height", 3855: "EGM2008 height", 5703: "NAVD88 height", 5714: "mean sea level height", 4979: "WGS 84 ellipsoidal height"]
+        let name = "EPSG:\(crs)" + (names[crs].map { " (\($0))" } ?? "")
+        switch (reference, crs) {
+        case (.meanSeaLevel, 4979):
+            return "the file declares ellipsoidal heights (\(name)) but they are taken as MSL: use the ellipsoid datum"
+        case (.ellipsoid, let c) where c != 4979:
+            return "the file declares \(name) but its heights are taken as ellipsoidal: use the MSL datum (through a geoid)"
+        case (.meanSeaLevel, let c) where c != 5773:
+            return "the file declares \(name); MSL heights are converted through EGM96, which differs from other geoids and local datums by up to about a metre"
+        default:
+            return nil
         }
     }
 

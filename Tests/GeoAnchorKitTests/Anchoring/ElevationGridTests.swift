@@ -68,6 +68,21 @@ struct ElevationGridTests {
         #expect(compared > 400)
     }
 
+    /// The datums files declare: GDAL's compound WGS 84 + EGM2008 height (as the Copernicus DEM's
+    /// files) gives VerticalCSTypeGeoKey 3855 and a note when taken as MSL (converted through
+    /// EGM96) or as ellipsoidal; SRTM is EGM96 by definition; an ASCII grid declares nothing. A
+    /// zipped SRTM tile (as NASA serves them) is the same grid as the gzipped one.
+    @Test func declaredVerticalDatums() throws {
+        let egm2008 = try Self.grid("hill.egm2008.tif"), f32 = try Self.grid("hill.f32.tif")
+        #expect(egm2008.declaredVerticalCRS == 3855 && f32.declaredVerticalCRS == nil && egm2008.heights == f32.heights)
+        #expect(egm2008.verticalDatumNote(for: .meanSeaLevel)?.contains("declares EPSG:3855 (EGM2008 height); MSL heights are converted through EGM96") == true)
+        #expect(egm2008.verticalDatumNote(for: .ellipsoid)?.contains("taken as ellipsoidal") == true)
+        #expect(f32.verticalDatumNote(for: .meanSeaLevel) == nil)
+        let hgt = try Self.grid("N49E014.hgt.gz"), zipped = try Self.grid("N49E014.SRTMGL1.hgt.zip")
+        #expect(hgt.declaredVerticalCRS == 5773 && hgt.verticalDatumNote(for: .meanSeaLevel) == nil)
+        #expect(zipped.heights == hgt.heights && zipped.westCentre == 14 && zipped.southCentre == 49 && zipped.format == .srtmHGT)
+    }
+
     /// What is refused, by name: a projected GeoTIFF (with the gdalwarp that fixes it), BigTIFF, a
     /// cut file; a file that is none of the formats. SRTM tile names, south and west too.
     @Test func refusals() throws {
