@@ -276,6 +276,20 @@ def sfrbx(prn, dwrds, gnss=0):
     return UBXMessage("RXM", "RXM-SFRBX", GET, **kw).serialize()
 
 
+def measurements(enc, t, sats, bands, edit=lambda sat, band, m: None):
+    """The epoch's measurements of `bands` (GLONASS satellites without a channel left out), each
+    passed through `edit` (the edge cases)."""
+    ms = []
+    for sat in sorted(sats):
+        if sat[0] == "R" and int(sat[1:]) not in channels:
+            continue
+        for band in bands:
+            if any(x + band in sats[sat] for x in "CLD"):
+                m = enc.meas(t, sat, band, sats[sat], channels)
+                edit(sat, band, m)
+                ms.append(m)
+    return ms
+
 epochs, channels = read_rinex(src, 30)
 
 # pixel5.first30: every signal of the file, and the GPS satellites' subframes.
@@ -297,14 +311,7 @@ enc, data = Encoder(), b""
 for t, flag, sats in epochs:
     while pending and pending[0][0] <= t:
         data += pending.pop(0)[1]
-    ms = []
-    for sat in sorted(sats):
-        if sat[0] == "R" and int(sat[1:]) not in channels:
-            continue
-        for band in ("1C", "5X"):
-            if any(x + band in sats[sat] for x in "CLD"):
-                ms.append(enc.meas(t, sat, band, sats[sat], channels))
-    data += rawx(t, ms) + clock(t)
+    data += rawx(t, measurements(enc, t, sats, ("1C", "5X"))) + clock(t)
 open(out + "/pixel5.first30.rawx.ubx", "wb").write(data)
 rnx = convbin(out + "/pixel5.first30.rawx.ubx", out + "/pixel5.first30.rawx.convbin304.nav")
 with open(out + "/pixel5.first30.rawx.convbin304.rnx.gz", "wb") as f:
@@ -313,18 +320,12 @@ with open(out + "/pixel5.first30.rawx.convbin304.rnx.gz", "wb") as f:
 # edge: the first 5 epochs with the cases above.
 enc, data = Encoder(), b""
 for e, (t, flag, sats) in enumerate(epochs[:5]):
-    ms = []
-    for sat in sorted(sats):
-        if sat[0] == "R" and int(sat[1:]) not in channels:
-            continue
-        for band in ("1C", "5X"):
-            if any(x + band in sats[sat] for x in "CLD"):
-                m = enc.meas(t, sat, band, sats[sat], channels)
-                if sat == "G06" and band == "1C" and e == 1: m["prValid"] = 0
-                if sat == "G12" and band == "1C" and e == 1: m["cpValid"] = 0; m["cpMes"] = 0.0
-                if sat == "G05" and band == "1C" and e == 3: m["locktime"] = 0
-                if sat == "E15" and band == "1C": m["halfCyc"] = 0
-                ms.append(m)
+    def edit(sat, band, m):
+        if sat == "G06" and band == "1C" and e == 1: m["prValid"] = 0
+        if sat == "G12" and band == "1C" and e == 1: m["cpValid"] = 0; m["cpMes"] = 0.0
+        if sat == "G05" and band == "1C" and e == 3: m["locktime"] = 0
+        if sat == "E15" and band == "1C": m["halfCyc"] = 0
+    ms = measurements(enc, t, sats, ("1C", "5X"), edit)
     g = sorted(s for s in sats if s[0] == "G")
     extra = [enc.meas(t, g[0], "1C", sats[g[0]], channels, gnss=6, sv=255),          # GLONASS not identified
              enc.meas(t, g[1], "1C", sats[g[1]], channels, gnss=4, sv=1),            # IMES
@@ -340,12 +341,6 @@ open(out + "/edge.rawx.convbin304.rnx", "w").write(convbin(out + "/edge.rawx.ubx
 # m8: version 0, L1 only.
 enc, data = Encoder(), b""
 for t, flag, sats in epochs[:3]:
-    ms = []
-    for sat in sorted(sats):
-        if sat[0] == "R" and int(sat[1:]) not in channels:
-            continue
-        if any(x + "1C" in sats[sat] for x in "CLD"):
-            ms.append(enc.meas(t, sat, "1C", sats[sat], channels))
-    data += rawx(t, ms, version=0)
+    data += rawx(t, measurements(enc, t, sats, ("1C",)), version=0)
 open(out + "/m8.rawx.ubx", "wb").write(data)
 open(out + "/m8.rawx.convbin304.rnx", "w").write(convbin(out + "/m8.rawx.ubx", None))
