@@ -226,7 +226,7 @@ enum GeoTIFFReader {
         let west = pointPixels ? x0 : x0 + dx / 2, north = pointPixels ? y0 : y0 - dy / 2
         let noData = text(.gdalNoData).flatMap { Double($0.trimmingCharacters(in: .whitespaces)) }
         var grid = try ElevationGrid(columns: width, rows: height, westCentre: west, southCentre: north - Double(height - 1) * dy,
-                                     longitudeSpacing: dx, latitudeSpacing: dy, heightsNorthRowFirst: values, noDataValue: noData,
+                                     longitudeSpacing: dx, latitudeSpacing: dy, heightsNorthRowFirst: consume values, noDataValue: noData,
                                      verticalReference: verticalReference, format: .geoTIFF, name: name)
         // VerticalCSTypeGeoKey (a code, not "user-defined" 32767), or a 3-D geographic CRS.
         if let v = keys[4096], v > 0, v < 32767 { grid.declaredVerticalCRS = v } else if g == 4979 { grid.declaredVerticalCRS = 4979 }
