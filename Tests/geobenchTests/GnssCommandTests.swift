@@ -133,6 +133,19 @@ struct GnssCommandTests {
         #expect(json.status == 2 && json.stderr.contains("--json: needs --output FILE"), "\(json.stderr)")
     }
 
+    /// The main job's Raw GNSS section positions the u-blox log with its own subframes (all 30
+    /// epochs; within 1 mm of the drive's navigation file, UBXRawTests' tolerance) and writes it
+    /// as RINEX that reads back whole.
+    @Test func reportPositionsTheUBloxLog() throws {
+        guard let block = try cli.reportBlock(section: "Raw GNSS", heading: "u-blox receiver log") else { return }
+        #expect(block.count == 2, "\(block)")
+        let first = block.first ?? ""
+        #expect(first.contains("8 ephemerides + Klobuchar; GPS wls 30/30 solved"), "\(first)")
+        let mm = first.components(separatedBy: "max |Δ| ").last.flatMap { Double($0.replacingOccurrences(of: " mm", with: "")) } ?? .infinity
+        #expect(mm < 1, "\(first)")
+        #expect(block.last?.hasSuffix("0 values unrepresentable; read back 30 epochs") == true, "\(block)")
+    }
+
     @Test func invalidInputExitsWithStatus2() throws {
         let bad = try cli.temporaryFile("bad.21o", "     3.03           OBSERVATION DATA    M                   RINEX VERSION / TYPE\nnot a header line\n")
         let r = try cli.geobench(["gnss", "--input", bad, "--nav", Self.dir + "/hour1180.21n", "--output", "/tmp/never.csv"])

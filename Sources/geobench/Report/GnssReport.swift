@@ -111,7 +111,39 @@ enum GnssReport: ReportSection {
                             two.statistics.unresolvedBiasEpochs, two.statistics.epochsRead, cleanUnresolved, singleUnresolved))
         context.progress("raw GNSS: Google's satellite states")
         lines += Self.googleStateLines(shared)
+        let fixtures = context.tracesDirectory.deletingLastPathComponent().appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/GNSS")
+        if let ubx = try Self.uBloxLines(fixtures.appendingPathComponent("pixel5.first30.rawx.ubx"), navigation: nav, truth: truth) { lines += ubx }
         return lines
+    }
+
+    /// A u-blox receiver's log (the drive's first 30 s as RXM-RAWX + RXM-SFRBX,
+    /// scripts/dev/ubx_raw_fixtures.py) positioned with its own GPS subframes, against the same
+    /// epochs with the drive's navigation file, and written as RINEX 3.04 and read back. Nil
+    /// without the fixture (a `--traces` folder outside the repository).
+    static func uBloxLines(_ url: URL, navigation: RinexNavigationFile, truth: GNSSReferenceTrack) throws -> [String]? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let log = try UBXRawLog.read(contentsOf: url)
+        var gps = GNSSSolverConfiguration()
+        gps.systems = [.gps]
+        let own = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: log.navigation), configuration: gps).run(log.epochs, mode: .wls)
+        let file = GNSSProcessor(ephemerides: SatelliteEphemerides(navigation: navigation), configuration: gps).run(log.epochs, mode: .wls)
+        var worst = 0.0
+        for (a, b) in zip(own.fixes, file.fixes) {
+            let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: b.latitude, longitude: b.longitude, ellipsoidalHeight: b.height ?? 0))
+            let d = frame.enu(latitude: a.latitude, longitude: a.longitude, ellipsoidalHeight: a.height ?? 0)
+            worst = max(worst, (d.east * d.east + d.north * d.north).squareRoot())
+        }
+        let accuracy = GNSSAccuracySummary(fixes: own.fixes, reference: truth)
+        let rinex = RinexObservationWriter.text(epochs: log.epochs, glonassChannels: log.glonassChannels)
+        let back = try RinexObservationFile.read(data: Data(rinex.text.utf8), source: "rinex")
+        return [
+            "  u-blox receiver log (the drive's first 30 s as RXM-RAWX + RXM-SFRBX, pyubx2; Tests/GeoAnchorKitTests/Fixtures/GNSS):",
+            String(format: "    %d epochs, %d measurements; its own GPS subframes: %d ephemerides%@; GPS wls %d/%d solved, p50 %.2f m, p95 %.2f m; vs hour1180.21n max |Δ| %.2f mm",
+                   log.epochs.count, log.measurements, log.navigation.count, log.navigation.klobuchar == nil ? "" : " + Klobuchar",
+                   own.statistics.epochsSolved, own.statistics.epochsRead, accuracy.p50, accuracy.p95, worst * 1000),
+            String(format: "    as RINEX 3.04 (RinexObservationWriter): %d epochs, %d satellite records, %d values unrepresentable; read back %d epochs",
+                   rinex.epochs, rinex.satelliteRecords, rinex.unrepresentable, back.epochs.count),
+        ]
     }
 
     /// GSDC files carrying Google's satellite states and corrections (``GSDCDeviceGNSS``: no
