@@ -24,9 +24,9 @@ import Foundation
 /// caller's `verticalReference` (most DEMs are MSL: SRTM on EGM96, Copernicus on EGM2008).
 ///
 /// *Cost*: the heights are held as `Double`s (8 bytes a cell: a 3601 × 3601 tile is 104 MB); a
-/// 1° Copernicus-style tile (3601², Float32, Deflate + predictor 3, 1024² tiles) reads in 0.9 s,
-/// an SRTM-style Int16 LZW one in 0.4 s (release build, this 2-core VM; GDAL's `gdalinfo -stats`
-/// reads the first in 0.4 s).
+/// 1° Copernicus-style tile (3601², Float32, Deflate + predictor 3, 1024² tiles) reads in 0.44 s
+/// (`geobench anchors --dem`, whole process), an SRTM-style Int16 LZW one in 0.29 s (release
+/// build, this 2-core VM; GDAL's `gdalinfo -stats` reads the first in 0.43 s).
 ///
 /// *Accuracy*: at cell centres the file's values exactly (checked against GDAL 3.6's
 /// `gdallocationinfo` on files GDAL wrote, ElevationGridTests); bilinear interpolation

@@ -153,41 +153,51 @@ enum GeoTIFFReader {
             guard block.count >= expected else {
                 throw Failure(reason: "\(tiled ? "tile" : "strip") \(k) decodes to \(block.count) bytes, \(expected) expected")
             }
-            // Samples in file byte order; the floating-point predictor's rows are big-endian planes.
+            // Samples in file byte order; the floating-point predictor's rows are byte-differenced
+            // big-endian planes (plane j holds every sample's j-th most significant byte).
             let rowBytes = blockWidth * bytesPerSample
-            if predictor == 3 {
-                var row = [UInt8](repeating: 0, count: rowBytes)
-                for r in 0..<rowsHere {
-                    let o = r * rowBytes
-                    for i in 1..<rowBytes { block[o + i] = block[o + i] &+ block[o + i - 1] }
-                    for i in 0..<blockWidth {
-                        for j in 0..<bytesPerSample {
-                            row[i * bytesPerSample + (f.little ? bytesPerSample - 1 - j : j)] = block[o + j * blockWidth + i]
-                        }
-                    }
-                    block.replaceSubrange(o..<(o + rowBytes), with: row)
+            let bx = (k % across) * blockWidth, by = (k / across) * blockHeight
+            let used = min(blockWidth, width - bx)
+            let mask: UInt64 = bits == 64 ? .max : (1 << UInt64(bits)) - 1
+            let little = f.little
+            @inline(__always) func value(_ u: UInt64) -> Double {
+                switch (format, bits) {
+                case (3, 32): return Double(Float(bitPattern: UInt32(truncatingIfNeeded: u)))
+                case (3, _): return Double(bitPattern: u)
+                case (2, _): return Double(Int64(bitPattern: u << UInt64(64 - bits)) >> Int64(64 - bits))
+                default: return Double(u)
                 }
             }
-            let bx = (k % across) * blockWidth, by = (k / across) * blockHeight
-            for r in 0..<rowsHere where by + r < height {
-                var previous: UInt64 = 0
-                for c in 0..<blockWidth {
-                    let o = (r * blockWidth + c) * bytesPerSample
-                    var u: UInt64 = 0
-                    for j in 0..<bytesPerSample { u |= UInt64(block[o + j]) << (8 * (f.little ? j : bytesPerSample - 1 - j)) }
-                    if predictor == 2 {
-                        u = (u &+ (c > 0 ? previous : 0)) & (bits == 64 ? .max : (1 << UInt64(bits)) - 1)
-                        previous = u
+            block.withUnsafeMutableBufferPointer { blk in
+                values.withUnsafeMutableBufferPointer { out in
+                    for r in 0..<rowsHere where by + r < height {
+                        let o = r * rowBytes, dst = (by + r) * width + bx
+                        if predictor == 3 {
+                            var acc = blk[o]
+                            for i in (o + 1)..<(o + rowBytes) { acc &+= blk[i]; blk[i] = acc }
+                            for c in 0..<used {
+                                var u: UInt64 = 0
+                                for j in 0..<bytesPerSample { u = u << 8 | UInt64(blk[o + j * blockWidth + c]) }
+                                out[dst + c] = value(u)
+                            }
+                            continue
+                        }
+                        var previous: UInt64 = 0
+                        for c in 0..<(predictor == 2 ? blockWidth : used) {
+                            let s = o + c * bytesPerSample
+                            var u: UInt64 = 0
+                            if little {
+                                for j in stride(from: bytesPerSample - 1, through: 0, by: -1) { u = u << 8 | UInt64(blk[s + j]) }
+                            } else {
+                                for j in 0..<bytesPerSample { u = u << 8 | UInt64(blk[s + j]) }
+                            }
+                            if predictor == 2 {
+                                u = (u &+ previous) & mask
+                                previous = u
+                            }
+                            if c < used { out[dst + c] = value(u) }
+                        }
                     }
-                    guard bx + c < width else { continue }
-                    let v: Double
-                    switch (format, bits) {
-                    case (3, 32): v = Double(Float(bitPattern: UInt32(u)))
-                    case (3, _): v = Double(bitPattern: u)
-                    case (2, _): v = Double(Int64(bitPattern: u << UInt64(64 - bits)) >> Int64(64 - bits))
-                    default: v = Double(u)
-                    }
-                    values[(by + r) * width + bx + c] = v
                 }
             }
         }
