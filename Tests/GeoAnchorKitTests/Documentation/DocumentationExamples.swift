@@ -288,6 +288,19 @@ struct DocumentationExamples {
         print(models.anchors.map(\.anchor.altitude))            // .meanSeaLevel(331.2), .aboveTerrain(2.0), …
         let survey = try GeoAnchor.anchors(gpx: surveyGPX)      // GPX waypoints, <ele> above mean sea level
 
+        let demURL = Self.packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/DEM/hill.egm2008.tif")
+
+        let dem = try ElevationGrid(contentsOf: demURL)          // GeoTIFF, SRTM .hgt (also zipped) or ESRI ASCII grid
+        if let note = dem.verticalDatumNote(for: dem.verticalReference) { print(note) }   // e.g. EGM2008 heights taken as MSL
+        print(try dem.terrainHeight(latitude: 49.9632, longitude: 14.3962))              // the ground, m (bilinear)
+        let terrainPlacer = AnchorPlacer(environment: AnchorEnvironment(geoid: geoid, terrain: dem), convention: .arkitGravityAndHeading)
+
+        // Reference: the ESRI ASCII grid GDAL wrote this GeoTIFF from (the same bilinear height to
+        // 1e-9 m); the file declares WGS 84 + EGM2008 height, taken as MSL (EGM96): said.
+        let ascii = try ESRIASCIIGrid(contentsOf: Self.packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/DEM/hill.asc"))
+        #expect(abs(try dem.terrainHeight(latitude: 49.9632, longitude: 14.3962) - ascii.terrainHeight(latitude: 49.9632, longitude: 14.3962)) < 1e-9)
+        #expect(dem.verticalDatumNote(for: dem.verticalReference)?.contains("EGM2008") == true)
+        #expect(terrainPlacer.environment.terrain != nil)
         #expect(survey.anchors.map(\.anchor.altitude) == [.meanSeaLevel(331.2), .meanSeaLevel(336.5)] && survey.problems.map(\.id) == ["well"])
 
         #expect(models.anchors.map(\.anchor.altitude) == [.meanSeaLevel(331.2), .aboveTerrain(2), .aboveTerrain(0)])
