@@ -443,6 +443,9 @@ extension GeobenchInterfaceTests {
         let oa = try #require(try json(a.stdout)["offset"] as? [Double]), ob = try #require(try json(b.stdout)["offset"] as? [Double])
         #expect(try json(a.stdout)["samples"] as? Int == 200)
         for (u, v) in zip(oa, ob) { #expect(abs(u - v) <= 1e-9, "\(oa) vs \(ob)") }
+        // The same file inside the app's recording export, named ARCHIVE.zip/MEMBER: the same output.
+        let z = try geobench(["calibrate", "--input", root + "/Tests/GeoAnchorKitTests/Fixtures/Traces/Other/SensorLogger/recording.zip/Magnetometer.csv", "--json"])
+        #expect(z.status == 0 && z.stdout == a.stdout, "\(z.stderr)")
         let text = try String(contentsOfFile: root + "/Tests/GeoAnchorKitTests/Fixtures/Traces/Other/SensorLogger/Magnetometer.csv", encoding: .utf8)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sl-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

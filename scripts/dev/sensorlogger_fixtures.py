@@ -16,12 +16,15 @@ Written below (Tests/GeoAnchorKitTests/Fixtures/Traces/Other/SensorLogger/):
                       vertical accuracy (-1)
   WatchLocation.csv   the same fixes under the watch's names
   Magnetometer.csv    Tests/GeoAnchorKitTests/Fixtures/CSV/calibrate.lf.csv's samples at 50 Hz
+  recording.zip       the app's "export recording" (Python zipfile, deflate): Location.csv,
+                      WatchLocation.csv, Magnetometer.csv and a Metadata.csv, each as above —
+                      several files, read as recording.zip/Location.csv
   reference.json      Location.csv and WatchLocation.csv read back by Python's csv module (an
                       independent reader): time (ns / 1e9), lat, lon, ellipsoidal height, N,
                       accuracies, speed, course, with Sensor Logger's negatives as null
 Run: python3 scripts/dev/sensorlogger_fixtures.py
 """
-import csv, datetime, json, os
+import csv, datetime, json, os, zipfile
 
 here = os.path.dirname(os.path.abspath(__file__)) + "/../.."
 out = here + "/Tests/GeoAnchorKitTests/Fixtures/Traces/Other/SensorLogger"
@@ -68,3 +71,10 @@ def reference(name, h_col, msl_col, course_col):
 json.dump({"Location.csv": reference("Location.csv", "altitude", "altitudeAboveMeanSeaLevel", "bearing"),
            "WatchLocation.csv": reference("WatchLocation.csv", "ellipsoidalAltitude", "altitude", "course")},
           open(out + "/reference.json", "w"), indent=1, sort_keys=True)
+
+with zipfile.ZipFile(out + "/recording.zip", "w", zipfile.ZIP_DEFLATED) as z:
+    for name in ["Location.csv", "WatchLocation.csv", "Magnetometer.csv"]:
+        info = zipfile.ZipInfo(name, date_time=(2026, 11, 27, 10, 0, 0)); info.compress_type = zipfile.ZIP_DEFLATED
+        z.writestr(info, open(out + "/" + name, "rb").read())
+    info = zipfile.ZipInfo("Metadata.csv", date_time=(2026, 11, 27, 10, 0, 0)); info.compress_type = zipfile.ZIP_DEFLATED
+    z.writestr(info, "version,device name,recording time,platform,appVersion\n3,iPhone 15,2026-11-27_10-00-00,ios,1.37.0\n")

@@ -29,13 +29,30 @@ public final class ByteLineReader {
 
     /// Opens a file for reading. A gzip-compressed file (by its first bytes, e.g. an IGS
     /// `…ORB.SP3.gz` or an archived `log.nmea.gz`), a Unix `compress` one (`.Z`, IGS archives
-    /// before 2021) or a ZIP holding the file (the only one, or the one the archive's name points to: `walk.gpx.zip`) is decompressed whole into
+    /// before 2021) or a ZIP holding the file (the only one, or the one the archive's name points to: `walk.gpx.zip`,
+    /// or the one a path `ARCHIVE.zip/MEMBER` names: `recording.zip/Location.csv`) is decompressed whole into
     /// memory first (at most 1 GiB of text), so every line-based reader (NMEA, CSV, GnssLogger,
     /// RINEX, SP3, clock files) reads it as the plain file.
     /// - Throws: ``TraceFormatError`` when the file cannot be opened or read, or is corrupt gzip.
     public init(url: URL, chunkSize: Int = 1 << 18) throws(TraceFormatError) {
         let fd = open(url.path, O_RDONLY)
-        guard fd >= 0 else { throw TraceFormatError(source: url.path, line: nil, message: "cannot open file") }
+        guard fd >= 0 else {
+            // `archive.zip/Member.csv`: one file of a ZIP with several (a Sensor Logger recording).
+            guard let (archive, member) = Self.zipMember(url.path) else {
+                throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
+            }
+            let compressed: Data
+            do { compressed = try Data(contentsOf: URL(fileURLWithPath: archive)) } catch {
+                throw TraceFormatError(source: archive, line: nil, message: "cannot read file: \(error.localizedDescription)")
+            }
+            let text = try Self.decompress(compressed, url: URL(fileURLWithPath: archive), member: member)
+            self.source = url.path
+            self.input = .data(Data(text))
+            self.chunkSize = max(text.count, 1)
+            self.capacity = max(text.count, 1)
+            self.buffer = .allocate(capacity: capacity)
+            return
+        }
         self.source = url.path
         var magic: [UInt8] = [0, 0, 0, 0]
         let got = pread(fd, &magic, 4, 0)
@@ -91,14 +108,42 @@ public final class ByteLineReader {
         return try decompress(compressed, url: url)
     }
 
-    /// ``decompress(url:)`` of bytes already read from `url` (its name picks a ZIP's member).
-    static func decompress(_ compressed: Data, url: URL) throws(TraceFormatError) -> [UInt8] {
+    /// `path` as `ARCHIVE.zip/MEMBER` when it names no file but a prefix ending in `.zip` (any
+    /// case) is one: the archive's path and the member's name (GDAL's `/vsizip/` naming). Nil
+    /// otherwise.
+    static func zipMember(_ path: String) -> (archive: String, member: String)? {
+        var search = path.endIndex
+        while let r = path.range(of: ".zip/", options: [.backwards, .caseInsensitive], range: path.startIndex..<search) {
+            let archive = String(path[..<r.upperBound].dropLast())
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: archive, isDirectory: &isDirectory), !isDirectory.boolValue {
+                let member = String(path[r.upperBound...])
+                return member.isEmpty ? nil : (archive, member)
+            }
+            search = r.lowerBound
+        }
+        return nil
+    }
+
+    /// ``decompress(url:)`` of bytes already read from `url` (its name picks a ZIP's member, or
+    /// `member` names it: the member of that name, else the one whose last path component it is).
+    static func decompress(_ compressed: Data, url: URL, member: String? = nil) throws(TraceFormatError) -> [UInt8] {
         do {
             let magic = Array(compressed.prefix(4))
             if Gzip.looksLike(magic) { return try Gzip.decompress(compressed) }
             if UnixCompress.looksLike(magic) { return try UnixCompress.decompress(compressed) }
             let zip = try ZipArchive(data: compressed)
             let files = zip.entries.filter { !$0.isDirectory }
+            if let member {
+                let named = files.filter { $0.name == member }
+                let byLast = files.filter { ($0.name as NSString).lastPathComponent == member }
+                guard let entry = named.first ?? (byLast.count == 1 ? byLast.first : nil) else {
+                    let names = files.prefix(12).map(\.name).joined(separator: ", ")
+                    throw TraceFormatError(source: url.path, line: nil,
+                        message: "ZIP archive has \(byLast.count > 1 ? "several files named" : "no file") '\(member)' (\(files.count) files: \(names)\(files.count > 12 ? ", …" : ""))")
+                }
+                return try zip.data(for: entry, limit: Gzip.defaultSizeLimit)
+            }
             var chosen = files.count == 1 ? files.first : nil
             if chosen == nil {
                 let inner = url.deletingPathExtension().pathExtension
@@ -108,7 +153,7 @@ public final class ByteLineReader {
             guard let entry = chosen else {
                 let names = files.prefix(6).map(\.name).joined(separator: ", ")
                 throw TraceFormatError(source: url.path, line: nil,
-                    message: "ZIP archive with \(files.count) files (\(names)\(files.count > 6 ? ", …" : "")): name it FILE.EXT.zip after the one to read, or unzip it")
+                    message: "ZIP archive with \(files.count) files (\(names)\(files.count > 6 ? ", …" : "")): name the one to read as \(url.path)/\(files.first?.name ?? "MEMBER"), name the archive FILE.EXT.zip after it, or unzip it")
             }
             return try zip.data(for: entry, limit: Gzip.defaultSizeLimit)
         } catch let e as ZipError {

@@ -84,6 +84,7 @@ public enum KMLReader {
     /// The bytes of `url` when it is a ZIP archive (by its first bytes), else nil (plain KML).
     static func kmzArchive(url: URL) throws(TraceFormatError) -> Data? {
         guard let h = FileHandle(forReadingAtPath: url.path) else {
+            if ByteLineReader.zipMember(url.path) != nil { return nil }   // site.zip/doc.kml: the KML read from the ZIP
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
         let head = (try? h.read(upToCount: 4)) ?? Data()

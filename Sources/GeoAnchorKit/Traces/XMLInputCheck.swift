@@ -116,12 +116,12 @@ enum XMLInputCheck {
     /// itself — each checked first (``check(data:source:format:)``, ``check(url:format:)``).
     /// - Throws: ``TraceFormatError`` "cannot open file", or the check's.
     static func openStream(url: URL, format: Format) throws(TraceFormatError) -> InputStream {
-        guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
-            throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
-        }
-        if let text = try ByteLineReader.decompressedContents(of: url) {   // walk.gpx.gz, doc.kml.gz
+        if let text = try ByteLineReader.decompressedContents(of: url) {   // walk.gpx.gz, doc.kml.gz, site.zip/doc.kml
             try check(data: text, source: url.path, format: format)
             return InputStream(data: text)
+        }
+        guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
+            throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
         try check(url: url, format: format)
         return stream

@@ -58,7 +58,21 @@ struct GzipTests {
         #expect(try Self.fixes(Self.gz("walk.nmea.zip")) == Self.fixes(Self.plain("Traces/Other/walk.gpsbabel.nmea")))
         #expect(TraceFormat(fileName: "walk.gpx.zip") == .gpx)
         do { _ = try Self.fixes(Self.gz("two.nmea.zip")); Issue.record("accepted") } catch let e as TraceFormatError {
-            #expect(e.message.hasPrefix("ZIP archive with 2 files (walk.gpsbabel.nmea, copy.nmea)"), "\(e)")
+            #expect(e.message.hasPrefix("ZIP archive with 2 files (walk.gpsbabel.nmea, copy.nmea): name the one to read as "
+                                        + Self.gz("two.nmea.zip").path + "/walk.gpsbabel.nmea"), "\(e)")
+        }
+        // `ARCHIVE.zip/MEMBER` names one (GDAL's /vsizip/ naming): the two-file archive's first,
+        // a GPX beside nothing else, a KML beside a README (the XML readers take it too).
+        #expect(try Self.fixes(Self.gz("two.nmea.zip").appendingPathComponent("walk.gpsbabel.nmea")) == Self.fixes(Self.plain("Traces/Other/walk.gpsbabel.nmea")))
+        #expect(try Self.fixes(Self.gz("walk.gpx.zip").appendingPathComponent("walk.gpx")) == Self.fixes(Self.plain("Traces/Other/walk.gpx")))
+        let kml = Self.plain("Zip/python-deflate-9.zip").appendingPathComponent("doc.kml")
+        #expect(TraceFormat(fileName: kml.path) == .kml)
+        let archive = try ZipArchive(data: Data(contentsOf: Self.plain("Zip/python-deflate-9.zip")))
+        let doc = try #require(archive.entries.first { $0.name == "doc.kml" })
+        #expect(try ByteLineReader.decompressedContents(of: kml) == Data(try archive.data(for: doc)))
+        #expect(try KMLReader.areas(url: kml).count >= 0)   // the XML path opens the member (no "cannot open file")
+        do { _ = try Self.fixes(Self.gz("two.nmea.zip").appendingPathComponent("other.nmea")); Issue.record("accepted") } catch let e as TraceFormatError {
+            #expect(e.message.hasPrefix("ZIP archive has no file 'other.nmea' (2 files: walk.gpsbabel.nmea, copy.nmea)"), "\(e)")
         }
     }
 

@@ -45,6 +45,24 @@ struct SensorLoggerTests {
         }
     }
 
+    /// A recording as the app exports it (recording.zip: Location, WatchLocation, Magnetometer and
+    /// Metadata CSVs): `recording.zip/Location.csv` reads as the file itself; the archive alone is
+    /// refused naming its files and how to pick one; a file it lacks is named.
+    @Test func recordingZip() throws {
+        let zip = Self.dir.appendingPathComponent("recording.zip")
+        for name in ["Location.csv", "WatchLocation.csv"] {
+            let a = try TraceReader.load(url: zip.appendingPathComponent(name)).fixes
+            let b = try TraceReader.load(url: Self.dir.appendingPathComponent(name)).fixes
+            #expect(a == b && a.count == 20, "\(name)")
+        }
+        #expect { _ = try ByteLineReader(url: zip) } throws: { e in
+            "\(e)".contains("ZIP archive with 4 files (Location.csv, WatchLocation.csv, Magnetometer.csv, Metadata.csv): name the one to read as \(zip.path)/Location.csv")
+        }
+        #expect { _ = try TraceReader.load(url: zip.appendingPathComponent("Gyroscope.csv")) } throws: { e in
+            "\(e)".contains("ZIP archive has no file 'Gyroscope.csv'")
+        }
+    }
+
     /// Seeded mutations (as GNSSReaderFuzzTests): fixes within their ranges, or a
     /// TraceFormatError naming the mutant — never a trap.
     @Test func mutants() throws {
