@@ -144,9 +144,10 @@ public struct UBXRawLog: Sendable {
                 }
                 if satellite.system == .glonass, freqId <= 13 { log.glonassChannels[satellite.number] = freqId - 7 }
                 let trk = u1(m + 30), locktime = u2(m + 24), cpStdev = u1(m + 28) & 15, cn0 = u1(m + 26)
+                // GLONASS: the channel of this measurement (a one-entry table); others need none.
+                let channels: [Int: Int] = satellite.system == .glonass && freqId <= 13 ? [satellite.number: freqId - 7] : [:]
                 var o = GNSSObservation(satellite: satellite, signal: signal,
-                                        frequency: satellite.system == .glonass && freqId > 13 ? nil
-                                            : RinexObservationFile.frequency(satellite, signal: signal, channels: [satellite.number: freqId - 7]))
+                                        frequency: RinexObservationFile.frequency(satellite, signal: signal, channels: channels))
                 let pr = r8(m), cp = r8(m + 8), dop = r4(m + 16)
                 guard pr.isFinite, cp.isFinite, dop.isFinite else {
                     throw error(frame.offset, "RXM-RAWX measurement \(k + 1) (\(satellite) \(signal)) is not a number")
