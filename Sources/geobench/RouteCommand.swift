@@ -42,7 +42,10 @@ struct RouteCommand: ParsableCommand {
         /usr/share/proj/egm96_15.gtx) to convert the stops' altitudes and --start/--end ALT to \
         ellipsoidal heights (h = H + N), or leave the altitude column out. When the positions \
         have two numbers the paths' slopes are unknown: a leg climbs the altitude difference of \
-        its stops, spread evenly along it (none without altitudes).
+        its stops, spread evenly along it (none without altitudes) — unless --dem FILE (a GeoTIFF, \
+        SRTM .hgt or ESRI ASCII grid) gives the paths their heights: sampled every 25 m along \
+        them, above --dem-datum (msl, the default, comparable with the stops' MSL altitudes, or \
+        ellipsoid), replacing any heights the paths had.
 
         Without --start the first stop is the start. --start LAT,LON[,ALT] starts elsewhere; without \
         ALT the start takes the path's height at its snap point on paths with heights, else the \
@@ -74,6 +77,12 @@ struct RouteCommand: ParsableCommand {
 
     @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths, a GPX file whose track segments (else routes) are, a KML/KMZ file's LineStrings, or a TCX/FIT course's tracks; legs follow them.")
     var paths: String?
+
+    @Option(help: "With --paths: a DEM (GeoTIFF, SRTM .hgt or ESRI ASCII grid, geographic WGS84) giving the paths their heights, sampled every 25 m along them (replacing any the paths have).")
+    var dem: String?
+
+    @Option(help: "Vertical datum of the --dem heights: msl (default; comparable with the stops' MSL altitudes) or ellipsoid.")
+    var demDatum: String = "msl"
 
     @Option(name: .customLong("max-snap"), help: "With --paths: farthest a stop may be from a path, meters (default 100).")
     var maxSnap: Double = 100
@@ -139,7 +148,7 @@ struct RouteCommand: ParsableCommand {
             }
             var (list, withAltitude, seen) = try Self.readStops(stops)
             guard !list.isEmpty else { throw InputError(file: stops, line: nil, message: "no stops") }
-            let network = try paths.map { paths in
+            var network = try paths.map { paths in
                 if TraceIO.kind(of: paths) == "gpx" {
                     return try located(paths) { try PathNetwork(gpx: URL(fileURLWithPath: paths)) }
                 }
@@ -151,6 +160,20 @@ struct RouteCommand: ParsableCommand {
                 if TraceIO.kind(of: paths) == "fit" { return try located(paths) { try PathNetwork(fit: URL(fileURLWithPath: paths)) } }
                 let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
                 return try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
+            }
+            // Paths drawn without heights (or with ground-clamped ones) take the DEM's.
+            if let dem {
+                guard let paths, let n = network else {
+                    throw InputError(file: "--dem", line: nil, message: "gives the heights of --paths: needs --paths")
+                }
+                guard let datum = VerticalReference(rawValue: demDatum) else {
+                    throw InputError(file: "--dem-datum", line: nil,
+                                     message: "unknown datum '\(demDatum)' (\(VerticalReference.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+                let grid = try located(dem) { try ElevationGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
+                if let note = grid.verticalDatumNote(for: datum) { Stderr.print("warning: \(dem): \(note) (--dem-datum)") }
+                if n.hasHeights { Stderr.print("\(paths): the paths' own heights replaced by the DEM's (--dem)") }
+                network = try located(dem) { try n.withHeights(from: grid) }
             }
             // MSL altitudes onto the paths' ellipsoidal heights (h = H + N), when asked.
             let grid: GeoidGrid? = try geoid.map { geoid in

@@ -163,4 +163,29 @@ extension GeobenchInterfaceTests {
         let zero = try geobench(["tour", "--tour", file, "--trace", "traces/zavist-tour.raw.csv", "--radius", "0"])
         #expect(zero.status == 2 && zero.stderr.hasPrefix("--radius: "), "\(zero.stderr)")
     }
+
+}
+
+extension RouteCommandTests {
+    /// Paths drawn without heights over the hill GDAL wrote (scripts/dev/dem_fixtures.py: 300 m
+    /// plain, 80 m Gaussian hill of σ 700 m at 14.40° E 49.955° N): with --dem the walk west →
+    /// east over the top climbs what the analytic hill rises between the west stop and the top
+    /// (72.5 m; 0.5 m for the DEM's 0.25 m steps and 3″ cells), and takes longer than level;
+    /// without --dem it climbs nothing; --dem without --paths exits 2.
+    @Test func pathsTakeADEMsHeights() throws {
+        let dem = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/DEM/hill.deflate-p3.tif").path
+        let stops = try cli.temporaryFile("stops.csv", "id,latitude,longitude\nw,49.955,14.385\ne,49.955,14.415\n")
+        let paths = try cli.temporaryFile("hill.geojson", "{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"properties\":{},\"geometry\":"
+            + "{\"type\":\"LineString\",\"coordinates\":[[14.385,49.955],[14.400,49.955],[14.415,49.955]]}}]}")
+        let hill = { (lon: Double) in 300 + 80 * exp(-pow((lon - 14.40) * 71.7e3 / 700, 2)) }
+        let lifted = try cli.geobench(["route", "--stops", stops, "--paths", paths, "--dem", dem, "--json", "--start", "49.955,14.385", "--end", "49.955,14.415"])
+        let level = try cli.geobench(["route", "--stops", stops, "--paths", paths, "--json", "--start", "49.955,14.385", "--end", "49.955,14.415"])
+        #expect(lifted.status == 0 && level.status == 0, "\(lifted.stderr) \(level.stderr)")
+        let a = try cli.json(lifted.stdout), b = try cli.json(level.stdout)
+        let ascent = a["ascent_m"] as? Double ?? .nan
+        #expect(abs(ascent - (hill(14.40) - hill(14.385))) < 0.5, "\(lifted.stdout)")
+        #expect((b["ascent_m"] as? Double ?? .nan) < 0.5 && (a["duration_s"] as? Double ?? 0) > 1.05 * (b["duration_s"] as? Double ?? .infinity))
+        let alone = try cli.geobench(["route", "--stops", stops, "--dem", dem])
+        #expect(alone.status == 2 && alone.stderr.contains("--dem: gives the heights of --paths: needs --paths"), "\(alone.stderr)")
+    }
 }
