@@ -548,6 +548,28 @@ struct DocumentationExamples {
                 "\(plan.estimate.ascent) \(plan.estimate.descent)")
     }
 
+    /// Reference: the analytic hill GDAL's DEM was written from (scripts/dev/dem_fixtures.py:
+    /// 300 m plain, 80 m Gaussian hill of σ 700 m at 14.40° E 49.955° N): the walk west → top →
+    /// east climbs what the hill rises above the west stop (72.5 m), to 0.5 m (0.25 m steps, 3″
+    /// cells); the level walk over the same paths climbs nothing and is faster.
+    @Test func toursHeightsFromADEM() throws {
+        let demURL = Self.packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/DEM/hill.deflate-p3.tif")
+        let hillPath = [GeodeticCoordinate(latitude: 49.955, longitude: 14.385), GeodeticCoordinate(latitude: 49.955, longitude: 14.400),
+                        GeodeticCoordinate(latitude: 49.955, longitude: 14.415)]
+        let hillStops = [RouteStop(id: "west gate", latitude: 49.955, longitude: 14.385), RouteStop(id: "east gate", latitude: 49.955, longitude: 14.415)]
+
+        let drawn = try PathNetwork(lineStrings: [hillPath], hasHeights: false)      // drawn in My Maps: no heights
+        let ground = try ElevationGrid(contentsOf: demURL)                           // GeoTIFF, SRTM .hgt or ESRI ASCII; MSL
+        let walked = try drawn.withHeights(from: ground)                             // sampled every 25 m along the paths
+        let overHill = try RoutePlanner.plan(RouteProblem(stops: hillStops), network: walked)
+        print(overHill.estimate.ascent, overHill.estimate.duration)                 // m climbed, s
+
+        let hill = { (lon: Double) in 300 + 80 * exp(-pow((lon - 14.40) * 71.7e3 / 700, 2)) }
+        #expect(abs(overHill.estimate.ascent - (hill(14.40) - hill(14.385))) < 0.5, "\(overHill.estimate.ascent)")
+        let level = try RoutePlanner.plan(RouteProblem(stops: hillStops), network: drawn)
+        #expect(level.estimate.ascent < 0.5 && overHill.estimate.duration > 1.05 * level.estimate.duration)
+    }
+
     /// References, by hand: the tower's stairs (30 m run, 50 m up) take 30 m at 5 km/h + 50 m at
     /// 600 m/h = 321.6 s with the steep model, 30 / (6 km/h · e^(−3.5 · |50/30 + 0.05|)) =
     /// 7,322.485 s by Tobler's function alone; with the user's rates the planned leg up the tower
