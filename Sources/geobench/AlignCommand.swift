@@ -118,12 +118,7 @@ struct AlignCommand: ParsableCommand {
             let constraint = try path.map { try PathConstraint.load($0, crossTrackSigma: pathSigma) }
             var reg = GeoRegistration(convention: convention, configuration: config, path: constraint)
             if let dem {
-                guard let datum = VerticalReference(rawValue: demDatum) else {
-                    throw InputError(file: "--dem-datum", line: nil,
-                                     message: "unknown datum '\(demDatum)' (\(VerticalReference.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-                let grid = try located(dem) { try ElevationGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
-                if let note = grid.verticalDatumNote(for: datum) { Stderr.print("warning: \(dem): \(note) (--dem-datum)") }
+                let (grid, datum) = try DEMFile.load(dem, datum: demDatum)
                 let geoidGrid = datum == .meanSeaLevel ? try located(geoid) { try GeoidGrid(path: geoid) } : nil
                 reg.ground = try located("--device-height/--dem-sigma") {
                     try GroundConstraint(environment: AnchorEnvironment(geoid: geoidGrid, terrain: grid), deviceHeight: deviceHeight, sigma: demSigma)

@@ -158,12 +158,7 @@ struct AnchorsCommand: ParsableCommand {
             }
             var terrain: ElevationGrid? = nil
             if let dem {
-                guard let datum = VerticalReference(rawValue: demDatum) else {
-                    throw InputError(file: "--dem-datum", line: nil,
-                                     message: "unknown datum '\(demDatum)' (\(VerticalReference.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-                terrain = try located(dem) { try ElevationGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
-                if let note = terrain?.verticalDatumNote(for: datum) { Stderr.print("warning: \(dem): \(note) (--dem-datum)") }
+                terrain = try DEMFile.load(dem, datum: demDatum).grid
             }
             let needsGeoid = deviceReference == .msl || terrain?.verticalReference == .meanSeaLevel
                 || parsed.anchors.contains { if case .meanSeaLevel = $0.anchor.altitude { return true } else { return false } }

@@ -166,12 +166,7 @@ struct RouteCommand: ParsableCommand {
                 guard let paths, let n = network else {
                     throw InputError(file: "--dem", line: nil, message: "gives the heights of --paths: needs --paths")
                 }
-                guard let datum = VerticalReference(rawValue: demDatum) else {
-                    throw InputError(file: "--dem-datum", line: nil,
-                                     message: "unknown datum '\(demDatum)' (\(VerticalReference.allCases.map(\.rawValue).joined(separator: ", ")))")
-                }
-                let grid = try located(dem) { try ElevationGrid(contentsOf: URL(fileURLWithPath: dem), verticalReference: datum) }
-                if let note = grid.verticalDatumNote(for: datum) { Stderr.print("warning: \(dem): \(note) (--dem-datum)") }
+                let grid = try DEMFile.load(dem, datum: demDatum).grid
                 if n.hasHeights { Stderr.print("\(paths): the paths' own heights replaced by the DEM's (--dem)") }
                 network = try located(dem) { try n.withHeights(from: grid) }
             }
