@@ -16,6 +16,8 @@ Written below (Tests/GeoAnchorKitTests/Fixtures/DEM/):
   hill.lzw-p2.i16.tif       Int16, COMPRESS=LZW PREDICTOR=2 (SRTM-style integer metres)
   hill.point.be.f64.tif     Float64, ENDIANNESS=BIG, COMPRESS=PACKBITS, AREA_OR_POINT=Point (GDAL
                             writes RasterPixelIsPoint and a tiepoint at the first cell's centre)
+  hill.bigtiff.be.tif       Float32 as a BigTIFF (BIGTIFF=YES: 64-bit offsets, as GDAL writes
+                            files past 4 GB), big-endian, LZW, tiled 16 × 16
   hill.rect.i32.tif         Int32, COMPRESS=DEFLATE PREDICTOR=2, the same cells re-georeferenced
                             with -a_ullr to 4.5" × 3" (non-square, as Copernicus north of 50°)
   hill.utm.tif              gdalwarp -t_srs EPSG:32633 (projected: to be refused)
@@ -69,6 +71,8 @@ run(*tr, "-ot", "Float32", "-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=3", "-co
 run(*tr, "-ot", "Int16", "-co", "COMPRESS=LZW", "-co", "PREDICTOR=2", asc, out + "/hill.lzw-p2.i16.tif")
 run(*tr, "-ot", "Float64", "-co", "ENDIANNESS=BIG", "-co", "COMPRESS=PACKBITS", "-mo", "AREA_OR_POINT=Point",
     asc, out + "/hill.point.be.f64.tif")
+run(*tr, "-ot", "Float32", "-co", "BIGTIFF=YES", "-co", "ENDIANNESS=BIG", "-co", "COMPRESS=LZW", "-co", "TILED=YES",
+    "-co", "BLOCKXSIZE=16", "-co", "BLOCKYSIZE=16", asc, out + "/hill.bigtiff.be.tif")
 run(*tr, "-ot", "Int32", "-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=2",
     "-a_ullr", "%.10f" % west, "%.10f" % (south + rows * cell), "%.10f" % (west + cols * 1.5 * cell), "%.10f" % south,
     asc, out + "/hill.rect.i32.tif")
@@ -103,7 +107,7 @@ with tempfile.TemporaryDirectory() as d:
     # Every 7th cell (rows and columns all visited) and the NODATA block with its neighbours.
     picked = [(r, c) for r in range(rows) for c in range(cols) if (r * cols + c) % 7 == 0 or (30 <= r <= 34 and 39 <= c <= 42)]
     grid = [(south + (r + 0.5) * cell, west + (c + 0.5) * cell) for r, c in picked]
-    for name in ["hill.f32.tif", "hill.deflate-p3.tif", "hill.lzw-p2.i16.tif", "hill.point.be.f64.tif"]:
+    for name in ["hill.f32.tif", "hill.deflate-p3.tif", "hill.lzw-p2.i16.tif", "hill.point.be.f64.tif", "hill.bigtiff.be.tif"]:
         for (lat, lon), v in zip(grid, values(out + "/" + name, grid)):
             lines.append("%s,%.10f,%.10f,%s" % (name, lat, lon, v))
     rect = [(south + (r + 0.5) * cell, west + (c + 0.5) * 1.5 * cell) for r, c in picked]

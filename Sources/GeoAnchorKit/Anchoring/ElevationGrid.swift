@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ``init(contentsOf:verticalReference:)`` tells the format from the content (gzip and single-file
 /// ZIP archives are opened first, as `N49E014.SRTMGL1.hgt.zip` arrives):
-/// - **GeoTIFF** (classic TIFF, either byte order; the first image, not its overviews): one band
+/// - **GeoTIFF** (classic TIFF or BigTIFF, either byte order; the first image, not its overviews): one band
 ///   of 8–64-bit integers or 32/64-bit floats, in strips or tiles, uncompressed, LZW, Deflate or
 ///   PackBits, with the horizontal (2) or floating-point (3) predictor; georeferenced by
 ///   `ModelTiepoint` + `ModelPixelScale` or an unrotated `ModelTransformation`, in a geographic
@@ -116,10 +116,8 @@ public struct ElevationGrid: TerrainModel, Sendable, Hashable {
     /// SRTM tile gives its position (`N49E014…`).
     public init(data: Data, name: String, verticalReference: VerticalReference = .meanSeaLevel) throws(GeoAnchorError) {
         let head = [UInt8](data.prefix(4))
-        if head == [0x49, 0x49, 0x2A, 0x00] || head == [0x4D, 0x4D, 0x00, 0x2A] {
+        if head == [0x49, 0x49, 0x2A, 0x00] || head == [0x4D, 0x4D, 0x00, 0x2A] || head == [0x49, 0x49, 0x2B, 0x00] || head == [0x4D, 0x4D, 0x00, 0x2B] {
             self = try GeoTIFFReader.grid([UInt8](data), name: name, verticalReference: verticalReference)
-        } else if head == [0x49, 0x49, 0x2B, 0x00] || head == [0x4D, 0x4D, 0x00, 0x2B] {
-            throw .corruptFile(path: name, reason: "BigTIFF is not read: write a classic GeoTIFF (gdal_translate -co BIGTIFF=NO) or an SRTM/ESRI ASCII grid")
         } else if let tile = Self.hgtTile(name: name), let side = [1201, 3601].first(where: { $0 * $0 * 2 == data.count }) {
             let b = [UInt8](data)
             var values = [Double](repeating: 0, count: side * side)

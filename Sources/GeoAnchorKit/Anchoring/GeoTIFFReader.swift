@@ -1,7 +1,7 @@
 import Foundation
 
-/// A single-band GeoTIFF DEM read into an ``ElevationGrid`` (TIFF 6.0, the GeoTIFF 1.0/1.1
-/// keys, GDAL's `GDAL_NODATA` tag). Pure Swift; every offset, count and size read from the file
+/// A single-band GeoTIFF DEM read into an ``ElevationGrid`` (TIFF 6.0 or BigTIFF, the GeoTIFF
+/// 1.0/1.1 keys, GDAL's `GDAL_NODATA` tag). Pure Swift; every offset, count and size read from the file
 /// is checked before use, so a damaged file is a ``GeoAnchorError/corruptFile(path:reason:)``
 /// naming the tag or the strip/tile, never a trap.
 enum GeoTIFFReader {
@@ -50,17 +50,29 @@ enum GeoTIFFReader {
     }
 
     private static func read(_ f: Bytes, name: String, verticalReference: VerticalReference) throws -> ElevationGrid {
-        let ifd = try f.u32(4)
-        let n = try f.u16(ifd)
+        // Classic TIFF: 32-bit offsets, 12-byte entries; BigTIFF (version 43): 64-bit offsets and
+        // counts, 20-byte entries, values of up to 8 bytes inline.
+        let big = try f.u16(2) == 43
+        if big { guard try f.u16(4) == 8, try f.u16(6) == 0 else { throw Failure(reason: "BigTIFF header with offsets of \(try f.u16(4)) bytes") } }
+        func offset(_ o: Int) throws(Failure) -> Int {
+            guard big else { return try f.u32(o) }
+            let v = try f.u64(o)
+            guard v <= UInt64(f.b.count) else { throw Failure(reason: "offset \(v) is beyond the file's \(f.b.count) bytes") }
+            return Int(v)
+        }
+        let ifd = try offset(big ? 8 : 4)
+        let n = big ? try offset(ifd) : try f.u16(ifd)
+        let entrySize = big ? 20 : 12, inline = big ? 8 : 4
+        guard n <= (f.b.count - ifd) / entrySize else { throw Failure(reason: "IFD of \(n) entries at byte \(ifd) beyond the file's \(f.b.count) bytes") }
         var entries: [Int: Entry] = [:]
         for k in 0..<n {
-            let e = ifd + 2 + 12 * k
-            let tag = try f.u16(e), type = try f.u16(e + 2), count = try f.u32(e + 4)
-            let size = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 16: 8, 17: 8][type] ?? 0
+            let e = ifd + (big ? 8 : 2) + entrySize * k
+            let tag = try f.u16(e), type = try f.u16(e + 2), count = try offset(e + 4)
+            let size = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 16: 8, 17: 8, 18: 8][type] ?? 0
             guard size > 0 else { continue }   // a type this reader does not use: skipped with its tag
             let (bytes, overflow) = count.multipliedReportingOverflow(by: size)
             guard !overflow, bytes <= f.b.count else { throw Failure(reason: "tag \(tag): \(count) values do not fit the file") }
-            let at = bytes <= 4 ? e + 8 : try f.u32(e + 8)
+            let at = bytes <= inline ? e + (big ? 12 : 8) : try offset(e + (big ? 12 : 8))
             guard at <= f.b.count - bytes else { throw Failure(reason: "tag \(tag): values at byte \(at) beyond the file's \(f.b.count) bytes") }
             entries[tag] = Entry(type: type, count: count, at: at)
         }
@@ -81,7 +93,7 @@ enum GeoTIFFReader {
                     out.append(e.type == 5 ? Double(num) / Double(den) : Double(Int32(truncatingIfNeeded: num)) / Double(Int32(truncatingIfNeeded: den)))
                 case 11: out.append(Double(Float(bitPattern: UInt32(try f.u32(e.at + 4 * k)))))
                 case 12: out.append(Double(bitPattern: try f.u64(e.at + 8 * k)))
-                case 16, 17: out.append(Double(try f.u64(e.at + 8 * k)))
+                case 16, 17, 18: out.append(Double(try f.u64(e.at + 8 * k)))
                 default: throw Failure(reason: "tag \(t.rawValue) (\(t)) has text where numbers are expected")
                 }
             }

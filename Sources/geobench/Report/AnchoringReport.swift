@@ -166,7 +166,7 @@ enum AnchoringReport: ReportSection {
                 equal += 1
             }
         }
-        return "  DEMs as GDAL 3.6 wrote them (\(grids.count) files: GeoTIFF strips/tiles, LZW/Deflate/PackBits, predictors 2/3, big-endian, pixel-is-point; SRTM .hgt): "
+        return "  DEMs as GDAL 3.6 wrote them (\(grids.count) files: GeoTIFF strips/tiles, LZW/Deflate/PackBits, predictors 2/3, big-endian, pixel-is-point, BigTIFF; SRTM .hgt): "
             + "\(equal)/\(total) heights as gdallocationinfo reads them (\(noData) no-data cells refused)"
     }
 }

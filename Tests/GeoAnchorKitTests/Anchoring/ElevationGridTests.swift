@@ -6,7 +6,7 @@ import GeoAnchorKitTestSupport
 
 /// DEM files as GDAL 3.6 writes them (scripts/dev/dem_fixtures.py: GeoTIFFs in strips and tiles,
 /// uncompressed, Deflate + floating-point predictor, LZW + horizontal predictor, PackBits,
-/// big-endian, pixel-is-point, non-square cells; an SRTM3 tile). References: GDAL's own
+/// big-endian, pixel-is-point, non-square cells, BigTIFF; an SRTM3 tile). References: GDAL's own
 /// `gdallocationinfo` reading each file at cell centres (dem.gdal-values.csv.gz: the heights must
 /// be the same to 1e-6 m, no-data cells refused), and the ESRI ASCII grid they were written from
 /// (bilinear heights everywhere equal to 1e-9 m; integer files within their 0.5 m rounding).
@@ -34,8 +34,8 @@ struct ElevationGridTests {
             }
             checked[file, default: 0] += 1
         }
-        #expect(checked.count == 6 && checked.values.allSatisfy { $0 >= 200 }, "\(checked)")
-        #expect(noData == 5 * 4)   // the 2 × 2 block in each small grid
+        #expect(checked.count == 7 && checked.values.allSatisfy { $0 >= 200 }, "\(checked)")
+        #expect(noData == 6 * 4)   // the 2 × 2 block in each small grid
         #expect(grids["hill.point.be.f64.tif"]?.format == .geoTIFF && grids["N49E014.hgt.gz"]?.format == .srtmHGT)
         #expect(grids["hill.rect.i32.tif"].map { abs($0.longitudeSpacing / $0.latitudeSpacing - 1.5) < 1e-9 } == true)
         #expect(grids["N49E014.hgt.gz"].map { $0.columns == 1201 && $0.westCentre == 14 && $0.southCentre == 49 } == true)
@@ -43,7 +43,8 @@ struct ElevationGridTests {
 
     /// Everywhere (random points, the edges' half cells, outside), each GeoTIFF interpolates as the
     /// ASCII grid it was written from.
-    @Test(arguments: [("hill.f32.tif", 1e-9), ("hill.deflate-p3.tif", 1e-9), ("hill.point.be.f64.tif", 1e-9), ("hill.lzw-p2.i16.tif", 0.5)])
+    @Test(arguments: [("hill.f32.tif", 1e-9), ("hill.deflate-p3.tif", 1e-9), ("hill.point.be.f64.tif", 1e-9), ("hill.bigtiff.be.tif", 1e-9),
+                      ("hill.lzw-p2.i16.tif", 0.5)])
     func asTheASCIIGrid(file: String, tolerance: Double) throws {
         let ascii = try ESRIASCIIGrid(contentsOf: Self.dir.appendingPathComponent("hill.asc"))
         let tiff = try Self.grid(file)
@@ -83,8 +84,8 @@ struct ElevationGridTests {
         #expect(zipped.heights == hgt.heights && zipped.westCentre == 14 && zipped.southCentre == 49 && zipped.format == .srtmHGT)
     }
 
-    /// What is refused, by name: a projected GeoTIFF (with the gdalwarp that fixes it), BigTIFF, a
-    /// cut file; a file that is none of the formats. SRTM tile names, south and west too.
+    /// What is refused, by name: a projected GeoTIFF (with the gdalwarp that fixes it), a
+    /// BigTIFF header that is not one, a    /// cut file; a file that is none of the formats. SRTM tile names, south and west too.
     @Test func refusals() throws {
         #expect { _ = try Self.grid("hill.utm.tif") } throws: { e in
             (e as? GeoAnchorError).map { "\($0)".contains("projected CRS (EPSG:32633)") && "\($0)".contains("gdalwarp -t_srs EPSG:4326") } == true
@@ -93,7 +94,7 @@ struct ElevationGridTests {
         func refusal(_ bytes: [UInt8], name: String = "x.tif") -> String {
             do { _ = try ElevationGrid(data: Data(bytes), name: name); return "read" } catch { return "\(error)" }
         }
-        #expect(refusal([0x49, 0x49, 0x2B, 0x00, 8, 0, 0, 0]).contains("BigTIFF is not read"))
+        #expect(refusal([0x49, 0x49, 0x2B, 0x00, 4, 0, 0, 0]).contains("BigTIFF header with offsets of 4 bytes"))
         #expect(refusal(Array(tiff.prefix(3000))).contains("beyond the file"))
         #expect(refusal(Array("hello\n".utf8)).contains("unknown header keyword 'hello'"))
         #expect(refusal([0xFF, 0xFE, 0x00, 0x01]).contains("not a GeoTIFF, an SRTM .hgt tile"))
@@ -108,7 +109,7 @@ struct ElevationGridTests {
     @Test func mutants() throws {
         var rng = SeededRandom(seed: 0x71F)
         var read = 0, refused = 0
-        for file in ["hill.f32.tif", "hill.deflate-p3.tif", "hill.lzw-p2.i16.tif", "hill.point.be.f64.tif", "hill.rect.i32.tif"] {
+        for file in ["hill.f32.tif", "hill.deflate-p3.tif", "hill.lzw-p2.i16.tif", "hill.point.be.f64.tif", "hill.rect.i32.tif", "hill.bigtiff.be.tif"] {
             let bytes = [UInt8](try Data(contentsOf: Self.dir.appendingPathComponent(file)))
             for _ in 0..<80 {
                 var b = bytes
