@@ -7,8 +7,8 @@ import Foundation
 /// of one issue (IODE = IODE = IODC's low 8 bits) made into a ``BroadcastEphemeris`` through the
 /// RINEX reader's checks, subframe 4 page 18 (SV ID 56) into the Klobuchar coefficients.
 extension UBXRawLog {
-    /// One LNAV subframe as sent: the satellite, its ten upright 24-bit data words, where it was.
-    struct LNAVSubframe { let satellite: SatelliteID, words: [UInt32], offset: Int }
+    /// One LNAV subframe as sent: the satellite and its ten upright 24-bit data words.
+    struct LNAVSubframe { let satellite: SatelliteID, words: [UInt32] }
 
     /// The ten data words of an RXM-SFRBX GPS/QZSS subframe whose parity holds, else nil.
     static func lnavWords(_ dwrds: [UInt32]) -> [UInt32]? {

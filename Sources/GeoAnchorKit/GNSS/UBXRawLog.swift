@@ -84,48 +84,34 @@ public struct UBXRawLog: Sendable {
         func error(_ at: Int, _ m: String) -> TraceFormatError {
             TraceFormatError(source: source, line: nil, message: "at byte \(at): \(m)")
         }
-        try UBXReader.scan(b, fail: { (at, m) throws(TraceFormatError) in
-            guard skipInvalidFrames, m.hasPrefix("UBX checksum") else { throw error(at, m) }
+        try UBXReader.scan(b, fail: { (at, m, damage) throws(TraceFormatError) in
+            guard skipInvalidFrames, damage == .checksum else { throw error(at, m) }
             log.skipped["frame", default: 0] += 1
         }, text: { _, _ in }) { (frame) throws(TraceFormatError) in
             if frame.cls == 0x02, frame.id == 0x13 {
                 // RXM-SFRBX: gnssId, svId, sigId, freqId, numWords, chn, version, reserved, words.
-                let p = frame.payload
-                guard frame.length >= 8, frame.length == 8 + 4 * Int(b[p + 4]) else {
+                let x = UBXReader.Fields(b: b, p: frame.payload)
+                guard frame.length >= 8, frame.length == 8 + 4 * x.u1(4) else {
                     throw error(frame.offset, "RXM-SFRBX of \(frame.length) bytes (8 + 4 per word expected)")
                 }
-                let gnss = Int(b[p]), sv = Int(b[p + 1])
+                let gnss = x.u1(0), sv = x.u1(1)
                 guard (gnss == 0 && (1...32).contains(sv)) || (gnss == 5 && (1...10).contains(sv)) else {
                     log.skipped["sfrbx_not_decoded", default: 0] += 1; return
                 }
-                let words = (0..<Int(b[p + 4])).map { k in
-                    (0..<4).reduce(UInt32(0)) { $0 | UInt32(b[p + 8 + 4 * k + $1]) << (8 * UInt32($1)) }
-                }
+                let words = (0..<x.u1(4)).map { UInt32(x.u4(8 + 4 * $0)) }
                 guard let data = Self.lnavWords(words) else { log.skipped["sfrbx_parity", default: 0] += 1; return }
-                subframes.append(LNAVSubframe(satellite: SatelliteID(system: gnss == 0 ? .gps : .qzss, number: sv), words: data, offset: frame.offset))
+                subframes.append(LNAVSubframe(satellite: SatelliteID(system: gnss == 0 ? .gps : .qzss, number: sv), words: data))
                 return
             }
             guard frame.cls == 0x02, frame.id == 0x15 else { return }
             log.messages += 1
-            let p = frame.payload
-            func u1(_ o: Int) -> Int { Int(b[p + o]) }
-            func u2(_ o: Int) -> Int { Int(b[p + o]) | Int(b[p + o + 1]) << 8 }
-            func r8(_ o: Int) -> Double {
-                var v: UInt64 = 0
-                for k in 0..<8 { v |= UInt64(b[p + o + k]) << (8 * k) }
-                return Double(bitPattern: v)
-            }
-            func r4(_ o: Int) -> Double {
-                var v: UInt32 = 0
-                for k in 0..<4 { v |= UInt32(b[p + o + k]) << (8 * k) }
-                return Double(Float(bitPattern: v))
-            }
+            let x = UBXReader.Fields(b: b, p: frame.payload)
             guard frame.length >= 16 else { throw error(frame.offset, "RXM-RAWX of \(frame.length) bytes (16 + 32 per measurement expected)") }
-            let count = u1(11)
+            let count = x.u1(11)
             guard frame.length == 16 + 32 * count else {
                 throw error(frame.offset, "RXM-RAWX of \(frame.length) bytes announces \(count) measurements (\(16 + 32 * count) bytes)")
             }
-            let tow = r8(0), week = u2(8), recStat = u1(12), version = u1(13)
+            let tow = x.r8(0), week = x.u2(8), recStat = x.u1(12), version = x.u1(13)
             guard tow.isFinite, tow >= 0, tow < 604_800 else { throw error(frame.offset, "RXM-RAWX rcvTow \(tow) s is not a time of week") }
             guard week > 0 else { log.skipped["week_unknown", default: 0] += 1; return }
             let time = Double(week) * GNSSTime.secondsPerWeek + tow
@@ -137,18 +123,18 @@ public struct UBXRawLog: Sendable {
             for k in 0..<count {
                 let m = 16 + 32 * k
                 log.measurements += 1
-                let gnss = u1(m + 20), sv = u1(m + 21), sigId = u1(m + 22), freqId = u1(m + 23)
+                let gnss = x.u1(m + 20), sv = x.u1(m + 21), sigId = x.u1(m + 22), freqId = x.u1(m + 23)
                 guard let (satellite, signal) = Self.signal(gnss: gnss, sv: sv, sigId: version >= 1 ? sigId : nil) else {
                     log.skipped[gnss == 6 && sv == 255 ? "glonass_slot_unknown" : "signal", default: 0] += 1
                     continue
                 }
                 if satellite.system == .glonass, freqId <= 13 { log.glonassChannels[satellite.number] = freqId - 7 }
-                let trk = u1(m + 30), locktime = u2(m + 24), cpStdev = u1(m + 28) & 15, cn0 = u1(m + 26)
+                let trk = x.u1(m + 30), locktime = x.u2(m + 24), cpStdev = x.u1(m + 28) & 15, cn0 = x.u1(m + 26)
                 // GLONASS: the channel of this measurement (a one-entry table); others need none.
                 let channels: [Int: Int] = satellite.system == .glonass && freqId <= 13 ? [satellite.number: freqId - 7] : [:]
                 var o = GNSSObservation(satellite: satellite, signal: signal,
                                         frequency: RinexObservationFile.frequency(satellite, signal: signal, channels: channels))
-                let pr = r8(m), cp = r8(m + 8), dop = r4(m + 16)
+                let pr = x.r8(m), cp = x.r8(m + 8), dop = x.r4(m + 16)
                 guard pr.isFinite, cp.isFinite, dop.isFinite else {
                     throw error(frame.offset, "RXM-RAWX measurement \(k + 1) (\(satellite) \(signal)) is not a number")
                 }

@@ -42,7 +42,7 @@ public enum UBXReader {
             let e = TraceFormatError(source: source, line: nil, message: "at byte \(at): \(m)")
             if options.skipInvalid { summary.skip(e) } else { throw e }
         }
-        try scan(b, fail: fail, text: { nmea.append(($0, $1)) }) { frame in
+        try scan(b, fail: { at, m, _ in try fail(at, m) }, text: { nmea.append(($0, $1)) }) { frame in
             guard frame.cls == 0x01, frame.id == 0x07 else { return }
             navPVT += 1
             guard frame.length >= 84 else { try fail(frame.offset, "NAV-PVT of \(frame.length) bytes (84 or 92 expected)"); return }
@@ -73,11 +73,27 @@ public enum UBXReader {
     /// length, and the frame's byte offset in the log.
     struct Frame { let cls: UInt8, id: UInt8, payload: Int, length: Int, offset: Int }
 
+    /// What ``scan(_:fail:text:frame:)`` met: a frame whose checksum does not match (the walk goes
+    /// on), or a log cut inside a frame (the walk ends).
+    enum Damage { case checksum, truncated }
+
+    /// The little-endian fields (U1, U2, U4, I4, R4, R8) of a payload starting at byte `p` of `b`,
+    /// by their offset in the payload.
+    struct Fields {
+        let b: [UInt8], p: Int
+        func u1(_ o: Int) -> Int { Int(b[p + o]) }
+        func u2(_ o: Int) -> Int { Int(b[p + o]) | Int(b[p + o + 1]) << 8 }
+        func u4(_ o: Int) -> Int { u2(o) | u2(o + 2) << 16 }
+        func i4(_ o: Int) -> Int { Int(Int32(truncatingIfNeeded: UInt32(u4(o)))) }
+        func r4(_ o: Int) -> Double { Double(Float(bitPattern: UInt32(u4(o)))) }
+        func r8(_ o: Int) -> Double { Double(bitPattern: UInt64(u4(o)) | UInt64(u4(o + 4)) << 32) }
+    }
+
     /// Walks a UBX log: `frame` for each frame whose Fletcher checksum matches, `text` for each
     /// line of the bytes between frames that starts with `$` (an NMEA sentence) with its
-    /// offset, `fail` (byte offset, message) for a frame whose checksum does not match (the
-    /// walk resynchronises on the next sync word) or a log cut inside a frame (the walk ends).
-    static func scan<E: Error>(_ b: [UInt8], fail: (Int, String) throws(E) -> Void, text: ([UInt8], Int) -> Void,
+    /// offset, `fail` (byte offset, message, ``Damage``) for a frame whose checksum does not match
+    /// (the walk resynchronises on the next sync word) or a log cut inside a frame (the walk ends).
+    static func scan<E: Error>(_ b: [UInt8], fail: (Int, String, Damage) throws(E) -> Void, text: ([UInt8], Int) -> Void,
                                frame: (Frame) throws(E) -> Void) throws(E) {
         var at = 0
         while at < b.count {
@@ -85,7 +101,7 @@ public enum UBXReader {
                 // Not a UBX frame: an NMEA sentence (kept), or bytes up to the next sync.
                 var end = at + 1
                 while end < b.count, !(b[end] == 0xB5 && end + 1 < b.count && b[end + 1] == 0x62) { end += 1 }
-                if end == b.count, b[at] == 0xB5, end - at == 1 { try fail(at, "log ends inside a UBX frame header"); return }
+                if end == b.count, b[at] == 0xB5, end - at == 1 { try fail(at, "log ends inside a UBX frame header", .truncated); return }
                 var start = at
                 while start < end {
                     let lineEnd = b[start..<end].firstIndex { $0 == 0x0A || $0 == 0x0D } ?? end
@@ -95,17 +111,17 @@ public enum UBXReader {
                 at = end
                 continue
             }
-            guard b.count - at >= 8 else { try fail(at, "log ends inside a UBX frame header"); return }
+            guard b.count - at >= 8 else { try fail(at, "log ends inside a UBX frame header", .truncated); return }
             let cls = b[at + 2], id = b[at + 3]
             let length = Int(b[at + 4]) | Int(b[at + 5]) << 8
             guard b.count - at - 8 >= length else {
-                try fail(at, "log ends inside a UBX frame (class 0x\(hex(cls)), id 0x\(hex(id)): \(length) payload bytes announced, \(b.count - at - 8) left)")
+                try fail(at, "log ends inside a UBX frame (class 0x\(hex(cls)), id 0x\(hex(id)): \(length) payload bytes announced, \(b.count - at - 8) left)", .truncated)
                 return
             }
             var ckA: UInt8 = 0, ckB: UInt8 = 0
             for k in (at + 2)..<(at + 6 + length) { ckA &+= b[k]; ckB &+= ckA }
             guard ckA == b[at + 6 + length], ckB == b[at + 7 + length] else {
-                try fail(at, "UBX checksum 0x\(hex(b[at + 6 + length]))\(hex(b[at + 7 + length])) does not match the frame's 0x\(hex(ckA))\(hex(ckB))")
+                try fail(at, "UBX checksum 0x\(hex(b[at + 6 + length]))\(hex(b[at + 7 + length])) does not match the frame's 0x\(hex(ckA))\(hex(ckB))", .checksum)
                 at += 2   // resynchronise on the next sync word
                 continue
             }
@@ -118,29 +134,26 @@ public enum UBXReader {
 
     /// The fix of a NAV-PVT payload at `p`.
     static func navPVTFix(_ b: [UInt8], _ p: Int, _ length: Int) -> PVT {
-        func u1(_ o: Int) -> Int { Int(b[p + o]) }
-        func u2(_ o: Int) -> Int { Int(b[p + o]) | Int(b[p + o + 1]) << 8 }
-        func u4(_ o: Int) -> Int { u2(o) | u2(o + 2) << 16 }
-        func i4(_ o: Int) -> Int { Int(Int32(truncatingIfNeeded: UInt32(u4(o)))) }
-        let valid = u1(11), fixType = u1(20), flags = u1(21)
-        let invalidLlh = length >= 92 ? u1(78) & 1 != 0 : false
+        let x = Fields(b: b, p: p)
+        let valid = x.u1(11), fixType = x.u1(20), flags = x.u1(21)
+        let invalidLlh = length >= 92 ? x.u1(78) & 1 != 0 : false
         guard flags & 1 != 0, (2...4).contains(fixType), valid & 0x3 == 0x3, !invalidLlh else { return .none }
-        let year = u2(4), month = u1(6), day = u1(7), hour = u1(8), minute = u1(9), second = u1(10), nano = i4(16)
+        let year = x.u2(4), month = x.u1(6), day = x.u1(7), hour = x.u1(8), minute = x.u1(9), second = x.u1(10), nano = x.i4(16)
         guard (1...12).contains(month), day >= 1, day <= ByteParsing.daysInMonth(year: year, month: month),
               hour < 24, minute < 60, second <= 60, abs(nano) <= 1_000_000_000 else {
             return .invalid("UTC \(year)-\(month)-\(day) \(hour):\(minute):\(second) + \(nano) ns is not a time")
         }
         let days = ByteParsing.daysFromCivil(year: year, month: month, day: day)
         let t = Double(days * 86_400 + hour * 3600 + minute * 60 + second) + Double(nano) * 1e-9
-        var f = Fix(time: t, latitude: Double(i4(28)) * 1e-7, longitude: Double(i4(24)) * 1e-7)
-        let h = Double(i4(32)) / 1000, msl = Double(i4(36)) / 1000
+        var f = Fix(time: t, latitude: Double(x.i4(28)) * 1e-7, longitude: Double(x.i4(24)) * 1e-7)
+        let h = Double(x.i4(32)) / 1000, msl = Double(x.i4(36)) / 1000
         f.height = h; f.verticalReference = .ellipsoid; f.geoidSeparation = h - msl
-        f.horizontalAccuracy = Double(u4(40)) / 1000
-        f.verticalAccuracy = Double(u4(44)) / 1000
-        f.speed = Double(i4(60)) / 1000
-        f.course = Angle.normalizeHeading(Double(i4(64)) * 1e-5)
-        f.satellites = u1(23)
-        f.pdop = Double(u2(76)) / 100
+        f.horizontalAccuracy = Double(x.u4(40)) / 1000
+        f.verticalAccuracy = Double(x.u4(44)) / 1000
+        f.speed = Double(x.i4(60)) / 1000
+        f.course = Angle.normalizeHeading(Double(x.i4(64)) * 1e-5)
+        f.satellites = x.u1(23)
+        f.pdop = Double(x.u2(76)) / 100
         switch flags >> 6 {
         case 2: f.quality = .rtkFixed
         case 1: f.quality = .rtkFloat
