@@ -111,21 +111,22 @@ public enum RinexObservationWriter {
         }
         record("DBHZ", "SIGNAL STRENGTH UNIT")
 
-        // Epoch times: GPS seconds → 0.1 µs ticks → calendar.
-        func calendar(_ t: Double) -> String? {
+        // Epoch times: GPS seconds → 0.1 µs ticks → calendar, once per epoch.
+        typealias Calendar = (year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double)
+        func calendar(_ t: Double) -> Calendar? {
             guard t.isFinite, t >= 0, t < 1e11 else { return nil }
             let ticks = Int64((t * 1e7).rounded())
             let days = Int(ticks / 864_000_000_000), rest = ticks % 864_000_000_000
             let (y, m, d) = ByteParsing.civilFromDays(days + ByteParsing.daysFromCivil(year: 1980, month: 1, day: 6))
-            let h = Int(rest / 36_000_000_000), mi = Int(rest / 600_000_000 % 60)
-            let sec = Double(rest % 600_000_000) / 1e7
-            return String(format: "%04d %02d %02d %02d %02d %10.7f", y, m, d, h, mi, sec)
+            return (y, m, d, Int(rest / 36_000_000_000), Int(rest / 600_000_000 % 60), Double(rest % 600_000_000) / 1e7)
         }
-        let written = epochs.filter { calendar($0.time) != nil && Set($0.observations.map(\.satellite)).count <= 999 }
-        if let first = written.first.flatMap({ calendar($0.time) }), let last = written.last.flatMap({ calendar($0.time) }) {
-            func obsTime(_ c: String) -> String {
-                let f = c.split(separator: " ")
-                return f[0...4].map { String(format: "%6d", Int($0) ?? 0) }.joined() + String(format: "%13.7f", Double(f[5]) ?? 0) + "     GPS"
+        let written: [(epoch: GNSSEpoch, time: Calendar)] = epochs.compactMap { e in
+            guard let c = calendar(e.time), Set(e.observations.map(\.satellite)).count <= 999 else { return nil }
+            return (e, c)
+        }
+        if let first = written.first?.time, let last = written.last?.time {
+            func obsTime(_ c: Calendar) -> String {
+                String(format: "%6d%6d%6d%6d%6d%13.7f     GPS", c.year, c.month, c.day, c.hour, c.minute, c.second)
             }
             record(obsTime(first), "TIME OF FIRST OBS")
             record(obsTime(last), "TIME OF LAST OBS")
@@ -153,7 +154,7 @@ public enum RinexObservationWriter {
             guard v.isFinite, s.count == 14 else { result.unrepresentable += 1; return String(repeating: " ", count: 14) }
             return s
         }
-        for e in written {
+        for (e, time) in written {
             var bySatellite: [SatelliteID: [String: GNSSObservation]] = [:]
             for o in e.observations where types[o.satellite.system] != nil
                 && (o.pseudorange != nil || o.carrierPhase != nil || o.doppler != nil || o.cn0 != nil) {
@@ -161,7 +162,8 @@ public enum RinexObservationWriter {
                 bySatellite[o.satellite, default: [:]][o.signal] = o
             }
             let sats = bySatellite.keys.sorted()
-            lines.append("> " + calendar(e.time)! + String(format: "  %d%3d", min(max(e.flag, 0), 6), sats.count))
+            lines.append(String(format: "> %04d %02d %02d %02d %02d %10.7f  %d%3d", time.year, time.month, time.day, time.hour, time.minute,
+                                time.second, min(max(e.flag, 0), 6), sats.count))
             for sat in sats {
                 var line = "\(sat.system.rawValue)" + String(format: "%02d", sat.number)
                 for t in types[sat.system]! {
