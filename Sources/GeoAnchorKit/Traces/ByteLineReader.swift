@@ -34,37 +34,29 @@ public final class ByteLineReader {
     /// memory first (at most 1 GiB of text), so every line-based reader (NMEA, CSV, GnssLogger,
     /// RINEX, SP3, clock files) reads it as the plain file.
     /// - Throws: ``TraceFormatError`` when the file cannot be opened or read, or is corrupt gzip.
-    public init(url: URL, chunkSize: Int = 1 << 18) throws(TraceFormatError) {
+    public convenience init(url: URL, chunkSize: Int = 1 << 18) throws(TraceFormatError) {
         let fd = open(url.path, O_RDONLY)
         guard fd >= 0 else {
             // `archive.zip/Member.csv`: one file of a ZIP with several (a Sensor Logger recording).
             guard let (archive, member) = Self.zipMember(url.path) else {
                 throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
             }
-            let compressed: Data
-            do { compressed = try Data(contentsOf: URL(fileURLWithPath: archive)) } catch {
-                throw TraceFormatError(source: archive, line: nil, message: "cannot read file: \(error.localizedDescription)")
-            }
-            let text = try Self.decompress(compressed, url: URL(fileURLWithPath: archive), member: member)
-            self.source = url.path
-            self.input = .data(Data(text))
-            self.chunkSize = max(text.count, 1)
-            self.capacity = max(text.count, 1)
-            self.buffer = .allocate(capacity: capacity)
+            self.init(data: Data(try Self.decompress(url: URL(fileURLWithPath: archive), member: member)), source: url.path)
             return
         }
-        self.source = url.path
         var magic: [UInt8] = [0, 0, 0, 0]
         let got = pread(fd, &magic, 4, 0)
         if got >= 2, Self.isCompressed(Array(magic.prefix(got))) {
             _ = close(fd)
-            let text = try Self.decompress(url: url)
-            self.input = .data(Data(text))
-            self.chunkSize = max(text.count, 1)
-            self.capacity = max(text.count, 1)
-            self.buffer = .allocate(capacity: capacity)
+            self.init(data: Data(try Self.decompress(url: url)), source: url.path)
             return
         }
+        self.init(fd: fd, chunkSize: chunkSize, source: url.path)
+    }
+
+    /// Reads an open file descriptor (closed when the reader goes).
+    private init(fd: Int32, chunkSize: Int, source: String) {
+        self.source = source
         self.input = .fd(fd, close: true)
         self.chunkSize = chunkSize
         self.capacity = chunkSize * 2
@@ -99,13 +91,13 @@ public final class ByteLineReader {
 
     /// The decompressed text of a gzip, `compress` or ZIP file. A ZIP must hold one file (or one
     /// whose extension is the one before `.zip` in the archive's name: `walk.gpx.zip` → its
-    /// `.gpx`): several are refused, naming them.
-    static func decompress(url: URL) throws(TraceFormatError) -> [UInt8] {
+    /// `.gpx`), or the one `member` names: several otherwise are refused, naming them.
+    static func decompress(url: URL, member: String? = nil) throws(TraceFormatError) -> [UInt8] {
         let compressed: Data
         do { compressed = try Data(contentsOf: url) } catch {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot read file: \(error.localizedDescription)")
         }
-        return try decompress(compressed, url: url)
+        return try decompress(compressed, url: url, member: member)
     }
 
     /// `path` as `ARCHIVE.zip/MEMBER` when it names no file but a prefix ending in `.zip` (any
