@@ -5,7 +5,8 @@ import Foundation
 /// `.hgt` tiles, or ESRI ASCII grids (``ESRIASCIIGrid``).
 ///
 /// ``init(contentsOf:verticalReference:)`` tells the format from the content (gzip and single-file
-/// ZIP archives are opened first, as `N49E014.SRTMGL1.hgt.zip` arrives):
+/// ZIP archives are opened first, as `N49E014.SRTMGL1.hgt.zip` arrives; `ARCHIVE.zip/MEMBER`
+/// names one file of a larger archive):
 /// - **GeoTIFF** (classic TIFF or BigTIFF, either byte order; the first image, not its overviews): one band
 ///   of 8–64-bit integers or 32/64-bit floats, in strips or tiles, uncompressed, LZW, Deflate or
 ///   PackBits, with the horizontal (2) or floating-point (3) predictor; georeferenced by
@@ -102,7 +103,9 @@ public struct ElevationGrid: TerrainModel, Sendable, Hashable {
     /// - Throws: ``GeoAnchorError/fileNotFound(path:)``, ``GeoAnchorError/corruptFile(path:reason:)``
     ///   naming what is wrong (a TIFF tag, a byte offset, an ASCII grid's line).
     public init(contentsOf url: URL, verticalReference: VerticalReference = .meanSeaLevel) throws(GeoAnchorError) {
-        guard FileManager.default.fileExists(atPath: url.path) else { throw .fileNotFound(path: url.path) }
+        guard FileManager.default.fileExists(atPath: url.path) || ByteLineReader.zipMember(url.path) != nil else {
+            throw .fileNotFound(path: url.path)
+        }
         let data: Data
         do throws(TraceFormatError) {
             if let d = try ByteLineReader.decompressedContents(of: url) { data = d } else { data = try ByteLineReader.contents(of: url) }

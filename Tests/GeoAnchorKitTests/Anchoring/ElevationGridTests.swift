@@ -72,7 +72,8 @@ struct ElevationGridTests {
     /// The datums files declare: GDAL's compound WGS 84 + EGM2008 height (as the Copernicus DEM's
     /// files) gives VerticalCSTypeGeoKey 3855 and a note when taken as MSL (converted through
     /// EGM96) or as ellipsoidal; SRTM is EGM96 by definition; an ASCII grid declares nothing. A
-    /// zipped SRTM tile (as NASA serves them) is the same grid as the gzipped one.
+    /// zipped SRTM tile (as NASA serves them) is the same grid as the gzipped one, also named as
+    /// the archive's member; a missing file is `fileNotFound`.
     @Test func declaredVerticalDatums() throws {
         let egm2008 = try Self.grid("hill.egm2008.tif"), f32 = try Self.grid("hill.f32.tif")
         #expect(egm2008.declaredVerticalCRS == 3855 && f32.declaredVerticalCRS == nil && egm2008.heights == f32.heights)
@@ -82,6 +83,10 @@ struct ElevationGridTests {
         let hgt = try Self.grid("N49E014.hgt.gz"), zipped = try Self.grid("N49E014.SRTMGL1.hgt.zip")
         #expect(hgt.declaredVerticalCRS == 5773 && hgt.verticalDatumNote(for: .meanSeaLevel) == nil)
         #expect(zipped.heights == hgt.heights && zipped.westCentre == 14 && zipped.southCentre == 49 && zipped.format == .srtmHGT)
+        // The tile named inside the archive (ARCHIVE.zip/MEMBER) is the same grid; the tile's name comes from the member.
+        let member = try Self.grid("N49E014.SRTMGL1.hgt.zip/N49E014.hgt")
+        #expect(member.heights == hgt.heights && member.westCentre == 14 && member.southCentre == 49)
+        #expect(throws: GeoAnchorError.fileNotFound(path: Self.dir.appendingPathComponent("missing.hgt").path)) { try Self.grid("missing.hgt") }
     }
 
     /// What is refused, by name: a projected GeoTIFF (with the gdalwarp that fixes it), a
