@@ -123,11 +123,9 @@ struct GnssCommand: ParsableCommand {
             let loaded = try Self.loadObservations(inputFile, glonassChannels: navFile?.glonassChannels ?? [:])
             let obs = loaded.epochs
             if let own = loaded.navigation, own.count > 0 {
-                // A u-blox log's own GPS/QZSS ephemerides (RXM-SFRBX), with the --nav files'.
-                if navFile == nil { navFile = own } else {
-                    navFile!.merge(own)
-                    if navFile!.klobuchar == nil { navFile!.klobuchar = own.klobuchar }
-                }
+                // A u-blox log's own GPS/QZSS ephemerides (RXM-SFRBX), with the --nav files'
+                // (merge keeps the files' Klobuchar coefficients, else takes the log's).
+                if navFile == nil { navFile = own } else { navFile!.merge(own) }
             }
             guard navFile != nil || !sp3.isEmpty else {
                 throw InputError(file: "--nav", line: nil, message: "give at least one --nav or --sp3 file (\(input) carries no broadcast navigation of its own)")

@@ -28,7 +28,7 @@ extension PathNetwork {
             // Samples along the chord in latitude/longitude (edges are tens to hundreds of meters:
             // the chord departs from the geodesic by millimeters); the longitude difference across
             // the antimeridian taken the short way.
-            let n = Swift.max(1, Int((e.length / spacing).rounded(.up).clamped(to: 1...1_000_000)))
+            let n = Int(Swift.min(Swift.max((e.length / spacing).rounded(.up), 1), 1_000_000))
             let dLon = Angle.normalizeLongitude(b.longitude - a.longitude)
             var line: [GeodeticCoordinate] = []
             line.reserveCapacity(n + 1)
@@ -47,8 +47,4 @@ extension PathNetwork {
         }
         return try PathNetwork(lineStrings: lines, hasHeights: true)
     }
-}
-
-private extension Double {
-    func clamped(to r: ClosedRange<Double>) -> Double { Swift.min(Swift.max(self, r.lowerBound), r.upperBound) }
 }
