@@ -117,13 +117,9 @@ public enum GPXReader {
                                  onUntimed: onUntimedPoint == nil ? nil : untimed,
                                  onWaypoint: onWaypoint == nil ? nil : waypoint)
                 d.onLinePoint = onLinePoint
-                let lastLine = try XMLInputCheck.parse(stream, source: source, delegate: d) { d.parser = $0 }
+                try XMLInputCheck.parse(stream, source: source, format: XMLInputCheck.gpx, delegate: d) { d.parser = $0 }
                 guard d.sawGPX else {
                     throw TraceFormatError(source: source, line: nil, message: "not a GPX document (no <gpx> root element; empty file?)")
-                }
-                guard d.sawGPXEnd else {
-                    throw TraceFormatError(source: source, line: lastLine > 0 ? lastLine : nil,
-                                           message: "malformed XML: the document ends before </gpx> (truncated file?)")
                 }
                 // No track point at all: the route points are the trace.
                 if !d.sawTrackPoint {
@@ -162,6 +158,8 @@ public enum GPXReader {
         var formatError: TraceFormatError? = nil
         var sawGPX = false
         var sawGPXEnd = false
+        /// The root's end ends the document (a GPX without `</gpx>` was cut short).
+        var openElements: Int { sawGPX && !sawGPXEnd ? 1 : 0 }
 
         var point: Fix? = nil
         var pointLine = 0

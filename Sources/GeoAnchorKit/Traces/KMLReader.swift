@@ -218,7 +218,7 @@ public enum KMLReader {
                 d.onLine = onLine
                 d.onArea = onArea
                 d.onPlacedObject = onPlacedObject
-                try XMLInputCheck.parse(stream, source: source, delegate: d)
+                try XMLInputCheck.parse(stream, source: source, format: XMLInputCheck.kml, delegate: d)
                 guard d.sawKML else {
                     throw TraceFormatError(source: source, line: nil, message: "not a KML document (no <kml> root element)")
                 }
@@ -272,6 +272,7 @@ public enum KMLReader {
         var formatError: TraceFormatError?
         var sawKML = false
         var stack: [String] = []
+        var openElements: Int { stack.count }
         var text = ""
         var placemark: Placemark?
         /// The altitude mode of the geometry being read (its `altitudeMode` child).

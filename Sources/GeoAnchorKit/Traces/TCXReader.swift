@@ -109,7 +109,7 @@ public enum TCXReader {
 
     static func read(stream: InputStream, source: String, options: TraceReadConfiguration, sink: Sink) throws -> TraceReadSummary {
         let d = Delegate(source: source, options: options, sink: sink)
-        try XMLInputCheck.parse(stream, source: source, delegate: d)
+        try XMLInputCheck.parse(stream, source: source, format: XMLInputCheck.tcx, delegate: d)
         guard d.sawRoot else {
             throw TraceFormatError(source: source, line: nil, message: "not a TCX document (no <TrainingCenterDatabase> root element)")
         }
@@ -134,6 +134,7 @@ public enum TCXReader {
         var formatError: TraceFormatError?
         var sawRoot = false
         var stack: [String] = []
+        var openElements: Int { stack.count }
         var text = ""
         var point: Point?
         /// The current `Track`'s index (−1 before the first).

@@ -19,6 +19,7 @@ enum XMLInputCheck {
     static let gpx: Format = ("GPX", "gpx")
     static let kml: Format = ("KML", "kml")
     static let tcx: Format = ("TCX", "TrainingCenterDatabase")
+    static let osm: Format = ("OSM XML", "osm")
 
     /// How far into a document the DOCTYPE is looked for (1 MiB): a document type declaration
     /// must come before the root element, and GPX and KML need none.
@@ -164,6 +165,9 @@ protocol TraceXMLDelegate: XMLParserDelegate {
     /// Names the document in errors.
     var source: String { get }
     var options: TraceReadConfiguration { get }
+    /// Elements started and not yet ended: above 0 after a parse, the document was cut short
+    /// (libxml2 reports no error for a stream that ends inside the root element).
+    var openElements: Int { get }
 }
 
 extension TraceXMLDelegate {
@@ -184,11 +188,12 @@ extension XMLInputCheck {
     }
 
     /// Parses `stream` with `delegate` (namespace prefixes kept, external entities never
-    /// resolved): the GPX, KML and TCX readers' one parse. Throws the delegate's callback or
-    /// format error, else "malformed XML" with the parser's message and line. Returns the line
-    /// the parser ended on.
+    /// resolved): the GPX, KML, TCX and OSM readers' one parse. Throws the delegate's callback or
+    /// format error, else "malformed XML" with the parser's message and line, or when the
+    /// document ends inside its root element (`format`'s root: a truncated download). Returns
+    /// the line the parser ended on.
     @discardableResult
-    static func parse(_ stream: InputStream, source: String, delegate: some TraceXMLDelegate,
+    static func parse(_ stream: InputStream, source: String, format: Format, delegate: some TraceXMLDelegate,
                       configure: (XMLParser) -> Void = { _ in }) throws -> Int {
         let parser = XMLParser(stream: stream)
         parser.shouldProcessNamespaces = false
@@ -202,6 +207,10 @@ extension XMLInputCheck {
             var msg = "malformed XML"
             if let err = parser.parserError { msg += ": " + (err as NSError).localizedDescription }
             throw TraceFormatError(source: source, line: parser.lineNumber > 0 ? parser.lineNumber : nil, message: msg)
+        }
+        if delegate.openElements > 0 {
+            throw TraceFormatError(source: source, line: parser.lineNumber > 0 ? parser.lineNumber : nil,
+                                   message: "malformed XML: the document ends before </\(format.root)> (truncated file?)")
         }
         return parser.lineNumber
     }
