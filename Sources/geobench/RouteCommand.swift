@@ -32,7 +32,11 @@ struct RouteCommand: ParsableCommand {
         --paths FILE.gpx its track segments, else its routes (a trail exported from OpenStreetMap \
         or an outdoor app; <ele> gives MSL heights, all points or none, comparable with the stops' \
         MSL altitudes without --geoid) — or with --paths FILE.kml/.kmz its LineStrings (no heights) — or with \
-        --paths FILE.tcx/.fit a course's tracks (altitudes MSL, as GPX <ele>); each stop \
+        --paths FILE.tcx/.fit a course's tracks (altitudes MSL, as GPX <ele>) — or with \
+        --paths FILE.osm an OpenStreetMap XML file's walkable ways (openstreetmap.org Export, JOSM, \
+        Overpass; OSRM's foot profile: footways, paths, steps, streets, not motorways, trunk roads \
+        or cycleways unless foot=yes, not foot=no/access=private; no heights, what was left out on \
+        stderr); each stop \
         is snapped to the nearest path within --max-snap meters; stops off the network or on a \
         disconnected part are reported. Heights: when the positions have a third coordinate \
         (meters above the WGS84 ellipsoid, RFC 7946; all positions or none) the climbs follow the \
@@ -75,7 +79,7 @@ struct RouteCommand: ParsableCommand {
     @Flag(name: .customLong("return"), help: "Return to the start (round trip).")
     var roundTrip = false
 
-    @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths, a GPX file whose track segments (else routes) are, a KML/KMZ file's LineStrings, or a TCX/FIT course's tracks; legs follow them.")
+    @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths, a GPX file whose track segments (else routes) are, a KML/KMZ file's LineStrings, a TCX/FIT course's tracks, or an OpenStreetMap XML file's walkable ways; legs follow them.")
     var paths: String?
 
     @Option(help: "With --paths: a DEM (GeoTIFF, SRTM .hgt or ESRI ASCII grid, geographic WGS84) giving the paths their heights, sampled every 25 m along them (replacing any the paths have).")
@@ -140,6 +144,17 @@ struct RouteCommand: ParsableCommand {
         return (list, withAltitude, seen)
     }
 
+    /// What an OpenStreetMap file gave the network, on stderr: nothing left out silently.
+    static func reportOSM(_ s: PathNetwork.OSMSummary, source: String) {
+        var text = "\(source): \(s.walkableWays) walkable way(s) used as paths"
+        if !s.leftOut.isEmpty { text += "; left out (not walkable): " + PathNetwork.describe(s.leftOut) }
+        if s.waysMissingNodes > 0 {
+            text += "; \(s.waysMissingNodes) way(s) miss \(s.missingNodes) node(s) the file does not hold (their known pieces used)"
+        }
+        if s.degenerateWays > 0 { text += "; \(s.degenerateWays) walkable way(s) with fewer than 2 known nodes left out" }
+        Stderr.print(text)
+    }
+
     func run() throws {
         try withInputErrors {
             let solverOptions = try search.solverOptions()
@@ -158,6 +173,12 @@ struct RouteCommand: ParsableCommand {
                 }
                 if TraceIO.kind(of: paths) == "tcx" { return try located(paths) { try PathNetwork(tcx: URL(fileURLWithPath: paths)) } }
                 if TraceIO.kind(of: paths) == "fit" { return try located(paths) { try PathNetwork(fit: URL(fileURLWithPath: paths)) } }
+                if TraceIO.kind(of: paths) == "osm" {
+                    // OpenStreetMap: its walkable ways (OSRM's foot profile); what was left out on stderr.
+                    let (n, summary) = try located(paths) { try PathNetwork.openStreetMap(URL(fileURLWithPath: paths)) }
+                    Self.reportOSM(summary, source: paths)
+                    return n
+                }
                 let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))
                 return try located(paths) { try PathNetwork(geoJSON: collection, source: paths) }
             }

@@ -188,4 +188,21 @@ extension RouteCommandTests {
         let alone = try cli.geobench(["route", "--stops", stops, "--dem", dem])
         #expect(alone.status == 2 && alone.stderr.contains("--dem: gives the heights of --paths: needs --paths"), "\(alone.stderr)")
     }
+
+    /// `--paths FILE.osm`: the fixture town (scripts/dev/osm_fixtures.py) from its grid corner A
+    /// to C beyond the motorway and back to B: the walks of GDAL's reading + networkx
+    /// (oldtown.reference.csv: A→C 400.4807 m, C→B 480.2895 m; the JSON's 3 decimals, 1 mm);
+    /// stderr counts the ways used and left out by reason; an Overpass `out;` without its nodes
+    /// exits 2 saying how to query.
+    @Test func openStreetMapPaths() throws {
+        let dir = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Routing/OSM")
+        let stops = try cli.temporaryFile("stops.csv", "id,latitude,longitude\nA,49.4140000,14.6580000\nC,49.4125612,14.6613138\nB,49.4157986,14.6629708\n")
+        let r = try cli.geobench(["route", "--stops", stops, "--paths", dir.appendingPathComponent("oldtown.osm").path, "--json", "--end", "49.4157986,14.6629708"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("16 walkable way(s) used as paths; left out (not walkable): not a path 2, access=private 1, foot=no 1"), "\(r.stderr)")
+        let distance = try cli.json(r.stdout)["distance_m"] as? Double ?? .nan
+        #expect(abs(distance - (400.4807 + 480.2895)) < 1e-3, "\(r.stdout)")
+        let ways = try cli.geobench(["route", "--stops", stops, "--paths", dir.appendingPathComponent("oldtown.overpass-ways.osm").path])
+        #expect(ways.status == 2 && ways.stderr.contains("an Overpass query needs `(._;>;); out;` or `out geom;`"), "\(ways.stderr)")
+    }
 }

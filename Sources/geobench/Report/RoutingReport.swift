@@ -154,6 +154,10 @@ enum RoutingReport: ReportSection {
             }
         }
 
+        // OpenStreetMap paths (fixture town in four writers' formats) vs GDAL + networkx.
+        if let osm = try Self.openStreetMapLine(context.tracesDirectory.deletingLastPathComponent()
+            .appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Routing/OSM")) { out.append(osm) }
+
         // TSPLIB GEO (small instances) when the shared reference data is present.
         if let shared = context.sharedDataDirectory {
             let dir = shared.appendingPathComponent("tsplib")
@@ -179,5 +183,42 @@ enum RoutingReport: ReportSection {
             }
         }
         return out
+    }
+
+    /// The OpenStreetMap line: the fixture town (scripts/dev/osm_fixtures.py) as openstreetmap.org's
+    /// Export, osmium, Overpass `out geom` and JOSM (an edit) write it, walked between its 8 stops
+    /// and compared with the walks of GDAL's reading of the same files (networkx Dijkstra over
+    /// GeographicLib geodesics, `oldtown.reference.csv`). Nil when the fixtures are absent.
+    static func openStreetMapLine(_ dir: URL) throws -> String? {
+        guard let ref = try? String(contentsOf: dir.appendingPathComponent("oldtown.reference.csv"), encoding: .utf8),
+              let stopText = try? String(contentsOf: dir.appendingPathComponent("oldtown.stops.csv"), encoding: .utf8) else { return nil }
+        var reference: [String: [String: Double]] = [:]   // "file from to" → meters
+        for line in ref.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",")
+            guard f.count == 4, let m = Double(f[3]) else { continue }
+            reference[String(f[0]), default: [:]]["\(f[1]) \(f[2])"] = m
+        }
+        var ids: [String] = [], points: [GeodeticCoordinate] = []
+        for line in stopText.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",")
+            guard f.count == 3, let la = Double(f[1]), let lo = Double(f[2]) else { continue }
+            ids.append(String(f[0])); points.append(GeodeticCoordinate(latitude: la, longitude: lo))
+        }
+        var pairs = 0, equal = 0, worst = 0.0, used = 0, ways = 0
+        for (name, file) in [("oldtown.osm", "export"), ("oldtown.osmium.osm", "export"), ("oldtown.overpass-geom.osm", "export"),
+                             ("oldtown.josm.osm", "josm")] {
+            let data = try OSMReader.read(url: dir.appendingPathComponent(name))
+            let (network, summary) = try PathNetwork.openStreetMap(data: data, source: name)
+            if name == "oldtown.osm" { used = summary.walkableWays; ways = data.ways.count }
+            let d = try network.costs(between: points, maxSnapDistance: 1).distances
+            for i in ids.indices { for j in ids.indices where i != j {
+                pairs += 1
+                let r = reference[file]?["\(ids[i]) \(ids[j])"] ?? .infinity
+                if r.isInfinite ? d[i, j].isInfinite : abs(d[i, j] - r) < 1e-3 { equal += 1 }
+                if r.isFinite && d[i, j].isFinite { worst = max(worst, abs(d[i, j] - r)) }
+            } }
+        }
+        return String(format: "  OpenStreetMap paths (fixture town: export, osmium, Overpass out geom, JOSM edit): %d of %d ways walkable (OSRM foot profile); %d/%d stop-to-stop walks as GDAL 3.6 + networkx (1 mm; max |Δ| %.1e m, unconnected pairs too)",
+                      used, ways, equal, pairs, worst)
     }
 }

@@ -570,6 +570,24 @@ struct DocumentationExamples {
         #expect(level.estimate.ascent < 0.5 && overHill.estimate.duration > 1.05 * level.estimate.duration)
     }
 
+    /// Reference: the fixture town's walks as GDAL's reading of the same file + networkx give
+    /// them (scripts/dev/osm_fixtures.py; OSMPathNetworkTests compares every pair to 1 mm): from
+    /// the grid's corner A to C beyond the motorway 400.48 m, over the footbridge (the cycleway
+    /// without foot=yes would be 160 m).
+    @Test func toursPathsFromOpenStreetMap() throws {
+        let osmURL = Self.packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Routing/OSM/oldtown.osm")
+        let townStops = [RouteStop(id: "A", latitude: 49.4140000, longitude: 14.6580000),
+                         RouteStop(id: "C", latitude: 49.4125612, longitude: 14.6613138)]
+
+        let (streets, used) = try PathNetwork.openStreetMap(osmURL)                 // map.osm from openstreetmap.org's Export
+        print(used.walkableWays, used.leftOut)                                      // 16, ["highway=motorway": 1, "access=private": 1, …]
+        let townWalk = try RoutePlanner.plan(RouteProblem(stops: townStops), network: streets)
+        print(townWalk.order, townWalk.estimate.distance)                           // over the footbridge, not the motorway
+
+        #expect(used.walkableWays == 16 && used.leftOut["highway=motorway"] == 1 && used.leftOut["access=private"] == 1)
+        #expect(abs(townWalk.estimate.distance - 400.4807) < 1e-3, "\(townWalk.estimate.distance)")
+    }
+
     /// References, by hand: the tower's stairs (30 m run, 50 m up) take 30 m at 5 km/h + 50 m at
     /// 600 m/h = 321.6 s with the steep model, 30 / (6 km/h · e^(−3.5 · |50/30 + 0.05|)) =
     /// 7,322.485 s by Tobler's function alone; with the user's rates the planned leg up the tower

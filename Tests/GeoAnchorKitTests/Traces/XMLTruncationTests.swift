@@ -7,11 +7,12 @@ import GeoAnchorKitTestSupport
 /// Foundation's `XMLParser` on a stream) reports no error when the input ends inside the root
 /// element, so every XML reader checks that the root was closed (`XMLInputCheck.parse`). Before,
 /// a KML or TCX cut anywhere after its first path or point was read as the points before the
-/// cut. Files: GPSBabel's GPX, KML and TCX of one walk, each cut at 10 places inside its
-/// root element.
+/// cut. Files: GPSBabel's GPX, KML and TCX of one walk, and the OSM export of the routing
+/// fixtures, each cut at 10 places inside its root element.
 @Suite("Truncated XML documents")
 struct XMLTruncationTests {
     static let other = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other")
+    static let osm = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Routing/OSM/oldtown.osm")
 
     /// Cuts between 10 % and 99.9 % of the file, and just before the root's end tag.
     static func cuts(_ data: Data, root: String) -> [Data] {
@@ -31,6 +32,19 @@ struct XMLTruncationTests {
             try part.write(to: url)
             #expect { _ = try TraceReader.load(url: url) } throws: { e in
                 (e as? TraceFormatError)?.message.contains("malformed XML") == true
+            }
+        }
+    }
+
+    @Test func osmCutShort() throws {
+        let whole = try Data(contentsOf: Self.osm)
+        #expect(try OSMReader.read(data: whole, source: "whole").ways.count == 24)
+        // Cut inside a start tag, libxml2 hands over the element with the attributes it read:
+        // the node or nd is then refused for its missing value (also a refusal of the file).
+        for part in Self.cuts(whole, root: "osm") {
+            #expect { _ = try OSMReader.read(data: part, source: "cut") } throws: { e in
+                guard let m = (e as? TraceFormatError)?.message else { return false }
+                return m.contains("malformed XML") || m.contains("without lat and lon") || m.contains("without ref")
             }
         }
     }

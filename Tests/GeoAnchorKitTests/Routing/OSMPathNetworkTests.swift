@@ -1,0 +1,193 @@
+import Foundation
+import Testing
+@testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
+
+/// Walking networks from OpenStreetMap XML (`OSMReader`, `PathNetwork.openStreetMap`).
+///
+/// Fixtures: `Fixtures/Routing/OSM`, written by `scripts/dev/osm_fixtures.py` (a made-up town in
+/// the formats openstreetmap.org's Export, JOSM, Overpass and osmium write). Reference
+/// (`oldtown.reference.csv`): shortest walks between the stops over the walkable ways as GDAL 3.6's
+/// OSM driver reads them (ogr2ogr), edges as GeographicLib WGS84 geodesics, Dijkstra by networkx —
+/// tolerance 1 mm (the network's edges are geodesics too; the coordinates are the same 7-decimal
+/// values).
+@Suite("OpenStreetMap walking networks")
+struct OSMPathNetworkTests {
+    static let dir = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Routing/OSM")
+
+    /// Stops by id (node positions of the town).
+    static func stops() throws -> [(id: String, coordinate: GeodeticCoordinate)] {
+        let text = try String(contentsOf: dir.appendingPathComponent("oldtown.stops.csv"), encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().map { line in
+            let f = line.split(separator: ",")
+            return (String(f[0]), GeodeticCoordinate(latitude: Double(f[1])!, longitude: Double(f[2])!))
+        }
+    }
+
+    /// Reference distances of `file` (export or josm): [from: [to: meters]].
+    static func reference(_ file: String) throws -> [String: [String: Double]] {
+        let text = try String(contentsOf: dir.appendingPathComponent("oldtown.reference.csv"), encoding: .utf8)
+        var out: [String: [String: Double]] = [:]
+        for line in text.split(separator: "\n").dropFirst() {
+            let f = line.split(separator: ",")
+            guard f[0] == file else { continue }
+            out[String(f[1]), default: [:]][String(f[2])] = Double(f[3])!
+        }
+        return out
+    }
+
+    /// Checks every stop pair's walking distance on `network` against the reference: equal to
+    /// 1 mm where the reference connects them, +∞ where it does not. Returns the pairs compared.
+    @discardableResult
+    static func expectReference(_ network: PathNetwork, _ file: String) throws -> Int {
+        let stops = try stops(), ref = try reference(file)
+        let costs = try network.costs(between: stops.map(\.coordinate), maxSnapDistance: 1)
+        var compared = 0
+        for (i, a) in stops.enumerated() {
+            for (j, b) in stops.enumerated() where i != j {
+                let d = costs.distances[i, j]
+                if let r = ref[a.id]?[b.id] {
+                    #expect(abs(d - r) < 1e-3, "\(file) \(a.id)→\(b.id): \(d) m, reference \(r) m")
+                    compared += 1
+                } else {
+                    #expect(d == .infinity, "\(file) \(a.id)→\(b.id): \(d) m, the reference has no walk")
+                }
+            }
+        }
+        return compared
+    }
+
+    /// openstreetmap.org's export: 16 walkable ways (OSRM's foot profile), each way left out
+    /// named by its reason; every walk between the 8 stops equals the GDAL + networkx reference
+    /// (56 pairs), e.g. across the motorway only over the footbridge (A→C 400.5 m; the cycleway
+    /// without foot=yes would make it 160 m).
+    @Test func exportWalksAsTheReference() throws {
+        let (network, summary) = try PathNetwork.openStreetMap(Self.dir.appendingPathComponent("oldtown.osm"))
+        #expect(!network.hasHeights)
+        #expect(summary.walkableWays == 16)
+        #expect(summary.leftOut == ["highway=motorway": 1, "highway=trunk": 1, "highway=cycleway": 1, "access=private": 1,
+                                    "foot=no": 1, "highway=construction": 1, "not a path": 2])
+        #expect(summary.waysMissingNodes == 0 && summary.degenerateWays == 0)
+        #expect(try Self.expectReference(network, "export") == 56)
+        // Every walkable way: none left out means the cycleway shortcut A→G is taken.
+        let everything = OSMWalkability(highways: ["residential", "living_street", "tertiary", "footway", "steps", "path", "pedestrian",
+                                                   "motorway", "trunk", "cycleway", "service", "construction"],
+                                        forbidden: [], allowed: [], nonexistent: [])
+        let (all, allSummary) = try PathNetwork.openStreetMap(Self.dir.appendingPathComponent("oldtown.osm"), walkability: everything)
+        #expect(allSummary.walkableWays == 22 && allSummary.leftOut == ["not a path": 2])
+        let stops = try Self.stops()
+        let a = stops.first { $0.id == "A" }!.coordinate, g = stops.first { $0.id == "G" }!.coordinate
+        let direct = try all.costs(between: [a, g], maxSnapDistance: 1).distances[0, 1]
+        #expect(abs(direct - Geodesic.wgs84.inverse(latitude1: a.latitude, longitude1: a.longitude, latitude2: g.latitude, longitude2: g.longitude).distance) < 1e-3, "\(direct)")
+    }
+
+    /// The same map as osmium writes it and as Overpass `out geom` gives it (inline node
+    /// positions, no <node> elements) walks the same; JOSM's save (single quotes, the footbridge
+    /// deleted, a new way with negative ids) walks as the reference of the edited map.
+    @Test func otherWritersWalkTheSame() throws {
+        for name in ["oldtown.osmium.osm", "oldtown.overpass-geom.osm"] {
+            let (network, summary) = try PathNetwork.openStreetMap(Self.dir.appendingPathComponent(name))
+            #expect(summary.walkableWays == 16, "\(name)")
+            #expect(try Self.expectReference(network, "export") == 56, "\(name)")
+        }
+        let josm = try OSMReader.read(url: Self.dir.appendingPathComponent("oldtown.josm.osm"))
+        #expect(josm.deleted == 1)
+        #expect(josm.ways.contains { $0.id == -3 && $0.tags["name"] == "new footway" })
+        let (network, summary) = try PathNetwork.openStreetMap(data: josm, source: "josm")
+        #expect(summary.walkableWays == 16)   // the footbridge deleted, the new footway added
+        // The edit matters: the south street (C, G) is cut off from the rest (+∞ both ways:
+        // 32 pairs connected of 56), the new footway shortens E→H from 240.3 m to 191.0 m.
+        #expect(try Self.expectReference(network, "josm") == 32)
+        let edited = try Self.reference("josm")
+        #expect(edited["E"]?["H"].map { $0 < 200 } == true && edited["A"]?["C"] == nil)
+    }
+
+    /// Overpass `out;` without `(._;>;)` gives ways without their nodes: refused saying so. A
+    /// way clipped by the file (some nodes missing) is used in its known pieces and counted.
+    @Test func missingNodes() throws {
+        #expect { _ = try PathNetwork.openStreetMap(Self.dir.appendingPathComponent("oldtown.overpass-ways.osm")) } throws: { e in
+            guard case .malformedInput(_, _, let reason) = e as? RoutingError else { return false }
+            return reason.contains("53 node reference(s) missing") && reason.contains("(._;>;); out;")
+        }
+        let text = """
+        <osm version="0.6">
+          <node id="1" lat="50.0" lon="14.0"/><node id="2" lat="50.0" lon="14.001"/>
+          <node id="4" lat="50.0" lon="14.003"/><node id="5" lat="50.0" lon="14.004"/>
+          <way id="10"><nd ref="1"/><nd ref="2"/><nd ref="3"/><nd ref="4"/><nd ref="5"/><tag k="highway" v="footway"/></way>
+          <way id="11"><nd ref="6"/><nd ref="1"/><nd ref="7"/><tag k="highway" v="path"/></way>
+        </osm>
+        """
+        let data = try OSMReader.read(data: Data(text.utf8), source: "clipped")
+        let (network, summary) = try PathNetwork.openStreetMap(data: data, source: "clipped")
+        #expect(summary.walkableWays == 1 && summary.waysMissingNodes == 2 && summary.missingNodes == 3 && summary.degenerateWays == 1)
+        #expect(network.edges.count == 2)   // 1–2 and 4–5: node 3 is not bridged
+    }
+
+    /// The walkability rules, case by case (OSRM foot profile: `foot` before `access`).
+    @Test func walkabilityRules() {
+        let w = OSMWalkability.standard
+        #expect(w.verdict(["highway": "footway"]) == .walkable)
+        #expect(w.verdict(["highway": "motorway"]) == .notForWalking("motorway"))
+        #expect(w.verdict(["highway": "trunk", "foot": "yes"]) == .walkable)
+        #expect(w.verdict(["highway": "cycleway", "foot": "designated"]) == .walkable)
+        #expect(w.verdict(["highway": "service", "access": "private"]) == .closed("access=private"))
+        #expect(w.verdict(["highway": "service", "access": "private", "foot": "yes"]) == .walkable)
+        #expect(w.verdict(["highway": "footway", "access": "yes", "foot": "no"]) == .closed("foot=no"))
+        #expect(w.verdict(["highway": "residential", "foot": "destination", "access": "private"]) == .walkable)
+        #expect(w.verdict(["highway": "primary", "foot": "use_sidepath"]) == .closed("foot=use_sidepath"))
+        #expect(w.verdict(["highway": "proposed", "foot": "yes"]) == .notBuilt("proposed"))
+        #expect(w.verdict(["man_made": "pier"]) == .walkable)
+        #expect(w.verdict(["building": "yes"]) == .notAPath)
+        #expect(w.verdict(["railway": "rail", "foot": "yes"]) == .notAPath)
+    }
+
+    /// Bad input names its line; documents that are not a map are refused; a gzip file reads as
+    /// the plain one.
+    @Test func badInput() throws {
+        func refusal(_ body: String) -> TraceFormatError? {
+            do { _ = try OSMReader.read(data: Data(body.utf8), source: "t.osm"); return nil } catch { return error }
+        }
+        let cases: [(String, Int?, String)] = [
+            ("<osm version=\"0.6\">\n<node id=\"1\" lat=\"95\" lon=\"14\"/>\n</osm>", 2, "lat '95' is not a latitude"),
+            ("<osm>\n<node id=\"1\" lat=\"50\" lon=\"NaN\"/>\n</osm>", 2, "lon 'NaN' is not a longitude"),
+            ("<osm>\n<node id=\"x\" lat=\"50\" lon=\"14\"/>\n</osm>", 2, "id 'x' is not an integer"),
+            ("<osm>\n<node id=\"1\" lat=\"50\"/>\n</osm>", 2, "without lat and lon"),
+            ("<osm>\n<node id=\"1\" lat=\"50\" lon=\"14\"/>\n<node id=\"1\" lat=\"50\" lon=\"14.1\"/>\n</osm>", 3, "node 1 at (50.0000000, 14.1000000) was given before"),
+            ("<osm>\n<way id=\"1\">\n<nd/>\n</way>\n</osm>", 3, "<nd> without ref"),
+            ("<osm>\n<way id=\"1\">\n<tag k=\"highway\"/>\n</way>\n</osm>", 3, "<tag> without k and v"),
+            ("<osmChange version=\"0.6\"><create/></osmChange>", 1, "an osmChange diff holds changes"),
+            ("<gpx/>", 1, "the root element is <gpx>"),
+            ("<osm><node id=\"1\" lat=\"50\" lon=\"14\">", nil, "malformed XML"),
+        ]
+        for (body, line, message) in cases {
+            let e = refusal(body)
+            #expect(e?.message.contains(message) == true, "\(body): \(String(describing: e))")
+            if let line { #expect(e?.line == line, "\(body): \(String(describing: e))") }
+        }
+        let (network, _) = try PathNetwork.openStreetMap(Self.dir.appendingPathComponent("oldtown.osm.gz"))
+        try Self.expectReference(network, "export")
+    }
+
+    /// 300 mutants of the export (bytes changed, cut, lines repeated): each is read or refused
+    /// with a `TraceFormatError`, none traps.
+    @Test func mutantsNeverTrap() throws {
+        let base = [UInt8](try Data(contentsOf: Self.dir.appendingPathComponent("oldtown.osm")))
+        var rng = SplitMix64(seed: 20261128)
+        var refused = 0
+        for k in 0..<300 {
+            var b = base
+            switch k % 3 {
+            case 0: for _ in 0..<4 { b[Int(rng.next() % UInt64(b.count))] = UInt8(truncatingIfNeeded: rng.next()) }
+            case 1: b = Array(b.prefix(Int(rng.next() % UInt64(b.count))))
+            default:
+                let at = Int(rng.next() % UInt64(b.count - 200))
+                b.insert(contentsOf: b[at..<(at + 120)], at: at)
+            }
+            do {
+                let data = try OSMReader.read(data: Data(b), source: "mutant")
+                _ = try? PathNetwork.openStreetMap(data: data, source: "mutant")
+            } catch { refused += 1 }
+        }
+        #expect(refused > 100, "\(refused)")
+    }
+}
