@@ -59,18 +59,31 @@ public struct UBXRawLog: Sendable {
     /// reader's checks refuse).
     public var skipped: [String: Int]
 
-    /// True when `head` (a log's first bytes) holds an RXM-RAWX frame header.
+    /// True when `head` (a log's first bytes) is u-blox binary: it holds a complete UBX frame
+    /// whose checksum matches (any message: a log may start with NAV or MON messages and log its
+    /// first RXM-RAWX later), or an RXM-RAWX frame header. ``read(data:source:skipInvalidFrames:)``
+    /// then says when the log has no RXM-RAWX at all.
     public static func looksLike(_ head: Data) -> Bool {
         let b = [UInt8](head)
         guard b.count >= 4 else { return false }
-        for k in 0..<(b.count - 3) where b[k] == 0xB5 && b[k + 1] == 0x62 && b[k + 2] == 0x02 && b[k + 3] == 0x15 { return true }
+        for k in 0..<(b.count - 3) where b[k] == 0xB5 && b[k + 1] == 0x62 {
+            if b[k + 2] == 0x02 && b[k + 3] == 0x15 { return true }
+            guard k + 6 <= b.count else { continue }
+            let end = k + 6 + (Int(b[k + 4]) | Int(b[k + 5]) << 8)
+            guard end + 2 <= b.count else { continue }
+            var ckA: UInt8 = 0, ckB: UInt8 = 0
+            for i in (k + 2)..<end { ckA &+= b[i]; ckB &+= ckA }
+            if ckA == b[end] && ckB == b[end + 1] { return true }
+        }
         return false
     }
 
     /// Reads a log. With `skipInvalidFrames` a frame whose checksum does not match is skipped
     /// and counted (`frame`) instead of refusing the log (a serial link's lost bytes).
     /// - Throws: ``TraceFormatError`` naming the byte offset of a broken frame, a malformed
-    ///   RXM-RAWX or an epoch that does not come after the previous one.
+    ///   RXM-RAWX or an epoch that does not come after the previous one; for a log without any
+    ///   RXM-RAWX message (naming the messages it holds: a NAV-PVT log is a trace, not raw
+    ///   measurements).
     public static func read(contentsOf url: URL, skipInvalidFrames: Bool = false) throws(TraceFormatError) -> UBXRawLog {
         try read(data: ByteLineReader.contents(of: url), source: url.path, skipInvalidFrames: skipInvalidFrames)
     }
@@ -81,6 +94,7 @@ public struct UBXRawLog: Sendable {
         var log = UBXRawLog(epochs: [], glonassChannels: [:], navigation: RinexNavigationFile(), messages: 0, measurements: 0, skipped: [:])
         var subframes: [LNAVSubframe] = []
         var lock: [Key: (locktime: Int, halfSubtracted: Bool, slipPending: Bool)] = [:]
+        var others: [String: Int] = [:]   // frames of other messages, by name (said when there is no RXM-RAWX)
         func error(_ at: Int, _ m: String) -> TraceFormatError {
             TraceFormatError(source: source, line: nil, message: "at byte \(at): \(m)")
         }
@@ -103,7 +117,7 @@ public struct UBXRawLog: Sendable {
                 subframes.append(LNAVSubframe(satellite: SatelliteID(system: gnss == 0 ? .gps : .qzss, number: sv), words: data))
                 return
             }
-            guard frame.cls == 0x02, frame.id == 0x15 else { return }
+            guard frame.cls == 0x02, frame.id == 0x15 else { others[Self.messageName(frame.cls, frame.id), default: 0] += 1; return }
             log.messages += 1
             let x = UBXReader.Fields(b: b, p: frame.payload)
             guard frame.length >= 16 else { throw error(frame.offset, "RXM-RAWX of \(frame.length) bytes (16 + 32 per measurement expected)") }
@@ -156,6 +170,12 @@ public struct UBXRawLog: Sendable {
             }
             log.epochs.append(epoch)
         }
+        guard log.messages > 0 else {
+            let held = others.sorted { ($0.value, $1.key) > ($1.value, $0.key) }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            throw TraceFormatError(source: source, line: nil, message: "a u-blox log without RXM-RAWX messages"
+                + (held.isEmpty ? "" : " (it holds \(held))")
+                + ": raw measurements need RXM-RAWX enabled in the receiver (u-center: CFG-MSGOUT-UBX_RXM_RAWX); its NAV-PVT fixes are a trace (geobench convert/accuracy/filter)")
+        }
         if let first = log.epochs.first, !subframes.isEmpty {
             log.navigation = Self.navigation(subframes, week: Int(first.time / GNSSTime.secondsPerWeek), time: first.time, skipped: &log.skipped)
         }
@@ -163,6 +183,14 @@ public struct UBXRawLog: Sendable {
     }
 
     struct Key: Hashable { let satellite: SatelliteID, signal: String }
+
+    /// `NAV-PVT` for a message the logs commonly hold, else `UBX 0x01 0x07`.
+    static func messageName(_ cls: UInt8, _ id: UInt8) -> String {
+        let names: [UInt16: String] = [0x0107: "NAV-PVT", 0x0135: "NAV-SAT", 0x0122: "NAV-CLOCK", 0x0103: "NAV-STATUS",
+                                       0x0104: "NAV-DOP", 0x0102: "NAV-POSLLH", 0x0112: "NAV-VELNED", 0x0143: "NAV-SIG",
+                                       0x0213: "RXM-SFRBX", 0x0A09: "MON-HW", 0x0A04: "MON-VER", 0x0501: "ACK-ACK"]
+        return names[UInt16(cls) << 8 | UInt16(id)] ?? "UBX 0x\(UBXReader.hex(cls)) 0x\(UBXReader.hex(id))"
+    }
 
     /// The satellite and RINEX 3 signal of a measurement (`sigId` nil: message version 0).
     static func signal(gnss: Int, sv: Int, sigId: Int?) -> (SatelliteID, String)? {

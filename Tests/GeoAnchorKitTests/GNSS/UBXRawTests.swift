@@ -215,6 +215,26 @@ struct UBXRawTests {
         #expect(m8.glonassChannels == [9: -2, 21: 4])
     }
 
+    /// Detection by content is any u-blox binary log, not only one starting with RXM-RAWX: the
+    /// NAV-PVT + NAV-DOP log of a rover (Traces/Other/rover.ubx, pyubx2) is u-blox, and reading
+    /// raw measurements from it says it has none and what it has (before: "not a RINEX
+    /// observation file…"); the same log's 8 KiB of NAV messages followed by the RXM-RAWX log
+    /// (its first RAWX beyond the 4 KiB detection window) is found and read like the RAWX log.
+    @Test func detectionBeyondTheFirstRAWX() throws {
+        let rover = try Data(contentsOf: SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Traces/Other/rover.ubx"))
+        #expect(UBXRawLog.looksLike(rover.prefix(4096)))
+        #expect { _ = try UBXRawLog.read(data: rover, source: "rover.ubx") } throws: { e in
+            (e as? TraceFormatError)?.message.contains("a u-blox log without RXM-RAWX messages (it holds 30 NAV-DOP, 30 NAV-PVT)") == true
+        }
+        let rawx = try Data(contentsOf: Self.dir.appendingPathComponent("m8.rawx.ubx"))
+        let late = rover + rawx
+        #expect(late.prefix(4096).range(of: Data([0xB5, 0x62, 0x02, 0x15])) == nil)
+        #expect(UBXRawLog.looksLike(late.prefix(4096)))
+        let a = try UBXRawLog.read(data: late, source: "late"), b = try UBXRawLog.read(data: rawx, source: "m8")
+        #expect(a.epochs == b.epochs && a.messages == 3)
+        #expect(!UBXRawLog.looksLike(Data("$GNGGA,083000.00,4957.398468,N\r\n".utf8)))
+    }
+
     /// Malformed logs are refused naming the byte offset; a bad checksum with
     /// `skipInvalidFrames` is skipped and counted; detection by content.
     @Test func problems() throws {
