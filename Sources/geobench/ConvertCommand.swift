@@ -55,9 +55,7 @@ struct ConvertCommand: ParsableCommand {
             let outFmt = try TraceIO.outputFormat(of: output, option: "--output")
             var opts = TraceReadConfiguration(skipInvalid: skipInvalid, provider: provider)
             if let date { opts.defaultDate = try TraceIO.parseDate(date) }
-            guard FileManager.default.isReadableFile(atPath: input) else {
-                throw InputError(file: input, line: nil, message: "cannot read file")
-            }
+            try TraceIO.checkReadable(input)
             if let sensors, try TraceIO.format(of: sensors, option: "--sensors") != .csv {
                 throw InputError(file: "--sensors", line: nil, message: "'\(sensors)': sensor samples are written as .csv")
             }

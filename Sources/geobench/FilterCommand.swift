@@ -128,9 +128,7 @@ struct FilterCommand: ParsableCommand {
             try located("filter configuration") { try config.validate() }
             let outFmt = try TraceIO.outputFormat(of: output, option: "--output")
             let inFmt = try TraceIO.format(of: input, option: input)
-            guard FileManager.default.isReadableFile(atPath: input) else {
-                throw InputError(file: input, line: nil, message: "cannot read file")
-            }
+            try TraceIO.checkReadable(input)
             var opts = TraceReadConfiguration(skipInvalid: skipInvalid, provider: provider)
             if let date { opts.defaultDate = try TraceIO.parseDate(date) }
 

@@ -454,6 +454,26 @@ extension GeobenchInterfaceTests {
         let e = try geobench(["calibrate", "--input", dir.appendingPathComponent("Accelerometer.csv").path])
         #expect(e.status == 2 && e.stderr.contains("give Magnetometer.csv or MagnetometerUncalibrated.csv (µT), not 'Accelerometer.csv'"), "\(e.stderr)")
     }
+
+    /// `convert`, `filter` and `accuracy` take `ARCHIVE.zip/MEMBER` as the readers do: the app's
+    /// recording export's Location.csv converts byte-identically to the plain file's, and the
+    /// filter reads it. Before, their own existence check refused the path ("cannot read file").
+    @Test func traceCommandsReadZipMembers() throws {
+        let dir = SharedData.repositoryRoot.path + "/Tests/GeoAnchorKitTests/Fixtures/Traces/Other/SensorLogger"
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("zm-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let a = try geobench(["convert", "--input", dir + "/recording.zip/Location.csv", "--output", out.path + "/a.csv"])
+        let b = try geobench(["convert", "--input", dir + "/Location.csv", "--output", out.path + "/b.csv"])
+        #expect(a.status == 0 && b.status == 0, "\(a.stderr)")
+        #expect(try Data(contentsOf: out.appendingPathComponent("a.csv")) == Data(contentsOf: out.appendingPathComponent("b.csv")))
+        let f = try geobench(["filter", "--input", dir + "/recording.zip/Location.csv", "--output", out.path + "/f.csv"])
+        #expect(f.status == 0, "\(f.stderr)")
+        let m = try geobench(["accuracy", "--trace", dir + "/recording.zip/Location.csv", "--truth", dir + "/Location.csv"])
+        #expect(m.status == 0 && m.stdout.contains("matched 20"), "\(m.stderr)")
+        let missing = try geobench(["convert", "--input", dir + "/recording.zip/Nothere.csv", "--output", out.path + "/c.csv"])
+        #expect(missing.status == 2 && missing.stderr.contains("ZIP archive has no file 'Nothere.csv'"), "\(missing.stderr)")
+    }
 }
 
 extension GeobenchInterfaceTests {

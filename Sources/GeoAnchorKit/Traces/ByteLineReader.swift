@@ -103,7 +103,7 @@ public final class ByteLineReader {
     /// `path` as `ARCHIVE.zip/MEMBER` when it names no file but a prefix ending in `.zip` (any
     /// case) is one: the archive's path and the member's name (GDAL's `/vsizip/` naming). Nil
     /// otherwise.
-    static func zipMember(_ path: String) -> (archive: String, member: String)? {
+    package static func zipMember(_ path: String) -> (archive: String, member: String)? {
         var search = path.endIndex
         while let r = path.range(of: ".zip/", options: [.backwards, .caseInsensitive], range: path.startIndex..<search) {
             let archive = String(path[..<r.upperBound].dropLast())

@@ -53,11 +53,18 @@ public enum KMLReader {
                      onWaypoint: ((GPXWaypoint) throws -> Void)?, onLine: (([Fix]) -> Void)?,
                      onArea: ((KMLArea) -> Void)? = nil, onPlacedObject: ((KMLPlacedObject) -> Void)? = nil) throws -> TraceReadSummary {
         try options.check(source: url.path)
-        if let archive = try kmzArchive(url: url) {
+        let stream: InputStream
+        switch try input(url: url) {
+        case .archive(let archive):
             return try readKMZ(archive: archive, source: url.path, options: options, onFix: onFix, onWaypoint: onWaypoint, onLine: onLine,
                                onArea: onArea, onPlacedObject: onPlacedObject)
+        case .member(let document):
+            try XMLInputCheck.check(data: document, source: url.path, format: XMLInputCheck.kml)
+            stream = InputStream(data: document)
+        case .file:
+            stream = try XMLInputCheck.openStream(url: url, format: XMLInputCheck.kml)
         }
-        return try read(stream: XMLInputCheck.openStream(url: url, format: XMLInputCheck.kml), source: url.path, options: options,
+        return try read(stream: stream, source: url.path, options: options,
                         onFix: onFix, onWaypoint: onWaypoint, onLine: onLine, onArea: onArea, onPlacedObject: onPlacedObject)
     }
 
@@ -81,20 +88,30 @@ public enum KMLReader {
     /// The most documents read from one KMZ (its root and those it links to).
     static let maximumKMZDocuments = 256
 
-    /// The bytes of `url` when it is a ZIP archive (by its first bytes), else nil (plain KML).
-    static func kmzArchive(url: URL) throws(TraceFormatError) -> Data? {
+    /// What a KML path names: a KMZ (a ZIP archive, by its first bytes), a member of a ZIP
+    /// archive (`bundle.zip/doc.kml` — or `bundle.zip/site.kmz`, itself a KMZ), or a plain (or
+    /// gzip-compressed) KML file.
+    enum Input { case archive(Data), member(Data), file }
+
+    /// ``Input`` of `url`, reading an archive's bytes (a KMZ's, or a ZIP member's) once.
+    static func input(url: URL) throws(TraceFormatError) -> Input {
         guard let h = FileHandle(forReadingAtPath: url.path) else {
-            if ByteLineReader.zipMember(url.path) != nil { return nil }   // site.zip/doc.kml: the KML read from the ZIP
+            if ByteLineReader.zipMember(url.path) != nil, let member = try ByteLineReader.decompressedContents(of: url) {
+                guard member.count <= maximumKMZSize else {
+                    throw TraceFormatError(source: url.path, line: nil, message: "KMZ archive of \(member.count) bytes is larger than the \(maximumKMZSize) bytes read")
+                }
+                return ZipArchive.looksLike(member.prefix(4)) ? .archive(member) : .member(member)
+            }
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
         let head = (try? h.read(upToCount: 4)) ?? Data()
         let size = (try? h.seekToEnd()) ?? 0
         try? h.close()
-        guard ZipArchive.looksLike(head) else { return nil }
+        guard ZipArchive.looksLike(head) else { return .file }
         guard size <= UInt64(maximumKMZSize) else {
             throw TraceFormatError(source: url.path, line: nil, message: "KMZ archive of \(size) bytes is larger than the \(maximumKMZSize) bytes read")
         }
-        do { return try Data(contentsOf: url) } catch {
+        do { return .archive(try Data(contentsOf: url)) } catch {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot read file: \(error.localizedDescription)")
         }
     }

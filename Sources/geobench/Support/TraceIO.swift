@@ -72,15 +72,22 @@ enum TraceIO {
         return InputError(file: source, line: nil, message: "no fixes found" + (held.isEmpty ? " (empty trace)" : " (" + held.joined(separator: "; ") + ")"))
     }
 
+    /// Refuses a path that is neither a readable file nor a member of a ZIP archive
+    /// (`recording.zip/Location.csv`, GDAL's `/vsizip/` naming: the readers open it).
+    /// - Throws: ``InputError`` "cannot read file".
+    static func checkReadable(_ path: String) throws {
+        guard FileManager.default.isReadableFile(atPath: path) || ByteLineReader.zipMember(path) != nil else {
+            throw InputError(file: path, line: nil, message: "cannot read file")
+        }
+    }
+
     /// Loads a whole trace, reporting what was not used (``reportRead(_:source:)``); a file
     /// without fixes is an error (``noFixesError(_:source:)``), a file without a date and no
     /// `defaultDate` a typed error whose `isMissingDate` is true.
     static func load(_ path: String, options: TraceReadConfiguration) throws -> (Trace, TraceReadSummary) {
         let url = URL(fileURLWithPath: path)
         let fmt = try format(of: path, option: path)
-        guard FileManager.default.isReadableFile(atPath: path) else {
-            throw InputError(file: path, line: nil, message: "cannot read file")
-        }
+        try checkReadable(path)
         var t = Trace(name: url.lastPathComponent)
         let s = try TraceReader.read(url: url, format: fmt, options: options,
                                      onFix: { t.fixes.append($0) }, onSensor: { t.sensors.append($0) })

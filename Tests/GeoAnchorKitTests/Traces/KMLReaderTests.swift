@@ -23,6 +23,21 @@ struct KMLReaderTests {
         return (fixes, wpts, s)
     }
 
+    /// A KMZ inside a ZIP archive (`kmz-bundle.zip/MEMBER.kmz`, scripts/dev/kmz_bundle_fixture.py)
+    /// reads as the KMZ itself: the GPSBabel track's fixes, lines and the site's models. Before,
+    /// the member's bytes (a ZIP) went to the XML parser and the read failed.
+    @Test func kmzInsideAZip() throws {
+        let bundle = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Zip/kmz-bundle.zip")
+        let (inside, s1) = try Self.read("../../Zip/kmz-bundle.zip/walk.gpsbabel-track.kmz")
+        let (direct, s2) = try Self.read("walk.gpsbabel-track.kmz")
+        #expect(inside == direct && !inside.isEmpty && s1 == s2)
+        #expect(try KMLReader.lines(url: bundle.appendingPathComponent("walk.gpsbabel-track.kmz"))
+                == KMLReader.lines(url: Self.dir.appendingPathComponent("walk.gpsbabel-track.kmz")))
+        let models = try GeoAnchor.anchors(kml: bundle.appendingPathComponent("site-models.kmz"))
+        let expected = try GeoAnchor.anchors(kml: Self.dir.appendingPathComponent("site-models.kmz"))
+        #expect(models.anchors.map(\.anchor) == expected.anchors.map(\.anchor) && !models.anchors.isEmpty)
+    }
+
     /// Timed Point placemarks (GPSBabel's default) and a gx:Track (`track=1`) give the GPX's
     /// fixes; the LineString GPSBabel writes beside them is counted as 5 untimed points.
     @Test(arguments: ["walk.gpsbabel.kml", "walk.gpsbabel-track.kml"]) func gpsBabelTracks(name: String) throws {
