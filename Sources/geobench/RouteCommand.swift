@@ -33,8 +33,8 @@ struct RouteCommand: ParsableCommand {
         or an outdoor app; <ele> gives MSL heights, all points or none, comparable with the stops' \
         MSL altitudes without --geoid) — or with --paths FILE.kml/.kmz its LineStrings (no heights) — or with \
         --paths FILE.tcx/.fit a course's tracks (altitudes MSL, as GPX <ele>) — or with \
-        --paths FILE.osm an OpenStreetMap XML file's walkable ways (openstreetmap.org Export, JOSM, \
-        Overpass; OSRM's foot profile: footways, paths, steps, streets, not motorways, trunk roads \
+        --paths FILE.osm an OpenStreetMap XML (or .osm.pbf) file's walkable ways (openstreetmap.org \
+        Export, JOSM, Overpass, osmium/Geofabrik PBF; OSRM's foot profile: footways, paths, steps, streets, not motorways, trunk roads \
         or cycleways unless foot=yes, not foot=no/access=private; no heights, what was left out on \
         stderr); each stop \
         is snapped to the nearest path within --max-snap meters; stops off the network or on a \
@@ -79,7 +79,7 @@ struct RouteCommand: ParsableCommand {
     @Flag(name: .customLong("return"), help: "Return to the start (round trip).")
     var roundTrip = false
 
-    @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths, a GPX file whose track segments (else routes) are, a KML/KMZ file's LineStrings, a TCX/FIT course's tracks, or an OpenStreetMap XML file's walkable ways; legs follow them.")
+    @Option(help: "Walking paths: a GeoJSON file whose LineStrings are the site's paths, a GPX file whose track segments (else routes) are, a KML/KMZ file's LineStrings, a TCX/FIT course's tracks, or an OpenStreetMap XML or PBF file's walkable ways; legs follow them.")
     var paths: String?
 
     @Option(help: "With --paths: a DEM (GeoTIFF, SRTM .hgt or ESRI ASCII grid, geographic WGS84) giving the paths their heights, sampled every 25 m along them (replacing any the paths have).")
@@ -173,7 +173,7 @@ struct RouteCommand: ParsableCommand {
                 }
                 if TraceIO.kind(of: paths) == "tcx" { return try located(paths) { try PathNetwork(tcx: URL(fileURLWithPath: paths)) } }
                 if TraceIO.kind(of: paths) == "fit" { return try located(paths) { try PathNetwork(fit: URL(fileURLWithPath: paths)) } }
-                if TraceIO.kind(of: paths) == "osm" {
+                if ["osm", "pbf"].contains(TraceIO.kind(of: paths)) {
                     // OpenStreetMap: its walkable ways (OSRM's foot profile); what was left out on stderr.
                     let (n, summary) = try located(paths) { try PathNetwork.openStreetMap(URL(fileURLWithPath: paths)) }
                     Self.reportOSM(summary, source: paths)

@@ -23,6 +23,10 @@ Tests/GeoAnchorKitTests/Fixtures/Routing/OSM/:
                            construction (highway=construction), a building, a river
   oldtown.osm.gz         it gzipped (as Geofabrik-style extracts and servers deliver .osm.gz)
   oldtown.osmium.osm     osmium cat of it (libosmium's XML writer: other attribute order)
+  oldtown.osm.pbf        osmium cat of it to PBF (zlib blobs, dense nodes, metadata: osmium's default)
+  oldtown.plain.osm.pbf  the same as plain (not dense) nodes in uncompressed blobs, no metadata
+  oldtown.locations.osm.pbf   osmium add-locations-to-ways: ways carry their nodes' positions
+                         (LocationsOnWays), untagged nodes dropped
   oldtown.josm.osm       as JOSM saves an edited file (single-quoted attributes, upload='true'): the
                          footbridge deleted (action='delete': the south street is then cut off), a
                          new footway with negative ids (action='modify') from the square's far
@@ -194,6 +198,13 @@ write("oldtown.overpass-ways.osm", overpass_xml(False))
 with open(f"{out}/oldtown.osm", "rb") as f, open(f"{out}/oldtown.osm.gz", "wb") as g:
     g.write(gzip.compress(f.read(), 9, mtime=0))
 subprocess.run(["osmium", "cat", "--overwrite", "-o", f"{out}/oldtown.osmium.osm", f"{out}/oldtown.osm"], check=True)
+# PBF as osmium writes it: zlib blobs with dense nodes and metadata (its default), plain nodes in
+# uncompressed blobs without metadata, and ways carrying their nodes' locations (LocationsOnWays;
+# untagged nodes dropped, as add-locations-to-ways does without -n).
+subprocess.run(["osmium", "cat", "--overwrite", "-o", f"{out}/oldtown.osm.pbf", f"{out}/oldtown.osm"], check=True)
+subprocess.run(["osmium", "cat", "--overwrite", "-f", "pbf,pbf_dense_nodes=false,pbf_compression=none,add_metadata=false",
+                "-o", f"{out}/oldtown.plain.osm.pbf", f"{out}/oldtown.osm"], check=True)
+subprocess.run(["osmium", "add-locations-to-ways", "--overwrite", "-o", f"{out}/oldtown.locations.osm.pbf", f"{out}/oldtown.osm"], check=True)
 
 
 def gdal_lines(path):

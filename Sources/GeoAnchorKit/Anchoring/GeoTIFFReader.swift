@@ -255,19 +255,9 @@ enum GeoTIFFReader {
         return grid
     }
 
-    /// A zlib stream (TIFF Deflate, compression 8 or 32946): the 2-byte header checked, the
-    /// DEFLATE data inflated (the Adler-32 trailer not checked).
+    /// A zlib stream (TIFF Deflate, compression 8 or 32946): ``Inflate/zlib(_:expectedSize:limit:)``.
     static func zlib(_ raw: ArraySlice<UInt8>, limit: Int) throws(Failure) -> [UInt8] {
-        guard raw.count >= 2 else { throw Failure(reason: "Deflate block of \(raw.count) bytes") }
-        let cmf = Int(raw[raw.startIndex]), flg = Int(raw[raw.startIndex + 1])
-        guard cmf & 0x0F == 8, (cmf << 8 | flg) % 31 == 0, flg & 0x20 == 0 else {
-            throw Failure(reason: "Deflate block without a zlib header (0x\(String(format: "%02X%02X", cmf, flg)))")
-        }
-        do {
-            return try Inflate.decompress(raw.dropFirst(2), limit: limit)
-        } catch {
-            throw Failure(reason: "Deflate: \(error.message)")
-        }
+        do { return try Inflate.zlib(raw, limit: limit) } catch { throw Failure(reason: "Deflate: \(error.message)") }
     }
 
     /// TIFF LZW (TIFF 6.0 § 13: MSB-first codes of 9–12 bits, Clear 256, EndOfInformation 257,

@@ -40,6 +40,19 @@ package enum Inflate {
         }
     }
 
+    /// A zlib stream (RFC 1950: TIFF Deflate, OSM PBF blobs): the 2-byte header checked
+    /// (method 8, check bits, no preset dictionary), the DEFLATE data inflated (the Adler-32
+    /// trailer not checked), as ``decompress(_:expectedSize:limit:)``.
+    /// - Throws: ``ZipError`` for a missing or wrong header, or as ``decompress(_:expectedSize:limit:)``.
+    package static func zlib(_ raw: ArraySlice<UInt8>, expectedSize: Int? = nil, limit: Int) throws(ZipError) -> [UInt8] {
+        guard raw.count >= 2 else { throw ZipError("zlib stream of \(raw.count) bytes") }
+        let cmf = Int(raw[raw.startIndex]), flg = Int(raw[raw.startIndex + 1])
+        guard cmf & 0x0F == 8, (cmf << 8 | flg) % 31 == 0, flg & 0x20 == 0 else {
+            throw ZipError("no zlib header (0x\(String(format: "%02X%02X", cmf, flg)))")
+        }
+        return try decompress(raw.dropFirst(2), expectedSize: expectedSize, limit: limit)
+    }
+
     /// ``decompress(_:expectedSize:limit:)`` on bytes in memory.
     package static func decompress(buffer input: UnsafeBufferPointer<UInt8>, expectedSize: Int?,
                                    limit: Int) throws(ZipError) -> [UInt8] {

@@ -14,8 +14,8 @@ public struct OSMData: Sendable {
         public var nodes: [Int64]
         /// Its tags (`highway` → `footway`, …).
         public var tags: [String: String]
-        /// The line of its `<way>` element.
-        public var line: Int
+        /// The line of its `<way>` element (nil in a PBF file).
+        public var line: Int?
     }
 
     /// Node positions by id (WGS84 degrees; OSM has no heights). A way written with inline
@@ -39,23 +39,36 @@ public struct OSMData: Sendable {
 /// Overpass `out geom`) and `<tag k v>`; `<relation>`s are counted, not read; `<bounds>`,
 /// `<note>`, `<meta>` are ignored. Objects marked deleted (`action="delete"` or
 /// `visible="false"`) are left out and counted (``OSMData/deleted``). Node tags are not kept.
-/// A gzip-compressed file (`.osm.gz`) is read as the plain one. Not read: OSM PBF, `osmChange`
-/// (`.osc`) diffs (refused: the root element is not `<osm>`).
+/// A gzip-compressed file (`.osm.gz`) is read as the plain one, and an OSM PBF file
+/// (`.osm.pbf`, by content) into the same data (``OSMData/Way/line`` nil). Not read: `osmChange`
+/// (`.osc`) diffs (refused: the root element is not `<osm>`), o5m.
 public enum OSMReader {
-    /// Reads an OSM XML file.
-    /// - Throws: ``TraceFormatError`` with the line of a node without a valid `id`, `lat` or
+    /// Reads an OSM XML or PBF file.
+    /// - Throws: ``TraceFormatError`` with the line (PBF: the byte offset) of a node without a valid `id`, `lat` or
     ///   `lon` (latitude in [−90, 90], longitude in [−180, 180]), a node id given twice with
     ///   different positions, a way without a valid `id`, an `nd` without a valid `ref`; for a
     ///   document whose root is not `<osm>`, malformed XML, an entity declaration or invalid
     ///   UTF-8 (checked as GPX is, ``GPXReader``).
     public static func read(url: URL) throws(TraceFormatError) -> OSMData {
-        try TraceReader.typedReaderError(source: url.path) {
+        if let h = FileHandle(forReadingAtPath: url.path) {
+            let head = (try? h.read(upToCount: 16)) ?? Data()
+            try? h.close()
+            if OSMPBF.looksLike(head) {
+                do { return try OSMPBF.read(data: Data(contentsOf: url, options: .alwaysMapped), source: url.path) } catch let e as TraceFormatError {
+                    throw e
+                } catch {
+                    throw TraceFormatError(source: url.path, line: nil, message: "cannot read file: \(error.localizedDescription)")
+                }
+            }
+        }
+        return try TraceReader.typedReaderError(source: url.path) {
             try read(stream: XMLInputCheck.openStream(url: url, format: XMLInputCheck.osm), source: url.path)
         }
     }
 
     /// Reads OSM XML in memory; `source` names it in errors.
     public static func read(data: Data, source: String) throws(TraceFormatError) -> OSMData {
+        if OSMPBF.looksLike(data) { return try OSMPBF.read(data: data, source: source) }
         try XMLInputCheck.check(data: data, source: source, format: XMLInputCheck.osm)
         return try TraceReader.typedReaderError(source: source) { try read(stream: InputStream(data: data), source: source) }
     }

@@ -186,7 +186,7 @@ enum RoutingReport: ReportSection {
     }
 
     /// The OpenStreetMap line: the fixture town (scripts/dev/osm_fixtures.py) as openstreetmap.org's
-    /// Export, osmium, Overpass `out geom` and JOSM (an edit) write it, walked between its 8 stops
+    /// Export, osmium, Overpass `out geom` and JOSM (an edit) write it, and as osmium's PBF (three forms), walked between its 8 stops
     /// and compared with the walks of GDAL's reading of the same files (networkx Dijkstra over
     /// GeographicLib geodesics, `oldtown.reference.csv`). Nil when the fixtures are absent.
     static func openStreetMapLine(_ dir: URL) throws -> String? {
@@ -206,7 +206,8 @@ enum RoutingReport: ReportSection {
         }
         var pairs = 0, equal = 0, worst = 0.0, used = 0, ways = 0
         for (name, file) in [("oldtown.osm", "export"), ("oldtown.osmium.osm", "export"), ("oldtown.overpass-geom.osm", "export"),
-                             ("oldtown.josm.osm", "josm")] {
+                             ("oldtown.josm.osm", "josm"), ("oldtown.osm.pbf", "export"), ("oldtown.plain.osm.pbf", "export"),
+                             ("oldtown.locations.osm.pbf", "export")] {
             let data = try OSMReader.read(url: dir.appendingPathComponent(name))
             let (network, summary) = try PathNetwork.openStreetMap(data: data, source: name)
             if name == "oldtown.osm" { used = summary.walkableWays; ways = data.ways.count }
@@ -218,7 +219,7 @@ enum RoutingReport: ReportSection {
                 if r.isFinite && d[i, j].isFinite { worst = max(worst, abs(d[i, j] - r)) }
             } }
         }
-        return String(format: "  OpenStreetMap paths (fixture town: export, osmium, Overpass out geom, JOSM edit): %d of %d ways walkable (OSRM foot profile); %d/%d stop-to-stop walks as GDAL 3.6 + networkx (1 mm; max |Δ| %.1e m, unconnected pairs too)",
+        return String(format: "  OpenStreetMap paths (fixture town: export, osmium, Overpass out geom, JOSM edit; osmium PBF zlib/raw/locations-on-ways): %d of %d ways walkable (OSRM foot profile); %d/%d stop-to-stop walks as GDAL 3.6 + networkx (1 mm; max |Δ| %.1e m, unconnected pairs too)",
                       used, ways, equal, pairs, worst)
     }
 }

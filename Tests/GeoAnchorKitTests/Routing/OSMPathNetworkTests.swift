@@ -190,4 +190,67 @@ struct OSMPathNetworkTests {
         }
         #expect(refused > 100, "\(refused)")
     }
+
+    /// OSM PBF as osmium 1.15 writes it (scripts/dev/osm_fixtures.py: zlib + dense nodes +
+    /// metadata; plain nodes in raw blobs without metadata; LocationsOnWays without the untagged
+    /// nodes) reads into the XML's nodes, ways and tags — positions exactly (nanodegree integers
+    /// divided once, the XML's 7 decimals parsed) — and walks as the reference.
+    @Test(arguments: ["oldtown.osm.pbf", "oldtown.plain.osm.pbf", "oldtown.locations.osm.pbf"])
+    func pbfReadsAsTheXML(name: String) throws {
+        let xml = try OSMReader.read(url: Self.dir.appendingPathComponent("oldtown.osm"))
+        let pbf = try OSMReader.read(url: Self.dir.appendingPathComponent(name))
+        #expect(pbf.nodes == xml.nodes)
+        #expect(pbf.ways.map(\.id) == xml.ways.map(\.id) && pbf.ways.map(\.nodes) == xml.ways.map(\.nodes))
+        #expect(pbf.ways.map(\.tags) == xml.ways.map(\.tags) && pbf.ways.allSatisfy { $0.line == nil })
+        #expect(pbf.relations == 1)
+        let (network, summary) = try PathNetwork.openStreetMap(Self.dir.appendingPathComponent(name))
+        #expect(summary.walkableWays == 16)
+        #expect(try Self.expectReference(network, "export") == 56)
+    }
+
+    /// A protobuf field: key varint, then a varint value or a length-prefixed payload.
+    static func field(_ number: Int, _ payload: [UInt8]) -> [UInt8] { varint(UInt64(number << 3 | 2)) + varint(UInt64(payload.count)) + payload }
+    static func field(_ number: Int, varint v: UInt64) -> [UInt8] { varint(UInt64(number << 3)) + varint(v) }
+    static func varint(_ v: UInt64) -> [UInt8] {
+        var v = v, out: [UInt8] = []
+        while v >= 0x80 { out.append(UInt8(v & 0x7F) | 0x80); v >>= 7 }
+        return out + [UInt8(v)]
+    }
+    /// A file block: header length, BlobHeader (type, datasize), Blob.
+    static func fileBlock(_ type: String, blob: [UInt8]) -> [UInt8] {
+        let header = field(1, Array(type.utf8)) + field(3, varint: UInt64(blob.count))
+        let n = header.count
+        return [0, 0, UInt8(n >> 8), UInt8(n & 0xFF)] + header + blob
+    }
+
+    /// Files the reader must refuse — a history file (required feature HistoricalInformation),
+    /// an LZMA blob, a blob larger than the format's 32 MiB, a file cut anywhere — each with a
+    /// TraceFormatError naming the byte offset; 300 byte mutants of the zlib PBF never trap.
+    @Test func pbfProblems() throws {
+        func refusal(_ bytes: [UInt8]) -> String {
+            do { _ = try OSMReader.read(data: Data(bytes), source: "t.pbf"); return "read" } catch { return error.message }
+        }
+        let schema = Self.field(4, Array("OsmSchema-V0.6".utf8))
+        let history = Self.fileBlock("OSMHeader", blob: Self.field(1, schema + Self.field(4, Array("HistoricalInformation".utf8))))
+        #expect(refusal(history).contains("required feature 'HistoricalInformation' is not supported (a history file"))
+        let header = Self.fileBlock("OSMHeader", blob: Self.field(1, schema))
+        #expect(refusal(header) == "read")
+        let lzma = header + Self.fileBlock("OSMData", blob: Self.field(2, varint: 10) + Self.field(4, [1, 2, 3]))
+        #expect(refusal(lzma).contains("LZMA-compressed blob"), "\(refusal(lzma))")
+        var huge = Array(header.prefix(4)) + Self.field(1, Array("OSMHeader".utf8)) + Self.field(3, varint: 40 << 20)
+        huge[3] = UInt8(huge.count - 4)
+        #expect(refusal(huge).contains("Blob of 41943040 bytes (at most 33554432)"), "\(refusal(huge))")
+        let base = [UInt8](try Data(contentsOf: Self.dir.appendingPathComponent("oldtown.osm.pbf")))
+        for cut in stride(from: 20, to: base.count - 1, by: 37) {
+            #expect(refusal(Array(base.prefix(cut))).contains("OSM PBF at byte"), "cut at \(cut): \(refusal(Array(base.prefix(cut))))")
+        }
+        var rng = SplitMix64(seed: 28_11_2026)
+        var refused = 0
+        for _ in 0..<300 {
+            var b = base
+            for _ in 0..<3 { b[16 + Int(rng.next() % UInt64(b.count - 16))] = UInt8(truncatingIfNeeded: rng.next()) }
+            if refusal(b) != "read" { refused += 1 }
+        }
+        #expect(refused > 100, "\(refused)")
+    }
 }
