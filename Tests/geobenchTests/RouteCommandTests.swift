@@ -189,7 +189,7 @@ extension RouteCommandTests {
         #expect(alone.status == 2 && alone.stderr.contains("--dem: gives the heights of --paths: needs --paths"), "\(alone.stderr)")
     }
 
-    /// `--paths FILE.osm`: the fixture town (scripts/dev/osm_fixtures.py) from its grid corner A
+    /// `--paths FILE.osm` (and its `.osm.pbf`): the fixture town (scripts/dev/osm_fixtures.py) from its grid corner A
     /// to C beyond the motorway and back to B: the walks of GDAL's reading + networkx
     /// (oldtown.reference.csv: A→C 400.4807 m, C→B 480.2895 m; the JSON's 3 decimals, 1 mm);
     /// stderr counts the ways used and left out by reason; an Overpass `out;` without its nodes
@@ -202,6 +202,8 @@ extension RouteCommandTests {
         #expect(r.stderr.contains("16 walkable way(s) used as paths; left out (not walkable): not a path 2, access=private 1, foot=no 1"), "\(r.stderr)")
         let distance = try cli.json(r.stdout)["distance_m"] as? Double ?? .nan
         #expect(abs(distance - (400.4807 + 480.2895)) < 1e-3, "\(r.stdout)")
+        let pbf = try cli.geobench(["route", "--stops", stops, "--paths", dir.appendingPathComponent("oldtown.osm.pbf").path, "--json", "--end", "49.4157986,14.6629708"])
+        #expect(pbf.status == 0 && pbf.stdout == r.stdout, "\(pbf.stderr)")   // osmium's PBF of the same map
         let ways = try cli.geobench(["route", "--stops", stops, "--paths", dir.appendingPathComponent("oldtown.overpass-ways.osm").path])
         #expect(ways.status == 2 && ways.stderr.contains("an Overpass query needs `(._;>;); out;` or `out geom;`"), "\(ways.stderr)")
     }
