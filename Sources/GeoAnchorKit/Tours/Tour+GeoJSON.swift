@@ -159,11 +159,11 @@ extension Tour {
         try validate()
     }
 
-    /// Reads a tour GeoJSON file. See ``init(geoJSON:source:radius:)``.
+    /// Reads a tour GeoJSON file (compressed, or a member of a ZIP archive, as
+    /// ``GeoJSONFeatureCollection/read(contentsOf:)``). See ``init(geoJSON:source:radius:)``.
     public init(contentsOf url: URL, radius: Double = 20) throws(TourError) {
-        guard let d = FileManager.default.contents(atPath: url.path) else {
-            throw .notAFeatureCollection(source: url.path, reason: "cannot read file")
-        }
+        let d: Data
+        do { d = try ByteLineReader.contents(of: url) } catch { throw .notAFeatureCollection(source: url.path, reason: error.message) }
         try self.init(geoJSON: d, source: url.path, radius: radius)
     }
 

@@ -44,6 +44,11 @@ public final class ByteLineReader {
             self.init(data: Data(try Self.decompress(url: URL(fileURLWithPath: archive), member: member)), source: url.path)
             return
         }
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+            _ = close(fd)
+            throw Self.directoryError(url)
+        }
         var magic: [UInt8] = [0, 0, 0, 0]
         let got = pread(fd, &magic, 4, 0)
         if got >= 2, Self.isCompressed(Array(magic.prefix(got))) {
@@ -52,6 +57,18 @@ public final class ByteLineReader {
             return
         }
         self.init(fd: fd, chunkSize: chunkSize, source: url.path)
+    }
+
+    /// "is a directory, not a file" for `url` (opening a directory succeeds; reading it fails
+    /// with EISDIR, which said "read error (errno 21)").
+    package static func directoryError(_ url: URL) -> TraceFormatError {
+        TraceFormatError(source: url.path, line: nil, message: "is a directory, not a file")
+    }
+
+    /// Whether `url` names a directory.
+    package static func isDirectory(_ url: URL) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
     }
 
     /// Reads an open file descriptor (closed when the reader goes).
@@ -74,9 +91,11 @@ public final class ByteLineReader {
         return nil
     }
 
-    /// The whole contents of a binary file (FIT, UBX), decompressed when it is a gzip, compress
-    /// or single-file ZIP (``decompressedContents(of:)``).
-    /// - Throws: ``TraceFormatError`` "cannot read file", or for corrupt compressed data.
+    /// The whole contents of a file read at once (FIT, UBX, GeoJSON), decompressed when it is a
+    /// gzip, compress or single-file ZIP, or the member an `ARCHIVE.zip/MEMBER` path names
+    /// (``decompressedContents(of:)``).
+    /// - Throws: ``TraceFormatError`` "cannot read file", "is a directory, not a file", or for
+    ///   corrupt compressed data.
     static func contents(of url: URL) throws(TraceFormatError) -> Data {
         if let unpacked = try decompressedContents(of: url) { return unpacked }
         do { return try Data(contentsOf: url) } catch {
@@ -227,7 +246,7 @@ public final class ByteLineReader {
             switch input {
             case .fd(let fd, _):
                 repeat { n = read(fd, buffer + end, chunkSize) } while n < 0 && errno == EINTR
-                if n < 0 { throw TraceFormatError(source: source, line: nil, message: "read error (errno \(errno))") }
+                if n < 0 { throw TraceFormatError(source: source, line: nil, message: "read error: \(String(cString: strerror(errno)))") }
             case .data(let d):
                 if !dataDone {
                     d.withUnsafeBytes { raw in

@@ -299,13 +299,10 @@ public struct GeoJSONFeatureCollection: Sendable, Hashable, Codable {
         }
     }
 
-    /// Reads and decodes a GeoJSON file (gzip-compressed too: `walk.geojson.gz`).
+    /// Reads and decodes a GeoJSON file (compressed too: `walk.geojson.gz`, `walk.geojson.zip`,
+    /// or a member of a ZIP archive: `bundle.zip/tour.geojson`).
     public static func read(contentsOf url: URL) throws(TraceFormatError) -> GeoJSONFeatureCollection {
-        guard let d = FileManager.default.contents(atPath: url.path) else {
-            throw TraceFormatError(source: url.path, line: nil, message: "cannot read file")
-        }
-        if ByteLineReader.isCompressed(Array(d.prefix(4))) { return try decode(Data(ByteLineReader.decompress(d, url: url)), source: url.path) }
-        return try decode(d, source: url.path)
+        try decode(ByteLineReader.contents(of: url), source: url.path)
     }
 
     /// Encodes as compact JSON (keys sorted for stable output).

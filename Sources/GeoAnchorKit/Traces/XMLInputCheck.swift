@@ -121,6 +121,7 @@ enum XMLInputCheck {
             try check(data: text, source: url.path, format: format)
             return InputStream(data: text)
         }
+        if ByteLineReader.isDirectory(url) { throw ByteLineReader.directoryError(url) }
         guard let stream = InputStream(url: url), FileManager.default.isReadableFile(atPath: url.path) else {
             throw TraceFormatError(source: url.path, line: nil, message: "cannot open file")
         }
