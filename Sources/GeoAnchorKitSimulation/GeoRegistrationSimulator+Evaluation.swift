@@ -142,6 +142,52 @@ public struct GeoRegistrationEvaluation: Sendable {
         return try PathConstraint(lines: [vertices], crossTrackSigma: crossTrackSigma)
     }
 
+    /// A street map around the walk, as a town's map (OpenStreetMap's walkable ways) gives it:
+    /// the walk's own streets, the streets crossing them every `spacing` meters (`sideLength`
+    /// meters to each side), the streets continuing straight past each corner, and the parallel
+    /// streets `spacing` meters to each side of every leg longer than `spacing` — each vertex
+    /// moved by a Gaussian mapping error of `vertexError` meters per axis. Unlike the tour's
+    /// path, most of it is where the visitor does not walk.
+    /// - Throws: ``PathConstraint``'s errors.
+    public static func streetMap(of config: TraceSimulator.Configuration, spacing: Double = 80, sideLength: Double = 80,
+                                 vertexError: Double = 0, crossTrackSigma: Double = 1.5, seed: UInt64 = 0) throws(GeoAnchorError) -> PathConstraint {
+        guard let first = config.waypoints.first else {
+            throw .outOfRange(name: "path lines", value: 0, allowed: .atLeast(1))
+        }
+        let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: first.latitude, longitude: first.longitude))
+        var rng = SeededRandom(seed: seed &+ 0x5EED)
+        let route = config.waypoints.map { w -> SIMD2<Double> in
+            let p = frame.enu(latitude: w.latitude, longitude: w.longitude, ellipsoidalHeight: 0)
+            return SIMD2(p.east, p.north)
+        }
+        var lines: [[SIMD2<Double>]] = [route]
+        for k in 1..<route.count {
+            let a = route[k - 1], b = route[k]
+            let length = ((b - a) * (b - a)).sum().squareRoot()
+            guard length > 1 else { continue }
+            let u = (b - a) / length, n = SIMD2(-u.y, u.x)
+            var t = spacing / 2
+            while t < length {
+                let c = a + t * u
+                lines.append([c - sideLength * n, c + sideLength * n])
+                t += spacing
+            }
+            lines.append([b, b + sideLength * u])   // the street goes on past the corner
+            if length > spacing {
+                lines.append([a + spacing * n, b + spacing * n])
+                lines.append([a - spacing * n, b - spacing * n])
+            }
+        }
+        let geodetic = lines.map { line in
+            line.map { p -> GeodeticCoordinate in
+                let e = vertexError > 0 ? SIMD2(vertexError * rng.gaussian(), vertexError * rng.gaussian()) : .zero
+                let g = frame.geodetic(east: p.x + e.x, north: p.y + e.y, up: 0)
+                return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude)
+            }
+        }
+        return try PathConstraint(lines: geodetic, crossTrackSigma: crossTrackSigma)
+    }
+
     /// Error (m) of an anchor placed `distance` ahead along the true heading when the device is
     /// believed at `position` with heading off by `headingError` degrees: the anchor appears at
     /// truth + R(δ)(anchor − position) (R turning clockwise by δ), compared with the anchor.

@@ -67,7 +67,7 @@ struct AlignCommand: ParsableCommand {
     @Flag(help: "Print a JSON summary on stdout.")
     var json = false
 
-    @Option(help: "GeoJSON (\"kind\": \"path\" lines preferred) or GPX (track segments, else routes) with the walking path the device follows (map aiding).")
+    @Option(help: "GeoJSON (\"kind\": \"path\" lines preferred), GPX (track segments, else routes), KML/KMZ, TCX/FIT with the walking path the device follows, or an OpenStreetMap .osm/.osm.pbf file (its walkable ways: a street map) — map aiding.")
     var path: String?
 
     @Option(help: "σ (m) of the device's distance from the --path line (stray + drawing error).")

@@ -66,7 +66,7 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "Force a one-mode process model: walking, cycling or driving (default: adaptive).")
     var profile: String?
 
-    @Option(help: "GeoJSON (LineStrings; \"kind\": \"path\" preferred) or GPX (track segments, else routes) with the walking path to constrain the estimate to.")
+    @Option(help: "GeoJSON (LineStrings; \"kind\": \"path\" preferred), GPX (track segments, else routes), KML/KMZ, TCX/FIT with the walking path to constrain the estimate to, or an OpenStreetMap .osm/.osm.pbf file (its walkable ways).")
     var path: String?
 
     @Option(help: "σ (m) of the walker's distance from the --path line.")

@@ -144,17 +144,6 @@ struct RouteCommand: ParsableCommand {
         return (list, withAltitude, seen)
     }
 
-    /// What an OpenStreetMap file gave the network, on stderr: nothing left out silently.
-    static func reportOSM(_ s: PathNetwork.OSMSummary, source: String) {
-        var text = "\(source): \(s.walkableWays) walkable way(s) used as paths"
-        if !s.leftOut.isEmpty { text += "; left out (not walkable): " + PathNetwork.describe(s.leftOut) }
-        if s.waysMissingNodes > 0 {
-            text += "; \(s.waysMissingNodes) way(s) miss \(s.missingNodes) node(s) the file does not hold (their known pieces used)"
-        }
-        if s.degenerateWays > 0 { text += "; \(s.degenerateWays) walkable way(s) with fewer than 2 known nodes left out" }
-        Stderr.print(text)
-    }
-
     func run() throws {
         try withInputErrors {
             let solverOptions = try search.solverOptions()
@@ -173,10 +162,10 @@ struct RouteCommand: ParsableCommand {
                 }
                 if TraceIO.kind(of: paths) == "tcx" { return try located(paths) { try PathNetwork(tcx: URL(fileURLWithPath: paths)) } }
                 if TraceIO.kind(of: paths) == "fit" { return try located(paths) { try PathNetwork(fit: URL(fileURLWithPath: paths)) } }
-                if ["osm", "pbf"].contains(TraceIO.kind(of: paths)) {
+                if OSMFile.kinds.contains(TraceIO.kind(of: paths)) {
                     // OpenStreetMap: its walkable ways (OSRM's foot profile); what was left out on stderr.
                     let (n, summary) = try located(paths) { try PathNetwork.openStreetMap(URL(fileURLWithPath: paths)) }
-                    Self.reportOSM(summary, source: paths)
+                    OSMFile.report(summary, source: paths)
                     return n
                 }
                 let collection = try GeoJSONFeatureCollection.read(contentsOf: URL(fileURLWithPath: paths))

@@ -71,9 +71,9 @@ public struct OSMWalkability: Sendable, Hashable {
     }
 }
 
-extension PathNetwork {
-    /// What an OpenStreetMap file gave a network: the ways used and left out, for a report.
-    public struct OSMSummary: Sendable, Hashable {
+extension OSMWalkability {
+    /// What the rules kept of a file's ways: for a report, so nothing is dropped silently.
+    public struct Summary: Sendable, Hashable {
         /// Walkable ways used as paths.
         public var walkableWays = 0
         /// Ways left out, by reason: `highway=motorway`, `access=private`, `not a path`, …
@@ -86,32 +86,18 @@ extension PathNetwork {
         /// Walkable ways with fewer than two known nodes (nothing to walk): left out.
         public var degenerateWays = 0
     }
+}
 
-    /// A walking network from an OpenStreetMap XML file (openstreetmap.org's Export, JOSM,
-    /// Overpass, osmium; ``OSMReader``): each walkable way (``OSMWalkability``) is a path, and
-    /// ways connect where they share a node, as in OSM itself (a bridge over a road shares none).
-    /// Without heights (OSM has none): give stops their altitudes, or sample a DEM with
-    /// ``withHeights(from:spacing:)``.
-    /// - Parameters:
-    ///   - url: the `.osm` (or `.osm.gz`) file.
-    ///   - walkability: which ways are walkable (OSRM's foot profile by default).
-    ///   - distance: as in ``init(lineStrings:distance:hasHeights:)``.
-    /// - Returns: the network and what was used and left out.
-    /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` for a file that is not OSM
-    ///   XML or has a bad element (with its line), or when no walkable way has two known nodes
-    ///   (the reason says what the file holds).
-    public static func openStreetMap(_ url: URL, walkability: OSMWalkability = .standard,
-                           distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) -> (network: PathNetwork, summary: OSMSummary) {
-        let data = try reading { () throws(TraceFormatError) in try OSMReader.read(url: url) }
-        return try openStreetMap(data: data, source: url.path, walkability: walkability, distance: distance)
-    }
-
-    /// ``openStreetMap(_:walkability:distance:)`` of data already read (``OSMReader``); `source` names it in errors.
-    public static func openStreetMap(data: OSMData, source: String, walkability: OSMWalkability = .standard,
-                           distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) -> (network: PathNetwork, summary: OSMSummary) {
-        var summary = OSMSummary()
-        var lines: [[GeodeticCoordinate]] = [], wayOf: [OSMData.Way] = []
-        for way in data.ways {
+extension OSMData {
+    /// The walkable ways' lines (WGS84, no heights; a way split where the file lacks a node),
+    /// the way each line comes from, and what was used and left out — the paths of
+    /// ``PathNetwork/openStreetMap(_:walkability:distance:)`` and, for map aiding, of a
+    /// ``PathConstraint`` (`PathConstraint(lines: paths.lines)`: every street the visitor may
+    /// walk, not only a tour's).
+    public func walkablePaths(_ walkability: OSMWalkability = .standard) -> (lines: [[GeodeticCoordinate]], ways: [Way], summary: OSMWalkability.Summary) {
+        var summary = OSMWalkability.Summary()
+        var lines: [[GeodeticCoordinate]] = [], wayOf: [Way] = []
+        for way in ways {
             switch walkability.verdict(way.tags) {
             case .walkable: break
             case .notAPath: summary.leftOut["not a path", default: 0] += 1; continue
@@ -122,7 +108,7 @@ extension PathNetwork {
             var piece: [GeodeticCoordinate] = [], pieces: [[GeodeticCoordinate]] = []
             var missing = 0
             for ref in way.nodes {
-                if let p = data.nodes[ref] { piece.append(p) } else {
+                if let p = nodes[ref] { piece.append(p) } else {
                     missing += 1
                     if piece.count >= 2 { pieces.append(piece) }
                     piece = []
@@ -134,13 +120,43 @@ extension PathNetwork {
             summary.walkableWays += 1
             for p in pieces { lines.append(p); wayOf.append(way) }
         }
-        guard !lines.isEmpty else {
-            let held = "\(data.ways.count) way(s), \(data.nodes.count) node(s)"
-            let reason = summary.missingNodes > 0
-                ? "no walkable way has two nodes in the file (\(held); \(summary.missingNodes) node reference(s) missing: an Overpass query needs `(._;>;); out;` or `out geom;`)"
-                : "no walkable way (\(held)" + (summary.leftOut.isEmpty ? ")" : "; left out: " + Self.describe(summary.leftOut) + ")")
-            throw .malformedInput(source: source, line: nil, reason: reason)
-        }
+        return (lines, wayOf, summary)
+    }
+
+    /// Why a file gave no walkable line (``walkablePaths(_:)`` empty): what it holds.
+    package func noWalkableWayReason(_ summary: OSMWalkability.Summary) -> String {
+        let held = "\(ways.count) way(s), \(nodes.count) node(s)"
+        return summary.missingNodes > 0
+            ? "no walkable way has two nodes in the file (\(held); \(summary.missingNodes) node reference(s) missing: an Overpass query needs `(._;>;); out;` or `out geom;`)"
+            : "no walkable way (\(held)" + (summary.leftOut.isEmpty ? ")" : "; left out: " + PathNetwork.describe(summary.leftOut) + ")")
+    }
+}
+
+extension PathNetwork {
+    /// A walking network from an OpenStreetMap XML or PBF file (openstreetmap.org's Export, JOSM,
+    /// Overpass, osmium; ``OSMReader``): each walkable way (``OSMWalkability``,
+    /// ``OSMData/walkablePaths(_:)``) is a path, and ways connect where they share a node, as in
+    /// OSM itself (a bridge over a road shares none). Without heights (OSM has none): give stops
+    /// their altitudes, or sample a DEM with ``withHeights(from:spacing:)``.
+    /// - Parameters:
+    ///   - url: the `.osm`, `.osm.gz` or `.osm.pbf` file.
+    ///   - walkability: which ways are walkable (OSRM's foot profile by default).
+    ///   - distance: as in ``init(lineStrings:distance:hasHeights:)``.
+    /// - Returns: the network and what was used and left out.
+    /// - Throws: ``RoutingError/malformedInput(source:line:reason:)`` for a file that is not OSM
+    ///   or has a bad element (with its line), or when no walkable way has two known nodes
+    ///   (the reason says what the file holds).
+    public static func openStreetMap(_ url: URL, walkability: OSMWalkability = .standard,
+                                     distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) -> (network: PathNetwork, summary: OSMWalkability.Summary) {
+        let data = try reading { () throws(TraceFormatError) in try OSMReader.read(url: url) }
+        return try openStreetMap(data: data, source: url.path, walkability: walkability, distance: distance)
+    }
+
+    /// ``openStreetMap(_:walkability:distance:)`` of data already read (``OSMReader``); `source` names it in errors.
+    public static func openStreetMap(data: OSMData, source: String, walkability: OSMWalkability = .standard,
+                                     distance: DistanceFunction = RoutingDistance.geodesic) throws(RoutingError) -> (network: PathNetwork, summary: OSMWalkability.Summary) {
+        let (lines, wayOf, summary) = data.walkablePaths(walkability)
+        guard !lines.isEmpty else { throw .malformedInput(source: source, line: nil, reason: data.noWalkableWayReason(summary)) }
         do { return (try PathNetwork(lineStrings: lines, distance: distance, hasHeights: false), summary) } catch {
             if case .malformedInput(_, let l?, let r) = error {
                 let way = wayOf[l - 1]

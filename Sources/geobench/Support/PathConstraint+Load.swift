@@ -5,8 +5,9 @@ extension PathConstraint {
     /// The `--path FILE` option of `filter` and `align`: a GeoJSON file's path lines (see
     /// ``PathConstraint/init(geoJSON:crossTrackSigma:corridorSigmas:corridorWidth:)``) or, for a
     /// `.gpx` file, its track segments, else its routes (``GPXReader/lines(url:options:)``: a
-    /// tour planned in an outdoor app; no times needed), a KML/KMZ file's LineStrings, or a TCX
-    /// or FIT course's tracks, with the `--path-sigma` cross-track σ.
+    /// tour planned in an outdoor app; no times needed), a KML/KMZ file's LineStrings, a TCX
+    /// or FIT course's tracks, or an OpenStreetMap file's walkable ways (`.osm`, `.osm.pbf`: a
+    /// street map), with the `--path-sigma` cross-track σ.
     /// - Throws: ``InputError`` naming `--path-sigma` for a non-positive σ, or the file for an
     ///   unreadable file, a bad point (with its line) or no line.
     static func load(_ file: String, crossTrackSigma: Double) throws -> PathConstraint {
@@ -15,6 +16,11 @@ extension PathConstraint {
         }
         let url = URL(fileURLWithPath: file)
         let kind = TraceIO.kind(of: file)
+        if OSMFile.kinds.contains(kind) {
+            // A town's map: every walkable street, not only a tour's path.
+            let lines = try OSMFile.lines(file)
+            return try located(file, context: "not a usable path") { try PathConstraint(lines: lines, crossTrackSigma: crossTrackSigma) }
+        }
         if StopFile.kinds.contains(kind) {
             let lines = try StopFile.lines(file)
             guard !lines.isEmpty else {

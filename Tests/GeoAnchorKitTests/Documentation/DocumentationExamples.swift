@@ -1278,6 +1278,22 @@ struct DocumentationExamples {
                 "\(transforms[0].translation) vs \(placed.position)")
     }
 
+    /// The article's street-map block, verbatim, on the fixture town (scripts/dev/osm_fixtures.py):
+    /// its 16 walkable ways (OSRM's foot profile, OSMPathNetworkTests) become the constraint's
+    /// lines — the motorway, the private road and the rest left out. (Its effect on the heading:
+    /// `streetMapObservesTheHeading`.)
+    @Test func streetMapArticleExample() throws {
+        let osmURL = Self.packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Routing/OSM/oldtown.osm")
+        var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+        // --- article begins ---
+        let town = try OSMReader.read(url: osmURL)                         // map.osm, or an .osm.pbf extract
+        let streets = try PathConstraint(lines: town.walkablePaths().lines, crossTrackSigma: 2.5)
+        registration.path = streets                                        // every street the visitor may walk
+        // --- article ends ---
+        #expect(town.walkablePaths().summary.walkableWays == 16 && streets.lines.count == 16)
+        #expect(registration.path?.lines == streets.lines)
+    }
+
     /// The article's map-aiding block, verbatim, with the tour file the repository ships
     /// (traces/city-walk.geojson, its "kind": "path" line) and a city walk along it by a walker
     /// who strays σ 1.5 m (seed 2, phone GNSS). Reference: simulator truth. Bound: the issue-12
