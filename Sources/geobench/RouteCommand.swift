@@ -14,7 +14,9 @@ struct RouteCommand: ParsableCommand {
         (.tcx/.fit from Garmin Connect, Ride with GPS, Komoot: id = name; TCX AltitudeMeters as \
         altitude; turn instructions — Left, Right, Straight, forks, U-turns — are not stops: left \
         out, counted on stderr), a tour GeoJSON's stops (.geojson: the stops of `tour --tour`, \
-        without heights; or a GeoJSON drawn elsewhere: its Points), or a CSV \
+        without heights; or a GeoJSON drawn elsewhere: its Points), an OpenStreetMap file's named \
+        sights (.osm/.osm.pbf: historic=*, tourism attraction/museum/viewpoint/artwork/gallery, \
+        places of worship; a way at the mean of its nodes; unnamed ones counted on stderr), or a CSV \
         with a header row: id,latitude,longitude[,altitude][,dwell_s] — degrees \
         (WGS84), altitude in meters (MSL; used only for height differences, all rows or none; a \
         stop without altitude has no height, not 0 m), dwell_s in seconds spent at the stop. Legs \
@@ -67,7 +69,7 @@ struct RouteCommand: ParsableCommand {
         """
     )
 
-    @Option(help: "Stops: a CSV id,latitude,longitude[,altitude][,dwell_s], a GPX file's waypoints (.gpx), a KML/KMZ file's untimed Point placemarks (.kml/.kmz), a TCX/FIT course's course points other than turn instructions (.tcx/.fit), or a tour GeoJSON's stops (.geojson).")
+    @Option(help: "Stops: a CSV id,latitude,longitude[,altitude][,dwell_s], a GPX file's waypoints (.gpx), a KML/KMZ file's untimed Point placemarks (.kml/.kmz), a TCX/FIT course's course points other than turn instructions (.tcx/.fit), a tour GeoJSON's stops (.geojson), or an OpenStreetMap file's named sights (.osm/.osm.pbf: historic=*, museums, viewpoints, artworks, places of worship).")
     var stops: String
 
     @Option(help: "Start location LAT,LON[,ALT] (default: the first stop).")
@@ -103,6 +105,11 @@ struct RouteCommand: ParsableCommand {
     /// (``StopFile/waypoints(_:)``, ``RouteStop/stops(waypoints:dwell:)``), or
     /// the stops CSV. Returns them, how many have an altitude, and each id's CSV line.
     static func readStops(_ path: String) throws -> ([RouteStop], Int, [String: Int]) {
+        if OSMFile.kinds.contains(TraceIO.kind(of: path)) {
+            // A town's map: its named sights (OSMData.sights) are the stops.
+            let list = try located(path) { try RouteStop.stops(waypoints: OSMFile.sights(path)) }
+            return (list, 0, [:])
+        }
         if StopFile.kinds.contains(TraceIO.kind(of: path)) {
             let waypoints = try StopFile.waypoints(path)
             let list = try located(path) { try RouteStop.stops(waypoints: waypoints) }

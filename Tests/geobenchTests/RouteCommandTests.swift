@@ -199,12 +199,27 @@ extension RouteCommandTests {
         let stops = try cli.temporaryFile("stops.csv", "id,latitude,longitude\nA,49.4140000,14.6580000\nC,49.4125612,14.6613138\nB,49.4157986,14.6629708\n")
         let r = try cli.geobench(["route", "--stops", stops, "--paths", dir.appendingPathComponent("oldtown.osm").path, "--json", "--end", "49.4157986,14.6629708"])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("16 walkable way(s) used as paths; left out (not walkable): not a path 2, access=private 1, foot=no 1"), "\(r.stderr)")
+        #expect(r.stderr.contains("16 walkable way(s) used as paths; left out (not walkable): not a path 3, access=private 1, foot=no 1"), "\(r.stderr)")
         let distance = try cli.json(r.stdout)["distance_m"] as? Double ?? .nan
         #expect(abs(distance - (400.4807 + 480.2895)) < 1e-3, "\(r.stdout)")
         let pbf = try cli.geobench(["route", "--stops", stops, "--paths", dir.appendingPathComponent("oldtown.osm.pbf").path, "--json", "--end", "49.4157986,14.6629708"])
         #expect(pbf.status == 0 && pbf.stdout == r.stdout, "\(pbf.stderr)")   // osmium's PBF of the same map
         let ways = try cli.geobench(["route", "--stops", stops, "--paths", dir.appendingPathComponent("oldtown.overpass-ways.osm").path])
         #expect(ways.status == 2 && ways.stderr.contains("an Overpass query needs `(._;>;); out;` or `out geom;`"), "\(ways.stderr)")
+    }
+
+    /// `--stops FILE.osm --paths FILE.osm`: a walk through the town's named sights along its
+    /// streets (OSMData.sights; OSMPathNetworkTests checks which they are): five stops, the
+    /// unnamed wayside cross said on stderr; a map without sights exits 2 naming what counts.
+    @Test func openStreetMapSightsAreStops() throws {
+        let town = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Routing/OSM/oldtown.osm").path
+        let r = try cli.geobench(["route", "--stops", town, "--paths", town, "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("5 sight(s) as stops; left out: 1 without a name"), "\(r.stderr)")
+        let order = try cli.json(r.stdout)["order"] as? [String] ?? []
+        #expect(order.count == 5 && order.contains("St. Giles"), "\(r.stdout)")
+        let none = try cli.temporaryFile("none.osm", "<osm version=\"0.6\"><node id=\"1\" lat=\"50\" lon=\"14\"><tag k=\"amenity\" v=\"bench\"/></node></osm>\n")
+        let e = try cli.geobench(["route", "--stops", none])
+        #expect(e.status == 2 && e.stderr.contains("no named sight (historic=*"), "\(e.stderr)")
     }
 }

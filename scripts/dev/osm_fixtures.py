@@ -20,7 +20,11 @@ Tests/GeoAnchorKitTests/Fixtures/Routing/OSM/:
                            foot=yes (foot before access)
                            not walkable: the motorway, a trunk road, a cycleway (no foot tag), a
                            private service road, a path with foot=no, a footway under
-                           construction (highway=construction), a building, a river
+                           construction (highway=construction), a building, a river, a church
+                         sights (OSMData.sights): the church (a building way: amenity=place_of_worship,
+                         historic=church), a viewpoint (F) and a museum (E) node, two nodes named
+                         "Chapel" (a place of worship at H, a memorial); an unnamed wayside cross;
+                         a bench and a bus stop (not sights)
   oldtown.osm.gz         it gzipped (as Geofabrik-style extracts and servers deliver .osm.gz)
   oldtown.osmium.osm     osmium cat of it (libosmium's XML writer: other attribute order)
   oldtown.osm.pbf        osmium cat of it to PBF (zlib blobs, dense nodes, metadata: osmium's default)
@@ -102,7 +106,14 @@ way([(240, 200), (300, 150), (360, 100)], False, highway="path", foot="no", name
 way([(0, 0), (60, 50), (120, 100)], False, highway="construction", construction="footway", name="footway under construction")
 way([(150, 20), (210, 20), (210, 80), (150, 80), (150, 20)], False, building="yes", name="building")
 way([(-100, -200), (200, -210), (460, -200)], False, waterway="river", name="river")
-tagged_nodes = {node(180, 130): {"amenity": "bench"}, node(240, 0): {"highway": "bus_stop", "name": "Pražská"}}
+way([(270, 120), (330, 120), (330, 180), (270, 180), (270, 120)], False, building="church", amenity="place_of_worship",
+    name="St. Giles", historic="church")
+tagged_nodes = {node(180, 130): {"amenity": "bench"}, node(240, 0): {"highway": "bus_stop", "name": "Pražská"},
+                node(400, 300): {"tourism": "viewpoint", "name": "Kotnov viewpoint"},
+                node(-60, 260): {"tourism": "museum", "name": "Hussite Museum"},
+                node(60, 50): {"historic": "wayside_cross"},
+                node(120, 200): {"amenity": "place_of_worship", "name": "Chapel"},
+                node(240, 100): {"historic": "memorial", "name": "Chapel"}}
 
 STOPS = {"A": (0, 0), "B": (360, 200), "C": (240, -160), "D": (520, 200), "E": (-60, 260), "F": (400, 300),
          "G": (0, -160), "H": (120, 200)}

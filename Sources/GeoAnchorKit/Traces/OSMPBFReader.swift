@@ -10,7 +10,7 @@ import Foundation
 /// compression). A `HeaderBlock` whose required features are other than `OsmSchema-V0.6` and
 /// `DenseNodes` is refused naming the feature (a history file, `HistoricalInformation`, holds
 /// several versions of each object). `PrimitiveBlock`s: plain and dense nodes (positions from
-/// `granularity` and the offsets, exact in nanodegrees), ways with their tags and node
+/// `granularity` and the offsets, exact in nanodegrees) with their tags, ways with their tags and node
 /// references (delta-coded; with the `LocationsOnWays` feature their positions too),
 /// relations counted. Every length and count is checked against the bytes left: a corrupt or
 /// truncated file is a ``TraceFormatError`` naming the byte offset, never a trap.
@@ -162,9 +162,12 @@ enum OSMPBF {
                 case 1:   // Node
                     var n = Protobuf(block, r)
                     var id: Int64?, lat: Int64 = 0, lon: Int64 = 0, hasLat = false, hasLon = false
+                    var keys: [UInt64] = [], values: [UInt64] = []
                     while let (f, v) = try n.next() {
                         switch (f, v) {
                         case (1, .varint(let x)): id = Protobuf.zigzag(x)
+                        case (2, .bytes(let s)): keys = try Protobuf.packedVarints(block, s)
+                        case (3, .bytes(let s)): values = try Protobuf.packedVarints(block, s)
                         case (8, .varint(let x)): lat = Protobuf.zigzag(x); hasLat = true
                         case (9, .varint(let x)): lon = Protobuf.zigzag(x); hasLon = true
                         default: break
@@ -172,15 +175,18 @@ enum OSMPBF {
                     }
                     guard let id, hasLat, hasLon else { throw Failure(offset: offset, message: "node without id, lat or lon") }
                     try addNode(id, GeodeticCoordinate(latitude: degrees(lat, latOffset, 90, "latitude"), longitude: degrees(lon, lonOffset, 180, "longitude")))
+                    guard keys.count == values.count else { throw Failure(offset: offset, message: "node \(id) with \(keys.count) tag keys and \(values.count) values") }
+                    for (k, v) in zip(keys, values) { out.nodeTags[id, default: [:]][try string(k)] = try string(v) }
                 case 2:   // DenseNodes
                     var d = Protobuf(block, r)
-                    var ids: [Int64] = [], lats: [Int64] = [], lons: [Int64] = []
+                    var ids: [Int64] = [], lats: [Int64] = [], lons: [Int64] = [], keysValues: [UInt64] = []
                     while let (f, v) = try d.next() {
                         guard case .bytes(let s) = v else { continue }
                         switch f {
                         case 1: ids = try Protobuf.packedSInt64(block, s)
                         case 8: lats = try Protobuf.packedSInt64(block, s)
                         case 9: lons = try Protobuf.packedSInt64(block, s)
+                        case 10: keysValues = try Protobuf.packedVarints(block, s)
                         default: break
                         }
                     }
@@ -188,9 +194,22 @@ enum OSMPBF {
                         throw Failure(offset: offset, message: "dense nodes with \(ids.count) ids, \(lats.count) latitudes, \(lons.count) longitudes")
                     }
                     var id: Int64 = 0, lat: Int64 = 0, lon: Int64 = 0
+                    // keys_vals: each node's key and value string indices, a 0 after each node
+                    // (empty when no node in the block has tags).
+                    var kv = keysValues.startIndex
                     for k in ids.indices {
                         id = id &+ ids[k]; lat = lat &+ lats[k]; lon = lon &+ lons[k]
                         try addNode(id, GeodeticCoordinate(latitude: degrees(lat, latOffset, 90, "latitude"), longitude: degrees(lon, lonOffset, 180, "longitude")))
+                        guard !keysValues.isEmpty else { continue }
+                        while true {
+                            guard kv < keysValues.endIndex else { throw Failure(offset: offset, message: "dense nodes' tags end before node \(k + 1) of \(ids.count)") }
+                            let key = keysValues[kv]
+                            kv += 1
+                            if key == 0 { break }
+                            guard kv < keysValues.endIndex else { throw Failure(offset: offset, message: "dense node \(id): a tag key without a value") }
+                            out.nodeTags[id, default: [:]][try string(key)] = try string(keysValues[kv])
+                            kv += 1
+                        }
                     }
                 case 3:   // Way
                     var w = Protobuf(block, r)

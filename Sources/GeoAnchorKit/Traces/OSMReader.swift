@@ -21,6 +21,8 @@ public struct OSMData: Sendable {
     /// Node positions by id (WGS84 degrees; OSM has no heights). A way written with inline
     /// geometry (Overpass `out geom`) adds its nodes' positions here.
     public var nodes: [Int64: GeodeticCoordinate] = [:]
+    /// The tags of the nodes that have any (a bench, a viewpoint, a museum), by id.
+    public var nodeTags: [Int64: [String: String]] = [:]
     /// The ways, in file order.
     public var ways: [Way] = []
     /// Relations in the file (not read: walking networks are built from ways).
@@ -38,7 +40,7 @@ public struct OSMData: Sendable {
 /// Read: `<node id lat lon>`, `<way id>` with its `<nd ref>` (also `<nd ref lat lon>` from
 /// Overpass `out geom`) and `<tag k v>`; `<relation>`s are counted, not read; `<bounds>`,
 /// `<note>`, `<meta>` are ignored. Objects marked deleted (`action="delete"` or
-/// `visible="false"`) are left out and counted (``OSMData/deleted``). Node tags are not kept.
+/// `visible="false"`) are left out and counted (``OSMData/deleted``).
 /// A gzip-compressed file (`.osm.gz`) is read as the plain one, and an OSM PBF file
 /// (`.osm.pbf`, by content) into the same data (``OSMData/Way/line`` nil). Not read: `osmChange`
 /// (`.osc`) diffs (refused: the root element is not `<osm>`), o5m.
@@ -95,6 +97,8 @@ public enum OSMReader {
         /// The way being read, and whether the element being read (node, way, relation) is
         /// deleted.
         var way: OSMData.Way?
+        /// The node being read (its tags follow).
+        var node: Int64?
         var skipping = false
 
         init(source: String) { self.source = source }
@@ -149,12 +153,13 @@ public enum OSMReader {
                 }
                 return
             }
-            guard depth == 2 || way != nil || skipping else { return }
+            guard depth == 2 || way != nil || node != nil || skipping else { return }
             switch elementName {
             case "node" where depth == 2:
                 if Self.isDeleted(attributes) { data.deleted += 1; skipping = true; return }
                 guard let i = id(attributes, "id", "node", parser), let p = position(attributes, "node", parser) else { return }
                 addNode(i, p, parser)
+                node = i
             case "way" where depth == 2:
                 if Self.isDeleted(attributes) { data.deleted += 1; skipping = true; return }
                 guard let i = id(attributes, "id", "way", parser) else { return }
@@ -169,9 +174,9 @@ public enum OSMReader {
                     addNode(r, p, parser)
                 }
                 way!.nodes.append(r)
-            case "tag" where way != nil:
+            case "tag" where way != nil || node != nil:
                 guard let k = attributes["k"], let v = attributes["v"] else { fail(parser, "<tag> without k and v"); return }
-                way!.tags[k] = v
+                if let node { data.nodeTags[node, default: [:]][k] = v } else { way!.tags[k] = v }
             default: break
             }
         }
@@ -180,6 +185,7 @@ public enum OSMReader {
             defer { depth -= 1 }
             guard depth == 2 else { return }
             skipping = false
+            node = nil
             if elementName == "way", let w = way { data.ways.append(w); way = nil }
         }
     }

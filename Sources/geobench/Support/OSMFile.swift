@@ -29,4 +29,21 @@ enum OSMFile {
         report(summary, source: path)
         return lines
     }
+
+    /// The named sights of `path` (``OSMData/sights(_:)``) as stops' waypoints; stderr says how
+    /// many there are and what was left out.
+    /// - Throws: the reader's error, or ``InputError`` when the map has no named sight.
+    static func sights(_ path: String) throws -> [GPXWaypoint] {
+        let data = try OSMReader.read(url: URL(fileURLWithPath: path))
+        let (sights, unnamed, withoutNodes) = data.sights()
+        var left: [String] = []
+        if unnamed > 0 { left.append("\(unnamed) without a name") }
+        if withoutNodes > 0 { left.append("\(withoutNodes) way(s) without nodes in the file") }
+        guard !sights.isEmpty else {
+            throw InputError(file: path, line: nil, message: "no named sight (historic=*, tourism=attraction/museum/viewpoint/artwork/gallery, amenity=place_of_worship) to use as stops"
+                             + (left.isEmpty ? "" : "; left out: " + left.joined(separator: ", ")))
+        }
+        Stderr.print("\(path): \(sights.count) sight(s) as stops" + (left.isEmpty ? "" : "; left out: " + left.joined(separator: ", ")))
+        return sights
+    }
 }

@@ -588,6 +588,19 @@ struct DocumentationExamples {
         #expect(abs(townWalk.estimate.distance - 400.4807) < 1e-3, "\(townWalk.estimate.distance)")
     }
 
+    /// The Tours article's sights block on the fixture town: its five named sights
+    /// (OSMPathNetworkTests.sightsAreStops says which) all visited along the walkable ways.
+    @Test func toursSightsFromOpenStreetMap() throws {
+        let osmURL = Self.packageRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Routing/OSM/oldtown.osm.pbf")
+
+        let town = try OSMReader.read(url: osmURL)                                  // XML or .osm.pbf
+        let sightseeing = RouteProblem(stops: try RouteStop.stops(waypoints: town.sights().sights))
+        let sightsWalk = try RoutePlanner.plan(sightseeing, network: PathNetwork.openStreetMap(data: town, source: "town").network)
+        print(sightsWalk.order)                                                     // ["Chapel (node …)", "St. Giles", …]
+
+        #expect(sightsWalk.order.count == 5 && sightsWalk.order.contains("St. Giles") && sightsWalk.order.contains("Kotnov viewpoint"))
+    }
+
     /// References, by hand: the tower's stairs (30 m run, 50 m up) take 30 m at 5 km/h + 50 m at
     /// 600 m/h = 321.6 s with the steep model, 30 / (6 km/h · e^(−3.5 · |50/30 + 0.05|)) =
     /// 7,322.485 s by Tobler's function alone; with the user's rates the planned leg up the tower

@@ -66,7 +66,7 @@ struct OSMPathNetworkTests {
         #expect(!network.hasHeights)
         #expect(summary.walkableWays == 16)
         #expect(summary.leftOut == ["highway=motorway": 1, "highway=trunk": 1, "highway=cycleway": 1, "access=private": 1,
-                                    "foot=no": 1, "highway=construction": 1, "not a path": 2])
+                                    "foot=no": 1, "highway=construction": 1, "not a path": 3])
         #expect(summary.waysMissingNodes == 0 && summary.degenerateWays == 0)
         #expect(try Self.expectReference(network, "export") == 56)
         // Every walkable way: none left out means the cycleway shortcut A→G is taken.
@@ -74,7 +74,7 @@ struct OSMPathNetworkTests {
                                                    "motorway", "trunk", "cycleway", "service", "construction"],
                                         forbidden: [], allowed: [], nonexistent: [])
         let (all, allSummary) = try PathNetwork.openStreetMap(Self.dir.appendingPathComponent("oldtown.osm"), walkability: everything)
-        #expect(allSummary.walkableWays == 22 && allSummary.leftOut == ["not a path": 2])
+        #expect(allSummary.walkableWays == 22 && allSummary.leftOut == ["not a path": 3])
         let stops = try Self.stops()
         let a = stops.first { $0.id == "A" }!.coordinate, g = stops.first { $0.id == "G" }!.coordinate
         let direct = try all.costs(between: [a, g], maxSnapDistance: 1).distances[0, 1]
@@ -252,5 +252,34 @@ struct OSMPathNetworkTests {
             if refusal(b) != "read" { refused += 1 }
         }
         #expect(refused > 100, "\(refused)")
+    }
+
+    /// The town's sights (`OSMData.sights`, OSMSights.standard) as a tour's stops: the church
+    /// (a building way: at the mean of its 4 corners, 300 m east and 150 m north of the grid's
+    /// corner in the script's layout — to 1e-7°, the file's rounding), the viewpoint (F) and the
+    /// museum (E), and two "Chapel"s made distinct by their OSM object; the unnamed wayside cross
+    /// counted, the bench and the bus stop not sights. PBF (dense nodes' keys_vals, plain nodes'
+    /// keys/vals, LocationsOnWays keeping the tagged nodes) gives the same sights. The plan over
+    /// the town's walkable ways visits all five.
+    @Test func sightsAreStops() throws {
+        let xml = try OSMReader.read(url: Self.dir.appendingPathComponent("oldtown.osm"))
+        let (sights, unnamed, withoutNodes) = xml.sights()
+        #expect(unnamed == 1 && withoutNodes == 0)
+        let names = sights.map { $0.name ?? "" }
+        #expect(Set(names.filter { !$0.hasPrefix("Chapel (node ") }) == ["Kotnov viewpoint", "Hussite Museum", "St. Giles"], "\(names)")
+        #expect(names.filter { $0.hasPrefix("Chapel (node ") }.count == 2, "\(names)")
+        let church = try #require(sights.first { $0.name == "St. Giles" })
+        let cosLat = cos(49.414 * Double.pi / 180)
+        #expect(abs(church.latitude - (49.414 + 150 / 111_200)) < 1e-7 && abs(church.longitude - (14.658 + 300 / (111_320 * cosLat))) < 1e-7,
+                "\(church)")
+        #expect(church.type == "amenity=place_of_worship" && sights.first { $0.name == "Hussite Museum" }?.type == "tourism=museum")
+        for name in ["oldtown.osm.pbf", "oldtown.plain.osm.pbf", "oldtown.locations.osm.pbf"] {
+            let pbf = try OSMReader.read(url: Self.dir.appendingPathComponent(name))
+            #expect(pbf.sights().sights == sights && pbf.sights().unnamed == 1, "\(name)")
+            if name != "oldtown.locations.osm.pbf" { #expect(pbf.nodeTags == xml.nodeTags, "\(name)") }
+        }
+        let (streets, _) = try PathNetwork.openStreetMap(data: xml, source: "oldtown.osm")
+        let plan = try RoutePlanner.plan(RouteProblem(stops: RouteStop.stops(waypoints: sights)), network: streets)
+        #expect(plan.order.count == 5 && plan.estimate.distance.isFinite && plan.estimate.distance > 0)
     }
 }
