@@ -98,6 +98,12 @@ struct RouteCommand: ParsableCommand {
 
     @OptionGroup var search: SearchOptions
 
+    @Option(name: .customLong("tour-output"), help: "Also write the planned tour as a tour GeoJSON: the stops in visiting order (trigger radius --radius) and the walked path — what `tour --tour` replays and an app loads (Tour(contentsOf:)).")
+    var tourOutput: String?
+
+    @Option(help: "With --tour-output: every stop's trigger radius, meters (default 20).")
+    var radius: Double = 20
+
     @Flag(help: "Print JSON instead of a table.")
     var json = false
 
@@ -261,6 +267,12 @@ struct RouteCommand: ParsableCommand {
             guard totals.allSatisfy(\.isFinite) else {
                 throw InputError(file: stops, line: nil,
                                  message: "the walk's totals overflow (dwell_s or altitude values too large to add up)")
+            }
+            if let tourOutput {
+                // The plan as a tour file (stops in order, the walked path), written before the
+                // result so a refused radius leaves neither.
+                let tour = try located(tourOutput) { () throws(TourError) in try Tour(plan: plan, problem: problem, radius: radius) }
+                try OutputFile.write(String(decoding: tour.geoJSON(), as: UTF8.self), to: tourOutput)
             }
             if json {
                 func q(_ s: String) -> String {

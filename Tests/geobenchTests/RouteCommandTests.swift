@@ -222,4 +222,27 @@ extension RouteCommandTests {
         let e = try cli.geobench(["route", "--stops", none])
         #expect(e.status == 2 && e.stderr.contains("no named sight (historic=*"), "\(e.stderr)")
     }
+
+    /// `--tour-output FILE.geojson`: the plan as a tour file — its stops in the JSON's visiting
+    /// order with --radius, its path the legs walked (its geodesic length the plan's distance_m,
+    /// to 1 cm: the JSON's 3 decimals and the snaps), readable by Tour(contentsOf:) and so by
+    /// `tour --tour`; a radius the tour refuses exits 2 and writes nothing.
+    @Test func tourOutputIsTheWalk() throws {
+        let town = SharedData.repositoryRoot.appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Routing/OSM/oldtown.osm").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tour-\(UUID().uuidString).geojson")
+        defer { try? FileManager.default.removeItem(at: out) }
+        let r = try cli.geobench(["route", "--stops", town, "--paths", town, "--json", "--tour-output", out.path, "--radius", "15"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let j = try cli.json(r.stdout)
+        let tour = try Tour(contentsOf: out)
+        #expect(tour.stops.map(\.id) == j["order"] as? [String] && tour.stops.allSatisfy { $0.radius == 15 })
+        var length = 0.0
+        for (a, b) in zip(tour.path, tour.path.dropFirst()) {
+            length += Geodesic.wgs84.inverse(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude).distance
+        }
+        #expect(abs(length - (j["distance_m"] as? Double ?? .nan)) < 0.01, "path \(length) m vs \(r.stdout)")
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("tour-\(UUID().uuidString).geojson")
+        let e = try cli.geobench(["route", "--stops", town, "--paths", town, "--tour-output", bad.path, "--radius", "0"])
+        #expect(e.status == 2 && e.stderr.contains("stop radius 0.0 is outside") && !FileManager.default.fileExists(atPath: bad.path), "\(e.stderr)")
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import GeoAnchorKit
+import GeoAnchorKitTestSupport
 
 @Suite("Tours: GeoJSON tour files")
 struct TourGeoJSONTests {
@@ -159,5 +160,40 @@ struct TourGeoJSONTests {
         guard case .invalidFeature(0, nil, let r)? = error(multiPoint) else { Issue.record("MultiPoint not named"); return }
         #expect(r.contains("read by its geometry") && r.contains("got MultiPoint"), "\(r)")
         #expect(throws: TourError.self) { try Tour(geoJSON: data, radius: 0) }
+    }
+
+    /// `Tour.geoJSON()` writes what the reader reads back to an equal tour: the shipped tour
+    /// files (stops with names and radii, zones, the path), and a tour with a MultiPolygon zone,
+    /// names that need escaping (quotes, a backslash, a tab, non-ASCII) and a path id of its own.
+    /// Independent check of the text: Python's json module reads the written file and finds the
+    /// stops' coordinates, ids and radii of the original (scripts-free: python3 -c).
+    @Test(arguments: ["zavist-tour.tour.geojson", "city-walk.tour.geojson"])
+    func writtenToursReadBack(name: String) throws {
+        let tour = try Tour(contentsOf: SharedData.repositoryRoot.appendingPathComponent("traces/\(name)"))
+        let data = tour.geoJSON()
+        #expect(try Tour(geoJSON: data, source: "written") == tour)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tour-\(UUID().uuidString).geojson")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try data.write(to: file)
+        let p = Process(), pipe = Pipe()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        p.arguments = ["-c", "import json, sys\nd = json.load(open(sys.argv[1]))\nfor f in d['features']:\n  if f['properties']['kind'] == 'stop':\n    c = f['geometry']['coordinates']\n    print(f['properties']['id'], repr(c[1]), repr(c[0]), repr(float(f['properties']['radius'])))", file.path]
+        p.standardOutput = pipe
+        try p.run()
+        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        let expected = tour.stops.map { "\($0.id) \($0.coordinate.latitude) \($0.coordinate.longitude) \($0.radius)" }
+        #expect(out.split(separator: "\n").map(String.init) == expected, "\(out)")
+    }
+
+    @Test func writtenTourEscapesAndMultiPolygons() throws {
+        func c(_ lat: Double, _ lon: Double) -> GeodeticCoordinate { GeodeticCoordinate(latitude: lat, longitude: lon) }
+        let square = [c(50, 14), c(50, 14.001), c(50.001, 14.001), c(50, 14)]
+        let other = [c(50.01, 14), c(50.01, 14.001), c(50.011, 14.001), c(50.01, 14)]
+        let tour = try Tour(stops: [TourStop(id: "a \"quoted\" \\ stop", coordinate: c(50.0005, 14.0005), radius: 12.5, name: "Kaple sv. Máří\tMagdalény"),
+                                    TourStop(id: "b", coordinate: c(50.002, 14.002), radius: 20)],
+                            zones: [TourZone(id: "two parts", polygons: [[square], [other]], name: "zone ü")],
+                            path: [c(50.0005, 14.0005), c(50.002, 14.002)], pathID: "the walk")
+        #expect(try Tour(geoJSON: tour.geoJSON(), source: "written") == tour)
     }
 }
