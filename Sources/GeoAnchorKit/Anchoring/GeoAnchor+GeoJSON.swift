@@ -39,11 +39,7 @@ extension GeoAnchor {
             guard case .point(let p)? = feature.geometry else { read.otherFeatures += 1; continue }
             points += 1
             let props = feature.properties ?? [:]
-            func identifier(_ v: JSONValue?) -> String? {
-                if let s = v?.stringValue?.trimmingCharacters(in: .whitespacesAndNewlines), !s.isEmpty { return s }
-                if let d = v?.doubleValue, d.isFinite, d == d.rounded(), Swift.abs(d) < 1e15 { return String(Int64(d)) }
-                return nil
-            }
+            func identifier(_ v: JSONValue?) -> String? { v?.identifier.flatMap { $0.isEmpty ? nil : $0 } }
             let id = identifier(feature.id) ?? identifier(props["id"]) ?? identifier(props["name"]) ?? "anchor \(points)"
             func problem(_ m: String) {
                 read.problems.append((i, id, TraceFormatError(source: source, line: nil, message: "feature #\(i) (id \"\(id)\"): \(m)")))

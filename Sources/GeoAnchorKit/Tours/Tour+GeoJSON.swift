@@ -55,7 +55,7 @@ extension Tour {
             }
         }
         for (i, raw) in features.enumerated() {
-            var rawID = Self.identifier(raw["properties"]?["id"]) ?? Self.identifier(raw["id"])
+            var rawID = raw["properties"]?["id"]?.identifier ?? raw["id"]?.identifier
             func bad(_ reason: String) -> TourError { .invalidFeature(index: i, id: rawID, reason: reason) }
             // An empty id would name events "" (a CSV line ending in a comma).
             if rawID == "" { throw bad("empty \"id\" (a stop, zone or path id names its events)") }
@@ -165,13 +165,5 @@ extension Tour {
         let d: Data
         do { d = try ByteLineReader.contents(of: url) } catch { throw .notAFeatureCollection(source: url.path, reason: error.message) }
         try self.init(geoJSON: d, source: url.path, radius: radius)
-    }
-
-    /// A GeoJSON `id`: strings as they are, integral numbers without a decimal point.
-    private static func identifier(_ v: JSONValue?) -> String? {
-        guard let v else { return nil }
-        if let s = v.stringValue { return s }
-        if let d = v.doubleValue { return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d) }
-        return nil
     }
 }

@@ -48,6 +48,18 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public var doubleValue: Double? { if case .number(let d) = self { return d }; return nil }
     /// The string, or nil for other cases.
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    /// The value as a feature's identifier (a GeoJSON `id`, or an `id`/`name` property): a
+    /// string with surrounding whitespace trimmed, an integral number as an integer (`7`, not
+    /// `7.0`; below 10¹⁵ in magnitude), another finite number as its shortest decimal; nil for
+    /// anything else. The one conversion tours and anchors share.
+    package var identifier: String? {
+        switch self {
+        case .string(let s): return s.trimmingCharacters(in: .whitespacesAndNewlines)
+        case .number(let d) where d.isFinite:
+            return d == d.rounded() && Swift.abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+        default: return nil
+        }
+    }
     /// The Boolean, or nil for other cases.
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
     /// The array, or nil for other cases.

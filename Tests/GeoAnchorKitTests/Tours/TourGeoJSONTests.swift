@@ -196,4 +196,19 @@ struct TourGeoJSONTests {
                             path: [c(50.0005, 14.0005), c(50.002, 14.002)], pathID: "the walk")
         #expect(try Tour(geoJSON: tour.geoJSON(), source: "written") == tour)
     }
+
+    /// One conversion of feature ids for tours and anchors (`JSONValue.identifier`): the same
+    /// Points read as a tour drawn elsewhere and as anchors get the same ids — an integral
+    /// number without a decimal point, another number as its shortest decimal (anchors dropped
+    /// it for the name before), a string with its surrounding whitespace trimmed (tours kept it).
+    @Test func toursAndAnchorsNameFeaturesAlike() throws {
+        let text = #"{"type":"FeatureCollection","features":["#
+            + #"{"type":"Feature","id":7,"properties":{"name":"Gate"},"geometry":{"type":"Point","coordinates":[14.395,49.958,300]}},"#
+            + #"{"type":"Feature","id":7.5,"properties":{"name":"Well"},"geometry":{"type":"Point","coordinates":[14.396,49.959,300]}},"#
+            + #"{"type":"Feature","id":" tower ","properties":{},"geometry":{"type":"Point","coordinates":[14.397,49.960,300]}}]}"#
+        let tour = try Tour(geoJSON: Data(text.utf8))
+        let anchors = GeoAnchor.anchors(geoJSON: try GeoJSONFeatureCollection.decode(Data(text.utf8), source: "t"), source: "t")
+        #expect(tour.stops.map(\.id) == ["7", "7.5", "tower"])
+        #expect(anchors.anchors.map(\.anchor.id) == ["7", "7.5", "tower"])
+    }
 }
