@@ -37,7 +37,8 @@ struct RouteCommand: ParsableCommand {
         --paths FILE.tcx/.fit a course's tracks (altitudes MSL, as GPX <ele>) — or with \
         --paths FILE.osm an OpenStreetMap XML (or .osm.pbf) file's walkable ways (openstreetmap.org \
         Export, JOSM, Overpass, osmium/Geofabrik PBF; OSRM's foot profile: footways, paths, steps, streets, not motorways, trunk roads \
-        or cycleways unless foot=yes, not foot=no/access=private; no heights, what was left out on \
+        or cycleways unless foot=yes, not foot=no/access=private; a locked gate or a fence node cuts \
+        the way through it; no heights, what was left out on \
         stderr); each stop \
         is snapped to the nearest path within --max-snap meters; stops off the network or on a \
         disconnected part are reported. Heights: when the positions have a third coordinate \

@@ -25,6 +25,8 @@ Tests/GeoAnchorKitTests/Fixtures/Routing/OSM/:
                          historic=church), a viewpoint (F) and a museum (E) node, two nodes named
                          "Chapel" (a place of worship at H, a memorial); an unnamed wayside cross;
                          a bench and a bus stop (not sights)
+                         a locked gate (barrier=gate, access=private) on the park footway: the
+                         footway is cut there (the reference leaves the gate's segments out)
   oldtown.osm.gz         it gzipped (as Geofabrik-style extracts and servers deliver .osm.gz)
   oldtown.osmium.osm     osmium cat of it (libosmium's XML writer: other attribute order)
   oldtown.osm.pbf        osmium cat of it to PBF (zlib blobs, dense nodes, metadata: osmium's default)
@@ -89,7 +91,7 @@ for y, name in [(0, "Pražská"), (100, "Klokotská"), (200, "Žižkovo náměst
     way([(x, y) for x in (0, 120, 240, 360)], True, highway="residential", name=name)
 for x, kind in [(0, "living_street"), (120, "residential"), (240, "residential"), (360, "tertiary")]:
     way([(x, y) for y in (0, 100, 200)], True, highway=kind, name=f"column {x}")
-way([(120, 100), (180, 130), (240, 200)], True, highway="footway", name="park footway")
+way([(120, 100), (150, 115), (180, 130), (240, 200)], True, highway="footway", name="park footway")
 way([(360, 200), (360, 260)], True, highway="steps", name="steps")
 way([(360, 260), (400, 300)], True, highway="path", name="to the viewpoint")
 way([(0, 200), (-60, 200), (-60, 260), (0, 260), (0, 200)], True, highway="pedestrian", area="yes", name="square")
@@ -113,7 +115,9 @@ tagged_nodes = {node(180, 130): {"amenity": "bench"}, node(240, 0): {"highway": 
                 node(-60, 260): {"tourism": "museum", "name": "Hussite Museum"},
                 node(60, 50): {"historic": "wayside_cross"},
                 node(120, 200): {"amenity": "place_of_worship", "name": "Chapel"},
-                node(240, 100): {"historic": "memorial", "name": "Chapel"}}
+                node(240, 100): {"historic": "memorial", "name": "Chapel"},
+                node(150, 115): {"barrier": "gate", "access": "private"}}
+BLOCKED = {(150, 115)}   # nodes a walker cannot pass (OSMWalkability.blocks): their segments left out
 
 STOPS = {"A": (0, 0), "B": (360, 200), "C": (240, -160), "D": (520, 200), "E": (-60, 260), "F": (400, 300),
          "G": (0, -160), "H": (120, 200)}
@@ -240,10 +244,13 @@ def gdal_lines(path):
 
 def distances(geometries, walkable_ids):
     g = nx.Graph()
+    blocked = {(nodes[xy][1], nodes[xy][2]) for xy in BLOCKED}
     for wid in walkable_ids:
         pts = geometries[wid]
         for a, b in zip(pts, pts[1:]):
             ka, kb = (round(a[0], 7), round(a[1], 7)), (round(b[0], 7), round(b[1], 7))
+            if ka in blocked or kb in blocked:
+                continue
             g.add_edge(ka, kb, weight=Geodesic.WGS84.Inverse(a[0], a[1], b[0], b[1])["s12"])
     rows = []
     stop_keys = {s: (nodes[xy][1], nodes[xy][2]) for s, xy in STOPS.items()}

@@ -17,8 +17,12 @@ import Foundation
 ///    and their links, road, pier, platform). Motorways, trunk roads, cycleways and bridleways
 ///    are not walkable unless tagged so.
 ///
+/// 4. A node a walker cannot pass cuts the ways through it (``blocks(node:)``): closed by
+///    `foot`/`access` as a way is (a castle gate with `access=private`), or a `barrier` not in
+///    ``passableBarriers`` (a fence or wall mapped as a node) unless `foot`/`access` allows it.
+///
 /// Not modelled: one-way rules (walkers may go both ways; OSRM too, except `oneway:foot`),
-/// barriers on nodes, turn restrictions, `surface` speeds. A closed pedestrian area
+/// turn restrictions, `surface` speeds, opening hours. A closed pedestrian area
 /// (`highway=pedestrian` + `area=yes`, a square) is walked along its outline.
 public struct OSMWalkability: Sendable, Hashable {
     /// Walkable `highway` values.
@@ -30,8 +34,31 @@ public struct OSMWalkability: Sendable, Hashable {
     /// `highway` values of ways not (or no longer) on the ground: never walkable.
     public var nonexistent: Set<String>
 
-    public init(highways: Set<String>, forbidden: Set<String>, allowed: Set<String>, nonexistent: Set<String>) {
+    /// `barrier` values a walker passes (OSRM's foot profile: gates, bollards, stiles, …).
+    public var passableBarriers: Set<String>
+
+    public init(highways: Set<String>, forbidden: Set<String>, allowed: Set<String>, nonexistent: Set<String>,
+                passableBarriers: Set<String> = OSMWalkability.standardPassableBarriers) {
         self.highways = highways; self.forbidden = forbidden; self.allowed = allowed; self.nonexistent = nonexistent
+        self.passableBarriers = passableBarriers
+    }
+
+    /// The barriers OSRM's foot profile lets walkers through.
+    public static let standardPassableBarriers: Set<String> = [
+        "no", "gate", "lift_gate", "swing_gate", "kissing_gate", "hampshire_gate", "bollard", "block", "cycle_barrier",
+        "entrance", "cattle_grid", "border_control", "toll_booth", "sally_port", "kerb", "stile", "turnstile", "chain"]
+
+    /// Why a walker cannot pass a node with these tags (`access=private`, `barrier=fence`), nil
+    /// when they can (untagged nodes, benches, open gates).
+    public func blocks(node tags: [String: String]) -> String? {
+        for key in ["foot", "access"] {
+            guard let v = tags[key] else { continue }
+            if forbidden.contains(v) { return "\(key)=\(v)" }
+            if allowed.contains(v) { return nil }
+            if key == "foot" { break }
+        }
+        if let b = tags["barrier"], !passableBarriers.contains(b) { return "barrier=\(b)" }
+        return nil
     }
 
     /// OSRM's foot profile (see the type's description).
@@ -85,6 +112,9 @@ extension OSMWalkability {
         public var missingNodes = 0
         /// Walkable ways with fewer than two known nodes (nothing to walk): left out.
         public var degenerateWays = 0
+        /// Nodes on walkable ways that cut them (``OSMWalkability/blocks(node:)``), by reason
+        /// (`access=private`, `barrier=fence`).
+        public var blockedNodes: [String: Int] = [:]
     }
 }
 
@@ -97,6 +127,7 @@ extension OSMData {
     public func walkablePaths(_ walkability: OSMWalkability = .standard) -> (lines: [[GeodeticCoordinate]], ways: [Way], summary: OSMWalkability.Summary) {
         var summary = OSMWalkability.Summary()
         var lines: [[GeodeticCoordinate]] = [], wayOf: [Way] = []
+        var blockedSeen = Set<Int64>()
         for way in ways {
             switch walkability.verdict(way.tags) {
             case .walkable: break
@@ -104,12 +135,16 @@ extension OSMData {
             case .notBuilt(let h), .notForWalking(let h): summary.leftOut["highway=\(h)", default: 0] += 1; continue
             case .closed(let tag): summary.leftOut[tag, default: 0] += 1; continue
             }
-            // Pieces between references the file does not hold.
+            // Pieces between references the file does not hold and nodes a walker cannot pass
+            // (the node and its segments left out).
             var piece: [GeodeticCoordinate] = [], pieces: [[GeodeticCoordinate]] = []
             var missing = 0
             for ref in way.nodes {
-                if let p = nodes[ref] { piece.append(p) } else {
-                    missing += 1
+                let blocked = nodeTags[ref].flatMap { walkability.blocks(node: $0) }
+                if let p = nodes[ref], blocked == nil { piece.append(p) } else {
+                    if let blocked {
+                        if blockedSeen.insert(ref).inserted { summary.blockedNodes[blocked, default: 0] += 1 }
+                    } else { missing += 1 }
                     if piece.count >= 2 { pieces.append(piece) }
                     piece = []
                 }

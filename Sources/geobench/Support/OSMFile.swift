@@ -15,6 +15,9 @@ enum OSMFile {
         if s.waysMissingNodes > 0 {
             text += "; \(s.waysMissingNodes) way(s) miss \(s.missingNodes) node(s) the file does not hold (their known pieces used)"
         }
+        if !s.blockedNodes.isEmpty {
+            text += "; cut where a walker cannot pass: " + PathNetwork.describe(s.blockedNodes)
+        }
         if s.degenerateWays > 0 { text += "; \(s.degenerateWays) walkable way(s) with fewer than 2 known nodes left out" }
         Stderr.print(text)
     }

@@ -107,7 +107,7 @@ struct OSMPathNetworkTests {
     @Test func missingNodes() throws {
         #expect { _ = try PathNetwork.openStreetMap(Self.dir.appendingPathComponent("oldtown.overpass-ways.osm")) } throws: { e in
             guard case .malformedInput(_, _, let reason) = e as? RoutingError else { return false }
-            return reason.contains("53 node reference(s) missing") && reason.contains("(._;>;); out;")
+            return reason.contains("54 node reference(s) missing") && reason.contains("(._;>;); out;")
         }
         let text = """
         <osm version="0.6">
@@ -281,5 +281,39 @@ struct OSMPathNetworkTests {
         let (streets, _) = try PathNetwork.openStreetMap(data: xml, source: "oldtown.osm")
         let plan = try RoutePlanner.plan(RouteProblem(stops: RouteStop.stops(waypoints: sights)), network: streets)
         #expect(plan.order.count == 5 && plan.estimate.distance.isFinite && plan.estimate.distance > 0)
+    }
+
+    /// A node a walker cannot pass cuts the ways through it: the park footway's locked gate
+    /// (barrier=gate, access=private) sends the walk from its south-west end P to its north-east
+    /// end Q around the grid (P → a grid corner → Q, the shorter of the two, each two geodesics:
+    /// grid nodes share their rounded latitudes and longitudes); with the gate allowed (foot=yes on it), through the park
+    /// (the footway's own geodesics). References: GeographicLib-verified `Geodesic.wgs84` over the
+    /// file's coordinates, 1 mm. Benches, open gates and bollards block nothing.
+    @Test func lockedGateCutsTheWay() throws {
+        var data = try OSMReader.read(url: Self.dir.appendingPathComponent("oldtown.osm"))
+        let park = try #require(data.ways.first { $0.tags["name"] == "park footway" })
+        let points = park.nodes.map { data.nodes[$0]! }
+        let p = points.first!, q = points.last!
+        let below = GeodeticCoordinate(latitude: p.latitude, longitude: q.longitude), beside = GeodeticCoordinate(latitude: q.latitude, longitude: p.longitude)
+        func geodesic(_ a: GeodeticCoordinate, _ b: GeodeticCoordinate) -> Double {
+            Geodesic.wgs84.inverse(latitude1: a.latitude, longitude1: a.longitude, latitude2: b.latitude, longitude2: b.longitude).distance
+        }
+        let (locked, summary) = try PathNetwork.openStreetMap(data: data, source: "oldtown.osm")
+        #expect(summary.blockedNodes == ["access=private": 1])
+        let around = try locked.costs(between: [p, q], maxSnapDistance: 1).distances[0, 1]
+        // East then north, or north then east (2.2 mm shorter: the northern row is nearer the pole).
+        let grid = min(geodesic(p, below) + geodesic(below, q), geodesic(p, beside) + geodesic(beside, q))
+        #expect(abs(around - grid) < 1e-3, "\(around) vs \(grid)")
+        let gate = try #require(park.nodes.first { data.nodeTags[$0]?["barrier"] == "gate" })
+        data.nodeTags[gate]?["foot"] = "yes"
+        let (open, openSummary) = try PathNetwork.openStreetMap(data: data, source: "oldtown.osm")
+        #expect(openSummary.blockedNodes.isEmpty)
+        let through = try open.costs(between: [p, q], maxSnapDistance: 1).distances[0, 1]
+        let footway = zip(points, points.dropFirst()).map { geodesic($0, $1) }.reduce(0, +)
+        #expect(abs(through - footway) < 1e-3 && through < around - 50, "\(through) vs \(around)")
+        let w = OSMWalkability.standard
+        #expect(w.blocks(node: ["amenity": "bench"]) == nil && w.blocks(node: ["barrier": "gate"]) == nil)
+        #expect(w.blocks(node: ["barrier": "bollard"]) == nil && w.blocks(node: ["barrier": "fence"]) == "barrier=fence")
+        #expect(w.blocks(node: ["barrier": "fence", "foot": "yes"]) == nil && w.blocks(node: ["barrier": "gate", "foot": "no"]) == "foot=no")
     }
 }
