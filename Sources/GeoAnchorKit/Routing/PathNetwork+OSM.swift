@@ -16,7 +16,6 @@ import Foundation
 ///    track, living_street, residential, service, unclassified, tertiary, secondary, primary
 ///    and their links, road, pier, platform). Motorways, trunk roads, cycleways and bridleways
 ///    are not walkable unless tagged so.
-///
 /// 4. A node a walker cannot pass cuts the ways through it (``blocks(node:)``): closed by
 ///    `foot`/`access` as a way is (a castle gate with `access=private`), or a `barrier` not in
 ///    ``passableBarriers`` (a fence or wall mapped as a node) unless `foot`/`access` allows it.
