@@ -155,8 +155,9 @@ enum RoutingReport: ReportSection {
         }
 
         // OpenStreetMap paths (fixture town in four writers' formats) vs GDAL + networkx.
-        if let osm = try Self.openStreetMapLine(context.tracesDirectory.deletingLastPathComponent()
-            .appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Routing/OSM")) { out.append(osm) }
+        let osmDir = context.tracesDirectory.deletingLastPathComponent().appendingPathComponent("Tests/GeoAnchorKitTests/Fixtures/Routing/OSM")
+        if let osm = try Self.openStreetMapLine(osmDir) { out.append(osm) }
+        if let sights = try Self.sightsTourLine(osmDir) { out.append(sights) }
 
         // TSPLIB GEO (small instances) when the shared reference data is present.
         if let shared = context.sharedDataDirectory {
@@ -221,5 +222,22 @@ enum RoutingReport: ReportSection {
         }
         return String(format: "  OpenStreetMap paths (fixture town: export, osmium, Overpass out geom, JOSM edit; osmium PBF zlib/raw/locations-on-ways): %d of %d ways walkable (OSRM foot profile); %d/%d stop-to-stop walks as GDAL 3.6 + networkx (1 mm; max |Δ| %.1e m, unconnected pairs too)",
                       used, ways, equal, pairs, worst)
+    }
+
+    /// The sights line: the fixture town's named sights (OSMData.sights) planned as a walk along
+    /// its walkable ways, written as a tour file (Tour.geoJSON) and read back — what
+    /// `route --stops town.osm --paths town.osm --tour-output` does. Nil without the fixture.
+    static func sightsTourLine(_ dir: URL) throws -> String? {
+        let url = dir.appendingPathComponent("oldtown.osm.pbf")
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let town = try OSMReader.read(url: url)
+        let (sights, unnamed, _) = town.sights()
+        let (streets, summary) = try PathNetwork.openStreetMap(data: town, source: url.path)
+        let problem = RouteProblem(stops: try RouteStop.stops(waypoints: sights))
+        let plan = try RoutePlanner.plan(problem, network: streets)
+        let tour = try Tour(plan: plan, problem: problem, radius: 20)
+        let again = try Tour(geoJSON: tour.geoJSON(), source: "written")
+        return String(format: "  OpenStreetMap sights as a tour (fixture town's PBF): %d named sights (%d unnamed left out) in %.0f m along its streets (%d node(s) a walker cannot pass: a locked gate); tour file written and read back %@",
+                      sights.count, unnamed, plan.estimate.distance, summary.blockedNodes.values.reduce(0, +), again == tour ? "equal" : "DIFFERENT")
     }
 }
