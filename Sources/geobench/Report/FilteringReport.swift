@@ -37,6 +37,14 @@ enum FilteringReport: ReportSection {
                          FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .adaptive, path: path))
             lines += row("\(name), path-aided walking",
                          FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .walking, path: path))
+            // A street map instead (GeoRegistrationEvaluation.streetMap: the walk's streets with
+            // crossing, continuing and parallel ones every 80 m; vertices off by σ 2 m, stated 2.5 m):
+            // `filter --path town.osm`, where the filter must keep to the street walked.
+            if let config = TraceSimulator.Configuration.scenarios[name] {
+                let streets = try GeoRegistrationEvaluation.streetMap(of: config, vertexError: 2, crossTrackSigma: 2.5, seed: 1)
+                lines += row("\(name), street map ±2 m",
+                             FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .adaptive, path: streets))
+            }
         }
         // A walk, a tram/bus ride (≤ 14 m/s) and a walk (TraceSimulator.walkRideWalk, seed 1).
         context.progress("filtering walk → ride → walk")
