@@ -276,18 +276,7 @@ struct RouteCommand: ParsableCommand {
                 try OutputFile.write(String(decoding: tour.geoJSON(), as: UTF8.self), to: tourOutput)
             }
             if json {
-                func q(_ s: String) -> String {
-                    var o = "\""
-                    for ch in s.unicodeScalars {
-                        switch ch {
-                        case "\"": o += "\\\""
-                        case "\\": o += "\\\\"
-                        case "\n": o += "\\n"
-                        default: if ch.value < 0x20 { o += String(format: "\\u%04x", ch.value) } else { o.unicodeScalars.append(ch) }
-                        }
-                    }
-                    return o + "\""
-                }
+                let q = JSONValue.quoted
                 let legs = e.legs.map {
                     "{\"from\":\(q($0.from)),\"to\":\(q($0.to)),\"distance_m\":\(String(format: "%.3f", $0.distance)),\"duration_s\":\(String(format: "%.3f", $0.walkingTime))}"
                 }

@@ -96,21 +96,7 @@ struct TourCommand: ParsableCommand {
         }
     }
 
-    private func jsonString(_ s: String) -> String {
-        var r = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": r += "\\\""
-            case "\\": r += "\\\\"
-            case "\n": r += "\\n"
-            case "\r": r += "\\r"
-            case "\t": r += "\\t"
-            default:
-                if u.value < 0x20 { r += String(format: "\\u%04x", u.value) } else { r.unicodeScalars.append(u) }
-            }
-        }
-        return r + "\""
-    }
+    private func jsonString(_ s: String) -> String { JSONValue.quoted(s) }
 
     private func csvField(_ s: String) -> String {
         s.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" }) ? "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : s

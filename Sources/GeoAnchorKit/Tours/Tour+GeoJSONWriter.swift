@@ -9,21 +9,7 @@ extension Tour {
     /// `[longitude, latitude]` in degrees (RFC 7946; a tour keeps no heights), written as the
     /// shortest decimals that read back to the same `Double`s.
     public func geoJSON() -> Data {
-        func string(_ s: String) -> String {
-            var out = "\""
-            for u in s.unicodeScalars {
-                switch u {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
-                default: out.unicodeScalars.append(u)
-                }
-            }
-            return out + "\""
-        }
+        let string = JSONValue.quoted
         func number(_ v: Double) -> String {
             // Integral values as integers (20, not 20.0); others as Swift's shortest round-trip form.
             v == v.rounded() && Swift.abs(v) < 1e15 ? String(Int64(v)) : "\(v)"

@@ -48,6 +48,25 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     public var doubleValue: Double? { if case .number(let d) = self { return d }; return nil }
     /// The string, or nil for other cases.
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    /// `s` as a JSON string literal (RFC 8259: quotes, backslash and control characters
+    /// escaped, `\n`, `\r`, `\t` by name, the rest as `\u00XX`; other characters as they are) —
+    /// the one escaping the tour writer and geobench's JSON outputs share.
+    package static func quoted(_ s: String) -> String {
+        var out = "\""
+        for u in s.unicodeScalars {
+            switch u {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where u.value < 0x20: out += String(format: "\\u%04x", u.value)
+            default: out.unicodeScalars.append(u)
+            }
+        }
+        return out + "\""
+    }
+
     /// The value as a feature's identifier (a GeoJSON `id`, or an `id`/`name` property): a
     /// string with surrounding whitespace trimmed, an integral number as an integer (`7`, not
     /// `7.0`; below 10¹⁵ in magnitude), another finite number as its shortest decimal; nil for
