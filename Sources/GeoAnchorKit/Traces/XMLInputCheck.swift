@@ -56,11 +56,19 @@ enum XMLInputCheck {
     /// Bytes read per chunk when scanning a file: the first chunk is the DOCTYPE scan's prefix.
     static let chunkSize = doctypeScanLimit
 
-    /// Whether the document's XML declaration (in its first bytes) names an encoding other than
-    /// UTF-8, or it starts with a UTF-16/32 byte-order mark.
+    /// Whether libxml2 converts the document to UTF-8 itself, so it needs no UTF-8 scan: a
+    /// UTF-16/32 byte-order mark or UTF-16 text without one (`<` with a zero byte beside it), or
+    /// an XML declaration naming a legacy encoding libxml2 converts through iconv — single-byte
+    /// (ISO-8859-*, Latin-*, Windows-125*/CP*, KOI8-*, Mac, IBM code pages, ASCII) or East Asian
+    /// (Shift_JIS, EUC-*, GB*, Big5, ISO-2022-*). Any other declaration is scanned as UTF-8: a
+    /// document declaring UTF-16 without being UTF-16, or an unknown name, is read by libxml2
+    /// as UTF-8 without conversion, and an invalid byte in a name then trapped in `XMLParser`
+    /// (found by the OSM fuzz target: `encoding="UTF-\u{8F}…"`, and `encoding="UTF-16"` on
+    /// 8-bit text).
     static func declaresOtherEncoding(_ prefix: Data) -> Bool {
         let b = [UInt8](prefix.prefix(256))
         if b.starts(with: [0xFF, 0xFE]) || b.starts(with: [0xFE, 0xFF]) || b.starts(with: [0, 0]) { return true }
+        if b.count >= 2, (b[0] == 0x3C && b[1] == 0) || (b[0] == 0 && b[1] == 0x3C) { return true }
         let head = String(decoding: b, as: UTF8.self)
         guard head.hasPrefix("<?xml") || head.hasPrefix("\u{FEFF}<?xml"), let end = head.range(of: "?>") else { return false }
         let decl = head[..<end.lowerBound]
@@ -68,8 +76,17 @@ enum XMLInputCheck {
         let rest = decl[e.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
         guard let q = rest.first, q == "\"" || q == "'" else { return false }
         let name = rest.dropFirst().prefix { $0 != q }.lowercased()
-        return name != "utf-8" && name != "utf8"
+        // XML's EncName: [A-Za-z] ([A-Za-z0-9._] | '-')*.
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
+              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) })
+        else { return false }
+        return Self.convertedEncodingPrefixes.contains { name.hasPrefix($0) }
     }
+
+    /// Lowercased prefixes of the encoding names libxml2 converts (through iconv) into UTF-8.
+    static let convertedEncodingPrefixes = ["iso-8859", "iso8859", "iso_8859", "latin", "l1", "windows-", "cp", "koi8",
+                                            "us-ascii", "ascii", "mac", "ibm", "shift_jis", "shift-jis", "sjis", "euc-",
+                                            "gb2312", "gbk", "gb18030", "big5", "iso-2022"]
 
     /// Incremental UTF-8 validation (RFC 3629: no overlongs, no surrogates, ≤ U+10FFFF), with
     /// the line of the first malformed sequence.
@@ -109,7 +126,7 @@ enum XMLInputCheck {
 
     static func error(_ source: String, _ line: Int, _ format: String) -> TraceFormatError {
         TraceFormatError(source: source, line: line,
-                         message: "not valid UTF-8 (a \(format) document without an encoding declaration is UTF-8; declare the encoding it is in, e.g. encoding=\"ISO-8859-1\")")
+                         message: "not valid UTF-8 (\(format) is read as UTF-8 unless its XML declaration names an encoding converted to it, e.g. encoding=\"ISO-8859-1\" or \"windows-1250\"; declare the one it is in)")
     }
 
     /// A checked stream over a file for `XMLParser`: its decompressed text for a gzip, compress
