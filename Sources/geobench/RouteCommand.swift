@@ -111,10 +111,11 @@ struct RouteCommand: ParsableCommand {
     /// The stops of `path`: a GPX/KML/TCX/FIT file's waypoints or course points
     /// (``StopFile/waypoints(_:)``, ``RouteStop/stops(waypoints:dwell:)``), or
     /// the stops CSV. Returns them, how many have an altitude, and each id's CSV line.
-    static func readStops(_ path: String) throws -> ([RouteStop], Int, [String: Int]) {
+    static func readStops(_ path: String, osm: (String) throws -> OSMData = OSMFile.read) throws -> ([RouteStop], Int, [String: Int]) {
         if OSMFile.kinds.contains(TraceIO.kind(of: path)) {
             // A town's map: its named sights (OSMData.sights) are the stops.
-            let list = try located(path) { try RouteStop.stops(waypoints: OSMFile.sights(path)) }
+            let sights = try OSMFile.sights(osm(path), source: path)
+            let list = try located(path) { try RouteStop.stops(waypoints: sights) }
             return (list, 0, [:])
         }
         if StopFile.kinds.contains(TraceIO.kind(of: path)) {
@@ -164,7 +165,16 @@ struct RouteCommand: ParsableCommand {
             if roundTrip && end != nil {
                 throw InputError(file: "--return", line: nil, message: "--end and --return exclude each other")
             }
-            var (list, withAltitude, seen) = try Self.readStops(stops)
+            // An OpenStreetMap file given as both --stops and --paths (a town's sights along its
+            // streets) is read once.
+            var towns: [String: OSMData] = [:]
+            func town(_ path: String) throws -> OSMData {
+                if let t = towns[path] { return t }
+                let t = try OSMFile.read(path)
+                towns[path] = t
+                return t
+            }
+            var (list, withAltitude, seen) = try Self.readStops(stops, osm: town)
             guard !list.isEmpty else { throw InputError(file: stops, line: nil, message: "no stops") }
             var network = try paths.map { paths in
                 if TraceIO.kind(of: paths) == "gpx" {
@@ -178,7 +188,8 @@ struct RouteCommand: ParsableCommand {
                 if TraceIO.kind(of: paths) == "fit" { return try located(paths) { try PathNetwork(fit: URL(fileURLWithPath: paths)) } }
                 if OSMFile.kinds.contains(TraceIO.kind(of: paths)) {
                     // OpenStreetMap: its walkable ways (OSRM's foot profile); what was left out on stderr.
-                    let (n, summary) = try located(paths) { try PathNetwork.openStreetMap(URL(fileURLWithPath: paths)) }
+                    let data = try town(paths)
+                    let (n, summary) = try located(paths) { try PathNetwork.openStreetMap(data: data, source: paths) }
                     OSMFile.report(summary, source: paths)
                     return n
                 }

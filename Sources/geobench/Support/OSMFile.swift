@@ -26,18 +26,20 @@ enum OSMFile {
     /// - Throws: the reader's error, or ``InputError`` when no way is walkable (saying what the
     ///   file holds).
     static func lines(_ path: String) throws -> [[GeodeticCoordinate]] {
-        let data = try OSMReader.read(url: URL(fileURLWithPath: path))
+        let data = try read(path)
         let (lines, _, summary) = data.walkablePaths()
         guard !lines.isEmpty else { throw InputError(file: path, line: nil, message: data.noWalkableWayReason(summary)) }
         report(summary, source: path)
         return lines
     }
 
-    /// The named sights of `path` (``OSMData/sights(_:)``) as stops' waypoints; stderr says how
-    /// many there are and what was left out.
-    /// - Throws: the reader's error, or ``InputError`` when the map has no named sight.
-    static func sights(_ path: String) throws -> [GPXWaypoint] {
-        let data = try OSMReader.read(url: URL(fileURLWithPath: path))
+    /// The file at `path`, read (XML or PBF).
+    static func read(_ path: String) throws -> OSMData { try OSMReader.read(url: URL(fileURLWithPath: path)) }
+
+    /// The named sights of the map read from `path` (``OSMData/sights(_:)``) as stops'
+    /// waypoints; stderr says how many there are and what was left out.
+    /// - Throws: ``InputError`` when the map has no named sight.
+    static func sights(_ data: OSMData, source path: String) throws -> [GPXWaypoint] {
         let (sights, unnamed, withoutNodes) = data.sights()
         var left: [String] = []
         if unnamed > 0 { left.append("\(unnamed) without a name") }
