@@ -10,10 +10,7 @@ extension Tour {
     /// shortest decimals that read back to the same `Double`s.
     public func geoJSON() -> Data {
         let string = JSONValue.quoted
-        func number(_ v: Double) -> String {
-            // Integral values as integers (20, not 20.0); others as Swift's shortest round-trip form.
-            v == v.rounded() && Swift.abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
-        }
+        let number = JSONValue.numberText
         func position(_ c: GeodeticCoordinate) -> String { "[\(number(c.longitude)), \(number(c.latitude))]" }
         func ring(_ r: [GeodeticCoordinate]) -> String { "[" + r.map(position).joined(separator: ", ") + "]" }
         func polygon(_ p: [[GeodeticCoordinate]]) -> String { "[" + p.map(ring).joined(separator: ", ") + "]" }

@@ -74,10 +74,15 @@ public enum JSONValue: Sendable, Hashable, Codable, CustomStringConvertible {
     package var identifier: String? {
         switch self {
         case .string(let s): return s.trimmingCharacters(in: .whitespacesAndNewlines)
-        case .number(let d) where d.isFinite:
-            return d == d.rounded() && Swift.abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+        case .number(let d) where d.isFinite: return Self.numberText(d)
         default: return nil
         }
+    }
+
+    /// A finite number as JSON text: integral values below 10¹⁵ in magnitude as integers (`20`,
+    /// not `20.0`), others as Swift's shortest decimal that reads back to the same `Double`.
+    package static func numberText(_ d: Double) -> String {
+        d == d.rounded() && Swift.abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
     }
     /// The Boolean, or nil for other cases.
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
