@@ -69,11 +69,9 @@ public struct UBXRawLog: Sendable {
         for k in 0..<(b.count - 3) where b[k] == 0xB5 && b[k + 1] == 0x62 {
             if b[k + 2] == 0x02 && b[k + 3] == 0x15 { return true }
             guard k + 6 <= b.count else { continue }
-            let end = k + 6 + (Int(b[k + 4]) | Int(b[k + 5]) << 8)
+            let length = Int(b[k + 4]) | Int(b[k + 5]) << 8, end = k + 6 + length
             guard end + 2 <= b.count else { continue }
-            var ckA: UInt8 = 0, ckB: UInt8 = 0
-            for i in (k + 2)..<end { ckA &+= b[i]; ckB &+= ckA }
-            if ckA == b[end] && ckB == b[end + 1] { return true }
+            if UBXReader.checksum(b, frameAt: k, length: length) == (b[end], b[end + 1]) { return true }
         }
         return false
     }

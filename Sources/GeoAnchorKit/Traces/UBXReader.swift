@@ -89,6 +89,15 @@ public enum UBXReader {
         func r8(_ o: Int) -> Double { Double(bitPattern: UInt64(u4(o)) | UInt64(u4(o + 4)) << 32) }
     }
 
+    /// The 8-bit Fletcher checksum (CK_A, CK_B) of the frame at `at` whose payload is `length`
+    /// bytes: over class, id, length and payload (u-blox protocol § "UBX checksum"). The caller
+    /// has checked that the frame's bytes are in `b`.
+    static func checksum(_ b: [UInt8], frameAt at: Int, length: Int) -> (UInt8, UInt8) {
+        var ckA: UInt8 = 0, ckB: UInt8 = 0
+        for k in (at + 2)..<(at + 6 + length) { ckA &+= b[k]; ckB &+= ckA }
+        return (ckA, ckB)
+    }
+
     /// Walks a UBX log: `frame` for each frame whose Fletcher checksum matches, `text` for each
     /// line of the bytes between frames that starts with `$` (an NMEA sentence) with its
     /// offset, `fail` (byte offset, message, ``Damage``) for a frame whose checksum does not match
@@ -118,8 +127,7 @@ public enum UBXReader {
                 try fail(at, "log ends inside a UBX frame (class 0x\(hex(cls)), id 0x\(hex(id)): \(length) payload bytes announced, \(b.count - at - 8) left)", .truncated)
                 return
             }
-            var ckA: UInt8 = 0, ckB: UInt8 = 0
-            for k in (at + 2)..<(at + 6 + length) { ckA &+= b[k]; ckB &+= ckA }
+            let (ckA, ckB) = checksum(b, frameAt: at, length: length)
             guard ckA == b[at + 6 + length], ckB == b[at + 7 + length] else {
                 try fail(at, "UBX checksum 0x\(hex(b[at + 6 + length]))\(hex(b[at + 7 + length])) does not match the frame's 0x\(hex(ckA))\(hex(ckB))", .checksum)
                 at += 2   // resynchronise on the next sync word
