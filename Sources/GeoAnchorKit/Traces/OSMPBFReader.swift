@@ -144,15 +144,16 @@ enum OSMPBF {
             guard !o1, !o2, abs(d) <= limit else { throw Failure(offset: offset, message: "\(what) outside ±\(Int(limit))°") }
             return d
         }
+        /// The position of coordinates in granularity units (checked: ±90°, ±180°).
+        func position(_ lat: Int64, _ lon: Int64) throws -> GeodeticCoordinate {
+            GeodeticCoordinate(latitude: try degrees(lat, latOffset, 90, "latitude"), longitude: try degrees(lon, lonOffset, 180, "longitude"))
+        }
         func string(_ i: UInt64) throws -> String {
             guard i < UInt64(strings.count) else { throw Failure(offset: offset, message: "string index \(i) beyond the \(strings.count) of the block's table") }
             return strings[Int(i)]
         }
         func addNode(_ id: Int64, _ c: GeodeticCoordinate) throws {
-            if let old = out.nodes.updateValue(c, forKey: id), old != c {
-                throw Failure(offset: offset, message: String(format: "node %lld at (%.7f, %.7f) was given before at (%.7f, %.7f)",
-                                                               id, c.latitude, c.longitude, old.latitude, old.longitude))
-            }
+            if let conflict = out.addNode(id, c) { throw Failure(offset: offset, message: conflict) }
         }
         for g in groups {
             var q = Protobuf(block, g)
@@ -174,7 +175,7 @@ enum OSMPBF {
                         }
                     }
                     guard let id, hasLat, hasLon else { throw Failure(offset: offset, message: "node without id, lat or lon") }
-                    try addNode(id, GeodeticCoordinate(latitude: degrees(lat, latOffset, 90, "latitude"), longitude: degrees(lon, lonOffset, 180, "longitude")))
+                    try addNode(id, position(lat, lon))
                     guard keys.count == values.count else { throw Failure(offset: offset, message: "node \(id) with \(keys.count) tag keys and \(values.count) values") }
                     for (k, v) in zip(keys, values) { out.nodeTags[id, default: [:]][try string(k)] = try string(v) }
                 case 2:   // DenseNodes
@@ -199,7 +200,7 @@ enum OSMPBF {
                     var kv = keysValues.startIndex
                     for k in ids.indices {
                         id = id &+ ids[k]; lat = lat &+ lats[k]; lon = lon &+ lons[k]
-                        try addNode(id, GeodeticCoordinate(latitude: degrees(lat, latOffset, 90, "latitude"), longitude: degrees(lon, lonOffset, 180, "longitude")))
+                        try addNode(id, position(lat, lon))
                         guard !keysValues.isEmpty else { continue }
                         while true {
                             guard kv < keysValues.endIndex else { throw Failure(offset: offset, message: "dense nodes' tags end before node \(k + 1) of \(ids.count)") }
@@ -242,7 +243,7 @@ enum OSMPBF {
                         var lat: Int64 = 0, lon: Int64 = 0
                         for k in nodes.indices {
                             lat = lat &+ lats[k]; lon = lon &+ lons[k]
-                            try addNode(nodes[k], GeodeticCoordinate(latitude: degrees(lat, latOffset, 90, "latitude"), longitude: degrees(lon, lonOffset, 180, "longitude")))
+                            try addNode(nodes[k], position(lat, lon))
                         }
                     }
                     out.ways.append(OSMData.Way(id: id, nodes: nodes, tags: tags, line: nil))

@@ -32,6 +32,13 @@ public struct OSMData: Sendable {
     public var deleted = 0
 
     public init() {}
+
+    /// Adds node `id` at `p`: nil, or the refusal when the file gave that node another position
+    /// before (the XML and PBF readers' one rule).
+    mutating func addNode(_ id: Int64, _ p: GeodeticCoordinate) -> String? {
+        guard let old = nodes.updateValue(p, forKey: id), old != p else { return nil }
+        return String(format: "node %lld at (%.7f, %.7f) was given before at (%.7f, %.7f)", id, p.latitude, p.longitude, old.latitude, old.longitude)
+    }
 }
 
 /// Reader for OpenStreetMap XML: what the "Export" button of openstreetmap.org, the OSM API's
@@ -133,10 +140,7 @@ public enum OSMReader {
         }
 
         func addNode(_ id: Int64, _ p: GeodeticCoordinate, _ parser: XMLParser) {
-            if let old = data.nodes.updateValue(p, forKey: id), old != p {
-                fail(parser, String(format: "node %lld at (%.7f, %.7f) was given before at (%.7f, %.7f)",
-                                    id, p.latitude, p.longitude, old.latitude, old.longitude))
-            }
+            if let conflict = data.addNode(id, p) { fail(parser, conflict) }
         }
 
         static func isDeleted(_ attributes: [String: String]) -> Bool {
