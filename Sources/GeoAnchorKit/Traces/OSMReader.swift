@@ -101,11 +101,11 @@ public enum OSMReader {
         var depth = 0
         var openElements: Int { depth }
         var data = OSMData()
-        /// The way being read, and whether the element being read (node, way, relation) is
-        /// deleted.
+        /// The way being read.
         var way: OSMData.Way?
         /// The node being read (its tags follow).
         var node: Int64?
+        /// Whether the element being read (node, way, relation) is deleted: its children skipped.
         var skipping = false
 
         init(source: String) { self.source = source }
