@@ -80,6 +80,27 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The same with a path whose vertices are off by σ 2 m, stated as PathConstraint.mapSigma: the
+    // estimator carries 14 states (the walked segments' offsets and turns) instead of 10, so
+    // every covariance propagation and update costs ≈ (14/10)² as much. Measured: see README
+    // (Anchoring, map aiding).
+    Benchmark("GeoRegistration with a ±2 m path, mapSigma 2 m: Závist walk (≈ 28k updates)") { benchmark in
+        var config = TraceSimulator.Configuration.zavistTour
+        config.sensors.duration = 0
+        let sim = try TraceSimulator(config: config, seed: 1).run()
+        let streams = GeoRegistrationSimulator(seed: 1).run(truth: sim.truth)
+        let path = try GeoRegistrationEvaluation.drawnPath(of: config, vertexError: 2, crossTrackSigma: 1.5, mapSigma: 2, seed: 1)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            var reg = GeoRegistration(path: path)
+            var fi = 0, ci = 0
+            for t in streams.tracking {
+                try reg.update(tracking: t, fixes: sim.raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci)
+            }
+            blackHole(reg.estimate)
+        }
+    }
+
     Benchmark("k-nearest k=10 among 1M points (1,000 queries)") { benchmark in
         let index = try SpatialIndex(points: czechPoints(1_000_000, seed: 2))
         let queries = czechPoints(1_000, seed: 3)

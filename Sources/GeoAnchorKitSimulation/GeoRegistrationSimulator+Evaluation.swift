@@ -47,7 +47,7 @@ public struct GeoRegistrationEvaluation: Sendable {
     ///   - streams: the simulator's tracking/compass streams with truth.
     ///   - useCompass: `false` runs magnetometer-free.
     ///   - configuration: the estimator's configuration.
-    ///   - path: map aiding (``GeoRegistration/path``), e.g. ``drawnPath(of:vertexError:crossTrackSigma:seed:)``.
+    ///   - path: map aiding (``GeoRegistration/path``), e.g. ``drawnPath(of:vertexError:crossTrackSigma:mapSigma:seed:)``.
     ///   - ground: ground aiding (``GeoRegistration/ground``), e.g. with the scenario's
     ///     ``TraceSimulator/Configuration/terrainModel(demError:seed:)`` and a device height of 0 (the simulated
     ///     device is at ground level).
@@ -127,7 +127,7 @@ public struct GeoRegistrationEvaluation: Sendable {
     /// ``TraceSimulator/Configuration/lateralWander`` so the walker strays from it as people do.
     /// - Throws: ``PathConstraint``'s errors (fewer than two waypoints, a bad σ).
     public static func drawnPath(of config: TraceSimulator.Configuration, vertexError: Double = 0, crossTrackSigma: Double = 1.5,
-                                 seed: UInt64 = 0) throws(GeoAnchorError) -> PathConstraint {
+                                 mapSigma: Double = 0, seed: UInt64 = 0) throws(GeoAnchorError) -> PathConstraint {
         guard let first = config.waypoints.first else {
             throw .outOfRange(name: "path lines", value: 0, allowed: .atLeast(1))
         }
@@ -139,7 +139,7 @@ public struct GeoRegistrationEvaluation: Sendable {
             let g = frame.geodetic(east: p.east + vertexError * rng.gaussian(), north: p.north + vertexError * rng.gaussian(), up: 0)
             return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude)
         }
-        return try PathConstraint(lines: [vertices], crossTrackSigma: crossTrackSigma)
+        return try PathConstraint(lines: [vertices], crossTrackSigma: crossTrackSigma, mapSigma: mapSigma)
     }
 
     /// A street map around the walk, as a town's map (OpenStreetMap's walkable ways) gives it:
@@ -150,7 +150,8 @@ public struct GeoRegistrationEvaluation: Sendable {
     /// path, most of it is where the visitor does not walk.
     /// - Throws: ``PathConstraint``'s errors.
     public static func streetMap(of config: TraceSimulator.Configuration, spacing: Double = 80, sideLength: Double = 80,
-                                 vertexError: Double = 0, crossTrackSigma: Double = 1.5, seed: UInt64 = 0) throws(GeoAnchorError) -> PathConstraint {
+                                 vertexError: Double = 0, crossTrackSigma: Double = 1.5, mapSigma: Double = 0,
+                                 seed: UInt64 = 0) throws(GeoAnchorError) -> PathConstraint {
         guard let first = config.waypoints.first else {
             throw .outOfRange(name: "path lines", value: 0, allowed: .atLeast(1))
         }
@@ -185,7 +186,7 @@ public struct GeoRegistrationEvaluation: Sendable {
                 return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude)
             }
         }
-        return try PathConstraint(lines: geodetic, crossTrackSigma: crossTrackSigma)
+        return try PathConstraint(lines: geodetic, crossTrackSigma: crossTrackSigma, mapSigma: mapSigma)
     }
 
     /// Error (m) of an anchor placed `distance` ahead along the true heading when the device is

@@ -33,8 +33,10 @@ struct AlignCommand: ParsableCommand {
         LineString/MultiLineString features with "kind": "path", else every line; FILE.gpx: its \
         track segments, else its routes, times not needed; FILE.kml/.kmz its LineStrings; FILE.tcx/.fit \
         a course's tracks); --path-sigma (m, \
-        default 1.5) must cover how far the walker strays from the drawn line and how far the line is \
-        off; the path is not used outside a corridor of 2 sigma of the fix + 3 m around it, nor while \
+        default 1.5) is how far the walker strays from the drawn line, --map-sigma (m per axis, \
+        default 0) how far the drawn vertices are off (a street map: 1-3 m; each walked segment's \
+        offset and turn are then estimated, so a misdrawn segment turns the heading no more than \
+        it can); the path is not used outside a corridor of 2 sigma of the fix + 3 m around it, nor while \
         the fixes stand off it on average (the map check: a path drawn off the walk, or multipath \
         along a street canyon; a note on stderr). With --path the JSON adds path_updates, \
         path_skipped, path_releases. \
@@ -70,8 +72,11 @@ struct AlignCommand: ParsableCommand {
     @Option(help: "GeoJSON (\"kind\": \"path\" lines preferred), GPX (track segments, else routes), KML/KMZ, TCX/FIT with the walking path the device follows, or an OpenStreetMap .osm/.osm.pbf file (its walkable ways: a street map) — map aiding.")
     var path: String?
 
-    @Option(help: "σ (m) of the device's distance from the --path line (stray + drawing error).")
+    @Option(help: "σ (m) of the walker's distance from the --path line (how far they stray from it).")
     var pathSigma: Double = 1.5
+
+    @Option(help: "σ (m per axis) of the --path vertices' drawing error (0: an exact map; OpenStreetMap in towns: 1–3).")
+    var mapSigma: Double = 0
 
     @Option(help: "DEM the device is carried above (ground aiding): GeoTIFF, SRTM .hgt or ESRI ASCII grid, geographic WGS84.")
     var dem: String?
@@ -115,7 +120,7 @@ struct AlignCommand: ParsableCommand {
             for i in fixList.indices.dropFirst() where fixList[i].time < fixList[i - 1].time {
                 throw InputError(file: fixes, line: nil, message: "fix #\(i + 1) time \(fixList[i].time) goes backwards (previous fix \(fixList[i - 1].time))")
             }
-            let constraint = try path.map { try PathConstraint.load($0, crossTrackSigma: pathSigma) }
+            let constraint = try path.map { try PathConstraint.load($0, crossTrackSigma: pathSigma, mapSigma: mapSigma) }
             var reg = GeoRegistration(convention: convention, configuration: config, path: constraint)
             if let dem {
                 let (grid, datum) = try DEMFile.load(dem, datum: demDatum)

@@ -33,7 +33,8 @@ struct FilterCommand: ParsableCommand {
         (the tour files' convention), else every line in the file; a .gpx path file gives its \
         track segments, else its routes (times not needed), a .kml/.kmz its LineStrings, a .tcx/.fit \
         course its tracks; --path-sigma sets how far \
-        (σ, m) the walker strays from the drawn line (default 1.5). The constraint is released \
+        (σ, m) the walker strays from the drawn line (default 1.5), --map-sigma how far its \
+        vertices are off (σ per axis, m, default 0; added to the cross-track variance). The constraint is released \
         outside a corridor of 2 σ of the fix + 3 m around the path. --profile sets a one-mode process model (walking, cycling, \
         driving). Measurement σ: horizontal_accuracy is read as a 68 % radius (σ = accuracy / \
         1.5096 per axis; times 2 for cycling because phones report optimistic accuracies, while \
@@ -71,6 +72,9 @@ struct FilterCommand: ParsableCommand {
 
     @Option(help: "σ (m) of the walker's distance from the --path line.")
     var pathSigma: Double = 1.5
+
+    @Option(help: "σ (m per axis) of the --path vertices' drawing error (0: an exact map; OpenStreetMap in towns: 1–3).")
+    var mapSigma: Double = 0
 
     @Option(help: "User-equivalent range error σ (m, at most 100 km) for fixes with HDOP but no accuracy.")
     var uere: Double?
@@ -132,7 +136,7 @@ struct FilterCommand: ParsableCommand {
             var opts = TraceReadConfiguration(skipInvalid: skipInvalid, provider: provider)
             if let date { opts.defaultDate = try TraceIO.parseDate(date) }
 
-            let constraint = try path.map { try PathConstraint.load($0, crossTrackSigma: pathSigma) }
+            let constraint = try path.map { try PathConstraint.load($0, crossTrackSigma: pathSigma, mapSigma: mapSigma) }
 
             var fixesRead = 0, fixesWritten = 0
             var statistics: PositionFilterStatistics? = nil

@@ -194,6 +194,17 @@ extension GeobenchInterfaceTests {
         let badSigma = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", path("tour.geojson"),
                                      "--path-sigma", "0", "--output", path("o3.csv")])
         #expect(badSigma.status == 2 && badSigma.stderr.contains("--path-sigma"), "\(badSigma.stderr)")
+        // --map-sigma: the drawn path's own error, estimated per walked segment (14 states): the
+        // path still constrains most fixes, the estimates change; a negative σ exits 2 naming it.
+        let mapped = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--compass", path("cmp.csv"),
+                                   "--path", path("tour.geojson"), "--map-sigma", "2", "--output", path("o6.csv"), "--json"])
+        #expect(mapped.status == 0, "\(mapped.stderr)")
+        let mj = try json(mapped.stdout)
+        #expect(try #require(mj["path_updates"] as? Int) > used / 2)
+        #expect(try String(contentsOfFile: path("o6.csv"), encoding: .utf8) != String(contentsOfFile: path("o2.csv"), encoding: .utf8))
+        let badMap = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", path("tour.geojson"),
+                                   "--map-sigma=-0.5", "--output", path("o7.csv")])
+        #expect(badMap.status == 2 && badMap.stderr.contains("--map-sigma"), "\(badMap.stderr)")
         let empty = try temporaryFile("empty.geojson", #"{"type":"FeatureCollection","features":[]}"#)
         let noLines = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", empty, "--output", path("o4.csv")])
         #expect(noLines.status == 2 && noLines.stderr.contains(empty), "\(noLines.stderr)")

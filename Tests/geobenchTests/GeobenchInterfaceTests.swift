@@ -224,6 +224,17 @@ struct GeobenchInterfaceTests {
         #expect(bad.status == 2 && bad.stderr.contains(noLines) && bad.stderr.contains("LineString"), "\(bad.stderr)")
         let sigma = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", out, "--path", "traces/city-walk.geojson", "--path-sigma", "0"])
         #expect(sigma.status == 2 && sigma.stderr.contains("--path-sigma"), "\(sigma.stderr)")
+        // --map-sigma adds to the filter's cross-track variance: 1.5² + 2² = 2.5², exactly the
+        // same output as --path-sigma 2.5 (byte for byte); a negative one exits 2 naming it.
+        let lumpedOut = out + ".lumped.csv", splitOut = out + ".split.csv"
+        defer { for f in [out, lumpedOut, splitOut] { try? FileManager.default.removeItem(atPath: f) } }
+        let lumped = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", lumpedOut, "--path", "traces/city-walk.geojson", "--path-sigma", "2.5"])
+        let split = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", splitOut, "--path", "traces/city-walk.geojson",
+                                  "--path-sigma", "1.5", "--map-sigma", "2"])
+        #expect(lumped.status == 0 && split.status == 0, "\(lumped.stderr) \(split.stderr)")
+        #expect(try String(contentsOfFile: splitOut, encoding: .utf8) == String(contentsOfFile: lumpedOut, encoding: .utf8))
+        let negative = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", out, "--path", "traces/city-walk.geojson", "--map-sigma=-1"])
+        #expect(negative.status == 2 && negative.stderr.contains("--map-sigma"), "\(negative.stderr)")
     }
 
     /// `--acceleration-psd` and `--uere` beyond the filter configuration's bounds (10⁴ m²/s³,

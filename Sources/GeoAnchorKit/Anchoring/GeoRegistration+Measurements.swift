@@ -16,7 +16,7 @@ extension GeoRegistration {
         try checkTime(fix.time, name: "fix time")
         try GeodeticCoordinate(latitude: fix.latitude, longitude: fix.longitude).validate()
         checkClock(fix.time)
-        let c = configuration, n = Self.n
+        let c = configuration, n = dimension
         let reported: Double, statesAccuracy: Bool
         if let acc = fix.horizontalAccuracy, acc.isFinite, acc > 0 {
             reported = acc / CircularError.radius68PerSigma; statesAccuracy = true
@@ -148,26 +148,58 @@ extension GeoRegistration {
             let gap = lastPathFixTime.isFinite ? Swift.max(0, time - lastPathFixTime) : 0
             lastPathFixTime = time
             pathResidualMean += Swift.min(1, gap / c.pathCheckTime) * (SIMD2(normal.x * off, normal.y * off) - pathResidualMean)
-            let limit = c.pathCheckSigmas * (sigma * sigma + path.crossTrackSigma * path.crossTrackSigma).squareRoot()
+            let limit = c.pathCheckSigmas * (sigma * sigma + path.crossTrackSigma * path.crossTrackSigma + path.mapSigma * path.mapSigma).squareRoot()
             let m = (pathResidualMean * pathResidualMean).sum().squareRoot()
             if m > limit && !pathReleased { pathReleased = true; summary.pathReleases += 1 }
             else if m < 0.5 * limit { pathReleased = false }
         }
         guard !pathReleased else { summary.pathSkipped += 1; return }
-        let h = Row(Self.iE, normal.x, Self.iN, normal.y)
-        let nu = normal.x * (line.point.x - x[Self.iE]) + normal.y * (line.point.y - x[Self.iN])
+        var h = Row(Self.iE, normal.x, Self.iN, normal.y)
+        var nu = normal.x * (line.point.x - x[Self.iE]) + normal.y * (line.point.y - x[Self.iN])
+        let map2 = path.mapSigma * path.mapSigma
+        // A map stated absurdly uncertain (its variance overflows) informs nothing.
+        guard map2.isFinite else { summary.pathSkipped += 1; return }
+        if map2 > 0 && dimension > Self.iM {
+            // The drawn segment's error against the real path: offset o at its middle plus turn β
+            // times the distance along it from the middle (a state pair per segment, so the steps
+            // along one segment share it — see mapSlots).
+            let k = mapSlot(for: line, variance: map2, time: time)
+            let along = normal.y * (x[Self.iE] - line.point.x) - normal.x * (x[Self.iN] - line.point.y) - 0.5 * line.length
+            let iO = Self.iM + 2 * k
+            h = Row(Self.iE, normal.x, Self.iN, normal.y, iO, 1, iO + 1, along)
+            nu -= x[iO] + along * x[iO + 1]
+        }
         // The path is no more certain than the fixes' mean offset from it, beyond what their own
-        // slow error explains: a line drawn a few meters off (or a walk along one side of a wide
-        // street) loosens its own constraint, a canyon's multipath pull (with its larger reported
-        // σ) does not.
+        // slow error and the map's (its own states) explain: a line drawn a few meters off (or a
+        // walk along one side of a wide street) loosens its own constraint, a canyon's multipath
+        // pull (with its larger reported σ) does not.
         let slow = c.gnssCorrelatedFraction * sigma
-        let r = path.crossTrackSigma * path.crossTrackSigma + Swift.max(0, (pathResidualMean * pathResidualMean).sum() - slow * slow)
+        let r = path.crossTrackSigma * path.crossTrackSigma + Swift.max(0, (pathResidualMean * pathResidualMean).sum() - slow * slow - map2)
         guard nu * nu <= c.pathGate * innovationVariance(h, r) else { summary.pathSkipped += 1; return }
         let gap = time - lastPathTime
         let inflate = Self.correlationInflation(gap: gap, correlationTime: c.pathCorrelationTime)
         guard scalarUpdate(h, innovation: nu, variance: r * inflate) else { summary.pathSkipped += 1; return }
         lastPathTime = time
         summary.pathUpdates += 1
+    }
+
+    /// The map slot holding `leg`'s drawing error: its own if a slot has it, else the least
+    /// recently used slot, started afresh at the prior of two vertices off by σ² = `variance`
+    /// per axis: offset at the middle σ²/2, turn 2σ²/L² (L the segment's length).
+    mutating func mapSlot(for leg: LocalPath.Leg, variance: Double, time: Double) -> Int {
+        let k: Int
+        if mapSlots[0] == leg.segment { k = 0 }
+        else if mapSlots[1] == leg.segment { k = 1 }
+        else {
+            k = mapSlotTimes[0] <= mapSlotTimes[1] ? 0 : 1
+            clearMapSlot(k)
+            mapSlots[k] = leg.segment
+            let iO = Self.iM + 2 * k, n = dimension
+            p[iO * n + iO] = 0.5 * variance
+            p[(iO + 1) * n + iO + 1] = 2 * variance / Swift.max(1, leg.length * leg.length)
+        }
+        mapSlotTimes[k] = time
+        return k
     }
 
     /// Ground aiding (``ground``): the height observed as the terrain's + the carrying height at
@@ -245,9 +277,10 @@ extension GeoRegistration {
     mutating func start(at fix: Fix, sigma: Double) throws(GeoAnchorError) {
         let h = Self.usableHeight(fix.ellipsoidalHeight) ?? 0
         reference = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: h))
-        let c = configuration, n = Self.n, rad = Angle.radiansPerDegree
+        let c = configuration, n = dimension, rad = Angle.radiansPerDegree
         x = [Double](repeating: 0, count: n)
         p = [Double](repeating: 0, count: n * n)
+        mapSlots = SIMD2(-1, -1); mapSlotTimes = SIMD2(-.infinity, -.infinity)
         x[Self.iU] = 0
         p[Self.iE * n + Self.iE] = 1e4; p[Self.iN * n + Self.iN] = 1e4; p[Self.iU * n + Self.iU] = 1e4
         p[Self.iS * n + Self.iS] = c.scaleSigma * c.scaleSigma
@@ -271,7 +304,7 @@ extension GeoRegistration {
     /// Least-squares rotation of the tracked path onto the fixes (2-D Procrustes), once the path
     /// spans enough: initializes the heading (no compass) or checks the compass's.
     mutating func alignFromTrack(time: Double, sigma: Double) {
-        let c = configuration, n = Self.n
+        let c = configuration, n = dimension
         guard alignment.count >= 10, let first = alignment.first else { return }
         var span = 0.0
         for a in alignment { span = Swift.max(span, ((a.session - first.session) * (a.session - first.session)).sum()) }
@@ -356,7 +389,7 @@ extension GeoRegistration {
         if !headingKnown {
             headingKnown = true
             x[Self.iPsi] = Angle.difference(from: yaw, to: r.heading) * rad
-            p[Self.iPsi * Self.n + Self.iPsi] = 0.25 * Double.pi * Double.pi   // (90°)², a wide start
+            p[Self.iPsi * dimension + Self.iPsi] = 0.25 * Double.pi * Double.pi   // (90°)², a wide start
             events.append(.headingInitialized(time: r.time, heading: Angle.normalizeHeading(x[Self.iPsi] * Angle.degreesPerRadian),
                                               sigma: r.headingAccuracy))
         }
@@ -470,7 +503,7 @@ extension GeoRegistration {
         }
         guard let ref = reference, let s = lastSample else { return }
         propagate(to: g.time)
-        let n = Self.n, rad = Angle.radiansPerDegree
+        let n = dimension, rad = Angle.radiansPerDegree
         if let hd = g.heading, let ha = g.headingAccuracy, hd.isFinite, ha > 0, ha <= CompassReading.maximumUsableAccuracy {
             let sig = ha / CircularError.halfWidth68PerSigma * rad
             if !headingKnown {
@@ -508,7 +541,7 @@ extension GeoRegistration {
     /// heading is known (no compass: until the walked path spans ``GeoRegistrationConfiguration/alignmentSpan``).
     public var estimate: GeoRegistrationEstimate? {
         guard let ref = reference, let s = lastSample, headingKnown else { return nil }
-        let n = Self.n
+        let n = dimension
         let e = x[Self.iE] - lag.x, nn = x[Self.iN] - lag.y, u = x[Self.iU] - lag.z
         let psi = x[Self.iPsi] - lagPsi
         let g = ref.geodetic(east: e, north: nn, up: u)

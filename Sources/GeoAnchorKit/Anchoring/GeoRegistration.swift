@@ -65,14 +65,20 @@ public struct GeoRegistration: Sendable {
     /// A turned path makes the heading observable where the fixes cannot (urban canyons): see
     /// ``GeoRegistrationConfiguration/pathCorrelationTime`` and the map check
     /// (``GeoRegistrationConfiguration/pathCheckSigmas``). Its ``PathConstraint/crossTrackSigma``
-    /// must cover how far the walker strays from the drawn line *and* how far the line is off
-    /// (digitizing): a path stated tighter than it is turns the heading with its own errors.
+    /// is how far the walker strays from the drawn line, its ``PathConstraint/mapSigma`` how far
+    /// the drawn vertices are off (digitizing): with it the walked segment's offset and turn are
+    /// estimated (four more states while such a path is set), so a misdrawn segment cannot make
+    /// the heading more certain than its drawn direction is. A path stated tighter than it is
+    /// turns the heading with its own errors.
     /// May be set at any time (a tour chosen after the AR session started; nil ends map aiding);
     /// the map check starts afresh.
     public var path: PathConstraint? {
         didSet {
             localPath = path.flatMap { p in reference.map { p.local(in: $0) } }
             pathResidualMean = .zero; pathReleased = false; lastPathFixTime = -.infinity; lastPathTime = -.infinity
+            // The slots' segment indices belong to the old path.
+            setDimension(path.map { $0.mapSigma > 0 } == true ? Self.mapDimension : Self.baseDimension)
+            for k in 0..<2 where dimension > Self.iM { clearMapSlot(k) }
         }
     }
     /// Ground aiding (optional): the device is carried ``GroundConstraint/deviceHeight`` above the
@@ -98,13 +104,27 @@ public struct GeoRegistration: Sendable {
     /// Discontinuities an app may show; clear with ``removeEvents()``.
     public internal(set) var events: [GeoRegistrationEvent] = []
 
-    // State indices.
-    @usableFromInline static let iE = 0, iN = 1, iU = 2, iPsi = 3, iS = 4, iW = 5, iBE = 6, iBN = 7, iBU = 8, iBC = 9
-    @usableFromInline static let n = 10
-    /// State mean (ψ, ω and the compass bias in radians, ω in rad/s).
+    // State indices. iM is the first of the map-error slots — two (offset, turn) pairs, see
+    // ``mapSlots`` — present only while the path states a drawing error (``PathConstraint/mapSigma``).
+    @usableFromInline static let iE = 0, iN = 1, iU = 2, iPsi = 3, iS = 4, iW = 5, iBE = 6, iBN = 7, iBU = 8, iBC = 9, iM = 10
+    /// The number of states without and with the map slots.
+    static let baseDimension = 10, mapDimension = 14
+    /// State mean (ψ, ω and the compass bias in radians, ω in rad/s; map offsets in m, map turns
+    /// in radians).
     var x = [Double](repeating: 0, count: 10)
-    /// Covariance, row-major 10×10.
+    /// Covariance, row-major `dimension`².
     var p = [Double](repeating: 0, count: 100)
+    /// The number of states: 10, or 14 with the map slots (the covariance work grows with its
+    /// square, so the slots exist only when a path needs them).
+    var dimension: Int { x.count }
+    /// The path segments whose drawing error (``PathConstraint/mapSigma``) the two map slots hold
+    /// (-1: free), and when each was last used. Slot k's states are `iM + 2k` — the drawn line's
+    /// cross-track offset from the real path at the segment's middle (m) — and `iM + 2k + 1` —
+    /// its turn (rad). Two slots, so a walker whose leg choice goes back and forth at a corner
+    /// keeps each segment's error rather than drawing it afresh (which would count the same map
+    /// error twice).
+    var mapSlots = SIMD2<Int>(-1, -1)
+    var mapSlotTimes = SIMD2<Double>(-.infinity, -.infinity)
 
     /// Reference tangent frame (origin at the first fix), nil before it.
     var reference: LocalTangentFrame?
@@ -159,6 +179,7 @@ public struct GeoRegistration: Sendable {
         self.path = path
         self.configuration = configuration
         configurationError = Self.error(of: configuration)
+        if path.map({ $0.mapSigma > 0 }) == true { setDimension(Self.mapDimension) }
     }
 
     static func error(of c: GeoRegistrationConfiguration) -> GeoAnchorError? {
@@ -332,7 +353,7 @@ public struct GeoRegistration: Sendable {
     mutating func propagate(to time: Double) {
         guard !propagatedAt.isNaN else { propagatedAt = time; return }
         let T = Swift.max(0, time - propagatedAt)
-        let c = configuration, n = Self.n
+        let c = configuration, n = dimension
         let scale = 1 + x[Self.iS]
         let phiB = Foundation.exp(-T / c.gnssCorrelationTime)
         let phiC = Foundation.exp(-T / c.compassBiasTime)
@@ -406,29 +427,57 @@ public struct GeoRegistration: Sendable {
         return r
     }
 
-    mutating func addVariance(_ i: Int, _ v: Double) { p[i * Self.n + i] += v }
+    mutating func addVariance(_ i: Int, _ v: Double) { p[i * dimension + i] += v }
+
+    /// Changes the number of states to `d`, keeping the common states' mean and covariance
+    /// (dropping the map slots marginalizes them out; added ones start free).
+    mutating func setDimension(_ d: Int) {
+        let old = dimension
+        guard d != old else { return }
+        let m = Swift.min(old, d)
+        var nx = [Double](repeating: 0, count: d), np = [Double](repeating: 0, count: d * d)
+        for i in 0..<m {
+            nx[i] = x[i]
+            for j in 0..<m { np[i * d + j] = p[i * old + j] }
+        }
+        x = nx; p = np
+        mapSlots = SIMD2(-1, -1); mapSlotTimes = SIMD2(-.infinity, -.infinity)
+    }
+
+    /// Frees map slot `k`: its states 0 with no variance or correlation (inert until reused).
+    mutating func clearMapSlot(_ k: Int) {
+        let n = dimension
+        for i in (Self.iM + 2 * k)...(Self.iM + 2 * k + 1) {
+            x[i] = 0
+            for j in 0..<n { p[i * n + j] = 0; p[j * n + i] = 0 }
+        }
+        mapSlots[k] = -1; mapSlotTimes[k] = -.infinity
+    }
 
     // MARK: - Measurement update
 
-    /// A measurement row H with one to three nonzero entries (state index, coefficient), held
+    /// A measurement row H with one to four nonzero entries (state index, coefficient), held
     /// inline: a measurement update allocates nothing.
     struct Row {
         let count: Int
-        let indices: SIMD3<Int>
-        let coefficients: SIMD3<Double>
-        init(_ i0: Int, _ a0: Double) { count = 1; indices = SIMD3(i0, 0, 0); coefficients = SIMD3(a0, 0, 0) }
+        let indices: SIMD4<Int>
+        let coefficients: SIMD4<Double>
+        init(_ i0: Int, _ a0: Double) { count = 1; indices = SIMD4(i0, 0, 0, 0); coefficients = SIMD4(a0, 0, 0, 0) }
         init(_ i0: Int, _ a0: Double, _ i1: Int, _ a1: Double) {
-            count = 2; indices = SIMD3(i0, i1, 0); coefficients = SIMD3(a0, a1, 0)
+            count = 2; indices = SIMD4(i0, i1, 0, 0); coefficients = SIMD4(a0, a1, 0, 0)
         }
         init(_ i0: Int, _ a0: Double, _ i1: Int, _ a1: Double, _ i2: Int, _ a2: Double) {
-            count = 3; indices = SIMD3(i0, i1, i2); coefficients = SIMD3(a0, a1, a2)
+            count = 3; indices = SIMD4(i0, i1, i2, 0); coefficients = SIMD4(a0, a1, a2, 0)
+        }
+        init(_ i0: Int, _ a0: Double, _ i1: Int, _ a1: Double, _ i2: Int, _ a2: Double, _ i3: Int, _ a3: Double) {
+            count = 4; indices = SIMD4(i0, i1, i2, i3); coefficients = SIMD4(a0, a1, a2, a3)
         }
     }
 
     /// Innovation variance `H P Hᵀ + r`.
     func innovationVariance(_ h: Row, _ r: Double) -> Double {
         var s = r
-        for k in 0..<h.count { for l in 0..<h.count { s += h.coefficients[k] * h.coefficients[l] * p[h.indices[k] * Self.n + h.indices[l]] } }
+        for k in 0..<h.count { for l in 0..<h.count { s += h.coefficients[k] * h.coefficients[l] * p[h.indices[k] * dimension + h.indices[l]] } }
         return s
     }
 
@@ -437,26 +486,29 @@ public struct GeoRegistration: Sendable {
     ///   finite number, e.g. an absurdly large observation variance overflowed).
     @discardableResult
     mutating func scalarUpdate(_ h: Row, innovation nu: Double, variance r: Double) -> Bool {
-        let n = Self.n
-        // P Hᵀ: ten values, in two SIMD registers' worth of locals rather than a heap array.
-        var ph0 = SIMD8<Double>(repeating: 0), ph1 = SIMD2<Double>(repeating: 0)
-        for i in 0..<n {
-            var s = 0.0
-            for k in 0..<h.count { s += p[i * n + h.indices[k]] * h.coefficients[k] }
-            if i < 8 { ph0[i] = s } else { ph1[i - 8] = s }
+        let n = dimension
+        // P Hᵀ: up to fourteen values on the stack (a measurement update allocates nothing);
+        // the buffers unchecked, their size being n (x) and n² (p) by construction.
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.mapDimension) { ph in
+            p.withUnsafeMutableBufferPointer { q in
+                for i in 0..<n {
+                    var s = 0.0
+                    for k in 0..<h.count { s += q[i * n + h.indices[k]] * h.coefficients[k] }
+                    ph[i] = s
+                }
+                var s = r
+                for k in 0..<h.count { s += h.coefficients[k] * ph[h.indices[k]] }
+                guard s > 0, s.isFinite else { return false }
+                let before = SIMD4(x[Self.iE], x[Self.iN], x[Self.iU], x[Self.iPsi])
+                x.withUnsafeMutableBufferPointer { v in for i in 0..<n { v[i] += ph[i] / s * nu } }
+                for i in 0..<n { for j in 0..<n { q[i * n + j] -= ph[i] * ph[j] / s } }
+                for i in 0..<n where q[i * n + i] < 1e-12 { q[i * n + i] = 1e-12 }
+                let delta = SIMD4(x[Self.iE], x[Self.iN], x[Self.iU], x[Self.iPsi]) - before
+                lag += SIMD3(delta[0], delta[1], delta[2])
+                lagPsi += delta[3]
+                return true
+            }
         }
-        func ph(_ i: Int) -> Double { i < 8 ? ph0[i] : ph1[i - 8] }
-        var s = r
-        for k in 0..<h.count { s += h.coefficients[k] * ph(h.indices[k]) }
-        guard s > 0, s.isFinite else { return false }
-        let before = SIMD4(x[Self.iE], x[Self.iN], x[Self.iU], x[Self.iPsi])
-        for i in 0..<n { x[i] += ph(i) / s * nu }
-        for i in 0..<n { for j in 0..<n { p[i * n + j] -= ph(i) * ph(j) / s } }
-        for i in 0..<n where p[i * n + i] < 1e-12 { p[i * n + i] = 1e-12 }
-        let delta = SIMD4(x[Self.iE], x[Self.iN], x[Self.iU], x[Self.iPsi]) - before
-        lag += SIMD3(delta[0], delta[1], delta[2])
-        lagPsi += delta[3]
-        return true
     }
 
     /// Applies the snap rule after a batch of updates.

@@ -114,8 +114,9 @@ struct JointPathModel: HorizontalModel {
                                              constraint: constraint) else { return false }
         var h = SIMD8<Double>()
         h[JointIndex.east] = c.normal.x; h[JointIndex.north] = c.normal.y
-        let s = constraint.crossTrackSigma
-        return state.updateJoint(innovation: c.normal.dot(c.point) - (h * x).sum(), observation: h, noise: s * s, gate: gate).isApplied
+        // The map's drawing error adds to the walker's stray (the filter keeps no per-segment state).
+        let r = constraint.crossTrackSigma * constraint.crossTrackSigma + constraint.mapSigma * constraint.mapSigma
+        return state.updateJoint(innovation: c.normal.dot(c.point) - (h * x).sum(), observation: h, noise: r, gate: gate).isApplied
     }
 
     // MARK: smoothing

@@ -7,7 +7,7 @@ import Foundation
 /// or among those within 5 m of the nearest the one whose direction best matches the estimated
 /// velocity — so at a junction, or where a loop closes, it keeps to the leg it is on) and applies
 /// the scalar pseudo-measurement "the distance from that segment's line is 0 ±
-/// ``crossTrackSigma``" along the segment's normal. Only the cross-track direction is
+/// √(``crossTrackSigma``² + ``mapSigma``²)" along the segment's normal. Only the cross-track direction is
 /// constrained (a corner never pulls the estimate along the path): progress along the path still
 /// comes from the fixes and the Doppler velocity, so the filter's east/north channels become
 /// correlated and it runs one joint horizontal state (``KalmanFilter8``): ≈ 2.6 µs a fix with a
@@ -36,6 +36,15 @@ public struct PathConstraint: Sendable, Hashable {
     public let lines: [[GeodeticCoordinate]]
     /// σ (m) of the walker's distance from the drawn line.
     public var crossTrackSigma: Double
+    /// σ (m, per axis) of the drawn vertices' error against where the path really is — the map's
+    /// drawing or digitizing error (0: an exact map, the default). Unlike the walker's stray
+    /// (``crossTrackSigma``), it is the same for every step along a segment: a vertex off by 2 m
+    /// turns a 50 m segment by ≈ 3°, however long the walker follows it. ``PositionFilter`` (and
+    /// its smoothing pass) adds it to the cross-track variance (√(crossTrackSigma² + mapSigma²));
+    /// ``GeoRegistration`` estimates each walked segment's offset and turn as two states, so the
+    /// heading it takes from a segment is no more certain than the segment's drawn direction.
+    /// OpenStreetMap traced from orthophotos is typically within 1–3 m in towns.
+    public var mapSigma: Double
     /// The corridor half-width in σ of the fix (see the type's discussion).
     public var corridorSigmas: Double
     /// The corridor's fixed part, meters.
@@ -44,10 +53,10 @@ public struct PathConstraint: Sendable, Hashable {
     /// Creates a constraint.
     ///
     /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` for an empty set of lines, a
-    ///   line with fewer than two vertices, or a non-positive σ or corridor;
-    ///   ``GeoAnchorError/invalidLatitude(_:)`` / ``GeoAnchorError/invalidLongitude(_:)`` for a bad
-    ///   vertex.
-    public init(lines: [[GeodeticCoordinate]], crossTrackSigma: Double = 1.5,
+    ///   line with fewer than two vertices, a non-positive `crossTrackSigma`, a negative
+    ///   `mapSigma`, or a non-positive corridor; ``GeoAnchorError/invalidLatitude(_:)`` /
+    ///   ``GeoAnchorError/invalidLongitude(_:)`` for a bad vertex.
+    public init(lines: [[GeodeticCoordinate]], crossTrackSigma: Double = 1.5, mapSigma: Double = 0,
                 corridorSigmas: Double = 2, corridorWidth: Double = 3) throws(GeoAnchorError) {
         guard !lines.isEmpty else { throw .outOfRange(name: "path lines", value: 0, allowed: .atLeast(1)) }
         for (i, l) in lines.enumerated() {
@@ -62,6 +71,9 @@ public struct PathConstraint: Sendable, Hashable {
         guard crossTrackSigma > 0, crossTrackSigma.isFinite else {
             throw .outOfRange(name: "crossTrackSigma", value: crossTrackSigma, allowed: .greaterThan(0, unit: "m"))
         }
+        guard mapSigma >= 0, mapSigma.isFinite else {
+            throw .outOfRange(name: "mapSigma", value: mapSigma, allowed: .atLeast(0, unit: "m"))
+        }
         guard corridorSigmas > 0, corridorSigmas.isFinite else {
             throw .outOfRange(name: "corridorSigmas", value: corridorSigmas, allowed: .greaterThan(0))
         }
@@ -70,6 +82,7 @@ public struct PathConstraint: Sendable, Hashable {
         }
         self.lines = lines
         self.crossTrackSigma = crossTrackSigma
+        self.mapSigma = mapSigma
         self.corridorSigmas = corridorSigmas
         self.corridorWidth = corridorWidth
     }
@@ -113,12 +126,12 @@ struct LocalPath: Sendable {
     /// segments within ``legTolerance`` of the nearest distance, the one whose direction agrees
     /// best with the velocity (when moving faster than 0.5 m/s; ties within 0.05 in |cos| go to
     /// the nearer) — so at a junction or where a loop closes the estimate follows the leg it walks
-    /// along, not the one it happens to be nearest to. Returns a point on the segment's line and
-    /// its unit normal: the constraint is to that line, so a projection clamped to a corner never
+    /// along, not the one it happens to be nearest to. Returns a point on the segment's line,
+    /// its unit normal, its index and length (``Leg``): the constraint is to that line, so a projection clamped to a corner never
     /// pulls the estimate along the path. nil beyond a free line end (the walker may go on) or
     /// for a degenerate segment.
     /// Only segments within `radius` of `p` are considered (nil when there are none).
-    func constraint(at p: PlanarPoint, velocity: PlanarPoint, within radius: Double = .infinity) -> (point: PlanarPoint, normal: PlanarPoint)? {
+    func constraint(at p: PlanarPoint, velocity: PlanarPoint, within radius: Double = .infinity) -> Leg? {
         let bestDistance = distance(to: p, within: radius)
         guard bestDistance.isFinite else { return nil }
         let limit = bestDistance + Self.legTolerance
@@ -142,7 +155,16 @@ struct LocalPath: Sendable {
         if chosenDistance > 1e-3 && ((freeStart[chosen] && chosenT <= 0) || (freeEnd[chosen] && chosenT >= 1)) { return nil }
         let d = grid.direction[chosen], len = d.length
         guard len > 0 else { return nil }
-        return (grid.start[chosen], PlanarPoint(x: -d.y / len, y: d.x / len))
+        return Leg(point: grid.start[chosen], normal: PlanarPoint(x: -d.y / len, y: d.x / len), segment: chosen, length: len)
+    }
+
+    /// A chosen leg: a point on the segment's line (its start), the unit normal (the direction
+    /// turned left), the segment's index in ``grid`` and its length (m).
+    struct Leg {
+        let point: PlanarPoint
+        let normal: PlanarPoint
+        let segment: Int
+        let length: Double
     }
 
     /// The line that constrains an estimate after a fix, or nil when the walker has left the
@@ -151,7 +173,7 @@ struct LocalPath: Sendable {
     /// when the fix was gated (`fix` nil), and the leg is ``constraint(at:velocity:within:)``'s
     /// within it. Both searches are bounded by the corridor: far from the path this is O(1).
     func corridorLine(estimate: PlanarPoint, fix: PlanarPoint?, fixSigma: Double, velocity: PlanarPoint,
-                      constraint: PathConstraint) -> (point: PlanarPoint, normal: PlanarPoint)? {
+                      constraint: PathConstraint) -> Leg? {
         let corridor = constraint.corridorSigmas * fixSigma + constraint.corridorWidth
         guard distance(to: fix ?? estimate, within: corridor) <= corridor else { return nil }
         return self.constraint(at: estimate, velocity: velocity, within: corridor)
@@ -167,8 +189,8 @@ extension PathConstraint {
     /// LineString/MultiLineString feature.
     ///
     /// - Throws: ``GeoAnchorError/outOfRange(name:value:allowed:)`` when the collection holds no
-    ///   line, and the errors of ``init(lines:crossTrackSigma:corridorSigmas:corridorWidth:)``.
-    public init(geoJSON collection: GeoJSONFeatureCollection, crossTrackSigma: Double = 1.5,
+    ///   line, and the errors of ``init(lines:crossTrackSigma:mapSigma:corridorSigmas:corridorWidth:)``.
+    public init(geoJSON collection: GeoJSONFeatureCollection, crossTrackSigma: Double = 1.5, mapSigma: Double = 0,
                 corridorSigmas: Double = 2, corridorWidth: Double = 3) throws(GeoAnchorError) {
         func lines(of g: GeoJSONGeometry?) -> [[GeodeticCoordinate]] {
             func line(_ ps: [GeoJSONPosition]) -> [GeodeticCoordinate] {
@@ -187,7 +209,7 @@ extension PathConstraint {
         var found = marked.flatMap { lines(of: $0.geometry) }
         if found.isEmpty { found = collection.features.flatMap { lines(of: $0.geometry) } }
         guard !found.isEmpty else { throw .outOfRange(name: "LineString features", value: 0, allowed: .atLeast(1)) }
-        try self.init(lines: found, crossTrackSigma: crossTrackSigma, corridorSigmas: corridorSigmas,
+        try self.init(lines: found, crossTrackSigma: crossTrackSigma, mapSigma: mapSigma, corridorSigmas: corridorSigmas,
                       corridorWidth: corridorWidth)
     }
 }

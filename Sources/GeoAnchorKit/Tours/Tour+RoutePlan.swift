@@ -38,7 +38,7 @@ extension Tour {
     }
 
     /// The tour's path as the position filter's map-aiding constraint (nil without a path).
-    /// - Throws: the errors of ``PathConstraint/init(lines:crossTrackSigma:corridorSigmas:corridorWidth:)``.
+    /// - Throws: the errors of ``PathConstraint/init(lines:crossTrackSigma:mapSigma:corridorSigmas:corridorWidth:)``.
     public func pathConstraint(crossTrackSigma: Double = 1.5) throws(GeoAnchorError) -> PathConstraint? {
         path.count >= 2 ? try PathConstraint(lines: [path], crossTrackSigma: crossTrackSigma) : nil
     }

@@ -36,7 +36,7 @@ public enum GPXReader {
         return out
     }
 
-    /// Reads a GPX file as lines — a walking path for ``PathConstraint/init(lines:crossTrackSigma:corridorSigmas:corridorWidth:)``,
+    /// Reads a GPX file as lines — a walking path for ``PathConstraint/init(lines:crossTrackSigma:mapSigma:corridorSigmas:corridorWidth:)``,
     /// e.g. a tour planned in an outdoor app: each track segment (`trkseg`) is a line of its
     /// points in document order, or, in a file without track points, each route (`rte`). Times
     /// are not needed (planned tracks and routes have none); waypoints are not part of a line.

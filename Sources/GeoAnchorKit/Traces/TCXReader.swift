@@ -49,7 +49,7 @@ public enum TCXReader {
     }
 
     /// The file's tracks as lines — a course's path for ``Tour/init(waypoints:path:radius:)`` or
-    /// ``PathConstraint/init(lines:crossTrackSigma:corridorSigmas:corridorWidth:)``: each `Track`
+    /// ``PathConstraint/init(lines:crossTrackSigma:mapSigma:corridorSigmas:corridorWidth:)``: each `Track`
     /// (of a course, or of an activity's lap) is a line of its trackpoints with a position, in
     /// document order, with `AltitudeMeters` as an MSL height where given (else 0 m above the
     /// ellipsoid: a horizontal position; see ``PathNetwork/init(tcx:options:distance:)`` for

@@ -38,10 +38,11 @@ enum FilteringReport: ReportSection {
             lines += row("\(name), path-aided walking",
                          FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .walking, path: path))
             // A street map instead (GeoRegistrationEvaluation.streetMap: the walk's streets with
-            // crossing, continuing and parallel ones every 80 m; vertices off by σ 2 m, stated 2.5 m):
+            // crossing, continuing and parallel ones every 80 m; vertices off by σ 2 m, stated as
+            // mapSigma 2 m — for the filter √(1.5² + 2²) = 2.5 m across the line):
             // `filter --path town.osm`, where the filter must keep to the street walked.
             if let config = TraceSimulator.Configuration.scenarios[name] {
-                let streets = try GeoRegistrationEvaluation.streetMap(of: config, vertexError: 2, crossTrackSigma: 2.5, seed: 1)
+                let streets = try GeoRegistrationEvaluation.streetMap(of: config, vertexError: 2, crossTrackSigma: 1.5, mapSigma: 2, seed: 1)
                 lines += row("\(name), street map ±2 m",
                              FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .adaptive, path: streets))
             }

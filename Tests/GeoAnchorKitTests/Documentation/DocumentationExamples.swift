@@ -1300,11 +1300,12 @@ struct DocumentationExamples {
         var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
         // --- article begins ---
         let town = try OSMReader.read(url: osmURL)                         // map.osm, or an .osm.pbf extract
-        let streets = try PathConstraint(lines: town.walkablePaths().lines, crossTrackSigma: 2.5)
+        let streets = try PathConstraint(lines: town.walkablePaths().lines, crossTrackSigma: 1.5, mapSigma: 2)
         registration.path = streets                                        // every street the visitor may walk
         // --- article ends ---
         #expect(town.walkablePaths().summary.walkableWays == 16 && streets.lines.count == 16)
         #expect(registration.path?.lines == streets.lines)
+        #expect(registration.path?.mapSigma == 2 && registration.dimension == GeoRegistration.mapDimension)
     }
 
     /// The article's map-aiding block, verbatim, with the tour file the repository ships
@@ -1317,7 +1318,7 @@ struct DocumentationExamples {
         let tourFile = Self.packageRoot.appendingPathComponent("traces/city-walk.geojson")
         // --- article begins ---
         let tour = try GeoJSONFeatureCollection.read(contentsOf: tourFile)
-        // σ covers how far visitors stray from the drawn line *and* how far the line is off.
+        // σ: how far visitors stray from the drawn line (a map's own error: mapSigma).
         let path = try PathConstraint(geoJSON: tour, crossTrackSigma: 2)
         var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0), path: path)
         // … feed tracking samples, fixes and compass readings as above …

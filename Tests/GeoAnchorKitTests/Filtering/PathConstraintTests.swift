@@ -38,6 +38,12 @@ struct PathConstraintTests {
         #expect(throws: GeoAnchorError.outOfRange(name: "crossTrackSigma", value: 0, allowed: .greaterThan(0, unit: "m"))) {
             try PathConstraint(lines: [[a, b]], crossTrackSigma: 0)
         }
+        #expect(throws: GeoAnchorError.outOfRange(name: "mapSigma", value: -1, allowed: .atLeast(0, unit: "m"))) {
+            try PathConstraint(lines: [[a, b]], mapSigma: -1)
+        }
+        #expect(throws: GeoAnchorError.self) { try PathConstraint(lines: [[a, b]], mapSigma: .nan) }
+        #expect(throws: GeoAnchorError.self) { try PathConstraint(lines: [[a, b]], mapSigma: .infinity) }
+        #expect(try PathConstraint(lines: [[a, b]]).mapSigma == 0)
         let empty = GeoJSONFeatureCollection(features: [GeoJSONFeature(geometry: .point(GeoJSONPosition(longitude: 14, latitude: 50)))])
         #expect(throws: GeoAnchorError.outOfRange(name: "LineString features", value: 0, allowed: .atLeast(1))) {
             try PathConstraint(geoJSON: empty)
