@@ -82,8 +82,9 @@ let benchmarks: @Sendable () -> Void = {
 
     // The same with a path whose vertices are off by σ 2 m, stated as PathConstraint.mapSigma: the
     // estimator carries 14 states (the walked segments' offsets and turns) instead of 10, so
-    // every covariance propagation and update costs ≈ (14/10)² as much. Measured: see README
-    // (Anchoring, map aiding).
+    // every covariance propagation and update costs up to (14/10)² as much. Measured (one run,
+    // 2026-11-28): p0 86 iterations/s (2.1 M updates/s), against 112 with the exact tour path
+    // (10 states) and 136 without a path; 85 mallocs per iteration (2 more: the 14-state arrays).
     Benchmark("GeoRegistration with a ±2 m path, mapSigma 2 m: Závist walk (≈ 28k updates)") { benchmark in
         var config = TraceSimulator.Configuration.zavistTour
         config.sensors.duration = 0
