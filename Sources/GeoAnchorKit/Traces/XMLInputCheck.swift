@@ -64,23 +64,60 @@ enum XMLInputCheck {
     /// document declaring UTF-16 without being UTF-16, or an unknown name, is read by libxml2
     /// as UTF-8 without conversion, and an invalid byte in a name then trapped in `XMLParser`
     /// (found by the OSM fuzz target: `encoding="UTF-\u{8F}…"`, and `encoding="UTF-16"` on
-    /// 8-bit text).
+    /// 8-bit text). The declaration must be well-formed (`<?xml version="1.x" encoding="NAME"`)
+    /// and, on Linux, iconv must know the name exactly — a name that merely starts like one
+    /// (`mac-8`, `windows-bUTF…`, found by the KML and TCX fuzz targets) is not converted by
+    /// libxml2 either, and trapped the same way.
     static func declaresOtherEncoding(_ prefix: Data) -> Bool {
         let b = [UInt8](prefix.prefix(256))
         if b.starts(with: [0xFF, 0xFE]) || b.starts(with: [0xFE, 0xFF]) || b.starts(with: [0, 0]) { return true }
         if b.count >= 2, (b[0] == 0x3C && b[1] == 0) || (b[0] == 0 && b[1] == 0x3C) { return true }
-        let head = String(decoding: b, as: UTF8.self)
-        guard head.hasPrefix("<?xml") || head.hasPrefix("\u{FEFF}<?xml"), let end = head.range(of: "?>") else { return false }
-        let decl = head[..<end.lowerBound]
-        guard let e = decl.range(of: "encoding") else { return false }
-        let rest = decl[e.upperBound...].drop { $0 == " " || $0 == "=" || $0 == "\t" }
-        guard let q = rest.first, q == "\"" || q == "'" else { return false }
-        let name = rest.dropFirst().prefix { $0 != q }.lowercased()
-        // XML's EncName: [A-Za-z] ([A-Za-z0-9._] | '-')*.
-        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic,
-              name.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) })
-        else { return false }
-        return Self.convertedEncodingPrefixes.contains { name.hasPrefix($0) }
+        guard let name = declaredEncodingName(b) else { return false }
+        return Self.convertedEncodingPrefixes.contains { name.lowercased().hasPrefix($0) } && iconvConverts(name)
+    }
+
+    /// The encoding name of a well-formed XML declaration at the start of `b` (after an optional
+    /// UTF-8 byte-order mark): `<?xml` S `version` Eq `'1.`digits`'` S `encoding` Eq quoted
+    /// EncName (`[A-Za-z] ([A-Za-z0-9._] | '-')*`), quotes either kind; nil otherwise.
+    static func declaredEncodingName(_ b: [UInt8]) -> String? {
+        var i = b.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A }
+        func skipSpaces() -> Bool { let s = i; while i < b.count && isSpace(b[i]) { i += 1 }; return i > s }
+        func literal(_ s: String) -> Bool {
+            let u = Array(s.utf8)
+            guard b.count - i >= u.count, Array(b[i..<(i + u.count)]) == u else { return false }
+            i += u.count; return true
+        }
+        func equals() -> Bool { _ = skipSpaces(); guard literal("=") else { return false }; _ = skipSpaces(); return true }
+        func quoted(_ valid: (UInt8, Int) -> Bool) -> [UInt8]? {
+            guard i < b.count, b[i] == 0x22 || b[i] == 0x27 else { return nil }
+            let q = b[i]; i += 1
+            let start = i
+            while i < b.count && b[i] != q { guard valid(b[i], i - start) else { return nil }; i += 1 }
+            guard i < b.count, i > start else { return nil }
+            defer { i += 1 }
+            return Array(b[start..<i])
+        }
+        func isLetter(_ c: UInt8) -> Bool { (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c) }
+        func isDigit(_ c: UInt8) -> Bool { (0x30...0x39).contains(c) }
+        guard literal("<?xml"), skipSpaces(), literal("version"), equals(),
+              let version = quoted({ c, k in k < 2 ? c == Array("1.".utf8)[k] : isDigit(c) }), version.count >= 3,
+              skipSpaces(), literal("encoding"), equals(),
+              let name = quoted({ c, k in k == 0 ? isLetter(c) : isLetter(c) || isDigit(c) || c == 0x2E || c == 0x5F || c == 0x2D })
+        else { return nil }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    /// Whether iconv — through which libxml2 converts legacy encodings — knows `name` (always
+    /// true off Linux, where `XMLParser` has no such trap).
+    static func iconvConverts(_ name: String) -> Bool {
+        #if os(Linux)
+        guard let cd = iconv_open("UTF-8", name), cd != iconv_t(bitPattern: -1) else { return false }
+        iconv_close(cd)
+        return true
+        #else
+        return true
+        #endif
     }
 
     /// Lowercased prefixes of the encoding names libxml2 converts (through iconv) into UTF-8.

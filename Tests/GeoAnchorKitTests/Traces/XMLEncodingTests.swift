@@ -44,6 +44,35 @@ struct XMLEncodingTests {
         }
     }
 
+    /// Declarations that only look like a converted encoding — found by the KML and TCX fuzz
+    /// targets (`Fuzz/`): a name that starts like one iconv knows (`mac-8`, `windows-bUTF…`), or
+    /// a malformed declaration around a real name. libxml2 reads them unconverted; an invalid byte
+    /// in a name then trapped `XMLParser` (the whole process). Now they are scanned as UTF-8 and
+    /// refused naming the line; names iconv knows still skip the scan.
+    @Test(arguments: ["gpx", "kml", "osm"])
+    func lookalikeEncodingsAreScanned(root: String) throws {
+        let declarations = [#"<?xml version="1.0" encoding="mac-8"?>"#, #"<?xml version="1.0" encoding="windows-bUTFaining"?>"#,
+                            #"<?xml versioibm3.0" encoding="windows-1250"?>"#, #"<?xml version="2.0" encoding="ISO-8859-1"?>"#,
+                            #"<?xml version="1.0" encoding="latin-forty"?>"#]
+        for decl in declarations {
+            var d = Data((decl + "\n").utf8)
+            d += Self.document([], root: root).drop { $0 != 0x0A }.dropFirst()
+            #expect {
+                switch root {
+                case "gpx": _ = try GPXReader.read(data: d, source: "t.gpx", onFix: { _ in })
+                case "kml": _ = try KMLReader.read(data: d, source: "t.kml", onFix: { _ in })
+                default: _ = try OSMReader.read(data: d, source: "t.osm")
+                }
+            } throws: { e in
+                (e as? TraceFormatError).map { $0.message.hasPrefix("not valid UTF-8") && $0.line == 2 } ?? false
+            }
+        }
+        #expect(XMLInputCheck.declaredEncodingName(Array(#"<?xml version='1.1'  encoding = "Shift_JIS" ?>"#.utf8)) == "Shift_JIS")
+        #expect(XMLInputCheck.declaresOtherEncoding(Data(#"<?xml version="1.0" encoding="windows-1250"?>"#.utf8)))
+        #expect(XMLInputCheck.declaresOtherEncoding(Data(#"<?xml version="1.0" encoding="ISO-8859-2"?>"#.utf8)))
+        #expect(!XMLInputCheck.declaresOtherEncoding(Data(#"<?xml version="1.0" encoding="mac-8"?>"#.utf8)))
+    }
+
     @Test func windows1250IsConverted() throws {
         var d = Data("<?xml version=\"1.0\" encoding=\"windows-1250\"?>\n<gpx version=\"1.1\"><wpt lat=\"48.81\" lon=\"14.31\"><name>".utf8)
         d += Data([0xC8]) + Data("esk".utf8) + Data([0xFD]) + Data(" Krumlov</name></wpt></gpx>\n".utf8)
