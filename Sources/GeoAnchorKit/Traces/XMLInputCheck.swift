@@ -186,6 +186,8 @@ enum XMLInputCheck {
     /// Checks a document in memory.
     static func check(data: Data, source: String, format: Format) throws(TraceFormatError) {
         try refuseEntityDeclarations(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source, format: format)
+        var pi = EmptyInstructionScanner(prefix: data)
+        if let found = data.withUnsafeBytes({ pi.feed($0) }) { throw emptyInstructionError(source, found) }
         guard !declaresOtherEncoding(data) else { return }
         var v = Validator()
         let bad = data.withUnsafeBytes { v.feed($0) } ?? v.unfinished
@@ -199,13 +201,102 @@ enum XMLInputCheck {
         defer { try? h.close() }
         var chunk = (try? h.read(upToCount: chunkSize)) ?? Data()
         try refuseEntityDeclarations(chunk, complete: chunk.count < doctypeScanLimit, source: url.path, format: format)
-        guard !declaresOtherEncoding(chunk) else { return }
-        var v = Validator()
+        var pi = EmptyInstructionScanner(prefix: chunk)
+        var v: Validator? = declaresOtherEncoding(chunk) ? nil : Validator()
         while !chunk.isEmpty {
-            if let bad = chunk.withUnsafeBytes({ v.feed($0) }) { throw error(url.path, bad, format.name) }
+            if let found = chunk.withUnsafeBytes({ pi.feed($0) }) { throw emptyInstructionError(url.path, found) }
+            if v != nil, let bad = chunk.withUnsafeBytes({ v!.feed($0) }) { throw error(url.path, bad, format.name) }
             chunk = (try? h.read(upToCount: chunkSize)) ?? Data()
         }
-        if let bad = v.unfinished { throw error(url.path, bad, format.name) }
+        if let bad = v?.unfinished { throw error(url.path, bad, format.name) }
+    }
+
+    static func emptyInstructionError(_ source: String, _ found: (line: Int, target: String)) -> TraceFormatError {
+        TraceFormatError(source: source, line: found.line,
+                         message: "a processing instruction without data, <?\(found.target)?>, is not accepted (the XML parser on Linux crashes on one); remove it or give it data")
+    }
+
+    /// Finds a processing instruction without data (`<?name?>`) outside comments and CDATA
+    /// sections, in one pass over a document's bytes fed in chunks. libxml2 hands such an
+    /// instruction's data to `XMLParser` as a null pointer, on which swift-corelibs-foundation
+    /// crashes (a segmentation fault: the whole process) — found by the TCX fuzz target, a
+    /// 5-byte file `<?t?>` stopped `geobench convert`. UTF-16 and UTF-32 documents (by their
+    /// byte-order mark or a zero byte beside the first `<`) are read as code units; other
+    /// encodings byte by byte (ASCII-compatible: `<`, `?` and `>` are never part of a
+    /// multibyte character in them).
+    struct EmptyInstructionScanner {
+        enum State { case text, lt, piStart, piTarget, piTargetQuestion, piBody, piBodyQuestion, bang, comment, cdata }
+        var state = State.text
+        var line = 1
+        var target: [UInt8] = []
+        var bang: [UInt8] = []
+        /// The last two characters inside a comment or CDATA section (for `-->` and `]]>`).
+        var last: (UInt8, UInt8) = (0, 0)
+        /// Bytes per code unit (1, 2 or 4), big-endian or not, and the unit being assembled.
+        let width: Int, bigEndian: Bool
+        var unit: UInt32 = 0, unitBytes = 0
+
+        init(prefix: Data) {
+            let b = [UInt8](prefix.prefix(4))
+            if b.starts(with: [0, 0, 0xFE, 0xFF]) || (b.count == 4 && b[0] == 0 && b[1] == 0 && b[2] == 0 && b[3] == 0x3C) { width = 4; bigEndian = true }
+            else if b.starts(with: [0xFF, 0xFE, 0, 0]) || b.starts(with: [0x3C, 0, 0, 0]) { width = 4; bigEndian = false }
+            else if b.starts(with: [0xFE, 0xFF]) || b.starts(with: [0, 0x3C]) { width = 2; bigEndian = true }
+            else if b.starts(with: [0xFF, 0xFE]) || b.starts(with: [0x3C, 0]) { width = 2; bigEndian = false }
+            else { width = 1; bigEndian = false }
+        }
+
+        /// Feeds bytes; returns the line and target of the first empty instruction, nil if none yet.
+        mutating func feed(_ bytes: UnsafeRawBufferPointer) -> (line: Int, target: String)? {
+            for byte in bytes {
+                if width == 1 {
+                    if let found = step(byte) { return found }
+                    continue
+                }
+                unit = bigEndian ? unit << 8 | UInt32(byte) : unit | UInt32(byte) << (8 * UInt32(unitBytes))
+                unitBytes += 1
+                guard unitBytes == width else { continue }
+                let c: UInt8 = unit < 0x80 ? UInt8(unit) : 0x80   // any non-ASCII character is a name character here
+                unit = 0; unitBytes = 0
+                if let found = step(c) { return found }
+            }
+            return nil
+        }
+
+        mutating func step(_ c: UInt8) -> (line: Int, target: String)? {
+            if c == 0x0A { line += 1 }
+            let space = c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A
+            switch state {
+            case .text: if c == 0x3C { state = .lt }
+            case .lt:
+                switch c {
+                case 0x3F: state = .piStart; target.removeAll(keepingCapacity: true)
+                case 0x21: state = .bang; bang.removeAll(keepingCapacity: true)
+                case 0x3C: break
+                default: state = .text
+                }
+            case .piStart, .piTarget:
+                if c == 0x3F { state = state == .piStart ? .piBody : .piTargetQuestion }
+                else if space || c == 0x3E { state = .piBody }
+                else { state = .piTarget; if target.count < 40 { target.append(c) } }
+            case .piTargetQuestion:
+                if c == 0x3E { return (line, String(decoding: target, as: UTF8.self)) }
+                state = c == 0x3F ? .piBodyQuestion : .piBody
+            case .piBody: if c == 0x3F { state = .piBodyQuestion }
+            case .piBodyQuestion: state = c == 0x3E ? .text : c == 0x3F ? .piBodyQuestion : .piBody
+            case .bang:
+                bang.append(c)
+                if bang == Array("--".utf8) { state = .comment; last = (0, 0) }
+                else if bang == Array("[CDATA[".utf8) { state = .cdata; last = (0, 0) }
+                else if !Array("--".utf8).starts(with: bang) && !Array("[CDATA[".utf8).starts(with: bang) { state = c == 0x3C ? .lt : .text }
+            case .comment:
+                if c == 0x3E && last == (0x2D, 0x2D) { state = .text }
+                last = (last.1, c)
+            case .cdata:
+                if c == 0x3E && last == (0x5D, 0x5D) { state = .text }
+                last = (last.1, c)
+            }
+            return nil
+        }
     }
 }
 

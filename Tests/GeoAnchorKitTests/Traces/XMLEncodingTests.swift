@@ -73,6 +73,57 @@ struct XMLEncodingTests {
         #expect(!XMLInputCheck.declaresOtherEncoding(Data(#"<?xml version="1.0" encoding="mac-8"?>"#.utf8)))
     }
 
+    /// A processing instruction without data (`<?t?>`, legal XML) made libxml2 hand `XMLParser`
+    /// a null pointer, on which it crashed — a segmentation fault, the whole process (found by
+    /// the TCX fuzz target: the 5-byte file `<?t?>`). Refused before parsing, naming its line,
+    /// wherever it stands (prolog, content, after the root, UTF-16, in a file past the first
+    /// 1 MiB chunk); the same text inside a comment or CDATA section is not an instruction, and
+    /// instructions with data are parsed as before.
+    @Test(arguments: ["gpx", "kml", "tcx", "osm"])
+    func emptyProcessingInstructionsAreRefused(root: String) throws {
+        let open = ["gpx": #"<gpx version="1.1">"#, "kml": "<kml>", "tcx": "<TrainingCenterDatabase>", "osm": #"<osm version="0.6">"#][root]!
+        let close = ["gpx": "</gpx>", "kml": "</kml>", "tcx": "</TrainingCenterDatabase>", "osm": "</osm>"][root]!
+        func read(_ d: Data) throws {
+            switch root {
+            case "gpx": _ = try GPXReader.read(data: d, source: "t", onFix: { _ in })
+            case "kml": _ = try KMLReader.read(data: d, source: "t", onFix: { _ in })
+            case "tcx": _ = try TCXReader.read(data: d, source: "t", onFix: { _ in })
+            default: _ = try OSMReader.read(data: d, source: "t")
+            }
+        }
+        func refused(_ d: Data, line: Int, target: String = "t") {
+            #expect { try read(d) } throws: { e in
+                guard let e = e as? TraceFormatError else { return false }
+                return e.line == line && e.message.hasPrefix("a processing instruction without data, <?\(target)?>")
+            }
+        }
+        refused(Data("<?t?>".utf8), line: 1)
+        refused(Data("<?xml version=\"1.0\"?>\n<?xml-stylesheet?>\n\(open)\(close)\n".utf8), line: 2, target: "xml-stylesheet")
+        refused(Data("<?xml version=\"1.0\"?>\n\(open)\n\n<?t?>\(close)\n".utf8), line: 4)
+        refused(Data("\(open)\(close)\n<!-- a -- b --><?t?>".utf8), line: 2)
+        var utf16 = Data([0xFF, 0xFE])
+        for u in "<?xml version=\"1.0\" encoding=\"UTF-16\"?>\n<?t?>\n\(open)\(close)\n".utf16 { utf16 += Data([UInt8(u & 0xFF), UInt8(u >> 8)]) }
+        refused(utf16, line: 2)
+        // Not instructions without data: in a comment, in CDATA, with data (xml-stylesheet).
+        let fine = "<?xml version=\"1.0\"?>\n<!-- <?t?> --><?xml-stylesheet href=\"a.xsl\"?>\(open)<!--x--><?p data?>\(close)\n"
+        #expect(throws: Never.self) { try read(Data(fine.utf8)) }
+        if root == "kml" {
+            let cdata = "<kml><Placemark><description><![CDATA[ <?t?> ]]></description><Point><coordinates>14,50</coordinates></Point></Placemark></kml>"
+            #expect(throws: Never.self) { try read(Data(cdata.utf8)) }
+        }
+        // A file read in 1 MiB chunks, the instruction straddling the first chunk's end.
+        if root == "gpx" {
+            var text = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">\n"
+            text += String(repeating: " ", count: XMLInputCheck.chunkSize - text.utf8.count - 2) + "<?t?></gpx>\n"
+            let url = FileManager.default.temporaryDirectory.appendingPathComponent("pi-\(UUID().uuidString).gpx")
+            defer { try? FileManager.default.removeItem(at: url) }
+            try Data(text.utf8).write(to: url)
+            #expect { _ = try GPXReader.read(url: url, onFix: { _ in }) } throws: { e in
+                (e as? TraceFormatError)?.line == 3 && (e as? TraceFormatError)?.source == url.path
+            }
+        }
+    }
+
     @Test func windows1250IsConverted() throws {
         var d = Data("<?xml version=\"1.0\" encoding=\"windows-1250\"?>\n<gpx version=\"1.1\"><wpt lat=\"48.81\" lon=\"14.31\"><name>".utf8)
         d += Data([0xC8]) + Data("esk".utf8) + Data([0xFD]) + Data(" Krumlov</name></wpt></gpx>\n".utf8)
