@@ -12,7 +12,8 @@ import PackageDescription
 // geobench with -sanitize=fuzzer, which has no fuzz entry point. lld: gold crashes on these links.
 // Adding a parser: one line in `parsers` below and one file Sources/Fuzz<Name>/main.swift that
 // calls `FuzzSupport.main { data in … }` with the parsing (see FuzzGeoJSON).
-let parsers = ["NMEA", "GPX", "CSVTrace", "GeoJSON", "TSPLIB", "GTX", "WMM", "Tour", "OSM"]
+let parsers = ["NMEA", "GPX", "CSVTrace", "GeoJSON", "TSPLIB", "GTX", "WMM", "Tour", "OSM",
+               "KML", "TCX", "FIT", "UBX", "RINEX", "GnssLogger", "DEM"]
 
 let package = Package(
     name: "GeoAnchorKitFuzz",

@@ -216,22 +216,22 @@ enum XMLInputCheck {
                          message: "a processing instruction without data, <?\(found.target)?>, is not accepted (the XML parser on Linux crashes on one); remove it or give it data")
     }
 
-    /// Finds a processing instruction without data (`<?name?>`) outside comments and CDATA
-    /// sections, in one pass over a document's bytes fed in chunks. libxml2 hands such an
-    /// instruction's data to `XMLParser` as a null pointer, on which swift-corelibs-foundation
-    /// crashes (a segmentation fault: the whole process) — found by the TCX fuzz target, a
-    /// 5-byte file `<?t?>` stopped `geobench convert`. UTF-16 and UTF-32 documents (by their
-    /// byte-order mark or a zero byte beside the first `<`) are read as code units; other
-    /// encodings byte by byte (ASCII-compatible: `<`, `?` and `>` are never part of a
-    /// multibyte character in them).
+    /// Finds a processing instruction without data (`<?name?>`) anywhere in a document, in one
+    /// pass over its bytes fed in chunks. libxml2 hands such an instruction's data to
+    /// `XMLParser` as a null pointer, on which swift-corelibs-foundation crashes (a segmentation
+    /// fault: the whole process) — found by the TCX fuzz target, a 5-byte file `<?t?>` stopped
+    /// `geobench convert`. The text is refused even inside a comment or CDATA section: after a
+    /// malformed declaration or comment, libxml2's error recovery reaches instructions a
+    /// well-formedness-minded scan would skip (the fuzz target's second find), and a literal
+    /// `<?name?>` in a GPS file's comment is rarer than a crash is bad. UTF-16 and UTF-32
+    /// documents (by their byte-order mark or a zero byte beside the first `<`) are read as
+    /// code units; other encodings byte by byte (ASCII-compatible: `<`, `?` and `>` are never
+    /// part of a multibyte character in them).
     struct EmptyInstructionScanner {
-        enum State { case text, lt, piStart, piTarget, piTargetQuestion, piBody, piBodyQuestion, bang, comment, cdata }
+        enum State { case text, lt, piStart, piTarget, piTargetQuestion }
         var state = State.text
         var line = 1
         var target: [UInt8] = []
-        var bang: [UInt8] = []
-        /// The last two characters inside a comment or CDATA section (for `-->` and `]]>`).
-        var last: (UInt8, UInt8) = (0, 0)
         /// Bytes per code unit (1, 2 or 4), big-endian or not, and the unit being assembled.
         let width: Int, bigEndian: Bool
         var unit: UInt32 = 0, unitBytes = 0
@@ -264,36 +264,19 @@ enum XMLInputCheck {
 
         mutating func step(_ c: UInt8) -> (line: Int, target: String)? {
             if c == 0x0A { line += 1 }
-            let space = c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A
             switch state {
-            case .text: if c == 0x3C { state = .lt }
-            case .lt:
-                switch c {
-                case 0x3F: state = .piStart; target.removeAll(keepingCapacity: true)
-                case 0x21: state = .bang; bang.removeAll(keepingCapacity: true)
-                case 0x3C: break
-                default: state = .text
-                }
+            case .text, .lt:
+                state = c == 0x3C ? .lt : (state == .lt && c == 0x3F) ? .piStart : .text
+                if state == .piStart { target.removeAll(keepingCapacity: true) }
             case .piStart, .piTarget:
-                if c == 0x3F { state = state == .piStart ? .piBody : .piTargetQuestion }
-                else if space || c == 0x3E { state = .piBody }
+                let space = c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A
+                if c == 0x3F && state == .piTarget { state = .piTargetQuestion }
+                else if c == 0x3C { state = .lt }
+                else if space || c == 0x3E || c == 0x3F { state = .text }
                 else { state = .piTarget; if target.count < 40 { target.append(c) } }
             case .piTargetQuestion:
                 if c == 0x3E { return (line, String(decoding: target, as: UTF8.self)) }
-                state = c == 0x3F ? .piBodyQuestion : .piBody
-            case .piBody: if c == 0x3F { state = .piBodyQuestion }
-            case .piBodyQuestion: state = c == 0x3E ? .text : c == 0x3F ? .piBodyQuestion : .piBody
-            case .bang:
-                bang.append(c)
-                if bang == Array("--".utf8) { state = .comment; last = (0, 0) }
-                else if bang == Array("[CDATA[".utf8) { state = .cdata; last = (0, 0) }
-                else if !Array("--".utf8).starts(with: bang) && !Array("[CDATA[".utf8).starts(with: bang) { state = c == 0x3C ? .lt : .text }
-            case .comment:
-                if c == 0x3E && last == (0x2D, 0x2D) { state = .text }
-                last = (last.1, c)
-            case .cdata:
-                if c == 0x3E && last == (0x5D, 0x5D) { state = .text }
-                last = (last.1, c)
+                state = c == 0x3C ? .lt : .text
             }
             return nil
         }
