@@ -10,6 +10,8 @@ import PackageDescription
 //
 // One product at a time (--product): building everything would also link the root package's
 // geobench with -sanitize=fuzzer, which has no fuzz entry point. lld: gold crashes on these links.
+// Seeds: Corpus/<target> (the repository's own fixtures; GnssLogger a synthetic log); add a directory
+// of ../shared/data files as a further seed directory after it for real-world inputs.
 // Adding a parser: one line in `parsers` below and one file Sources/Fuzz<Name>/main.swift that
 // calls `FuzzSupport.main { data in … }` with the parsing (see FuzzGeoJSON).
 let parsers = ["NMEA", "GPX", "CSVTrace", "GeoJSON", "TSPLIB", "GTX", "WMM", "Tour", "OSM",
