@@ -14,6 +14,28 @@ func czechPoints(_ n: Int, seed: UInt64) -> [(id: Int, latitude: Double, longitu
     return (0..<n).map { ($0, rng.uniform(48.5, 51.1), rng.uniform(12.1, 18.9)) }
 }
 
+/// Registers a geo-registration benchmark: one iteration feeds the whole simulated Závist walk
+/// (seed 1, no sensors) to a new `GeoRegistration` with the path `path(config)` gives (nil: none),
+/// created in the loop as an app creates it per session.
+func geoRegistrationBenchmark(_ name: String, path: @escaping @Sendable (TraceSimulator.Configuration) throws -> PathConstraint?) {
+    Benchmark(name) { benchmark in
+        var config = TraceSimulator.Configuration.zavistTour
+        config.sensors.duration = 0
+        let sim = try TraceSimulator(config: config, seed: 1).run()
+        let streams = GeoRegistrationSimulator(seed: 1).run(truth: sim.truth)
+        let p = try path(config)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            var reg = GeoRegistration(path: p)
+            var fi = 0, ci = 0
+            for t in streams.tracking {
+                try reg.update(tracking: t, fixes: sim.raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci)
+            }
+            blackHole(reg.estimate)
+        }
+    }
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput, .mallocCountTotal],
                                            maxDuration: .seconds(3), maxIterations: 1_000)
@@ -42,42 +64,15 @@ let benchmarks: @Sendable () -> Void = {
     // iteration feeds a whole simulated Závist walk (≈ 22k tracking samples at 10 Hz, ≈ 2.1k
     // fixes, ≈ 4.4k compass readings); updates/s = (tracking + fixes) × iterations / wall time.
     // Measured: p0 154 iterations/s (4.3 M updates/s), 34 mallocs per iteration (none per update).
-    Benchmark("GeoRegistration: Závist walk, 10 Hz tracking + 1 Hz fixes + 2 Hz compass (≈ 28k updates)") { benchmark in
-        var config = TraceSimulator.Configuration.zavistTour
-        config.sensors.duration = 0
-        let sim = try TraceSimulator(config: config, seed: 1).run()
-        let streams = GeoRegistrationSimulator(seed: 1).run(truth: sim.truth)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            var reg = GeoRegistration()
-            var fi = 0, ci = 0
-            for t in streams.tracking {
-                try reg.update(tracking: t, fixes: sim.raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci)
-            }
-            blackHole(reg.estimate)
-        }
-    }
+    geoRegistrationBenchmark("GeoRegistration: Závist walk, 10 Hz tracking + 1 Hz fixes + 2 Hz compass (≈ 28k updates)") { _ in nil }
 
     // The same walk with map aiding (GeoRegistration(path:)): a cross-track constraint after each
     // fix, the path's segments in PathConstraint's grid (one creation per iteration, in the loop
     // as an app would create it per session). Measured: p0 127 iterations/s (3.1 M updates/s)
     // against 150 without the path in the same run; 83 mallocs per iteration (49 more, all the
     // path's grid in the session frame, built at the first fix).
-    Benchmark("GeoRegistration with the tour path: Závist walk (≈ 28k updates)") { benchmark in
-        var config = TraceSimulator.Configuration.zavistTour
-        config.sensors.duration = 0
-        let sim = try TraceSimulator(config: config, seed: 1).run()
-        let streams = GeoRegistrationSimulator(seed: 1).run(truth: sim.truth)
-        let path = try GeoRegistrationEvaluation.drawnPath(of: config)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            var reg = GeoRegistration(path: path)
-            var fi = 0, ci = 0
-            for t in streams.tracking {
-                try reg.update(tracking: t, fixes: sim.raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci)
-            }
-            blackHole(reg.estimate)
-        }
+    geoRegistrationBenchmark("GeoRegistration with the tour path: Závist walk (≈ 28k updates)") {
+        try GeoRegistrationEvaluation.drawnPath(of: $0)
     }
 
     // The same with a path whose vertices are off by σ 2 m, stated as PathConstraint.mapSigma: the
@@ -85,21 +80,8 @@ let benchmarks: @Sendable () -> Void = {
     // every covariance propagation and update costs up to (14/10)² as much. Measured (one run,
     // 2026-11-28): p0 86 iterations/s (2.1 M updates/s), against 112 with the exact tour path
     // (10 states) and 136 without a path; 85 mallocs per iteration (2 more: the 14-state arrays).
-    Benchmark("GeoRegistration with a ±2 m path, mapSigma 2 m: Závist walk (≈ 28k updates)") { benchmark in
-        var config = TraceSimulator.Configuration.zavistTour
-        config.sensors.duration = 0
-        let sim = try TraceSimulator(config: config, seed: 1).run()
-        let streams = GeoRegistrationSimulator(seed: 1).run(truth: sim.truth)
-        let path = try GeoRegistrationEvaluation.drawnPath(of: config, vertexError: 2, crossTrackSigma: 1.5, mapSigma: 2, seed: 1)
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            var reg = GeoRegistration(path: path)
-            var fi = 0, ci = 0
-            for t in streams.tracking {
-                try reg.update(tracking: t, fixes: sim.raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci)
-            }
-            blackHole(reg.estimate)
-        }
+    geoRegistrationBenchmark("GeoRegistration with a ±2 m path, mapSigma 2 m: Závist walk (≈ 28k updates)") {
+        try GeoRegistrationEvaluation.drawnPath(of: $0, vertexError: 2, crossTrackSigma: 1.5, mapSigma: 2, seed: 1)
     }
 
     Benchmark("k-nearest k=10 among 1M points (1,000 queries)") { benchmark in
