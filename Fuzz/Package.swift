@@ -15,7 +15,7 @@ import PackageDescription
 // Adding a parser: one line in `parsers` below and one file Sources/Fuzz<Name>/main.swift that
 // calls `FuzzSupport.main { data in … }` with the parsing (see FuzzGeoJSON).
 let parsers = ["NMEA", "GPX", "CSVTrace", "GeoJSON", "TSPLIB", "GTX", "WMM", "Tour", "OSM",
-               "KML", "TCX", "FIT", "UBX", "RINEX", "GnssLogger", "DEM"]
+               "KML", "TCX", "FIT", "UBX", "RINEX", "GnssLogger", "DEM", "Archive"]
 
 let package = Package(
     name: "GeoAnchorKitFuzz",
