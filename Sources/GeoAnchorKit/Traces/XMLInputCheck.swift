@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 
 /// Checks made on an XML document (GPX, KML) before Foundation's `XMLParser` sees it, in one
-/// pass over a file: entity declarations (``refuseEntityDeclarations(_:complete:source:format:)``)
+/// pass over a file: entity, attribute-list and notation declarations (``refuseDeclarations(_:complete:source:format:)``)
 /// and invalid UTF-8.
 ///
 /// **Invalid UTF-8.** On Linux, swift-corelibs-foundation's `XMLParser` traps (stops the whole
@@ -33,17 +33,24 @@ enum XMLInputCheck {
     /// and GPS devices and GPSBabel write none, so a `<!ENTITY` in the DOCTYPE's internal subset is
     /// a ``TraceFormatError``; a DOCTYPE without one (or the five predefined entities `&amp;` …)
     /// is accepted. External entities are never resolved (`shouldResolveExternalEntities = false`).
+    ///
+    /// Attribute-list and notation declarations (`<!ATTLIST`, `<!NOTATION`) are refused too:
+    /// libxml2 hands `XMLParser` a null pointer for an attribute without a default
+    /// (`#IMPLIED`, `#REQUIRED`) or a notation without a public identifier, and
+    /// swift-corelibs-foundation crashes on it (a segmentation fault, the whole process: a
+    /// 50-byte GPX `<!DOCTYPE gpx [<!ATTLIST gpx a CDATA #IMPLIED>]><gpx/>` stopped `geobench`).
+    /// None of GPX, KML, TCX or OSM XML needs either.
     /// - Parameter prefix: the first ``doctypeScanLimit`` bytes of the file (or all of it).
     /// - Parameter complete: whether `prefix` is the whole file.
     /// - Parameter format: the document's format and root element (GPX `gpx`, KML `kml`), for
     ///   the messages and the end of the DOCTYPE.
-    static func refuseEntityDeclarations(_ prefix: Data, complete: Bool, source: String, format: Format) throws(TraceFormatError) {
+    static func refuseDeclarations(_ prefix: Data, complete: Bool, source: String, format: Format) throws(TraceFormatError) {
         guard let doctype = prefix.firstRange(of: Data("<!DOCTYPE".utf8)) else { return }
         let rest = prefix[doctype.upperBound...]
-        if let e = rest.firstRange(of: Data("<!ENTITY".utf8)) {
-            let line = prefix[..<e.lowerBound].reduce(into: 1) { n, b in if b == 10 { n += 1 } }
-            throw TraceFormatError(source: source, line: line,
-                message: "XML entity declarations are not accepted in \(format.name) (an entity can expand a small file into gigabytes)")
+        let found = ["ENTITY", "ATTLIST", "NOTATION"].compactMap { d in rest.firstRange(of: Data("<!\(d)".utf8)).map { ($0.lowerBound, d) } }.min { $0.0 < $1.0 }
+        if let (at, kind) = found {
+            let line = prefix[..<at].reduce(into: 1) { n, b in if b == 10 { n += 1 } }
+            throw scanError(source, (line, "!" + kind), format)
         }
         // The DOCTYPE may continue past the scanned prefix: without having seen the root element
         // we cannot tell that it declares no entity.
@@ -185,9 +192,9 @@ enum XMLInputCheck {
 
     /// Checks a document in memory.
     static func check(data: Data, source: String, format: Format) throws(TraceFormatError) {
-        try refuseEntityDeclarations(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source, format: format)
+        try refuseDeclarations(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source, format: format)
         var pi = EmptyInstructionScanner(prefix: data)
-        if let found = data.withUnsafeBytes({ pi.feed($0) }) { throw emptyInstructionError(source, found) }
+        if let found = data.withUnsafeBytes({ pi.feed($0) }) { throw scanError(source, found, format) }
         guard !declaresOtherEncoding(data) else { return }
         var v = Validator()
         let bad = data.withUnsafeBytes { v.feed($0) } ?? v.unfinished
@@ -200,20 +207,28 @@ enum XMLInputCheck {
         guard let h = try? FileHandle(forReadingFrom: url) else { return }
         defer { try? h.close() }
         var chunk = (try? h.read(upToCount: chunkSize)) ?? Data()
-        try refuseEntityDeclarations(chunk, complete: chunk.count < doctypeScanLimit, source: url.path, format: format)
+        try refuseDeclarations(chunk, complete: chunk.count < doctypeScanLimit, source: url.path, format: format)
         var pi = EmptyInstructionScanner(prefix: chunk)
         var v: Validator? = declaresOtherEncoding(chunk) ? nil : Validator()
         while !chunk.isEmpty {
-            if let found = chunk.withUnsafeBytes({ pi.feed($0) }) { throw emptyInstructionError(url.path, found) }
+            if let found = chunk.withUnsafeBytes({ pi.feed($0) }) { throw scanError(url.path, found, format) }
             if v != nil, let bad = chunk.withUnsafeBytes({ v!.feed($0) }) { throw error(url.path, bad, format.name) }
             chunk = (try? h.read(upToCount: chunkSize)) ?? Data()
         }
         if let bad = v?.unfinished { throw error(url.path, bad, format.name) }
     }
 
-    static func emptyInstructionError(_ source: String, _ found: (line: Int, target: String)) -> TraceFormatError {
-        TraceFormatError(source: source, line: found.line,
-                         message: "a processing instruction without data, <?\(found.target)?>, is not accepted (the XML parser on Linux crashes on one); remove it or give it data")
+    /// The error for what ``EmptyInstructionScanner`` found: an instruction without data, or a
+    /// declaration (`!ENTITY` …) with ``refuseDeclarations(_:complete:source:format:)``'s message.
+    static func scanError(_ source: String, _ found: (line: Int, target: String), _ format: Format) -> TraceFormatError {
+        let message: String
+        switch found.target {
+        case "!ENTITY": message = "XML entity declarations are not accepted in \(format.name) (an entity can expand a small file into gigabytes)"
+        case "!ATTLIST", "!NOTATION":
+            message = "XML \(found.target == "!ATTLIST" ? "attribute-list" : "notation") declarations are not accepted in \(format.name) (the XML parser on Linux crashes on some; \(format.name) needs none)"
+        default: message = "a processing instruction without data, <?\(found.target)?>, is not accepted (the XML parser on Linux crashes on one); remove it or give it data"
+        }
+        return TraceFormatError(source: source, line: found.line, message: message)
     }
 
     /// Finds a processing instruction without data (`<?name?>`) anywhere in a document, in one
@@ -228,7 +243,11 @@ enum XMLInputCheck {
     /// code units; other encodings byte by byte (ASCII-compatible: `<`, `?` and `>` are never
     /// part of a multibyte character in them).
     struct EmptyInstructionScanner {
-        enum State { case text, lt, piStart, piTarget, piTargetQuestion }
+        enum State { case text, lt, piStart, piTarget, piTargetQuestion, bang }
+        /// Declarations found anywhere (not only in the first MiB's DOCTYPE, which
+        /// ``refuseDeclarations(_:complete:source:format:)`` reads: a prolog comment over 1 MiB
+        /// hid one, and UTF-16 text hid them from that byte search). Reported with a `!` target.
+        static let declarations = ["ENTITY", "ATTLIST", "NOTATION"].map { Array($0.utf8) }
         var state = State.text
         var line = 1
         var target: [UInt8] = []
@@ -266,8 +285,12 @@ enum XMLInputCheck {
             if c == 0x0A { line += 1 }
             switch state {
             case .text, .lt:
-                state = c == 0x3C ? .lt : (state == .lt && c == 0x3F) ? .piStart : .text
-                if state == .piStart { target.removeAll(keepingCapacity: true) }
+                state = c == 0x3C ? .lt : (state == .lt && c == 0x3F) ? .piStart : (state == .lt && c == 0x21) ? .bang : .text
+                if state == .piStart || state == .bang { target.removeAll(keepingCapacity: true) }
+            case .bang:
+                target.append(c)
+                if Self.declarations.contains(target) { return (line, "!" + String(decoding: target, as: UTF8.self)) }
+                if !Self.declarations.contains(where: { $0.starts(with: target) }) { state = c == 0x3C ? .lt : .text }
             case .piStart, .piTarget:
                 let space = c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A
                 if c == 0x3F && state == .piTarget { state = .piTargetQuestion }
