@@ -24,20 +24,24 @@ struct XMLEncodingTests {
         return d
     }
 
+    /// Reads `d` with the reader of `root` (gpx, kml, tcx, osm) — the four XML readers share
+    /// the checks these tests exercise.
+    static func read(_ d: Data, as root: String) throws {
+        switch root {
+        case "gpx": _ = try GPXReader.read(data: d, source: "t", onFix: { _ in })
+        case "kml": _ = try KMLReader.read(data: d, source: "t", onFix: { _ in })
+        case "tcx": _ = try TCXReader.read(data: d, source: "t", onFix: { _ in })
+        default: _ = try OSMReader.read(data: d, source: "t")
+        }
+    }
+
     @Test(arguments: ["gpx", "kml", "osm"])
     func misdeclaredEncodingsAreScanned(root: String) throws {
         let names: [[UInt8]] = [Array("UTF-16".utf8), Array("UTF-".utf8) + [UInt8](repeating: 0x8F, count: 40) + Array("8".utf8),
                                 Array("FOO".utf8), Array("UTF-8x".utf8)]
         for name in names {
             let d = Self.document(name, root: root)
-            func read() throws {
-                switch root {
-                case "gpx": _ = try GPXReader.read(data: d, source: "t.gpx", onFix: { _ in })
-                case "kml": _ = try KMLReader.read(data: d, source: "t.kml", onFix: { _ in })
-                default: _ = try OSMReader.read(data: d, source: "t.osm")
-                }
-            }
-            #expect { try read() } throws: { e in
+            #expect { try Self.read(d, as: root) } throws: { e in
                 guard let e = e as? TraceFormatError else { return false }
                 return e.message.hasPrefix("not valid UTF-8") && e.line == (name.contains(0x8F) ? 1 : 2)   // the bad name itself is on line 1
             }
@@ -57,13 +61,7 @@ struct XMLEncodingTests {
         for decl in declarations {
             var d = Data((decl + "\n").utf8)
             d += Self.document([], root: root).drop { $0 != 0x0A }.dropFirst()
-            #expect {
-                switch root {
-                case "gpx": _ = try GPXReader.read(data: d, source: "t.gpx", onFix: { _ in })
-                case "kml": _ = try KMLReader.read(data: d, source: "t.kml", onFix: { _ in })
-                default: _ = try OSMReader.read(data: d, source: "t.osm")
-                }
-            } throws: { e in
+            #expect { try Self.read(d, as: root) } throws: { e in
                 (e as? TraceFormatError).map { $0.message.hasPrefix("not valid UTF-8") && $0.line == 2 } ?? false
             }
         }
@@ -84,14 +82,7 @@ struct XMLEncodingTests {
     func emptyProcessingInstructionsAreRefused(root: String) throws {
         let open = ["gpx": #"<gpx version="1.1">"#, "kml": "<kml>", "tcx": "<TrainingCenterDatabase>", "osm": #"<osm version="0.6">"#][root]!
         let close = ["gpx": "</gpx>", "kml": "</kml>", "tcx": "</TrainingCenterDatabase>", "osm": "</osm>"][root]!
-        func read(_ d: Data) throws {
-            switch root {
-            case "gpx": _ = try GPXReader.read(data: d, source: "t", onFix: { _ in })
-            case "kml": _ = try KMLReader.read(data: d, source: "t", onFix: { _ in })
-            case "tcx": _ = try TCXReader.read(data: d, source: "t", onFix: { _ in })
-            default: _ = try OSMReader.read(data: d, source: "t")
-            }
-        }
+        func read(_ d: Data) throws { try Self.read(d, as: root) }
         func refused(_ d: Data, line: Int, target: String = "t") {
             #expect { try read(d) } throws: { e in
                 guard let e = e as? TraceFormatError else { return false }
@@ -131,14 +122,7 @@ struct XMLEncodingTests {
     func dtdDeclarationsThatCrashedAreRefused(root: String) throws {
         let tag = ["gpx": "gpx", "kml": "kml", "tcx": "TrainingCenterDatabase", "osm": "osm"][root]!
         func read(_ text: String) throws { try read(Data(text.utf8)) }
-        func read(_ d: Data) throws {
-            switch root {
-            case "gpx": _ = try GPXReader.read(data: d, source: "t", onFix: { _ in })
-            case "kml": _ = try KMLReader.read(data: d, source: "t", onFix: { _ in })
-            case "tcx": _ = try TCXReader.read(data: d, source: "t", onFix: { _ in })
-            default: _ = try OSMReader.read(data: d, source: "t")
-            }
-        }
+        func read(_ d: Data) throws { try Self.read(d, as: root) }
         for (decl, word) in [("<!ATTLIST \(tag) a CDATA #IMPLIED>", "attribute-list"), ("<!ATTLIST \(tag) a CDATA #REQUIRED>", "attribute-list"),
                              ("<!NOTATION n SYSTEM \"\">", "notation"), ("<!NOTATION n PUBLIC \"p\">", "notation")] {
             #expect { try read("<?xml version=\"1.0\"?>\n<!DOCTYPE \(tag) [\n\(decl)\n]>\n<\(tag)/>\n") } throws: { e in
