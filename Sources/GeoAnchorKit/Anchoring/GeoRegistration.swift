@@ -77,7 +77,7 @@ public struct GeoRegistration: Sendable {
             localPath = path.flatMap { p in reference.map { p.local(in: $0) } }
             pathResidualMean = .zero; pathReleased = false; lastPathFixTime = -.infinity; lastPathTime = -.infinity
             // The slots' segment indices belong to the old path.
-            setDimension(path.map { $0.mapSigma > 0 } == true ? Self.mapDimension : Self.baseDimension)
+            setDimension(Self.dimension(for: path))
             for k in 0..<2 where dimension > Self.iM { clearMapSlot(k) }
         }
     }
@@ -109,6 +109,8 @@ public struct GeoRegistration: Sendable {
     @usableFromInline static let iE = 0, iN = 1, iU = 2, iPsi = 3, iS = 4, iW = 5, iBE = 6, iBN = 7, iBU = 8, iBC = 9, iM = 10
     /// The number of states without and with the map slots.
     static let baseDimension = 10, mapDimension = 14
+    /// The number of states `path` needs: the map slots only when it states a drawing error.
+    static func dimension(for path: PathConstraint?) -> Int { (path?.mapSigma ?? 0) > 0 ? mapDimension : baseDimension }
     /// State mean (ψ, ω and the compass bias in radians, ω in rad/s; map offsets in m, map turns
     /// in radians).
     var x = [Double](repeating: 0, count: 10)
@@ -179,7 +181,7 @@ public struct GeoRegistration: Sendable {
         self.path = path
         self.configuration = configuration
         configurationError = Self.error(of: configuration)
-        if path.map({ $0.mapSigma > 0 }) == true { setDimension(Self.mapDimension) }
+        setDimension(Self.dimension(for: path))   // didSet does not run in an initializer
     }
 
     static func error(of c: GeoRegistrationConfiguration) -> GeoAnchorError? {
