@@ -3,9 +3,9 @@ import Foundation
 import FoundationXML
 #endif
 
-/// Checks made on an XML document (GPX, KML) before Foundation's `XMLParser` sees it, in one
-/// pass over a file: entity, attribute-list and notation declarations (``refuseDeclarations(_:complete:source:format:)``)
-/// and invalid UTF-8.
+/// Checks made on an XML document (GPX, KML, TCX, OSM) before Foundation's `XMLParser` sees it,
+/// in one pass over a file: markup the parser expands or crashes on (``RefusedMarkupScanner``),
+/// an unbounded DOCTYPE (``refuseLongDoctype(_:complete:source:format:)``) and invalid UTF-8.
 ///
 /// **Invalid UTF-8.** On Linux, swift-corelibs-foundation's `XMLParser` traps (stops the whole
 /// process) when libxml2 hands it an element or attribute name that is not valid UTF-8 — one
@@ -25,36 +25,17 @@ enum XMLInputCheck {
     /// must come before the root element, and GPX and KML need none.
     static let doctypeScanLimit = 1 << 20
 
-    /// Refuses XML entity declarations before parsing.
-    ///
-    /// An internal entity referenced many times (or entities nesting other entities, the "billion
-    /// laughs") makes the XML parser expand gigabytes from a file of kilobytes; `XMLParser` has no
-    /// expansion budget that works on every platform. GPX (1.0, 1.1) defines no entities of its own
-    /// and GPS devices and GPSBabel write none, so a `<!ENTITY` in the DOCTYPE's internal subset is
-    /// a ``TraceFormatError``; a DOCTYPE without one (or the five predefined entities `&amp;` …)
-    /// is accepted. External entities are never resolved (`shouldResolveExternalEntities = false`).
-    ///
-    /// Attribute-list and notation declarations (`<!ATTLIST`, `<!NOTATION`) are refused too:
-    /// libxml2 hands `XMLParser` a null pointer for an attribute without a default
-    /// (`#IMPLIED`, `#REQUIRED`) or a notation without a public identifier, and
-    /// swift-corelibs-foundation crashes on it (a segmentation fault, the whole process: a
-    /// 50-byte GPX `<!DOCTYPE gpx [<!ATTLIST gpx a CDATA #IMPLIED>]><gpx/>` stopped `geobench`).
-    /// None of GPX, KML, TCX or OSM XML needs either.
+    /// Refuses a DOCTYPE that does not end within the first ``doctypeScanLimit`` bytes (the
+    /// root element not seen there): GPX, KML, TCX and OSM XML need none, and an unbounded one is
+    /// no GPS file. The declarations a DOCTYPE may hold are refused by ``RefusedMarkupScanner``
+    /// wherever they stand.
     /// - Parameter prefix: the first ``doctypeScanLimit`` bytes of the file (or all of it).
     /// - Parameter complete: whether `prefix` is the whole file.
     /// - Parameter format: the document's format and root element (GPX `gpx`, KML `kml`), for
-    ///   the messages and the end of the DOCTYPE.
-    static func refuseDeclarations(_ prefix: Data, complete: Bool, source: String, format: Format) throws(TraceFormatError) {
-        guard let doctype = prefix.firstRange(of: Data("<!DOCTYPE".utf8)) else { return }
-        let rest = prefix[doctype.upperBound...]
-        let found = ["ENTITY", "ATTLIST", "NOTATION"].compactMap { d in rest.firstRange(of: Data("<!\(d)".utf8)).map { ($0.lowerBound, d) } }.min { $0.0 < $1.0 }
-        if let (at, kind) = found {
-            let line = prefix[..<at].reduce(into: 1) { n, b in if b == 10 { n += 1 } }
-            throw scanError(source, (line, "!" + kind), format)
-        }
-        // The DOCTYPE may continue past the scanned prefix: without having seen the root element
-        // we cannot tell that it declares no entity.
-        if !complete && rest.firstRange(of: Data("<\(format.root)".utf8)) == nil {
+    ///   the message and the end of the DOCTYPE.
+    static func refuseLongDoctype(_ prefix: Data, complete: Bool, source: String, format: Format) throws(TraceFormatError) {
+        guard !complete, let doctype = prefix.firstRange(of: Data("<!DOCTYPE".utf8)) else { return }
+        if prefix[doctype.upperBound...].firstRange(of: Data("<\(format.root)".utf8)) == nil {
             throw TraceFormatError(source: source, line: nil,
                 message: "the DOCTYPE declaration is longer than \(doctypeScanLimit) bytes (\(format.name) needs none)")
         }
@@ -192,9 +173,9 @@ enum XMLInputCheck {
 
     /// Checks a document in memory.
     static func check(data: Data, source: String, format: Format) throws(TraceFormatError) {
-        try refuseDeclarations(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source, format: format)
-        var pi = EmptyInstructionScanner(prefix: data)
-        if let found = data.withUnsafeBytes({ pi.feed($0) }) { throw scanError(source, found, format) }
+        var markup = RefusedMarkupScanner(prefix: data)
+        if let found = data.withUnsafeBytes({ markup.feed($0) }) { throw scanError(source, found, format) }
+        try refuseLongDoctype(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source, format: format)
         guard !declaresOtherEncoding(data) else { return }
         var v = Validator()
         let bad = data.withUnsafeBytes { v.feed($0) } ?? v.unfinished
@@ -207,19 +188,20 @@ enum XMLInputCheck {
         guard let h = try? FileHandle(forReadingFrom: url) else { return }
         defer { try? h.close() }
         var chunk = (try? h.read(upToCount: chunkSize)) ?? Data()
-        try refuseDeclarations(chunk, complete: chunk.count < doctypeScanLimit, source: url.path, format: format)
-        var pi = EmptyInstructionScanner(prefix: chunk)
+        var markup = RefusedMarkupScanner(prefix: chunk)
         var v: Validator? = declaresOtherEncoding(chunk) ? nil : Validator()
+        var first = true
         while !chunk.isEmpty {
-            if let found = chunk.withUnsafeBytes({ pi.feed($0) }) { throw scanError(url.path, found, format) }
+            if let found = chunk.withUnsafeBytes({ markup.feed($0) }) { throw scanError(url.path, found, format) }
+            if first { try refuseLongDoctype(chunk, complete: chunk.count < doctypeScanLimit, source: url.path, format: format); first = false }
             if v != nil, let bad = chunk.withUnsafeBytes({ v!.feed($0) }) { throw error(url.path, bad, format.name) }
             chunk = (try? h.read(upToCount: chunkSize)) ?? Data()
         }
         if let bad = v?.unfinished { throw error(url.path, bad, format.name) }
     }
 
-    /// The error for what ``EmptyInstructionScanner`` found: an instruction without data, or a
-    /// declaration (`!ENTITY` …) with ``refuseDeclarations(_:complete:source:format:)``'s message.
+    /// The error for what ``RefusedMarkupScanner`` found: an instruction without data, or a
+    /// declaration (`!ENTITY` …).
     static func scanError(_ source: String, _ found: (line: Int, target: String), _ format: Format) -> TraceFormatError {
         let message: String
         switch found.target {
@@ -231,8 +213,24 @@ enum XMLInputCheck {
         return TraceFormatError(source: source, line: found.line, message: message)
     }
 
-    /// Finds a processing instruction without data (`<?name?>`) anywhere in a document, in one
-    /// pass over its bytes fed in chunks. libxml2 hands such an instruction's data to
+    /// Finds the markup refused before parsing, anywhere in a document, in one pass over its
+    /// bytes fed in chunks: entity, attribute-list and notation declarations, and a processing
+    /// instruction without data.
+    ///
+    /// **Entities.** An internal entity referenced many times (or entities nesting other
+    /// entities, the "billion laughs") makes the XML parser expand gigabytes from a file of
+    /// kilobytes; `XMLParser` has no expansion budget that works on every platform. GPX, KML,
+    /// TCX and OSM XML define no entities of their own and GPS devices and GPSBabel write none,
+    /// so `<!ENTITY` is refused; the five predefined entities (`&amp;` …) are fine. External
+    /// entities are never resolved (`shouldResolveExternalEntities = false`).
+    ///
+    /// **Attribute lists and notations.** libxml2 hands `XMLParser` a null pointer for an
+    /// attribute without a default (`#IMPLIED`, `#REQUIRED`) or a notation without a public
+    /// identifier, and swift-corelibs-foundation crashes on it (a segmentation fault, the whole
+    /// process: a 50-byte GPX `<!DOCTYPE gpx [<!ATTLIST gpx a CDATA #IMPLIED>]><gpx/>`
+    /// stopped `geobench`). None of the formats needs either.
+    ///
+    /// **Instructions without data** (`<?name?>`). libxml2 hands such an instruction's data to
     /// `XMLParser` as a null pointer, on which swift-corelibs-foundation crashes (a segmentation
     /// fault: the whole process) — found by the TCX fuzz target, a 5-byte file `<?t?>` stopped
     /// `geobench convert`. The text is refused even inside a comment or CDATA section: after a
@@ -242,11 +240,11 @@ enum XMLInputCheck {
     /// documents (by their byte-order mark or a zero byte beside the first `<`) are read as
     /// code units; other encodings byte by byte (ASCII-compatible: `<`, `?` and `>` are never
     /// part of a multibyte character in them).
-    struct EmptyInstructionScanner {
+    struct RefusedMarkupScanner {
         enum State { case text, lt, piStart, piTarget, piTargetQuestion, bang }
-        /// Declarations found anywhere (not only in the first MiB's DOCTYPE, which
-        /// ``refuseDeclarations(_:complete:source:format:)`` reads: a prolog comment over 1 MiB
-        /// hid one, and UTF-16 text hid them from that byte search). Reported with a `!` target.
+        /// The declarations refused, found anywhere (a search of the first MiB's DOCTYPE alone
+        /// missed one after a 1 MiB prolog comment, and all of them in UTF-16 text). Reported
+        /// with a `!` target.
         static let declarations = ["ENTITY", "ATTLIST", "NOTATION"].map { Array($0.utf8) }
         var state = State.text
         var line = 1
@@ -264,7 +262,8 @@ enum XMLInputCheck {
             else { width = 1; bigEndian = false }
         }
 
-        /// Feeds bytes; returns the line and target of the first empty instruction, nil if none yet.
+        /// Feeds bytes; returns the line and target (`!ENTITY` … for a declaration) of the first
+        /// refused markup, nil if none yet.
         mutating func feed(_ bytes: UnsafeRawBufferPointer) -> (line: Int, target: String)? {
             for byte in bytes {
                 if width == 1 {
