@@ -37,14 +37,16 @@ extension GeoRegistration {
         guard let ref = reference else { return }
         propagate(to: fix.time)
         // The slow error's variance follows the reported accuracy (e.g. entering a canyon).
-        let slow = c.gnssCorrelatedFraction * sigma
-        for i in Self.iBE...Self.iBN where p[i * n + i] < slow * slow { p[i * n + i] = slow * slow }
+        let (short, long) = c.gnssCorrelatedSigmas(sigma)
+        for i in Self.iBE...Self.iBN where p[i * n + i] < short * short { p[i * n + i] = short * short }
+        for i in Self.iLE...Self.iLN where p[i * n + i] < long * long { p[i * n + i] = long * long }
         let white2 = sigma * sigma * Swift.max(0.05, 1 - c.gnssCorrelatedFraction * c.gnssCorrelatedFraction)
         let z = ref.enu(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: h0 ?? ref.origin.height)
-        let nuE = z.east - x[Self.iE] - x[Self.iBE], nuN = z.north - x[Self.iN] - x[Self.iBN]
-        let hE = Row(Self.iE, 1, Self.iBE, 1), hN = Row(Self.iN, 1, Self.iBN, 1)
+        // A fix observes position + the GNSS error's short and long parts.
+        let nuE = z.east - x[Self.iE] - x[Self.iBE] - x[Self.iLE], nuN = z.north - x[Self.iN] - x[Self.iBN] - x[Self.iLN]
+        let hE = Row(Self.iE, 1, Self.iBE, 1, Self.iLE, 1), hN = Row(Self.iN, 1, Self.iBN, 1, Self.iLN, 1)
         let s11 = innovationVariance(hE, white2), s22 = innovationVariance(hN, white2)
-        let s12 = p[Self.iE * n + Self.iN] + p[Self.iE * n + Self.iBN] + p[Self.iBE * n + Self.iN] + p[Self.iBE * n + Self.iBN]
+        let s12 = covariance(hE, hN)
         let d2 = Self.normalizedSquare(nuE, nuN, s11, s22, s12)
         if d2 > c.fixGate {
             consecutiveRejections += 1
@@ -65,7 +67,7 @@ extension GeoRegistration {
         }
         summary.fixesUsed += 1
         scalarUpdate(hE, innovation: nuE, variance: white2)
-        let nuN2 = z.north - x[Self.iN] - x[Self.iBN]
+        let nuN2 = z.north - x[Self.iN] - x[Self.iBN] - x[Self.iLN]
         scalarUpdate(hN, innovation: nuN2, variance: white2)
         if h0 != nil {
             let sv = (fix.verticalAccuracy.flatMap { $0 > 0 && $0.isFinite ? $0 : nil } ?? 1.7 * sigma * CircularError.halfWidth68PerSigma)
@@ -286,8 +288,9 @@ extension GeoRegistration {
         p[Self.iS * n + Self.iS] = c.scaleSigma * c.scaleSigma
         let w = c.yawDriftRateSigma * rad / 60
         p[Self.iW * n + Self.iW] = w * w
-        let b = c.gnssCorrelatedFraction * sigma
-        p[Self.iBE * n + Self.iBE] = b * b; p[Self.iBN * n + Self.iBN] = b * b; p[Self.iBU * n + Self.iBU] = 2.5 * b * b
+        let b = c.gnssCorrelatedFraction * sigma, (short, long) = c.gnssCorrelatedSigmas(sigma)
+        p[Self.iBE * n + Self.iBE] = short * short; p[Self.iBN * n + Self.iBN] = short * short; p[Self.iBU * n + Self.iBU] = 2.5 * b * b
+        p[Self.iLE * n + Self.iLE] = long * long; p[Self.iLN * n + Self.iLN] = long * long
         p[Self.iBC * n + Self.iBC] = (c.compassBiasSigma * rad) * (c.compassBiasSigma * rad)
         if let prior = c.frameHeadingSigma, let s = lastSample {
             // The frame claims to be north-aligned (its nominal north is true north ± prior).
@@ -325,7 +328,9 @@ extension GeoRegistration {
         let duration = alignment.last!.time - first.time
         let f = c.gnssCorrelatedFraction
         let white2 = sigma * sigma * (1 - f * f) / r2
-        let slow2 = f * f * sigma * sigma * Swift.min(1, duration / c.gnssCorrelationTime) / (r2 / m)
+        let stretches = (1 - c.gnssLongShare) * Swift.min(1, duration / c.gnssCorrelationTime)
+            + c.gnssLongShare * Swift.min(1, duration / c.gnssLongCorrelationTime)
+        let slow2 = f * f * sigma * sigma * stretches / (r2 / m)
         let sigmaPsi = 1.5 * (white2 + slow2).squareRoot()
         if headingKnown {
             let diff = Angle.difference(from: x[Self.iPsi] * Angle.degreesPerRadian, to: psi * Angle.degreesPerRadian) * Angle.radiansPerDegree
@@ -351,7 +356,7 @@ extension GeoRegistration {
         }
         do {
             pos /= m
-            x[Self.iE] = pos.x - x[Self.iBE]; x[Self.iN] = pos.y - x[Self.iBN]
+            x[Self.iE] = pos.x - x[Self.iBE] - x[Self.iLE]; x[Self.iN] = pos.y - x[Self.iBN] - x[Self.iLN]
             for i in Self.iE...Self.iN {
                 for j in 0..<n { p[i * n + j] = 0; p[j * n + i] = 0 }
                 p[i * n + i] = sigma * sigma

@@ -242,6 +242,21 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// Fraction of the reported fix σ (68 % radius / 1.5096) that is slow (correlated); the
     /// white part is `√(1 − f²)` of it.
     public var gnssCorrelatedFraction = 0.7
+    /// Correlation time (s) of the GNSS error's long-lived part: multipath along a street,
+    /// atmosphere and orbit errors outlast ``gnssCorrelationTime`` (phones differ; the estimator
+    /// cannot know which one it has, so it carries both timescales).
+    public var gnssLongCorrelationTime = 120.0
+    /// Share of the correlated horizontal variance `(f σ)²` that is long-lived
+    /// (``gnssLongCorrelationTime``); the rest decorrelates in ``gnssCorrelationTime``. 0: one
+    /// timescale.
+    public var gnssLongShare = 0.2
+
+    /// The horizontal GNSS error's correlated σ per axis (m) for a fix of σ `sigma`: its short
+    /// part (``gnssCorrelationTime``) and its long part (``gnssLongCorrelationTime``).
+    func gnssCorrelatedSigmas(_ sigma: Double) -> (short: Double, long: Double) {
+        let c = gnssCorrelatedFraction * sigma
+        return (c * (1 - gnssLongShare).squareRoot(), c * gnssLongShare.squareRoot())
+    }
     /// Fix σ floor, meters per axis (a reported accuracy of 0 is not trusted).
     public var minimumFixSigma = 0.8
     /// A fix without a horizontal accuracy but with an HDOP gets σ = HDOP × this / √2 per axis
@@ -413,6 +428,8 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
         let noiseAndGates: [(String, Double, ValueRange)] = [
             ("gnssCorrelationTime", gnssCorrelationTime, positiveSeconds),
             ("gnssCorrelatedFraction", gnssCorrelatedFraction, .closed(0, 1)),
+            ("gnssLongCorrelationTime", gnssLongCorrelationTime, positiveSeconds),
+            ("gnssLongShare", gnssLongShare, .closed(0, 1)),
             ("minimumFixSigma", minimumFixSigma, fixSigma),
             ("userEquivalentRangeError", userEquivalentRangeError, fixSigma),
             ("fixGate", fixGate, .greaterThan(0)),

@@ -4,13 +4,16 @@ import Foundation
 /// (visual-inertial odometry), GNSS fixes and, optionally, a compass, landmark sightings and
 /// external geo poses. Feed it in time order; read ``estimate`` after any sample.
 ///
-/// **Model** (an extended Kalman filter, 10 states): the device's East-North-Up position about
+/// **Model** (an extended Kalman filter, 12 states): the device's East-North-Up position about
 /// the first fix, the true heading ψ of the session frame's nominal north, the tracking's scale
 /// error s and yaw drift rate ω, the GNSS error's slow part per axis (first-order Gauss–Markov,
-/// ``GeoRegistrationConfiguration/gnssCorrelationTime``) and the compass bias. Each tracking
+/// ``GeoRegistrationConfiguration/gnssCorrelationTime``) and, horizontally, its long-lived part
+/// (``GeoRegistrationConfiguration/gnssLongCorrelationTime``, ``GeoRegistrationConfiguration/gnssLongShare``:
+/// phones differ in how long their errors persist, and a model with one timescale is
+/// overconfident on the ones slower than it), and the compass bias. Each tracking
 /// step Δ (session frame) moves the device by `(1 + s) R(ψ) Δ` — odometry, so yaw and scale may
 /// drift along the walk instead of assuming one rigid offset — while ψ advances by `ω dt` plus a
-/// random walk. A fix observes position + slow error; a compass reading observes
+/// random walk. A fix observes position + both GNSS error parts; a compass reading observes
 /// `yaw + ψ + bias`. The heading becomes observable from the walk itself: the tracked path must
 /// be turned by ψ to match the fixes.
 ///
@@ -67,7 +70,7 @@ public struct GeoRegistration: Sendable {
     /// (``GeoRegistrationConfiguration/pathCheckSigmas``). Its ``PathConstraint/crossTrackSigma``
     /// is how far the walker strays from the drawn line, its ``PathConstraint/mapSigma`` how far
     /// the drawn vertices are off (digitizing): with it the walked segment's offset and turn are
-    /// estimated (four more states while such a path is set), so a misdrawn segment cannot make
+    /// estimated (four more states while such a path is set, 16 in all), so a misdrawn segment cannot make
     /// the heading more certain than its drawn direction is. A path stated tighter than it is
     /// turns the heading with its own errors.
     /// May be set at any time (a tour chosen after the AR session started; nil ends map aiding);
@@ -106,17 +109,19 @@ public struct GeoRegistration: Sendable {
 
     // State indices. iM is the first of the map-error slots — two (offset, turn) pairs, see
     // ``mapSlots`` — present only while the path states a drawing error (``PathConstraint/mapSigma``).
-    @usableFromInline static let iE = 0, iN = 1, iU = 2, iPsi = 3, iS = 4, iW = 5, iBE = 6, iBN = 7, iBU = 8, iBC = 9, iM = 10
+    // iLE, iLN: the GNSS error's long-lived part (``GeoRegistrationConfiguration/gnssLongCorrelationTime``).
+    @usableFromInline static let iE = 0, iN = 1, iU = 2, iPsi = 3, iS = 4, iW = 5, iBE = 6, iBN = 7, iBU = 8, iBC = 9,
+                                  iLE = 10, iLN = 11, iM = 12
     /// The number of states without and with the map slots.
-    static let baseDimension = 10, mapDimension = 14
+    static let baseDimension = 12, mapDimension = 16
     /// The number of states `path` needs: the map slots only when it states a drawing error.
     static func dimension(for path: PathConstraint?) -> Int { (path?.mapSigma ?? 0) > 0 ? mapDimension : baseDimension }
     /// State mean (ψ, ω and the compass bias in radians, ω in rad/s; map offsets in m, map turns
     /// in radians).
-    var x = [Double](repeating: 0, count: 10)
+    var x = [Double](repeating: 0, count: baseDimension)
     /// Covariance, row-major `dimension`².
-    var p = [Double](repeating: 0, count: 100)
-    /// The number of states: 10, or 14 with the map slots (the covariance work grows with its
+    var p = [Double](repeating: 0, count: baseDimension * baseDimension)
+    /// The number of states: 12, or 16 with the map slots (the covariance work grows with its
     /// square, so the slots exist only when a path needs them).
     var dimension: Int { x.count }
     /// The path segments whose drawing error (``PathConstraint/mapSigma``) the two map slots hold
@@ -358,6 +363,7 @@ public struct GeoRegistration: Sendable {
         let c = configuration, n = dimension
         let scale = 1 + x[Self.iS]
         let phiB = Foundation.exp(-T / c.gnssCorrelationTime)
+        let phiL = Foundation.exp(-T / c.gnssLongCorrelationTime)
         let phiC = Foundation.exp(-T / c.compassBiasTime)
         // P = F P Fᵀ in place, F = I except: rows E, N gain the odometry's dependence on ψ, s, ω
         // (when the heading is known), row U on s, row ψ on ω (T), and the GNSS and compass bias
@@ -366,7 +372,8 @@ public struct GeoRegistration: Sendable {
         // the lower triangle is the upper one mirrored, so the result is a dense F P Fᵀ's bit for bit.
         let rowE = SIMD3(scale * accPsi.x, accA.x, scale * accOmega.x)
         let rowN = SIMD3(scale * accPsi.y, accA.y, scale * accOmega.y)
-        let bias = SIMD4(phiB, phiB, phiB, phiC)
+        // Decay of states iBE…iLN (GNSS short part E, N, U, compass bias, GNSS long part E, N).
+        let bias = SIMD8(phiB, phiB, phiB, phiC, phiL, phiL, 1, 1)
         p.withUnsafeMutableBufferPointer { q in
             // Left: P ← F P (rows).
             for j in 0..<n {
@@ -376,7 +383,7 @@ public struct GeoRegistration: Sendable {
                 }
                 if accUp != 0 { q[Self.iU * n + j] += accUp * q[Self.iS * n + j] }
                 if headingKnown && T != 0 { q[Self.iPsi * n + j] += T * q[Self.iW * n + j] }
-                for k in 0..<4 { q[(Self.iBE + k) * n + j] *= bias[k] }
+                for k in 0..<6 { q[(Self.iBE + k) * n + j] *= bias[k] }
             }
             // Right: P ← P Fᵀ (columns), upper triangle.
             for i in 0..<n {
@@ -386,11 +393,11 @@ public struct GeoRegistration: Sendable {
                 }
                 if accUp != 0 && i <= Self.iU { q[i * n + Self.iU] += q[i * n + Self.iS] * accUp }
                 if headingKnown && T != 0 && i <= Self.iPsi { q[i * n + Self.iPsi] += q[i * n + Self.iW] * T }
-                for k in 0..<4 where i <= Self.iBE + k { q[i * n + Self.iBE + k] *= bias[k] }
+                for k in 0..<6 where i <= Self.iBE + k { q[i * n + Self.iBE + k] *= bias[k] }
             }
             for i in 0..<n { for j in (i + 1)..<n { q[j * n + i] = q[i * n + j] } }
         }
-        for k in 0..<4 { x[Self.iBE + k] *= bias[k] }
+        for k in 0..<6 { x[Self.iBE + k] *= bias[k] }
         // Process noise.
         let dist = accDistance
         let rad = Angle.radiansPerDegree
@@ -409,9 +416,13 @@ public struct GeoRegistration: Sendable {
         }
         p[Self.iU * n + Self.iU] += qPos
         p[Self.iS * n + Self.iS] += c.scaleNoisePerRootMeter * c.scaleNoisePerRootMeter * dist
-        let sb = configuration.gnssCorrelatedFraction * lastGnssSigma
-        let qb = sb * sb * (1 - phiB * phiB)
-        p[Self.iBE * n + Self.iBE] += qb; p[Self.iBN * n + Self.iBN] += qb; p[Self.iBU * n + Self.iBU] += 2.5 * qb
+        let (short, long) = c.gnssCorrelatedSigmas(lastGnssSigma)
+        let qb = short * short * (1 - phiB * phiB), ql = long * long * (1 - phiL * phiL)
+        p[Self.iBE * n + Self.iBE] += qb; p[Self.iBN * n + Self.iBN] += qb
+        p[Self.iLE * n + Self.iLE] += ql; p[Self.iLN * n + Self.iLN] += ql
+        // The vertical has one slow part (its whole correlated error, short τ).
+        let sv = c.gnssCorrelatedFraction * lastGnssSigma
+        p[Self.iBU * n + Self.iBU] += 2.5 * sv * sv * (1 - phiB * phiB)
         let sc = c.compassBiasSigma * rad
         p[Self.iBC * n + Self.iBC] += sc * sc * (1 - phiC * phiC)
         accA = .zero; accPsi = .zero; accOmega = .zero; accUp = 0; accDistance = 0
@@ -477,9 +488,12 @@ public struct GeoRegistration: Sendable {
     }
 
     /// Innovation variance `H P Hᵀ + r`.
-    func innovationVariance(_ h: Row, _ r: Double) -> Double {
-        var s = r
-        for k in 0..<h.count { for l in 0..<h.count { s += h.coefficients[k] * h.coefficients[l] * p[h.indices[k] * dimension + h.indices[l]] } }
+    func innovationVariance(_ h: Row, _ r: Double) -> Double { r + covariance(h, h) }
+
+    /// Covariance of two measurement rows' predictions, `H₁ P H₂ᵀ`.
+    func covariance(_ h1: Row, _ h2: Row) -> Double {
+        var s = 0.0
+        for k in 0..<h1.count { for l in 0..<h2.count { s += h1.coefficients[k] * h2.coefficients[l] * p[h1.indices[k] * dimension + h2.indices[l]] } }
         return s
     }
 
@@ -489,7 +503,7 @@ public struct GeoRegistration: Sendable {
     @discardableResult
     mutating func scalarUpdate(_ h: Row, innovation nu: Double, variance r: Double) -> Bool {
         let n = dimension
-        // P Hᵀ: up to fourteen values on the stack (a measurement update allocates nothing);
+        // P Hᵀ: up to sixteen values on the stack (a measurement update allocates nothing);
         // the buffers unchecked, their size being n (x) and n² (p) by construction.
         return withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.mapDimension) { ph in
             p.withUnsafeMutableBufferPointer { q in
