@@ -45,10 +45,10 @@ import Foundation
 /// observes ψ directly, free of the fixes' slow position error.
 ///
 /// *Accuracy* (simulated walks with ground truth, `GeoRegistrationTests`, README): heading error
-/// p95 after 100 m walked 1.1–2.1° in open country, 1.3–3.7° in urban canyons (48 walks); position
-/// p95 0.28–0.77 × the raw fixes'; see the README table for figures per scenario. With the
+/// p95 after 100 m walked 1.0–1.9° in open country, 1.3–3.8° in urban canyons (48 walks); position
+/// p95 0.25–0.73 × the raw fixes'; see the README table for figures per scenario. With the
 /// exact tour path and a walker straying 1.5 m from it, the heading target (≤ 1.5° with
-/// compass, ≤ 2.0° without) is met on 47 of the 48 walks (33 without the path).
+/// compass, ≤ 2.0° without) is met on 45 of the 48 walks (35 without the path).
 /// *Speed*: a tracking sample costs a few rotations; the covariance is propagated once per
 /// measurement, and at least every 1.5 s while none arrives (so the reported σ grows during a
 /// GNSS dropout) (Benchmarks/Anchoring, `geo-registration`).
