@@ -171,15 +171,14 @@ enum XMLInputCheck {
         return stream
     }
 
-    /// Checks a document in memory.
+    /// Checks a document in memory (in ``chunkSize`` slices, as a file is read).
     static func check(data: Data, source: String, format: Format) throws(TraceFormatError) {
-        var markup = RefusedMarkupScanner(prefix: data)
-        if let found = data.withUnsafeBytes({ markup.feed($0) }) { throw scanError(source, found, format) }
-        try refuseLongDoctype(data.prefix(doctypeScanLimit), complete: data.count <= doctypeScanLimit, source: source, format: format)
-        guard !declaresOtherEncoding(data) else { return }
-        var v = Validator()
-        let bad = data.withUnsafeBytes { v.feed($0) } ?? v.unfinished
-        if let bad { throw error(source, bad, format.name) }
+        var offset = data.startIndex
+        try check(source: source, format: format) {
+            let end = data.index(offset, offsetBy: Swift.min(chunkSize, data.endIndex - offset))
+            defer { offset = end }
+            return data[offset..<end]
+        }
     }
 
     /// Checks a file, reading it once in chunks (memory does not grow with the file). An
@@ -187,17 +186,26 @@ enum XMLInputCheck {
     static func check(url: URL, format: Format) throws(TraceFormatError) {
         guard let h = try? FileHandle(forReadingFrom: url) else { return }
         defer { try? h.close() }
-        var chunk = (try? h.read(upToCount: chunkSize)) ?? Data()
+        try check(source: url.path, format: format) { (try? h.read(upToCount: chunkSize)) ?? Data() }
+    }
+
+    /// The one check of a document given as consecutive chunks (`next` returns an empty chunk at
+    /// the end; the first is at most ``chunkSize`` bytes, the DOCTYPE scan's prefix): refused
+    /// markup anywhere, a DOCTYPE longer than the first chunk, UTF-8 unless the document declares
+    /// an encoding libxml2 converts.
+    static func check(source: String, format: Format, next: () -> Data) throws(TraceFormatError) {
+        var chunk = next()
         var markup = RefusedMarkupScanner(prefix: chunk)
         var v: Validator? = declaresOtherEncoding(chunk) ? nil : Validator()
         var first = true
         while !chunk.isEmpty {
-            if let found = chunk.withUnsafeBytes({ markup.feed($0) }) { throw scanError(url.path, found, format) }
-            if first { try refuseLongDoctype(chunk, complete: chunk.count < doctypeScanLimit, source: url.path, format: format); first = false }
-            if v != nil, let bad = chunk.withUnsafeBytes({ v!.feed($0) }) { throw error(url.path, bad, format.name) }
-            chunk = (try? h.read(upToCount: chunkSize)) ?? Data()
+            let following = next()
+            if let found = chunk.withUnsafeBytes({ markup.feed($0) }) { throw scanError(source, found, format) }
+            if first { try refuseLongDoctype(chunk, complete: following.isEmpty, source: source, format: format); first = false }
+            if v != nil, let bad = chunk.withUnsafeBytes({ v!.feed($0) }) { throw error(source, bad, format.name) }
+            chunk = following
         }
-        if let bad = v?.unfinished { throw error(url.path, bad, format.name) }
+        if let bad = v?.unfinished { throw error(source, bad, format.name) }
     }
 
     /// The error for what ``RefusedMarkupScanner`` found: an instruction without data, or a
