@@ -154,6 +154,43 @@ struct XMLEncodingTests {
         }
     }
 
+    /// A document in memory (a decompressed .gpx.gz) and the same bytes in a file pass the one
+    /// chunked check alike: the same error (message and line) or none, for problems in the first
+    /// and in the second 1 MiB chunk, a DOCTYPE longer than the first chunk, and a file of exactly
+    /// one chunk with an unclosed DOCTYPE (complete: left to the parser). Reference: the
+    /// expected line of each problem as written below.
+    @Test func memoryAndFileAreCheckedAlike() throws {
+        let size = XMLInputCheck.chunkSize
+        func padded(_ head: String, to length: Int, _ tail: Data) -> Data {
+            var d = Data(head.utf8)
+            d += Data(repeating: 0x20, count: Swift.max(0, length - d.count - tail.count))
+            return d + tail
+        }
+        let open = "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\">\n<!--"
+        let cases: [(name: String, data: Data, line: Int?)] = [
+            ("valid, two chunks", padded(open, to: size + 100, Data("-->\n</gpx>\n".utf8)), nil),
+            ("<?t?> in chunk 2", padded(open, to: size + 100, Data("-->\n<?t?></gpx>\n".utf8)), 4),
+            ("bad UTF-8 in chunk 2", padded(open, to: size + 100, Data("-->\n".utf8) + Data([0xC8]) + Data("</gpx>\n".utf8)), 4),
+            ("bad UTF-8 in chunk 1", Data("<?xml version=\"1.0\"?>\n<gpx ".utf8) + Data([0xC8]) + Data("a=\"1\"/>\n".utf8), 2),
+            ("<!ENTITY after 1 MiB", padded("<?xml version=\"1.0\"?>\n<!--", to: size + 100, Data("-->\n<!DOCTYPE gpx [<!ENTITY e \"x\">]><gpx/>".utf8)), 3),
+            ("long DOCTYPE", padded("<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!--", to: size + 100, Data("-->]><gpx/>".utf8)), nil),
+            ("one chunk exactly, DOCTYPE unclosed", padded("<?xml version=\"1.0\"?>\n<!DOCTYPE gpx [<!--", to: size, Data()), nil),
+        ]
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("chunks-\(UUID().uuidString).gpx")
+        defer { try? FileManager.default.removeItem(at: url) }
+        for c in cases {
+            try c.data.write(to: url)
+            var memory: TraceFormatError?, file: TraceFormatError?
+            do { try XMLInputCheck.check(data: c.data, source: url.path, format: XMLInputCheck.gpx) } catch { memory = error }
+            do { try XMLInputCheck.check(url: url, format: XMLInputCheck.gpx) } catch { file = error }
+            #expect(memory == file, "\(c.name): in memory \(String(describing: memory)), file \(String(describing: file))")
+            if let line = c.line { #expect(memory?.line == line, "\(c.name): \(String(describing: memory))") }
+            if c.name == "long DOCTYPE" { #expect(memory?.message.contains("DOCTYPE declaration is longer") == true, "\(String(describing: memory))") }
+            if c.name.hasPrefix("valid") || c.name.hasPrefix("one chunk") { #expect(memory == nil, "\(c.name): \(String(describing: memory))") }
+        }
+        #expect(cases[6].data.count == size)
+    }
+
     @Test func windows1250IsConverted() throws {
         var d = Data("<?xml version=\"1.0\" encoding=\"windows-1250\"?>\n<gpx version=\"1.1\"><wpt lat=\"48.81\" lon=\"14.31\"><name>".utf8)
         d += Data([0xC8]) + Data("esk".utf8) + Data([0xFD]) + Data(" Krumlov</name></wpt></gpx>\n".utf8)
