@@ -194,7 +194,7 @@ extension GeobenchInterfaceTests {
         let badSigma = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", path("tour.geojson"),
                                      "--path-sigma", "0", "--output", path("o3.csv")])
         #expect(badSigma.status == 2 && badSigma.stderr.contains("--path-sigma"), "\(badSigma.stderr)")
-        // --map-sigma: the drawn path's own error, estimated per walked segment (14 states): the
+        // --map-sigma: the drawn path's own error, estimated per walked segment (16 states): the
         // path still constrains most fixes, the estimates change; a negative σ exits 2 naming it.
         let mapped = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--compass", path("cmp.csv"),
                                    "--path", path("tour.geojson"), "--map-sigma", "2", "--output", path("o6.csv"), "--json"])
@@ -205,6 +205,14 @@ extension GeobenchInterfaceTests {
         let badMap = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", path("tour.geojson"),
                                    "--map-sigma=-0.5", "--output", path("o7.csv")])
         #expect(badMap.status == 2 && badMap.stderr.contains("--map-sigma"), "\(badMap.stderr)")
+        // The receiver's GNSS error model: stated values change the estimates; out of range exits 2 naming the options.
+        let tuned = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--compass", path("cmp.csv"),
+                                  "--gnss-long-share", "0", "--gnss-correlation-time", "15", "--output", path("o8.csv")])
+        #expect(tuned.status == 0, "\(tuned.stderr)")
+        #expect(try String(contentsOfFile: path("o8.csv"), encoding: .utf8) != String(contentsOfFile: path("o2.csv"), encoding: .utf8))
+        let badShare = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"),
+                                     "--gnss-long-share", "1.5", "--output", path("o9.csv")])
+        #expect(badShare.status == 2 && badShare.stderr.contains("--gnss-long-share") && badShare.stderr.contains("gnssLongShare"), "\(badShare.stderr)")
         let empty = try temporaryFile("empty.geojson", #"{"type":"FeatureCollection","features":[]}"#)
         let noLines = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", empty, "--output", path("o4.csv")])
         #expect(noLines.status == 2 && noLines.stderr.contains(empty), "\(noLines.stderr)")
