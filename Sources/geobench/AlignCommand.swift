@@ -43,8 +43,8 @@ struct AlignCommand: ParsableCommand {
         --gnss-correlation-time S (default 20) and --gnss-long-share F (default 0.2) state the \
         receiver's GNSS error: its correlated part decorrelates in S seconds except a share F of its \
         variance that lasts 120 s; a receiver measured to decorrelate fast (phones in the open: \
-        ADVIO 14-17 s) is better served by --gnss-long-share 0 --gnss-correlation-time 15, one \
-        whose errors last minutes by the default. \
+        ADVIO 14-17 s) may be better served by --gnss-long-share 0 --gnss-correlation-time 15, \
+        one whose errors last minutes by the default (geobench report: GNSS error model stated). \
         --dem FILE: ground aiding with a DEM (GeoTIFF, SRTM .hgt or ESRI ASCII grid; geographic WGS84): the device \
         is carried --device-height m (default 1.5) above it, +/- --dem-sigma m (default 0.5: how \
         the phone is held and the DEM's own error); --dem-datum msl (default; through --geoid, \
