@@ -40,6 +40,21 @@ public struct GeoRegistrationEvaluation: Sendable {
     public var summary = GeoRegistrationSummary()
     public var events: [GeoRegistrationEvent] = []
 
+    /// Simulates one walk of `scenario` once — phone GNSS (``GeoRegistrationSimulator/phoneGNSS(_:)``)
+    /// or the scenario's own, no sensor stream, the streams seeded `seed + 1000` — and evaluates it
+    /// under each configuration (the same fixes and streams for all, so a comparison of models
+    /// compares models). The walks of `GeoRegistrationTests` and of the report's model comparison.
+    /// - Throws: the ``TraceSimulator`` configuration's error.
+    public static func walk(_ scenario: TraceSimulator.Configuration, seed: UInt64, phoneGNSS: Bool, useCompass: Bool,
+                            configurations: [GeoRegistrationConfiguration]) throws -> [GeoRegistrationEvaluation] {
+        var config = scenario
+        if phoneGNSS { config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss) }
+        config.sensors.duration = 0
+        let out = try TraceSimulator(config: config, seed: seed).run()
+        let streams = GeoRegistrationSimulator(seed: seed &+ 1000).run(truth: out.truth)
+        return configurations.map { run(raw: out.raw, streams: streams, useCompass: useCompass, configuration: $0) }
+    }
+
     /// Feeds the streams in time order (tracking, then fixes, then compass at equal times) and
     /// measures every output.
     /// - Parameters:

@@ -256,14 +256,11 @@ enum GeoRegistrationReport: ReportSection {
             var walks = 0
             for scenario in [TraceSimulator.Configuration.zavistTour, TraceSimulator.Configuration.cityWalk] {
                 for seed in UInt64(1)...6 {
-                    var config = scenario
-                    if phone { config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss) }
-                    config.sensors.duration = 0
-                    guard let sim = try? TraceSimulator(config: config, seed: seed).run() else { continue }
-                    let streams = GeoRegistrationSimulator(seed: seed &+ 1000).run(truth: sim.truth)
+                    guard let e = try? GeoRegistrationEvaluation.walk(scenario, seed: seed, phoneGNSS: phone, useCompass: true,
+                                                                      configurations: [GeoRegistrationConfiguration(), fast]) else { continue }
                     walks += 1
-                    for (k, cfg) in [GeoRegistrationConfiguration(), fast].enumerated() {
-                        let m = GeoRegistrationEvaluation.run(raw: sim.raw, streams: streams, useCompass: true, configuration: cfg).metrics
+                    for k in e.indices {
+                        let m = e[k].metrics
                         results[k].heading += m.headingP95After100
                         results[k].ratio += m.positionP95 / m.rawP95
                         results[k].coverage = Swift.min(results[k].coverage, m.within2Sigma)

@@ -15,12 +15,8 @@ struct GeoRegistrationTests {
     /// `shippedGNSS`: the scenario's own GNSS model instead (slow error 1.6 m per axis, τ 90 s).
     static func walk(_ name: String, seed: UInt64, compass: Bool, shippedGNSS: Bool = false,
                      configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration()) throws -> GeoRegistrationEvaluation {
-        var config = TraceSimulator.Configuration.scenarios[name]!
-        if !shippedGNSS { config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss) }
-        config.sensors.duration = 0
-        let out = try TraceSimulator(config: config, seed: seed).run()
-        let streams = GeoRegistrationSimulator(seed: seed &+ 1000).run(truth: out.truth)
-        return GeoRegistrationEvaluation.run(raw: out.raw, streams: streams, useCompass: compass, configuration: configuration)
+        try GeoRegistrationEvaluation.walk(TraceSimulator.Configuration.scenarios[name]!, seed: seed, phoneGNSS: !shippedGNSS,
+                                           useCompass: compass, configurations: [configuration])[0]
     }
 
     static let walks: [(String, UInt64)] = [("zavist-tour", 1), ("city-walk", 2), ("zavist-tour", 3), ("city-walk", 4)]
@@ -69,8 +65,9 @@ struct GeoRegistrationTests {
         var ratios = (two: [Double](), one: [Double]())
         for name in ["zavist-tour", "city-walk"] {
             for seed in UInt64(1)...6 {
-                let two = try Self.walk(name, seed: seed, compass: true, shippedGNSS: true).metrics
-                let single = try Self.walk(name, seed: seed, compass: true, shippedGNSS: true, configuration: one).metrics
+                let e = try GeoRegistrationEvaluation.walk(TraceSimulator.Configuration.scenarios[name]!, seed: seed, phoneGNSS: false,
+                                                           useCompass: true, configurations: [GeoRegistrationConfiguration(), one])
+                let two = e[0].metrics, single = e[1].metrics
                 ratios.two.append(two.positionP95 / two.rawP95)
                 ratios.one.append(single.positionP95 / single.rawP95)
                 #expect(two.within2Sigma >= 0.9, "\(name) seed \(seed): within 2σ \(two.within2Sigma)")

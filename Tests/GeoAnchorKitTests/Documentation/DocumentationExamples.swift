@@ -1308,8 +1308,9 @@ struct DocumentationExamples {
         var position = (tuned: 0.0, plain: 0.0), heading = (tuned: 0.0, plain: 0.0)
         for (name, seed) in GeoRegistrationTests.walks {
             for compass in [true, false] {
-                let tuned = try GeoRegistrationTests.walk(name, seed: seed, compass: compass, configuration: configuration).metrics
-                let plain = try GeoRegistrationTests.walk(name, seed: seed, compass: compass).metrics
+                let e = try GeoRegistrationEvaluation.walk(TraceSimulator.Configuration.scenarios[name]!, seed: seed, phoneGNSS: true,
+                                                           useCompass: compass, configurations: [configuration, GeoRegistrationConfiguration()])
+                let tuned = e[0].metrics, plain = e[1].metrics
                 position.tuned += tuned.positionP95 / tuned.rawP95 / 8; position.plain += plain.positionP95 / plain.rawP95 / 8
                 heading.tuned += tuned.headingP95After100 / 8; heading.plain += plain.headingP95After100 / 8
                 #expect(tuned.within2Sigma >= 0.9, "\(name) seed \(seed) compass \(compass): \(tuned.within2Sigma)")
