@@ -40,9 +40,9 @@ struct AlignCommand: ParsableCommand {
         the fixes stand off it on average (the map check: a path drawn off the walk, or multipath \
         along a street canyon; a note on stderr). With --path the JSON adds path_updates, \
         path_skipped, path_releases. \
-        --gnss-correlation-time S (default 20) and --gnss-long-share F (default 0.2) state the \
-        receiver's GNSS error: its correlated part decorrelates in S seconds except a share F of its \
-        variance that lasts 120 s; a receiver measured to decorrelate fast (phones in the open: \
+        --gnss-correlation-time S (default \(gnssDefault(\.gnssCorrelationTime))) and --gnss-long-share F \
+        (default \(gnssDefault(\.gnssLongShare))) state the receiver's GNSS error: its correlated part \
+        decorrelates in S seconds except a share F of its variance that lasts \(gnssDefault(\.gnssLongCorrelationTime)) s; a receiver measured to decorrelate fast (phones in the open: \
         ADVIO 14-17 s) may be better served by --gnss-long-share 0 --gnss-correlation-time 15, \
         one whose errors last minutes by the default (geobench report: GNSS error model stated). \
         --dem FILE: ground aiding with a DEM (GeoTIFF, SRTM .hgt or ESRI ASCII grid; geographic WGS84): the device \
@@ -83,11 +83,16 @@ struct AlignCommand: ParsableCommand {
     @Option(help: "σ (m per axis) of the --path vertices' drawing error (0: an exact map; OpenStreetMap in towns: 1–3).")
     var mapSigma: Double = 0
 
-    @Option(help: "Correlation time (s) of the GNSS error's fast part (default 20; ADVIO phones 14–17).")
-    var gnssCorrelationTime: Double = 20
+    /// A `GeoRegistrationConfiguration` default as the help prints it (the library's value, not a copy).
+    static func gnssDefault(_ field: KeyPath<GeoRegistrationConfiguration, Double>) -> String {
+        String(format: "%g", GeoRegistrationConfiguration()[keyPath: field])
+    }
 
-    @Option(help: "Share (0–1) of the GNSS correlated error variance that is long-lived, τ 120 s (default 0.2; 0: a receiver whose error decorrelates fast).")
-    var gnssLongShare: Double = 0.2
+    @Option(help: "Correlation time (s) of the GNSS error's fast part (default \(gnssDefault(\.gnssCorrelationTime)); ADVIO phones 14–17).")
+    var gnssCorrelationTime: Double?
+
+    @Option(help: "Share (0–1) of the GNSS correlated error variance that is long-lived, τ \(gnssDefault(\.gnssLongCorrelationTime)) s (default \(gnssDefault(\.gnssLongShare)); 0: a receiver whose error decorrelates fast).")
+    var gnssLongShare: Double?
 
     @Option(help: "DEM the device is carried above (ground aiding): GeoTIFF, SRTM .hgt or ESRI ASCII grid, geographic WGS84.")
     var dem: String?
@@ -123,8 +128,8 @@ struct AlignCommand: ParsableCommand {
             default:
                 throw InputError(file: "--frame", line: nil, message: "unknown frame '\(frame)' (arkit-gravity, arkit, arcore, enu)")
             }
-            config.gnssCorrelationTime = gnssCorrelationTime
-            config.gnssLongShare = gnssLongShare
+            if let gnssCorrelationTime { config.gnssCorrelationTime = gnssCorrelationTime }
+            if let gnssLongShare { config.gnssLongShare = gnssLongShare }
             try located("--gnss-correlation-time/--gnss-long-share") { try config.validate() }
             let samples = try Self.readTracking(tracking)
             let readings = try compass.map(Self.readCompass) ?? []
