@@ -69,7 +69,6 @@ enum XMLInputCheck {
     /// EncName (`[A-Za-z] ([A-Za-z0-9._] | '-')*`), quotes either kind; nil otherwise.
     static func declaredEncodingName(_ b: [UInt8]) -> String? {
         var i = b.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A }
         func skipSpaces() -> Bool { let s = i; while i < b.count && isSpace(b[i]) { i += 1 }; return i > s }
         func literal(_ s: String) -> Bool {
             let u = Array(s.utf8)
@@ -95,6 +94,9 @@ enum XMLInputCheck {
         else { return nil }
         return String(decoding: name, as: UTF8.self)
     }
+
+    /// XML white space (`S`: space, tab, CR, LF).
+    static func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A }
 
     /// Whether iconv — through which libxml2 converts legacy encodings — knows `name` (always
     /// true off Linux, where `XMLParser` has no such trap).
@@ -299,7 +301,7 @@ enum XMLInputCheck {
                 if Self.declarations.contains(target) { return (line, "!" + String(decoding: target, as: UTF8.self)) }
                 if !Self.declarations.contains(where: { $0.starts(with: target) }) { state = c == 0x3C ? .lt : .text }
             case .piStart, .piTarget:
-                let space = c == 0x20 || c == 0x09 || c == 0x0D || c == 0x0A
+                let space = XMLInputCheck.isSpace(c)
                 if c == 0x3F && state == .piTarget { state = .piTargetQuestion }
                 else if c == 0x3C { state = .lt }
                 else if space || c == 0x3E || c == 0x3F { state = .text }
