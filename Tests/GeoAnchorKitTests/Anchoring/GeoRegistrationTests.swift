@@ -78,6 +78,27 @@ struct GeoRegistrationTests {
         #expect(ratios.two.filter { $0 <= 0.6 }.count >= ratios.one.filter { $0 <= 0.6 }.count)
     }
 
+    /// What limits the heading is the canyons (README, Limits; the report's “degraded reception”
+    /// lines): the city walks of seeds 1–6 (phone GNSS, compass) with their canyon stretches in
+    /// open sky meet the issue's 1.5° each (report, 24 walks: worst 1.18°), and their mean is
+    /// lower by more than 0.3° than the same walks with canyons (report: 0.99° vs 1.57° over 24).
+    /// Reference: the simulator's truth; bounds the issue's target and half the measured gap.
+    @Test func canyonsLimitTheHeading() throws {
+        var open = TraceSimulator.Configuration.cityWalk
+        open.canyons = []
+        var means = (canyons: 0.0, open: 0.0)
+        for seed in UInt64(1)...6 {
+            let withCanyons = try GeoRegistrationEvaluation.walk(.cityWalk, seed: seed, phoneGNSS: true, useCompass: true,
+                                                                 configurations: [GeoRegistrationConfiguration()])[0].metrics
+            let inOpenSky = try GeoRegistrationEvaluation.walk(open, seed: seed, phoneGNSS: true, useCompass: true,
+                                                               configurations: [GeoRegistrationConfiguration()])[0].metrics
+            #expect(inOpenSky.headingP95After100 <= 1.5, "seed \(seed): open sky \(inOpenSky.headingP95After100)°")
+            means.canyons += withCanyons.headingP95After100 / 6
+            means.open += inOpenSky.headingP95After100 / 6
+        }
+        #expect(means.open <= means.canyons - 0.3, "mean heading p95 after 100 m: open sky \(means.open)° vs canyons \(means.canyons)°")
+    }
+
     /// Magnetometer-free: the heading comes from the walk alone (Procrustes start, then the EKF).
     /// Issue target ≤ 2.0° after 100 m; measured 0.83–3.26° (fix courses carry most of it), bound 3.5°.
     @Test(arguments: walks) func withoutCompass(_ name: String, _ seed: UInt64) throws {
