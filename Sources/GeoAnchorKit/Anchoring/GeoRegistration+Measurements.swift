@@ -289,14 +289,15 @@ extension GeoRegistration {
         let c = configuration, n = dimension, rad = Angle.radiansPerDegree
         x = [Double](repeating: 0, count: n)
         p = [Double](repeating: 0, count: n * n)
-        mapSlots = SIMD2(-1, -1); mapSlotTimes = SIMD2(-.infinity, -.infinity)
+        resetMapSlots()
         x[Self.iU] = 0
         p[Self.iE * n + Self.iE] = 1e4; p[Self.iN * n + Self.iN] = 1e4; p[Self.iU * n + Self.iU] = 1e4
         p[Self.iS * n + Self.iS] = c.scaleSigma * c.scaleSigma
         let w = c.yawDriftRateSigma * rad / 60
         p[Self.iW * n + Self.iW] = w * w
-        let b = c.gnssCorrelatedFraction * sigma, (short, long) = c.gnssCorrelatedSigmas(sigma)
-        p[Self.iBE * n + Self.iBE] = short * short; p[Self.iBN * n + Self.iBN] = short * short; p[Self.iBU * n + Self.iBU] = 2.5 * b * b
+        let (short, long) = c.gnssCorrelatedSigmas(sigma)
+        p[Self.iBE * n + Self.iBE] = short * short; p[Self.iBN * n + Self.iBN] = short * short
+        p[Self.iBU * n + Self.iBU] = c.gnssVerticalCorrelatedVariance(sigma)
         p[Self.iLE * n + Self.iLE] = long * long; p[Self.iLN * n + Self.iLN] = long * long
         p[Self.iBC * n + Self.iBC] = (c.compassBiasSigma * rad) * (c.compassBiasSigma * rad)
         if let prior = c.frameHeadingSigma, let s = lastSample {

@@ -257,6 +257,13 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
         let c = gnssCorrelatedFraction * sigma
         return (c * (1 - gnssLongShare).squareRoot(), c * gnssLongShare.squareRoot())
     }
+    /// The vertical GNSS error's correlated variance (m²) for a fix of horizontal σ `sigma`: one
+    /// part (``gnssCorrelationTime``) of 2.5 × one horizontal axis's correlated variance — the
+    /// prior at the start and the level its process noise keeps.
+    func gnssVerticalCorrelatedVariance(_ sigma: Double) -> Double {
+        let b = gnssCorrelatedFraction * sigma
+        return 2.5 * b * b
+    }
     /// Fix σ floor, meters per axis (a reported accuracy of 0 is not trusted).
     public var minimumFixSigma = 0.8
     /// A fix without a horizontal accuracy but with an HDOP gets σ = HDOP × this / √2 per axis

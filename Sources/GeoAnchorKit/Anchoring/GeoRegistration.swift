@@ -421,8 +421,7 @@ public struct GeoRegistration: Sendable {
         p[Self.iBE * n + Self.iBE] += qb; p[Self.iBN * n + Self.iBN] += qb
         p[Self.iLE * n + Self.iLE] += ql; p[Self.iLN * n + Self.iLN] += ql
         // The vertical has one slow part (its whole correlated error, short τ).
-        let sv = c.gnssCorrelatedFraction * lastGnssSigma
-        p[Self.iBU * n + Self.iBU] += 2.5 * sv * sv * (1 - phiB * phiB)
+        p[Self.iBU * n + Self.iBU] += c.gnssVerticalCorrelatedVariance(lastGnssSigma) * (1 - phiB * phiB)
         let sc = c.compassBiasSigma * rad
         p[Self.iBC * n + Self.iBC] += sc * sc * (1 - phiC * phiC)
         accA = .zero; accPsi = .zero; accOmega = .zero; accUp = 0; accDistance = 0
@@ -454,6 +453,11 @@ public struct GeoRegistration: Sendable {
             for j in 0..<m { np[i * d + j] = p[i * old + j] }
         }
         x = nx; p = np
+        resetMapSlots()
+    }
+
+    /// Every map slot free (their states are zero or gone: a new start or a new dimension).
+    mutating func resetMapSlots() {
         mapSlots = SIMD2(-1, -1); mapSlotTimes = SIMD2(-.infinity, -.infinity)
     }
 
