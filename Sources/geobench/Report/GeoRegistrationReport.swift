@@ -248,10 +248,16 @@ enum GeoRegistrationReport: ReportSection {
     /// kinds, with compass) as simulated, and with their canyon stretches (forest canopy at
     /// Závist, narrow streets in the city: GNSS error × 3 and a multipath pull across the path)
     /// replaced by open sky (same seeds; the fixes' random draws differ, the canyons' own draws
-    /// being gone). The filter is the same: what changes is only where the walker is.
+    /// being gone). The filter is the same: what changes is only where the walker is. The
+    /// walks as simulated also give the share of samples after 100 m above 1.5° by stretch (a
+    /// canyon or the 50 m after it by distance walked, else the first 100–200 m, else open sky).
     static func degradedReception() -> [String] {
         var lines = ["  degraded reception: the same 24 walks (seeds 1–6, both scenarios, phone and shipped GNSS, with compass) as simulated",
                      "  and with their canyon stretches (GNSS error × 3, 4 m pull across the path) in open sky: heading p95 after 100 m"]
+        // Where the misses are, on the walks as simulated: samples after 100 m with |error| > 1.5°
+        // by stretch — in a canyon or the 50 m after it, else 100–200 m walked, else open sky.
+        let stretches = ["canyon (+50 m)", "100–200 m", "open sky"]
+        var above = [Int](repeating: 0, count: 3), count = [Int](repeating: 0, count: 3)
         for open in [false, true] {
             var headings: [Double] = [], met = 0
             for phone in [false, true] {
@@ -263,6 +269,12 @@ enum GeoRegistrationReport: ReportSection {
                         let h = e.metrics.headingP95After100
                         headings.append(h)
                         if h <= 1.5 { met += 1 }
+                        for sample in e.samples where !open && sample.walked >= 100 {
+                            let k = scenario.canyons.contains { sample.walked >= $0.from && sample.walked <= $0.to + 50 } ? 0
+                                : sample.walked < 200 ? 1 : 2
+                            count[k] += 1
+                            if Swift.abs(sample.headingError) > 1.5 { above[k] += 1 }
+                        }
                     }
                 }
             }
@@ -271,6 +283,9 @@ enum GeoRegistrationReport: ReportSection {
                                 open ? "canyons in open sky" : "as simulated       ",
                                 headings.reduce(0, +) / Double(headings.count), headings.max() ?? .nan, met, headings.count))
         }
+        let shares = (0..<3).map { k in
+            String(format: "%@ %.1f %% of %d", stretches[k], count[k] > 0 ? 100 * Double(above[k]) / Double(count[k]) : 0, count[k]) }
+        lines.append("    as simulated, samples after 100 m with |error| > 1.5° by stretch: " + shares.joined(separator: ", "))
         return lines
     }
 
