@@ -239,9 +239,30 @@ enum GeoRegistrationReport: ReportSection {
                                     m.positionP95 / m.rawP95, 100 * m.within2Sigma, e.summary.maximumFixAccuracyScale))
             }
         }
-        lines += receiverModels()
-        lines += degradedReception()
+        // The receiver comparison's default runs are the reception block's walks as simulated.
+        var simulated: [ReceptionWalk] = []
+        lines += receiverModels(defaultRuns: &simulated)
+        lines += degradedReception(asSimulated: simulated)
         return lines
+    }
+
+    /// One walk's figures for the reception block: its heading p95 after 100 m and, per stretch
+    /// (a canyon or the 50 m after it by distance walked, else 100–200 m walked, else open sky),
+    /// how many samples after 100 m there are and how many are above 1.5°.
+    struct ReceptionWalk {
+        static let stretches = ["canyon (+50 m)", "100–200 m", "open sky"]
+        var headingP95: Double
+        var above = [0, 0, 0], count = [0, 0, 0]
+
+        init(_ scenario: TraceSimulator.Configuration, _ e: GeoRegistrationEvaluation) {
+            headingP95 = e.metrics.headingP95After100
+            for sample in e.samples where sample.walked >= 100 {
+                let k = scenario.canyons.contains { sample.walked >= $0.from && sample.walked <= $0.to + 50 } ? 0
+                    : sample.walked < 200 ? 1 : 2
+                count[k] += 1
+                if Swift.abs(sample.headingError) > 1.5 { above[k] += 1 }
+            }
+        }
     }
 
     /// Where the heading target is lost: the same walks (seeds 1–6 of both scenarios, both GNSS
@@ -249,42 +270,34 @@ enum GeoRegistrationReport: ReportSection {
     /// Závist, narrow streets in the city: GNSS error × 3 and a multipath pull across the path)
     /// replaced by open sky (same seeds; the fixes' random draws differ, the canyons' own draws
     /// being gone). The filter is the same: what changes is only where the walker is. The
-    /// walks as simulated also give the share of samples after 100 m above 1.5° by stretch (a
-    /// canyon or the 50 m after it by distance walked, else the first 100–200 m, else open sky).
-    static func degradedReception() -> [String] {
+    /// walks as simulated also give the share of samples after 100 m above 1.5° by stretch.
+    /// - Parameter asSimulated: the walks as simulated under the default configuration (the
+    ///   receiver comparison's default runs, not simulated again).
+    static func degradedReception(asSimulated: [ReceptionWalk]) -> [String] {
         var lines = ["  degraded reception: the same 24 walks (seeds 1–6, both scenarios, phone and shipped GNSS, with compass) as simulated",
                      "  and with their canyon stretches (GNSS error × 3, 4 m pull across the path) in open sky: heading p95 after 100 m"]
-        // Where the misses are, on the walks as simulated: samples after 100 m with |error| > 1.5°
-        // by stretch — in a canyon or the 50 m after it, else 100–200 m walked, else open sky.
-        let stretches = ["canyon (+50 m)", "100–200 m", "open sky"]
-        var above = [Int](repeating: 0, count: 3), count = [Int](repeating: 0, count: 3)
-        for open in [false, true] {
-            var headings: [Double] = [], met = 0
-            for phone in [false, true] {
-                for var scenario in [TraceSimulator.Configuration.zavistTour, TraceSimulator.Configuration.cityWalk] {
-                    if open { scenario.canyons = [] }
-                    for seed in UInt64(1)...6 {
-                        guard let e = try? GeoRegistrationEvaluation.walk(scenario, seed: seed, phoneGNSS: phone, useCompass: true,
-                                                                          configurations: [GeoRegistrationConfiguration()]).first else { continue }
-                        let h = e.metrics.headingP95After100
-                        headings.append(h)
-                        if h <= 1.5 { met += 1 }
-                        for sample in e.samples where !open && sample.walked >= 100 {
-                            let k = scenario.canyons.contains { sample.walked >= $0.from && sample.walked <= $0.to + 50 } ? 0
-                                : sample.walked < 200 ? 1 : 2
-                            count[k] += 1
-                            if Swift.abs(sample.headingError) > 1.5 { above[k] += 1 }
-                        }
+        var openSky: [ReceptionWalk] = []
+        for phone in [false, true] {
+            for var scenario in [TraceSimulator.Configuration.zavistTour, TraceSimulator.Configuration.cityWalk] {
+                scenario.canyons = []
+                for seed in UInt64(1)...6 {
+                    if let e = try? GeoRegistrationEvaluation.walk(scenario, seed: seed, phoneGNSS: phone, useCompass: true,
+                                                                   configurations: [GeoRegistrationConfiguration()]).first {
+                        openSky.append(ReceptionWalk(scenario, e))
                     }
                 }
             }
-            guard !headings.isEmpty else { continue }
-            lines.append(String(format: "    %@  mean %4.2f°  worst %4.2f°  ≤ 1.5° on %d/%d",
-                                open ? "canyons in open sky" : "as simulated       ",
-                                headings.reduce(0, +) / Double(headings.count), headings.max() ?? .nan, met, headings.count))
         }
-        let shares = (0..<3).map { k in
-            String(format: "%@ %.1f %% of %d", stretches[k], count[k] > 0 ? 100 * Double(above[k]) / Double(count[k]) : 0, count[k]) }
+        for (label, walks) in [("as simulated       ", asSimulated), ("canyons in open sky", openSky)] where !walks.isEmpty {
+            let headings = walks.map(\.headingP95)
+            lines.append(String(format: "    %@  mean %4.2f°  worst %4.2f°  ≤ 1.5° on %d/%d", label,
+                                headings.reduce(0, +) / Double(headings.count), headings.max() ?? .nan,
+                                headings.filter { $0 <= 1.5 }.count, headings.count))
+        }
+        let shares = ReceptionWalk.stretches.indices.map { k in
+            let above = asSimulated.reduce(0) { $0 + $1.above[k] }, count = asSimulated.reduce(0) { $0 + $1.count[k] }
+            return String(format: "%@ %.1f %% of %d", ReceptionWalk.stretches[k], count > 0 ? 100 * Double(above) / Double(count) : 0, count)
+        }
         lines.append("    as simulated, samples after 100 m with |error| > 1.5° by stretch: " + shares.joined(separator: ", "))
         return lines
     }
@@ -293,8 +306,9 @@ enum GeoRegistrationReport: ReportSection {
     /// GNSS that decorrelates fast (phone, τ 15 s) and slowly (the scenarios' own, τ 90 s), over
     /// twelve walks each (seeds 1–6 of both scenarios, with compass): what
     /// `gnssLongShare`/`gnssCorrelationTime` (`align --gnss-long-share/--gnss-correlation-time`)
-    /// buy when they fit the receiver and cost when they do not.
-    static func receiverModels() -> [String] {
+    /// buy when they fit the receiver and cost when they do not. Each walk's default run is
+    /// appended to `defaultRuns` (the reception block's walks as simulated).
+    static func receiverModels(defaultRuns: inout [ReceptionWalk]) -> [String] {
         var lines = ["  GNSS error model stated (GeoRegistrationConfiguration.gnssLongShare / gnssCorrelationTime; align --gnss-long-share / --gnss-correlation-time),",
                      "  12 walks per GNSS (seeds 1–6, both scenarios, with compass): mean heading p95 after 100 m, mean position p95 / raw, least |err| ≤ 2σ"]
         var fast = GeoRegistrationConfiguration()
@@ -307,6 +321,7 @@ enum GeoRegistrationReport: ReportSection {
                     guard let e = try? GeoRegistrationEvaluation.walk(scenario, seed: seed, phoneGNSS: phone, useCompass: true,
                                                                       configurations: [GeoRegistrationConfiguration(), fast]) else { continue }
                     walks += 1
+                    defaultRuns.append(ReceptionWalk(scenario, e[0]))
                     for k in e.indices {
                         let m = e[k].metrics
                         results[k].heading += m.headingP95After100
