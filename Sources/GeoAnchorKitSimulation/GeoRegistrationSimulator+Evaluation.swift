@@ -47,12 +47,20 @@ public struct GeoRegistrationEvaluation: Sendable {
     /// - Throws: the ``TraceSimulator`` configuration's error.
     public static func walk(_ scenario: TraceSimulator.Configuration, seed: UInt64, phoneGNSS: Bool, useCompass: Bool,
                             configurations: [GeoRegistrationConfiguration]) throws -> [GeoRegistrationEvaluation] {
+        let (raw, streams) = try simulate(scenario, seed: seed, phoneGNSS: phoneGNSS)
+        return configurations.map { run(raw: raw, streams: streams, useCompass: useCompass, configuration: $0) }
+    }
+
+    /// The fixes and streams of ``walk(_:seed:phoneGNSS:useCompass:configurations:)``, to change
+    /// before evaluating (e.g. ``GeoRegistrationSimulator/Output/interrupted(at:for:resumption:)``).
+    /// - Throws: the ``TraceSimulator`` configuration's error.
+    public static func simulate(_ scenario: TraceSimulator.Configuration, seed: UInt64,
+                                phoneGNSS: Bool) throws -> (raw: [Fix], streams: GeoRegistrationSimulator.Output) {
         var config = scenario
         if phoneGNSS { config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss) }
         config.sensors.duration = 0
         let out = try TraceSimulator(config: config, seed: seed).run()
-        let streams = GeoRegistrationSimulator(seed: seed &+ 1000).run(truth: out.truth)
-        return configurations.map { run(raw: out.raw, streams: streams, useCompass: useCompass, configuration: $0) }
+        return (out.raw, GeoRegistrationSimulator(seed: seed &+ 1000).run(truth: out.truth))
     }
 
     /// Feeds the streams in time order (tracking, then fixes, then compass at equal times) and
@@ -66,9 +74,13 @@ public struct GeoRegistrationEvaluation: Sendable {
     ///   - ground: ground aiding (``GeoRegistration/ground``), e.g. with the scenario's
     ///     ``TraceSimulator/Configuration/terrainModel(demError:seed:)`` and a device height of 0 (the simulated
     ///     device is at ground level).
+    ///   - announceResumption: with an interrupted stream (``GeoRegistrationSimulator/Output/interruption``),
+    ///     say how the session came back, as an app would: ``GeoRegistration/trackingDidRelocalize()``
+    ///     for the same frame, else ``GeoRegistration/trackingDidReset()``, before the first sample after it.
     public static func run(raw: [Fix], streams s: GeoRegistrationSimulator.Output, useCompass: Bool,
                            configuration: GeoRegistrationConfiguration = GeoRegistrationConfiguration(),
-                           path: PathConstraint? = nil, ground: GroundConstraint? = nil) -> GeoRegistrationEvaluation {
+                           path: PathConstraint? = nil, ground: GroundConstraint? = nil,
+                           announceResumption: Bool = false) -> GeoRegistrationEvaluation {
         var ev = GeoRegistrationEvaluation()
         var reg = GeoRegistration(convention: .arkitGravity(sessionHeading: 0), configuration: configuration, path: path)
         reg.ground = ground
@@ -87,6 +99,9 @@ public struct GeoRegistrationEvaluation: Sendable {
         var lastFix: Fix?, lastCompass: CompassReading?
         var stillAnchor: SIMD2<Double>?, stillPrevious: SIMD2<Double>?
         for (k, t) in s.tracking.enumerated() {
+            if announceResumption, let i = s.interruption, t.time == i.end {
+                if i.resumption == .sameFrame { reg.trackingDidRelocalize() } else { reg.trackingDidReset() }
+            }
             try? reg.update(tracking: t, fixes: raw, fixCursor: &fi, compass: compass, compassCursor: &ci)
             if fi > 0 { lastFix = raw[fi - 1] }
             if ci > 0 { lastCompass = compass[ci - 1] }

@@ -78,6 +78,8 @@ public struct GeoRegistrationSimulator: Sendable {
         /// slow Gauss–Markov error (what ``GeoAnchorKit/GeoRegistrationEstimate/compassBias``
         /// estimates; white noise and disturbance episodes excluded).
         public var compassSlowErrors: [Double] = []
+        /// The tracking interruption, if any (``interrupted(at:for:resumption:)``).
+        public var interruption: Interruption?
     }
 
     /// The AR tracking and compass error models, and the seed of their random numbers.

@@ -14,14 +14,21 @@ struct AlignCommand: ParsableCommand {
         heading in the session frame, degrees clockwise seen from above, 0 = the frame's -z axis \
         (+y for enu), within [-360, 360]. --fixes: any trace geobench reads. --compass CSV columns \
         time,heading,heading_accuracy (degrees from true north; accuracy degrees, > 0); without it \
-        the estimator runs magnetometer-free. \
-        Output CSV, one row per tracking row from the first estimate on (the time echoed as given): \
+        the estimator runs magnetometer-free. Tracking interrupted: samples more than 5 s apart (an \
+        app in the background) are a pause after which the session may be in a new frame, so the \
+        step is not motion and the heading is re-learnt; an optional tracking column event says \
+        what the app knows: reset (this row is the first of a new session frame, e.g. ARKit \
+        resetTracking) or relocalized (the same frame after a relocalisation: the heading carries \
+        over), empty otherwise. \
+        Output CSV, one row per tracking row from the first estimate on (the time echoed as given), \
+        except rows while the heading is re-learnt after an interruption (rows_without_estimate): \
         time,latitude,longitude,ellipsoidal_height,heading,heading_sigma,horizontal_accuracy,heading_offset \
         — the device position (WGS84, ellipsoidal height, m), its true heading (degrees, [0, 360)), \
         the 1-sigma of that heading (degrees), the 68 % horizontal radius (m) and the true heading \
         of the session's -z axis (degrees; +y for enu). \
         --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking, \
-        compass_used, compass_gated, tracking_jumps, large_corrections, heading_reinitializations, \
+        compass_used, compass_gated, tracking_jumps, tracking_interruptions, rows_without_estimate, \
+        large_corrections, heading_reinitializations, \
         fixes_without_accuracy, fix_accuracy_scale_max, compass_bias, compass_bias_sigma} on stdout; \
         compass_bias is the last estimate of the compass's slow error (reading - true heading, \
         degrees) and compass_bias_sigma its 1-sigma (both absent without --compass or before a \
@@ -151,13 +158,18 @@ struct AlignCommand: ParsableCommand {
             let writer = try CSVWriter(path: output, header: ["time", "latitude", "longitude", "ellipsoidal_height", "heading",
                                                               "heading_sigma", "horizontal_accuracy", "heading_offset"])
             if plot != nil && truth == nil { throw InputError(file: "--plot", line: nil, message: "--plot needs --truth") }
-            var fi = 0, ci = 0, rows = 0
+            var fi = 0, ci = 0, rows = 0, rowsWithoutEstimate = 0
             var kept: [(time: Double, estimate: GeoRegistrationEstimate)] = []
             // Not committed on error: OutputFile leaves no partial file.
             try located(fixes) {
                 for s in samples {
+                    switch s.event {
+                    case .reset: reg.trackingDidReset()
+                    case .relocalized: reg.trackingDidRelocalize()
+                    case nil: break
+                    }
                     try reg.update(tracking: s.sample, fixes: fixList, fixCursor: &fi, compass: readings, compassCursor: &ci)
-                    guard let e = reg.estimate else { continue }
+                    guard let e = reg.estimate else { if rows > 0 { rowsWithoutEstimate += 1 }; continue }
                     try writer.write([s.timeText, format(e.position.latitude), format(e.position.longitude), format(e.position.height),
                                   format(e.heading), format(e.headingSigma), format(e.horizontalAccuracy), format(e.frameHeading)])
                     rows += 1
@@ -178,7 +190,8 @@ struct AlignCommand: ParsableCommand {
                 let o = JSONSummary(rows: rows, fixes_used: sum.fixesUsed, fixes_gated: sum.fixesGated,
                                     fixes_before_tracking: sum.fixesBeforeTracking, fixes_after_tracking: unused,
                                     compass_used: sum.compassUsed, compass_gated: sum.compassGated,
-                                    tracking_jumps: sum.trackingJumps, large_corrections: sum.largeCorrections,
+                                    tracking_jumps: sum.trackingJumps, tracking_interruptions: sum.trackingInterruptions,
+                                    rows_without_estimate: rowsWithoutEstimate, large_corrections: sum.largeCorrections,
                                     heading_reinitializations: sum.headingReinitializations,
                                     fixes_without_accuracy: sum.fixesWithoutAccuracy,
                                     fix_accuracy_scale_max: (sum.maximumFixAccuracyScale * 1000).rounded() / 1000,
@@ -195,7 +208,7 @@ struct AlignCommand: ParsableCommand {
             } else {
                 Stderr.print("\(tracking): \(samples.count) tracking rows, \(rows) written; fixes \(sum.fixesUsed) used, \(sum.fixesGated) gated, "
                              + "\(sum.fixesBeforeTracking) before / \(unused) after tracking; compass \(sum.compassUsed) used, \(sum.compassGated) gated; "
-                             + "\(sum.trackingJumps) tracking jump(s)"
+                             + "\(sum.trackingJumps) tracking jump(s), \(sum.trackingInterruptions) interruption(s)"
                              + (constraint == nil ? "" : "; path \(sum.pathUpdates) applied, \(sum.pathSkipped) skipped"))
             }
             if sum.fixesWithoutAccuracy > 0 {
@@ -214,6 +227,10 @@ struct AlignCommand: ParsableCommand {
             if let dem, sum.groundUpdates == 0 {
                 Stderr.print("warning: \(dem): no ground constraint was applied (\(sum.groundSkipped) skipped): does the DEM cover the walk?")
             }
+            if rowsWithoutEstimate > 0 {
+                Stderr.print("note: \(tracking): \(rowsWithoutEstimate) rows after the first estimate were not written: the tracking was "
+                             + "interrupted (a pause over \(config.trackingGapTime) s or an event 'reset') and the heading was being re-learnt")
+            }
             if rows == 0 {
                 Stderr.print("warning: no estimate: the heading never became known (no compass and the tracked path never spanned \(config.alignmentSpan) m with fixes)")
             }
@@ -223,7 +240,8 @@ struct AlignCommand: ParsableCommand {
     /// `--json` output (keys in snake case, as documented in `--help` and the README).
     struct JSONSummary: Encodable {
         var rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking: Int
-        var compass_used, compass_gated, tracking_jumps, large_corrections, heading_reinitializations: Int
+        var compass_used, compass_gated, tracking_jumps, tracking_interruptions, rows_without_estimate: Int
+        var large_corrections, heading_reinitializations: Int
         var fixes_without_accuracy: Int
         var fix_accuracy_scale_max: Double
         /// With --path only (absent otherwise).
@@ -234,11 +252,17 @@ struct AlignCommand: ParsableCommand {
         var compass_bias, compass_bias_sigma: Double?
     }
 
+    /// The optional `event` column of the tracking CSV: the row is the first of a new session
+    /// frame (`reset`: ``GeoRegistration/trackingDidReset()``) or of the same frame after a
+    /// relocalisation (`relocalized`: ``GeoRegistration/trackingDidRelocalize()``).
+    enum TrackingEvent: String { case reset, relocalized }
+
     /// Parses a time field: Unix seconds or ISO 8601 UTC.
-    static func readTracking(_ path: String) throws -> [(sample: ARTrackingSample, timeText: String)] {
+    static func readTracking(_ path: String) throws -> [(sample: ARTrackingSample, timeText: String, event: TrackingEvent?)] {
         let table = try CSVTable.read(path: path)
         let cols = try ["time", "x", "y", "z", "yaw"].map { try table.column($0) }
-        var out: [(ARTrackingSample, String)] = []
+        let eventColumn = table.optionalColumn("event")
+        var out: [(ARTrackingSample, String, TrackingEvent?)] = []
         out.reserveCapacity(table.rows.count)
         var last = -Double.infinity
         for row in table.rows {
@@ -258,7 +282,17 @@ struct AlignCommand: ParsableCommand {
             guard Swift.abs(yaw) <= 360 else {
                 throw InputError(file: table.source, line: row.line, message: "yaw \(yaw) is outside [-360, 360] degrees")
             }
-            out.append((ARTrackingSample(time: t, position: SIMD3(x, y, z), yaw: yaw), text))
+            var event: TrackingEvent?
+            if let c = eventColumn, c < row.fields.count {
+                let e = row.fields[c].trimmingCharacters(in: .whitespaces)
+                if !e.isEmpty {
+                    guard let known = TrackingEvent(rawValue: e) else {
+                        throw InputError(file: table.source, line: row.line, message: "event '\(e)' is not reset or relocalized")
+                    }
+                    event = known
+                }
+            }
+            out.append((ARTrackingSample(time: t, position: SIMD3(x, y, z), yaw: yaw), text, event))
         }
         if out.isEmpty { throw InputError(file: table.source, line: nil, message: "no tracking rows") }
         return out

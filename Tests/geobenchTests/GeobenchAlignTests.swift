@@ -71,6 +71,46 @@ extension GeobenchInterfaceTests {
         #expect(r.status == 2 && r.stderr.contains("\(badCompass):2:"))
     }
 
+    /// `align` across a pause in the tracking (an app sent to the background): a 30 s hole in
+    /// the simulated tracking CSV, the same frame after it. Unannounced, the pause is an
+    /// interruption (JSON tracking_interruptions 1) and, without compass, the heading is re-learnt
+    /// meanwhile (rows_without_estimate > 0, a note on stderr); with the optional column `event`
+    /// saying `relocalized` on the first row after it, the heading carries over (no row
+    /// missing). An unknown event is exit 2 with FILE:LINE.
+    @Test func alignAcrossAPause() throws {
+        let dir = try AlignScratch("geobench-align-pause")
+        defer { dir.remove() }
+        let path = dir.path
+        let sim = try geobench(["simulate", "--scenario", "zavist-tour", "--seed", "2", "--sensor-duration", "0",
+                                "--raw", path("raw.csv"), "--truth", path("truth.csv"), "--tracking", path("trk.csv")])
+        #expect(sim.status == 0, "\(sim.stderr)")
+        let lines = try String(contentsOfFile: path("trk.csv"), encoding: .utf8).split(separator: "\n").map(String.init)
+        let body = Array(lines.dropFirst())
+        let t0 = try #require(Double(body[body.count / 2].split(separator: ",")[0]))
+        let kept = body.filter { l in Double(l.split(separator: ",")[0]).map { $0 <= t0 || $0 >= t0 + 30 } ?? true }
+        #expect(kept.count < body.count - 250)
+        let resume = try #require(kept.firstIndex { Double($0.split(separator: ",")[0])! >= t0 + 30 })
+        let plain = "time,x,y,z,yaw\n" + kept.joined(separator: "\n") + "\n"
+        let marked = "time,x,y,z,yaw,event\n" + kept.enumerated().map { $0.element + ($0.offset == resume ? ",relocalized" : ",") }.joined(separator: "\n") + "\n"
+        try plain.write(toFile: path("plain.csv"), atomically: true, encoding: .utf8)
+        try marked.write(toFile: path("marked.csv"), atomically: true, encoding: .utf8)
+        let a = try geobench(["align", "--tracking", path("plain.csv"), "--fixes", path("raw.csv"), "--output", path("a.csv"), "--json"])
+        #expect(a.status == 0, "\(a.stderr)")
+        let ja = try json(a.stdout)
+        #expect(ja["tracking_interruptions"] as? Int == 1)
+        let missing = try #require(ja["rows_without_estimate"] as? Int)
+        #expect(missing > 0, "rows_without_estimate \(missing)")
+        #expect(a.stderr.contains("were not written"), "\(a.stderr)")
+        let b = try geobench(["align", "--tracking", path("marked.csv"), "--fixes", path("raw.csv"), "--output", path("b.csv"), "--json"])
+        #expect(b.status == 0, "\(b.stderr)")
+        let jb = try json(b.stdout)
+        #expect(jb["tracking_interruptions"] as? Int == 1 && jb["rows_without_estimate"] as? Int == 0)
+        #expect((jb["rows"] as? Int ?? 0) == (ja["rows"] as? Int ?? 0) + missing)
+        let bad = try temporaryFile("event.csv", "time,x,y,z,yaw,event\n10,0,0,0,0,\n11,0,0,1,0,restart\n")
+        let r = try geobench(["align", "--tracking", bad, "--fixes", path("raw.csv"), "--output", path("c.csv")])
+        #expect(r.status == 2 && r.stderr.contains("\(bad):3:") && r.stderr.contains("restart"), "\(r.stderr)")
+    }
+
     /// `align --dem`: ground aiding with an ESRI ASCII grid. The DEM is the city walk's own
     /// terrain sampled every 0.0002° (ellipsoidal heights, `--dem-datum ellipsoid`), the device
     /// at ground level (`--device-height 0`, as the simulator's truth). Reference: the truth

@@ -84,7 +84,7 @@ extension GeoRegistration {
             let nuU = z.up - x[Self.iU] - x[Self.iBU]
             if nuU * nuU <= 16 * innovationVariance(hU, rv) { scalarUpdate(hU, innovation: nuU, variance: rv) }
         }
-        if headingKnown { updateCourse(fix) }
+        if headingKnown { updateCourse(fix) } else { acquireFromCourses(fix) }
         if headingKnown { applyPath(fix: SIMD2(z.east, z.north), sigma: sigma, fixAccepted: d2 <= c.fixGate, time: fix.time) }
         if ground != nil { applyGround(time: fix.time) }
         if !headingFromTrack, let s = lastSample {
@@ -96,21 +96,64 @@ extension GeoRegistration {
         checkSnap(time: fix.time)
     }
 
-    /// The fix's course over ground (Doppler on phones: free of the slow position error) against
-    /// the tracked direction of motion over the last ≈ 1 s: observes ψ directly.
-    mutating func updateCourse(_ fix: Fix) {
+    /// The tracked direction of motion (degrees, session nominal axes) over the last
+    /// ``GeoRegistrationConfiguration/courseWindow``, when the fix has a course and both it and
+    /// the tracking move at least ``GeoRegistrationConfiguration/courseMinimumSpeed``.
+    func trackedCourse(for fix: Fix) -> (course: Double, speed: Double, tracked: Double)? {
         let c = configuration
+        // Not while the tracking is interrupted (its last direction is no longer the device's).
         guard let course = fix.course, course.isFinite, let v = fix.speed, v.isFinite, v >= c.courseMinimumSpeed,
-              let last = recent.last, c.courseSigma > 0 else { return }
+              let last = recent.last, c.courseSigma > 0, fix.time - last.time <= c.trackingGapTime else { return nil }
         // The tracked position ≈ 1 s before the latest sample.
         var i = recent.count - 1
         while i > 0 && last.time - recent[i].time < c.courseWindow { i -= 1 }
         let w = last.time - recent[i].time
-        guard w >= 0.5 * c.courseWindow else { return }
+        guard w >= 0.5 * c.courseWindow else { return nil }
         let d = last.xy - recent[i].xy
-        guard (d * d).sum().squareRoot() / w >= c.courseMinimumSpeed else { return }
+        guard (d * d).sum().squareRoot() / w >= c.courseMinimumSpeed else { return nil }
+        return (course, v, Angle.atan2Degrees(d.x, d.y))
+    }
+
+    /// While the heading is unknown after an interruption (``GeoRegistrationEvent/trackingInterrupted(time:seconds:headingLost:)``),
+    /// the fixes' courses against the tracked direction re-initialize it once
+    /// ``courseAcquisitionCount`` of them within ``courseAcquisitionTime`` agree (mean resultant
+    /// length ≥ ``courseAcquisitionAgreement``) — a few seconds of walking instead of the
+    /// ``GeoRegistrationConfiguration/alignmentSpan`` the track needs; the track still checks it
+    /// once it spans that (as it checks a compass-initialized heading).
+    mutating func acquireFromCourses(_ fix: Fix) {
+        guard headingWasLost, reference != nil, let m = trackedCourse(for: fix) else { return }
+        courseSeeds.append((fix.time, Angle.difference(from: m.tracked, to: m.course)))
+        courseSeeds.removeAll { fix.time - $0.time > Self.courseAcquisitionTime }
+        guard courseSeeds.count >= Self.courseAcquisitionCount else { return }
+        var sum = SIMD2<Double>(0, 0)
+        for s in courseSeeds { let (sn, cs) = Angle.sincos(degrees: s.offset); sum += SIMD2(sn, cs) }
+        let r = (sum * sum).sum().squareRoot() / Double(courseSeeds.count)
+        guard r >= Self.courseAcquisitionAgreement else { return }
+        let n = dimension, rad = Angle.radiansPerDegree
+        let mean = Angle.atan2Degrees(sum.x, sum.y)
+        // Circular standard deviation of one offset, over √count, and never below a course's σ.
+        let spread = (-2 * Foundation.log(r)).squareRoot() * Angle.degreesPerRadian / Double(courseSeeds.count).squareRoot()
+        let sigma = Swift.max(configuration.courseSigma, spread)
+        headingKnown = true
+        x[Self.iPsi] = mean * rad
+        p[Self.iPsi * n + Self.iPsi] = (sigma * rad) * (sigma * rad)
+        events.append(.headingInitialized(time: fix.time, heading: Angle.normalizeHeading(mean), sigma: sigma))
+        courseSeeds.removeAll()
+        lag = .zero; lagPsi = 0
+    }
+
+    /// Course re-acquisition (``acquireFromCourses(_:)``): how many courses, within how many
+    /// seconds, agreeing how well (mean resultant length; 0.95 ≈ 18° circular spread).
+    static let courseAcquisitionCount = 5
+    static let courseAcquisitionTime = 10.0
+    static let courseAcquisitionAgreement = 0.95
+
+    /// The fix's course over ground (Doppler on phones: free of the slow position error) against
+    /// the tracked direction of motion over the last ≈ 1 s: observes ψ directly.
+    mutating func updateCourse(_ fix: Fix) {
+        let c = configuration
+        guard let (course, v, tracked) = trackedCourse(for: fix) else { return }
         let rad = Angle.radiansPerDegree
-        let tracked = Angle.atan2Degrees(d.x, d.y)
         let nu = Angle.difference(from: tracked + x[Self.iPsi] * Angle.degreesPerRadian, to: course) * rad
         // Slower walking and worse reception (a larger reported accuracy, e.g. in a canyon) make
         // the course noisier.
@@ -267,9 +310,20 @@ extension GeoRegistration {
     }
 
     /// Feeds one tracking sample, then every fix and compass reading up to its time, advancing
-    /// the cursors — the time order `geobench align`, the report and the tests use.
+    /// the cursors — the time order `geobench align`, the report and the tests use. After a
+    /// pause in the tracking longer than ``GeoRegistrationConfiguration/trackingGapTime`` the
+    /// fixes and readings of the pause come first, in time order (they happened during it: fed
+    /// after the sample that ends a pause of over a minute, they looked like a clock set back).
     public mutating func update(tracking sample: ARTrackingSample, fixes: [Fix], fixCursor: inout Int,
                                 compass: [CompassReading], compassCursor: inout Int) throws(GeoAnchorError) {
+        if let last = lastSample, sample.time - last.time > configuration.trackingGapTime {
+            while true {
+                let f = fixCursor < fixes.count && fixes[fixCursor].time < sample.time ? fixes[fixCursor].time : .infinity
+                let r = compassCursor < compass.count && compass[compassCursor].time < sample.time ? compass[compassCursor].time : .infinity
+                if f == .infinity && r == .infinity { break }
+                if f <= r { try update(fix: fixes[fixCursor]); fixCursor += 1 } else { try update(compass: compass[compassCursor]); compassCursor += 1 }
+            }
+        }
         try update(tracking: sample)
         while fixCursor < fixes.count && fixes[fixCursor].time <= sample.time { try update(fix: fixes[fixCursor]); fixCursor += 1 }
         while compassCursor < compass.count && compass[compassCursor].time <= sample.time {
@@ -380,8 +434,9 @@ extension GeoRegistration {
     // MARK: - Compass
 
     /// Feeds one compass reading (optional input). Readings before the first tracking sample,
-    /// and readings whose accuracy is beyond ``CompassReading/maximumUsableAccuracy``, are
-    /// counted as gated.
+    /// readings whose accuracy is beyond ``CompassReading/maximumUsableAccuracy``, and readings
+    /// more than ``GeoRegistrationConfiguration/trackingGapTime`` after the latest tracking
+    /// sample (tracking interrupted: the device's yaw is unknown) are counted as gated.
     /// - Throws: non-finite values or a non-positive accuracy.
     public mutating func update(compass r: CompassReading) throws(GeoAnchorError) {
         try checkConfiguration()
@@ -391,7 +446,10 @@ extension GeoRegistration {
             throw .outOfRange(name: "compass heading accuracy", value: r.headingAccuracy, allowed: .greaterThan(0, unit: "degrees"))
         }
         checkClock(r.time)
-        guard let s = lastSample, reference != nil, r.headingAccuracy <= CompassReading.maximumUsableAccuracy else { summary.compassGated += 1; return }
+        // Not while the tracking is interrupted: the reading would be compared with a yaw the
+        // device no longer has (and taken for a disturbance, after two minutes for a new bias).
+        guard let s = lastSample, reference != nil, r.headingAccuracy <= CompassReading.maximumUsableAccuracy,
+              r.time - s.time <= configuration.trackingGapTime else { summary.compassGated += 1; return }
         propagate(to: r.time)
         let c = configuration, rad = Angle.radiansPerDegree
         let sigma = c.compassWhiteFraction * r.headingAccuracy / CircularError.halfWidth68PerSigma * rad
@@ -401,7 +459,9 @@ extension GeoRegistration {
         let yaw = s.yaw
         if !headingKnown {
             headingKnown = true
-            x[Self.iPsi] = Angle.difference(from: yaw, to: r.heading) * rad
+            // Less the compass bias learnt so far (0 at the start; after an interruption the
+            // walk before it has measured it).
+            x[Self.iPsi] = Angle.difference(from: yaw, to: r.heading) * rad - x[Self.iBC]
             p[Self.iPsi * dimension + Self.iPsi] = 0.25 * Double.pi * Double.pi   // (90°)², a wide start
             events.append(.headingInitialized(time: r.time, heading: Angle.normalizeHeading(x[Self.iPsi] * Angle.degreesPerRadian),
                                               sigma: r.headingAccuracy))
@@ -551,7 +611,9 @@ extension GeoRegistration {
     // MARK: - Output
 
     /// The current estimate (smoothed output), or `nil` before the first fix or before the
-    /// heading is known (no compass: until the walked path spans ``GeoRegistrationConfiguration/alignmentSpan``).
+    /// heading is known (no compass: until the walked path spans ``GeoRegistrationConfiguration/alignmentSpan``),
+    /// and again while it is re-learnt after an interruption of the tracking
+    /// (``GeoRegistrationEvent/trackingInterrupted(time:seconds:headingLost:)``).
     public var estimate: GeoRegistrationEstimate? {
         guard let ref = reference, let s = lastSample, headingKnown else { return nil }
         let n = dimension

@@ -72,6 +72,11 @@ public enum GeoRegistrationEvent: Sendable, Hashable {
     case trackingJump(time: Double, meters: Double, detectedByGNSS: Bool)
     /// The output was moved at once by a correction larger than the smoothing's snap limits.
     case largeCorrection(time: Double, meters: Double, degrees: Double)
+    /// AR tracking was interrupted for `seconds` (or announced reset): the step across it was not
+    /// used as motion. `headingLost`: the frame may have turned by an unknown amount, so the
+    /// heading is re-learnt — ``GeoRegistration/estimate`` is `nil` until the next compass reading
+    /// or until the walked track spans ``GeoRegistrationConfiguration/alignmentSpan``.
+    case trackingInterrupted(time: Double, seconds: Double, headingLost: Bool)
 }
 
 /// Counters of what the estimator did with its input (nothing is dropped silently).
@@ -121,6 +126,9 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     public var groundSkipped = 0
     /// Tracking jumps detected (in the tracking or from a run of rejected fixes).
     public var trackingJumps = 0
+    /// Tracking interruptions: samples more than ``GeoRegistrationConfiguration/trackingGapTime``
+    /// apart, or a reset announced with ``GeoRegistration/trackingDidReset()``.
+    public var trackingInterruptions = 0
     /// Output corrections beyond the snap limits.
     public var largeCorrections = 0
     /// Compass-initialized headings the walked path overruled.
@@ -132,7 +140,8 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     public var maximumFixAccuracyScale = 1.0
     public init() {}
 
-    /// Decodes a summary; `clockResets` may be missing (summaries saved before it existed), then 0.
+    /// Decodes a summary; `clockResets` and `trackingInterruptions` may be missing (summaries
+    /// saved before they existed), then 0.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         trackingSamples = try c.decode(Int.self, forKey: .trackingSamples)
@@ -155,6 +164,7 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
         groundUpdates = try c.decode(Int.self, forKey: .groundUpdates)
         groundSkipped = try c.decode(Int.self, forKey: .groundSkipped)
         trackingJumps = try c.decode(Int.self, forKey: .trackingJumps)
+        trackingInterruptions = try c.decodeIfPresent(Int.self, forKey: .trackingInterruptions) ?? 0
         largeCorrections = try c.decode(Int.self, forKey: .largeCorrections)
         headingReinitializations = try c.decode(Int.self, forKey: .headingReinitializations)
         fixAccuracyScale = try c.decode(Double.self, forKey: .fixAccuracyScale)
@@ -360,6 +370,22 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     public var jumpYawContinuitySigma: Double? = 1.0
     /// Degrees per second: the device's turn-rate uncertainty over a jump's step (see ``jumpYawContinuitySigma``).
     public var jumpYawRateSigma = 10.0
+    /// Tracking samples more than this many seconds apart are an interruption (an app sent to
+    /// the background, a phone call, the camera lost): what the device did meanwhile is unknown,
+    /// and the session may come back in the same frame (ARKit relocalised), continue from the
+    /// pose it had (the frame turned and moved with the device's unseen motion) or start a new one
+    /// (`run(_:options: .resetTracking)`). The step across it is not used as motion, the
+    /// position widens by ``trackingGapSpeed`` × the gap, and the heading is re-learnt (as at
+    /// the start: from the next compass reading, five agreeing fix courses or the walked track)
+    /// — before this rule the step counted as motion, and a 30 s interruption ending in a new
+    /// frame left the heading 119° off for the rest of the walk (p95 60–300 s after it, mean of
+    /// twelve simulated walks; 2.4° with the rule). Announce a reset with
+    /// ``GeoRegistration/trackingDidReset()``, a relocalisation (the heading kept) with
+    /// ``GeoRegistration/trackingDidRelocalize()``; `.infinity` turns the rule off.
+    public var trackingGapTime = 5.0
+    /// 1σ per axis (m/s) of how far the device may have gone unseen during an interruption
+    /// (``trackingGapTime``): walking pace, with room for a short ride.
+    public var trackingGapSpeed = 2.0
 
     /// Compass bias: 1σ (degrees) and correlation time (s) of its slow error.
     public var compassBiasSigma = 6.0
@@ -417,7 +443,8 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
 
     /// Checks every value: finite and in its range — time constants, windows, rates, gates and
     /// σ floors > 0; noise densities, prior σs and speeds ≥ 0; fractions in (0, 1] (the GNSS
-    /// correlated fraction in [0, 1]); ``consecutiveRejectionsForJump`` ≥ 1;
+    /// correlated fraction in [0, 1]); ``consecutiveRejectionsForJump`` ≥ 1; ``trackingGapTime`` > 0
+    /// (+∞ allowed: no interruption rule), ``trackingGapSpeed`` ≤ 1000 m/s;
     /// ``frameHeadingSigma`` and ``unreportedFixSigma`` > 0 when set. Upper bounds where a larger
     /// value is no tracking or no fix and its square overflows the filter (1e10 for the scale σ
     /// once made every estimate NaN): fix σs ≤ 100 km (``Fix/maximumUsableHorizontalAccuracy``),
@@ -460,6 +487,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
             ("scaleNoisePerRootMeter", scaleNoisePerRootMeter, .closed(0, 1, unit: "1/√m")),
             ("jumpAcceleration", jumpAcceleration, .greaterThan(0, unit: "m/s²")),
             ("jumpMinimumStep", jumpMinimumStep, .atLeast(0, unit: "m")),
+            ("trackingGapSpeed", trackingGapSpeed, .closed(0, 1000, unit: "m/s")),
             ("compassBiasSigma", compassBiasSigma, angleSigma),
             ("compassBiasTime", compassBiasTime, positiveSeconds),
             ("compassWhiteFraction", compassWhiteFraction, ValueRange(lower: .exclusive(0), upper: .inclusive(1))),
@@ -470,6 +498,8 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
             ("compassBiasResetTime", compassBiasResetTime, .atLeast(0, unit: "s"))
         ]
         for (name, value, allowed) in noiseAndGates { try allowed.check(value, name: name) }
+        // +∞ turns the interruption rule off.
+        if trackingGapTime != .infinity { try positiveSeconds.check(trackingGapTime, name: "trackingGapTime") }
         if let s = frameHeadingSigma { try ValueRange(lower: .exclusive(0), upper: .inclusive(180), unit: "degrees").check(s, name: "frameHeadingSigma") }
         if let s = unreportedFixSigma { try fixSigma.check(s, name: "unreportedFixSigma") }
         let alignmentAndOutput: [(String, Double, ValueRange)] = [

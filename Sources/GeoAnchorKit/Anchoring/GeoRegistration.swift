@@ -25,7 +25,11 @@ import Foundation
 /// uncertainty grows; the frame may have turned with it while the device did not, so the tracked yaw's jump (beyond the
 /// device's recent turn rate) is taken as the frame's rotation
 /// (``GeoRegistrationConfiguration/jumpYawContinuitySigma``). A run of rejected fixes means a
-/// jump from the GNSS side and re-anchors the position. The fixes' reported accuracies are
+/// jump from the GNSS side and re-anchors the position. A pause in the tracking longer than
+/// ``GeoRegistrationConfiguration/trackingGapTime`` (an app in the background) may end in a new
+/// or turned frame: its step is not motion and the heading is re-learnt, unless the app says the
+/// session relocalised (``trackingDidRelocalize()``); ``trackingDidReset()`` announces a new
+/// frame however short the pause. The fixes' reported accuracies are
 /// checked against their innovations and widened when optimistic
 /// (``GeoRegistrationConfiguration/fixAccuracyAdaptationTime``); fixes that report none get σ
 /// from their HDOP or ``GeoRegistrationConfiguration/unreportedFixSigma``. Without a
@@ -173,6 +177,14 @@ public struct GeoRegistration: Sendable {
     var lag = SIMD3<Double>(0, 0, 0)
     var lagPsi = 0.0
     var clock = ClockResetDetector()
+    /// What the app said about the next tracking sample's frame: a new one
+    /// (``trackingDidReset()``) or the same after a pause (``trackingDidRelocalize()``).
+    enum TrackingResumption { case newFrame, sameFrame }
+    var trackingResumption: TrackingResumption?
+    /// The heading was dropped at an interruption (re-acquisition from courses allowed), and the
+    /// course offsets (course − tracked direction, degrees) collected for it.
+    var headingWasLost = false
+    var courseSeeds: [(time: Double, offset: Double)] = []
 
     /// - Parameters:
     ///   - convention: the axes of the tracking samples. For ``ARFrameConvention/arkitGravity(sessionHeading:)``
@@ -277,10 +289,17 @@ public struct GeoRegistration: Sendable {
         let c = configuration
         // The tracked yaw's change over this step (wrap-safe), rad.
         let yawStep = Angle.difference(from: last.yaw, to: t.yaw) * Angle.radiansPerDegree
+        // An interruption (a gap in the samples, or an announced reset): the step is not motion.
+        let interrupted = trackingResumption == .newFrame || dt > c.trackingGapTime
+        let sameFrame = trackingResumption == .sameFrame
+        trackingResumption = nil
         // A jump departs from the tracked motion: the previous step's velocity continued over
         // this step (not an absolute speed limit, which a vehicle ride would trip every frame).
         var jumped = false
-        if let v = stepVelocity {
+        if interrupted {
+            interruption(time: t.time, dt: dt, step: step, du: du, yawStep: yawStep, sameFrame: sameFrame)
+            d = .zero; du = 0
+        } else if let v = stepVelocity {
             let departure = d - v * dt
             jumped = (departure * departure).sum().squareRoot() > Swift.max(c.jumpMinimumStep, 0.5 * c.jumpAcceleration * dt * dt)
         }
@@ -316,7 +335,7 @@ public struct GeoRegistration: Sendable {
             // After a jump the next step is not judged (its velocity is unknown: the device may
             // really have changed pace, and judging every later step by the pre-jump velocity
             // would make each of them a jump).
-            if !jumped { yawRate += a * (yawStep / dt - yawRate); stepVelocity = d / dt } else { stepVelocity = nil }
+            if !jumped && !interrupted { yawRate += a * (yawStep / dt - yawRate); stepVelocity = d / dt } else { stepVelocity = nil }
         }
         lastSample = t; lastHorizontal = SIMD2(q.x, q.y); lastUp = q.z
         if propagatedAt.isNaN { propagatedAt = t.time }
@@ -341,6 +360,87 @@ public struct GeoRegistration: Sendable {
         // instead of keeping the value of the last measurement.
         if t.time - propagatedAt > Self.coastingPropagationInterval { propagate(to: t.time) }
         advanceOutput(dt: dt)
+    }
+
+    /// The AR session's frame was replaced — ARKit `run(_:options: [.resetTracking])` or a new
+    /// `ARSession`, an ARCore session recreated — and the next tracking sample is the new
+    /// frame's first. Its step from the previous sample is then not used as motion, whatever its
+    /// size (a reset near the old origin looks like a small step and its yaw jump like a turn).
+    /// If the new frame starts within a few seconds (the device's unseen turn then within 60° at
+    /// 1σ: ≈ 6 s at ``GeoRegistrationConfiguration/jumpYawRateSigma`` 10 °/s), the heading carries
+    /// over by the device's turn continuity (its true heading does not jump; the frame's does), as at a detected jump;
+    /// after a longer pause it is re-learnt (``GeoRegistrationEvent/trackingInterrupted(time:seconds:headingLost:)``).
+    /// Pauses longer than ``GeoRegistrationConfiguration/trackingGapTime`` are treated this way
+    /// without being announced. Position, GNSS and compass-bias states, the path and the ground
+    /// constraint are kept.
+    public mutating func trackingDidReset() { trackingResumption = .newFrame }
+
+    /// The AR session relocalised after an interruption (ARKit's tracking state back to normal
+    /// from `.limited(.relocalizing)`, with `sessionShouldAttemptRelocalization` true): its frame
+    /// is the one before, so the heading carries over however long the pause (only the
+    /// tracking's drift over it is added) instead of being re-learnt under the
+    /// ``GeoRegistrationConfiguration/trackingGapTime`` rule. The step across the pause is still
+    /// not used as motion (fixes during the pause may already have moved the position; the next
+    /// ones place it). Call it before the first sample after the pause.
+    public mutating func trackingDidRelocalize() { trackingResumption = .sameFrame }
+
+    /// The most a frame's turn carried across an interruption by the device's turn continuity
+    /// may be uncertain (1σ, degrees); beyond it the heading is re-learnt. With the default
+    /// ``GeoRegistrationConfiguration/jumpYawRateSigma`` (10 °/s) that is a pause of ≈ 6 s.
+    static let maximumInterruptionTurnSigma = 60.0
+
+    /// An interruption of the tracking (a gap of `dt` seconds, or an announced reset) at `time`:
+    /// the step (`step` m horizontally, `du` vertically, the yaw changing by `yawStep` rad) is
+    /// not motion. The device may have moved unseen (``GeoRegistrationConfiguration/trackingGapSpeed``)
+    /// and the frame may have turned: by the yaw's jump less the device's recent turn (a
+    /// reset, continuity σ as at a jump) when that is known well enough, else by an unknown
+    /// amount — the heading is then dropped and re-learnt as at the start. `sameFrame`: the app
+    /// said the session relocalised; the heading stays.
+    mutating func interruption(time: Double, dt: Double, step: Double, du: Double, yawStep: Double, sameFrame: Bool) {
+        let c = configuration
+        summary.trackingInterruptions += 1
+        summary.trackingStepsRejected += 1
+        propagate(to: time)
+        let unseen = c.trackingGapSpeed * dt
+        addVariance(Self.iE, step * step + unseen * unseen); addVariance(Self.iN, step * step + unseen * unseen)
+        addVariance(Self.iU, du * du + unseen * unseen)
+        alignment.removeAll()
+        recent.removeAll()
+        guard headingKnown, !sameFrame else {
+            events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: false))
+            return
+        }
+        if let sigma = c.jumpYawContinuitySigma, sigma >= 0, sigma.isFinite, c.jumpYawRateSigma >= 0, c.jumpYawRateSigma.isFinite {
+            let turnSigma = Foundation.hypot(sigma, c.jumpYawRateSigma * dt)
+            if turnSigma <= Self.maximumInterruptionTurnSigma {
+                x[Self.iPsi] -= yawStep - yawRate * dt
+                addVariance(Self.iPsi, (turnSigma * Angle.radiansPerDegree) * (turnSigma * Angle.radiansPerDegree))
+                events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: false))
+                return
+            }
+        }
+        dropHeading()
+        events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: true))
+    }
+
+    /// Forgets the frame heading and the tracking's yaw drift rate (a new or turned frame's):
+    /// both restart as before the first heading, so the compass or the walked track
+    /// initializes them again. The device position, GNSS, compass-bias and scale states stay.
+    mutating func dropHeading() {
+        let n = dimension, rad = Angle.radiansPerDegree
+        for i in [Self.iPsi, Self.iW] {
+            x[i] = 0
+            for j in 0..<n { p[i * n + j] = 0; p[j * n + i] = 0 }
+        }
+        let w = configuration.yawDriftRateSigma * rad / 60
+        p[Self.iW * n + Self.iW] = w * w
+        headingKnown = false
+        headingFromTrack = false
+        headingWasLost = true
+        courseSeeds.removeAll()
+        compassInnovationMean = 0
+        compassDisturbedSince = .nan
+        lag = .zero; lagPsi = 0
     }
 
     /// Moves the output toward the estimate at the configured rates.
@@ -415,6 +515,16 @@ public struct GeoRegistration: Sendable {
             p[Self.iE * n + Self.iE] += walk * walk; p[Self.iN * n + Self.iN] += walk * walk
         }
         p[Self.iU * n + Self.iU] += qPos
+        // Tracking interrupted (no sample for longer than ``trackingGapTime``): the device moves
+        // unseen, so fixes meanwhile must be able to move the position (without this they were
+        // rejected, and ten in a row counted as a tracking jump).
+        if let s = lastSample, c.trackingGapTime.isFinite {
+            let stale = time - Swift.max(propagatedAt, s.time + c.trackingGapTime)
+            if stale > 0 {
+                let v = c.trackingGapSpeed * stale
+                p[Self.iE * n + Self.iE] += v * v; p[Self.iN * n + Self.iN] += v * v; p[Self.iU * n + Self.iU] += v * v
+            }
+        }
         p[Self.iS * n + Self.iS] += c.scaleNoisePerRootMeter * c.scaleNoisePerRootMeter * dist
         let (short, long) = c.gnssCorrelatedSigmas(lastGnssSigma)
         let qb = short * short * (1 - phiB * phiB), ql = long * long * (1 - phiL * phiL)

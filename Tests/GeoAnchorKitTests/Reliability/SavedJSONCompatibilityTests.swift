@@ -3,7 +3,8 @@ import Testing
 @testable import GeoAnchorKit
 
 /// Configurations and counters an app saved as JSON before a setting or counter existed still
-/// decode: the new key (`clockResetFixCount`, `clockResets`, added with the clock-reset rule)
+/// decode: the new key (`clockResetFixCount`, `clockResets`, added with the clock-reset rule;
+/// `trackingInterruptions`, with the tracking-gap rule)
 /// takes its default, every other key stays required. Reference: the value itself — encode it,
 /// remove the new key, decode, and the result must equal the value with that key at its default
 /// (exact equality; no tolerance, nothing is computed).
@@ -65,6 +66,12 @@ struct SavedJSONCompatibilityTests {
         var expected = s
         expected.clockResets = 0
         #expect(try Self.decodeWithout("clockResets", expected: 3, from: s) == expected)
+        // `trackingInterruptions` (added with the tracking-gap rule) likewise.
+        var interrupted = s
+        interrupted.trackingInterruptions = 2
+        var expectedInterruptions = interrupted
+        expectedInterruptions.trackingInterruptions = 0
+        #expect(try Self.decodeWithout("trackingInterruptions", expected: 2, from: interrupted) == expectedInterruptions)
         try Self.expectRequired("fixesUsed", in: s)
     }
 }

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import GeoAnchorKit
+@testable import GeoAnchorKitSimulation
+
+/// Interrupted AR tracking (an app sent to the background, a phone call): a pause in the samples
+/// after which the session comes back in a new frame, continued from its old pose, or relocalised
+/// in the same frame (``GeoRegistrationSimulator/Output/interrupted(at:for:resumption:)``).
+/// Independent reference: the simulator's truth (device position and heading), which the
+/// estimator never sees. Walks: phone GNSS, the pause in the middle of the walk.
+@Suite("Anchoring: geo-registration, interrupted tracking")
+struct GeoRegistrationInterruptionTests {
+    /// The walk's fixes and streams with the tracking paused for `seconds` at half the walk.
+    static func paused(_ name: String, seed: UInt64, seconds: Double,
+                       resumption: GeoRegistrationSimulator.Output.Resumption) throws -> (raw: [Fix], streams: GeoRegistrationSimulator.Output) {
+        let (raw, s) = try GeoRegistrationEvaluation.simulate(TraceSimulator.Configuration.scenarios[name]!, seed: seed, phoneGNSS: true)
+        let middle = s.tracking[s.tracking.count / 2].time
+        return (raw, try #require(s.interrupted(at: middle, for: seconds, resumption: resumption)))
+    }
+
+    /// Heading |error| p95 from 60 to 300 s after the pause (the heading re-learnt), degrees.
+    static func headingAfter(_ e: GeoRegistrationEvaluation, _ s: GeoRegistrationSimulator.Output) -> Double {
+        let end = s.interruption?.end ?? 0
+        return GeoRegistrationEvaluation.quantile(e.samples.filter { $0.time >= end + 60 && $0.time < end + 300 }.map { Swift.abs($0.headingError) }, 0.95)
+    }
+
+    static func lostHeading(_ e: GeoRegistrationEvaluation) -> Bool {
+        e.events.contains { if case .trackingInterrupted(_, _, true) = $0 { return true } else { return false } }
+    }
+
+    /// A 30 s pause, unannounced, whatever the session does after it: the step across it is not
+    /// motion and the heading is re-learnt. Before this rule the step counted as motion and a new
+    /// frame left the heading 119° off (p95 60–300 s after the pause, mean of the report’s twelve walks; coverage down
+    /// to 48 %). Measured (these four walks, the same for the three resumptions): 1.9–3.0° p95
+    /// 60–300 s after the pause (the uninterrupted walks over the same times: 0.3–1.0°); bound
+    /// 4.5°. |err| ≤ 2σ over the walk ≥ 0.997 (bound 0.9).
+    @Test(arguments: [("city-walk", UInt64(2), true), ("city-walk", 2, false), ("zavist-tour", 1, true), ("zavist-tour", 1, false)])
+    func pauseIsSafeWhateverTheSessionDoes(_ name: String, _ seed: UInt64, _ compass: Bool) throws {
+        for resumption in GeoRegistrationSimulator.Output.Resumption.allCases {
+            let (raw, s) = try Self.paused(name, seed: seed, seconds: 30, resumption: resumption)
+            let e = GeoRegistrationEvaluation.run(raw: raw, streams: s, useCompass: compass)
+            let after = Self.headingAfter(e, s)
+            #expect(after <= 4.5, "\(name) \(seed) \(resumption): heading p95 after the pause \(after)°")
+            #expect(e.metrics.within2Sigma >= 0.9, "\(resumption): within 2σ \(e.metrics.within2Sigma)")
+            #expect(e.summary.trackingInterruptions == 1)
+            #expect(Self.lostHeading(e), "\(resumption): heading not re-learnt")
+            // No fix during the pause was taken for a tracking jump (the position is let move).
+            #expect(!e.events.contains { if case .trackingJump(_, _, true) = $0 { return true } else { return false } })
+        }
+    }
+
+    /// Told the session relocalised (``GeoRegistration/trackingDidRelocalize()``), the heading
+    /// carries over the pause: measured 0.58–0.70° p95 60–300 s after it against 2.1–2.9° when
+    /// it is re-learnt (the same pause unannounced; uninterrupted 0.33–1.00°) — bound: within
+    /// 0.5° of the uninterrupted walk, and below the unannounced figure.
+    @Test(arguments: [("city-walk", UInt64(2), true), ("zavist-tour", 1, false)])
+    func announcedRelocalisationKeepsTheHeading(_ name: String, _ seed: UInt64, _ compass: Bool) throws {
+        let (raw, s) = try Self.paused(name, seed: seed, seconds: 30, resumption: .sameFrame)
+        let announced = GeoRegistrationEvaluation.run(raw: raw, streams: s, useCompass: compass, announceResumption: true)
+        let unannounced = GeoRegistrationEvaluation.run(raw: raw, streams: s, useCompass: compass)
+        let (raw0, s0) = try GeoRegistrationEvaluation.simulate(TraceSimulator.Configuration.scenarios[name]!, seed: seed, phoneGNSS: true)
+        let whole = GeoRegistrationEvaluation.run(raw: raw0, streams: s0, useCompass: compass)
+        var window = s0; window.interruption = s.interruption
+        let a = Self.headingAfter(announced, s), u = Self.headingAfter(unannounced, s), w = Self.headingAfter(whole, window)
+        #expect(a <= w + 0.5, "announced \(a)° vs uninterrupted \(w)°")
+        #expect(a < u, "announced \(a)° vs unannounced \(u)°")
+        #expect(!Self.lostHeading(announced) && Self.lostHeading(unannounced))
+    }
+
+    /// A reset announced with ``GeoRegistration/trackingDidReset()`` right away (no pause) whose
+    /// new frame starts where the old pose was: unannounced, the small step is motion and the
+    /// yaw's jump to 0 a turn of the device, so the heading is off by the old yaw; announced, the
+    /// device's turn continuity carries the heading into the new frame. Measured (city-walk
+    /// seed 2, with compass): the old yaw is 176.5°; heading p95 in the 60 s after the reset 1.5°
+    /// announced against 176° unannounced. Bounds: ≤ 3° announced, ≥ 20° unannounced.
+    @Test func announcedResetCarriesTheHeading() throws {
+        let (raw, s0) = try Self.paused("city-walk", seed: 2, seconds: 0.05, resumption: .newFrame)
+        var s = s0
+        let i = try #require(s.interruption)
+        let k1 = try #require(s.tracking.firstIndex { $0.time == i.end })
+        let oldYaw = s.tracking[k1 - 1].yaw
+        #expect(Swift.abs(Angle.difference(from: 0, to: oldYaw)) > 30, "old yaw \(oldYaw)°: pick a time the yaw is far from 0")
+        // The new frame placed at the old pose's position (the yaw still restarts at 0).
+        let shift = s.tracking[k1 - 1].position - s.tracking[k1].position
+        for k in k1..<s.tracking.count { s.tracking[k].position += shift }
+        func after(_ e: GeoRegistrationEvaluation) -> Double {
+            GeoRegistrationEvaluation.quantile(e.samples.filter { $0.time >= i.end && $0.time < i.end + 60 }.map { Swift.abs($0.headingError) }, 0.95)
+        }
+        let announced = after(GeoRegistrationEvaluation.run(raw: raw, streams: s, useCompass: true, announceResumption: true))
+        let unannounced = after(GeoRegistrationEvaluation.run(raw: raw, streams: s, useCompass: true))
+        #expect(announced <= 3, "announced \(announced)°")
+        #expect(unannounced >= 20, "unannounced \(unannounced)°")
+    }
+
+    /// Compass readings during a pause are gated (the device's yaw is unknown then), not taken
+    /// for a disturbance that after two minutes becomes a new compass bias; fixes during it move
+    /// the position. A 150 s pause with the readings left in (289 of them): the compass bias
+    /// after the pause against the simulator's slow compass error stays within 3σ (measured
+    /// 1.6° with σ 5.9°), and the position right after it is 10 m off (bound: a quarter of the
+    /// distance walked during the pause, which is where the tracking left it).
+    @Test func measurementsDuringAPause() throws {
+        let (raw, paused) = try Self.paused("zavist-tour", seed: 3, seconds: 150, resumption: .newFrame)
+        let (_, whole) = try GeoRegistrationEvaluation.simulate(TraceSimulator.Configuration.scenarios["zavist-tour"]!, seed: 3, phoneGNSS: true)
+        var s = paused
+        s.compass = whole.compass; s.compassSlowErrors = whole.compassSlowErrors
+        let i = try #require(s.interruption)
+        let inPause = whole.compass.filter { $0.time > i.start + 5 && $0.time < i.end }.count
+        #expect(inPause >= 250)
+        let e = GeoRegistrationEvaluation.run(raw: raw, streams: s, useCompass: true)
+        #expect(e.summary.compassGated >= inPause, "gated \(e.summary.compassGated) of \(inPause) readings in the pause")
+        let bias = try #require(e.samples.first { $0.time >= i.end + 10 && $0.compassBiasError != nil })
+        let err = try #require(bias.compassBiasError), sigma = try #require(bias.compassBiasSigma)
+        #expect(Swift.abs(err) <= 3 * sigma, "compass bias error \(err)° with σ \(sigma)°")
+        #expect(!e.events.contains { if case .trackingJump(_, _, true) = $0 { return true } else { return false } })
+        // The position right after the pause: the fixes of the pause placed it.
+        let first = try #require(e.samples.first { $0.time >= i.end })
+        let k0 = try #require(whole.tracking.lastIndex { $0.time <= i.start }), k1 = try #require(whole.tracking.firstIndex { $0.time >= i.end })
+        let walked = whole.walked[k1] - whole.walked[k0]
+        #expect(walked >= 100, "walked \(walked) m during the pause")
+        #expect(first.positionError <= 0.25 * walked, "position error after the pause \(first.positionError) m, walked \(walked) m")
+    }
+
+    /// The pause threshold is validated; +∞ turns the rule off.
+    @Test func pauseSettingsAreValidated() throws {
+        var c = GeoRegistrationConfiguration()
+        c.trackingGapTime = .infinity
+        try c.validate()
+        for bad in [0.0, -1, .nan] {
+            c.trackingGapTime = bad
+            #expect(throws: GeoAnchorError.self) { try c.validate() }
+        }
+        c = GeoRegistrationConfiguration()
+        c.trackingGapSpeed = -1
+        #expect(throws: GeoAnchorError.self) { try c.validate() }
+        c.trackingGapSpeed = .infinity
+        #expect(throws: GeoAnchorError.self) { try c.validate() }
+    }
+}
