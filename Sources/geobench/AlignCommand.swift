@@ -232,7 +232,7 @@ struct AlignCommand: ParsableCommand {
                              + "interrupted (a pause over \(config.trackingGapTime) s or an event 'reset') and the heading was being re-learnt")
             }
             if rows == 0 {
-                Stderr.print("warning: no estimate: the heading never became known (no compass and the tracked path never spanned \(config.alignmentSpan) m with fixes)")
+                Stderr.print("warning: no estimate: the heading never became known (no compass, no five agreeing fix courses while walking, and the tracked path never spanned \(config.alignmentSpan) m with fixes)")
             }
         }
     }

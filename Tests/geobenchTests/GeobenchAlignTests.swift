@@ -37,7 +37,7 @@ extension GeobenchInterfaceTests {
         // The compass's estimated slow error (its accuracy is tested in GeoRegistrationTests).
         let bias = try #require(j["compass_bias"] as? Double), biasSigma = try #require(j["compass_bias_sigma"] as? Double)
         #expect(bias.isFinite && abs(bias) <= 180 && biasSigma > 0 && biasSigma < 30, "\(bias) ± \(biasSigma)")
-        // Without compass: magnetometer-free, fewer rows (the heading needs 30 m of walk), no bias.
+        // Without compass: magnetometer-free, fewer rows (the heading needs a few seconds of walking: five agreeing fix courses), no bias.
         let nc = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--output", path("o2.csv"), "--json"])
         #expect(nc.status == 0)
         let ncJSON = try json(nc.stdout)

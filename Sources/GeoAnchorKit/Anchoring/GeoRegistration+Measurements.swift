@@ -114,14 +114,15 @@ extension GeoRegistration {
         return (course, v, Angle.atan2Degrees(d.x, d.y))
     }
 
-    /// While the heading is unknown after an interruption (``GeoRegistrationEvent/trackingInterrupted(time:seconds:headingLost:)``),
-    /// the fixes' courses against the tracked direction re-initialize it once
-    /// ``courseAcquisitionCount`` of them within ``courseAcquisitionTime`` agree (mean resultant
-    /// length ≥ ``courseAcquisitionAgreement``) — a few seconds of walking instead of the
+    /// While the heading is unknown (no compass reading yet, or re-learnt after an interruption:
+    /// ``GeoRegistrationEvent/trackingInterrupted(time:seconds:headingLost:)``), the fixes'
+    /// courses against the tracked direction initialize it once ``courseAcquisitionCount`` of
+    /// them within ``courseAcquisitionTime`` agree (mean resultant length ≥
+    /// ``courseAcquisitionAgreement``) — a few seconds of walking instead of the
     /// ``GeoRegistrationConfiguration/alignmentSpan`` the track needs; the track still checks it
     /// once it spans that (as it checks a compass-initialized heading).
     mutating func acquireFromCourses(_ fix: Fix) {
-        guard headingWasLost, reference != nil, let m = trackedCourse(for: fix) else { return }
+        guard reference != nil, let m = trackedCourse(for: fix) else { return }
         courseSeeds.append((fix.time, Angle.difference(from: m.tracked, to: m.course)))
         courseSeeds.removeAll { fix.time - $0.time > Self.courseAcquisitionTime }
         guard courseSeeds.count >= Self.courseAcquisitionCount else { return }
@@ -611,7 +612,8 @@ extension GeoRegistration {
     // MARK: - Output
 
     /// The current estimate (smoothed output), or `nil` before the first fix or before the
-    /// heading is known (no compass: until the walked path spans ``GeoRegistrationConfiguration/alignmentSpan``),
+    /// heading is known (no compass: until five fix courses agree, or the walked path spans
+    /// ``GeoRegistrationConfiguration/alignmentSpan`` for fixes without course),
     /// and again while it is re-learnt after an interruption of the tracking
     /// (``GeoRegistrationEvent/trackingInterrupted(time:seconds:headingLost:)``).
     public var estimate: GeoRegistrationEstimate? {

@@ -74,8 +74,8 @@ public enum GeoRegistrationEvent: Sendable, Hashable {
     case largeCorrection(time: Double, meters: Double, degrees: Double)
     /// AR tracking was interrupted for `seconds` (or announced reset): the step across it was not
     /// used as motion. `headingLost`: the frame may have turned by an unknown amount, so the
-    /// heading is re-learnt — ``GeoRegistration/estimate`` is `nil` until the next compass reading
-    /// or until the walked track spans ``GeoRegistrationConfiguration/alignmentSpan``.
+    /// heading is re-learnt — ``GeoRegistration/estimate`` is `nil` until the next compass reading,
+    /// five agreeing fix courses, or until the walked track spans ``GeoRegistrationConfiguration/alignmentSpan``.
     case trackingInterrupted(time: Double, seconds: Double, headingLost: Bool)
 }
 
@@ -413,8 +413,9 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// (the frame's north is the compass's); `nil` = unknown (ARKit `.gravity`: the heading comes
     /// from the compass or the walk).
     public var frameHeadingSigma: Double? = nil
-    /// Without compass or prior: the tracked track must span this many meters before its heading
-    /// is aligned to the fixes (Procrustes fit).
+    /// Without compass or prior, and for fixes without course (whose five agreeing courses would
+    /// start the heading first): the tracked track must span this many meters before its heading
+    /// is aligned to the fixes (Procrustes fit; it also checks a heading started otherwise).
     public var alignmentSpan = 30.0
 
     /// The reported heading 1σ (``GeoRegistrationEstimate/headingSigma``, and so the device

@@ -33,8 +33,11 @@ import Foundation
 /// checked against their innovations and widened when optimistic
 /// (``GeoRegistrationConfiguration/fixAccuracyAdaptationTime``); fixes that report none get σ
 /// from their HDOP or ``GeoRegistrationConfiguration/unreportedFixSigma``. Without a
-/// compass or frame prior, the heading is initialized by a least-squares rotation (2-D Procrustes)
-/// of the tracked path onto the fixes once it spans ``GeoRegistrationConfiguration/alignmentSpan``.
+/// compass or frame prior, the heading is initialized from five agreeing fix courses against the
+/// tracked direction (a few seconds of walking) or, for fixes without course, by a least-squares
+/// rotation (2-D Procrustes) of the tracked path onto the fixes once it spans
+/// ``GeoRegistrationConfiguration/alignmentSpan`` — a fit that also checks a course- or
+/// compass-initialized heading.
 ///
 /// **Map aiding** (``path``, optional): the walking path the device follows — a tour's path —
 /// constrains the position across the segment walked after each fix, so a turned path
@@ -181,9 +184,8 @@ public struct GeoRegistration: Sendable {
     /// (``trackingDidReset()``) or the same after a pause (``trackingDidRelocalize()``).
     enum TrackingResumption { case newFrame, sameFrame }
     var trackingResumption: TrackingResumption?
-    /// The heading was dropped at an interruption (re-acquisition from courses allowed), and the
-    /// course offsets (course − tracked direction, degrees) collected for it.
-    var headingWasLost = false
+    /// While the heading is unknown: the fixes' course offsets (course − tracked direction,
+    /// degrees) collected to initialize it (``acquireFromCourses(_:)``).
     var courseSeeds: [(time: Double, offset: Double)] = []
 
     /// - Parameters:
@@ -436,7 +438,6 @@ public struct GeoRegistration: Sendable {
         p[Self.iW * n + Self.iW] = w * w
         headingKnown = false
         headingFromTrack = false
-        headingWasLost = true
         courseSeeds.removeAll()
         compassInnovationMean = 0
         compassDisturbedSince = .nan

@@ -19,6 +19,8 @@ enum GeoRegistrationReport: ReportSection {
         lines.append("  gnss: 'shipped' = the scenario's own model (slow error 1.6 m/axis, τ 90 s); 'phone' = ADVIO-like (2.5 m/axis, τ 15 s, 1.1 m white)")
         var results: [(label: String, compass: Bool, m: Metrics)] = []
         var biasErrors: [Double] = [], biasWithin2Sigma = 0, assumedZero: [Double] = []
+        // Without compass: where the first estimate appears (meters walked, seconds from the start).
+        var firstEstimate: [(walked: Double, seconds: Double)] = []
         lines.append("  walk              gnss     compass  heading≥100m  first50 fused/compass  pos fused/raw (ratio)  |err|≤2σ  still anchor@50m  jumps")
         // Unchanged otherwise (sensors included), so 'shipped' is exactly traces/<name>.raw.csv.
         try forEachWalk(context, label: "geo-registration") { name, seed, phone, _, sim, streams in
@@ -31,6 +33,7 @@ enum GeoRegistrationReport: ReportSection {
                     if Swift.abs(b) <= 2 * sb { biasWithin2Sigma += 1 }
                 }
                 if compass { assumedZero += Self.slowCompassErrors(streams, after: 100) }
+                if !compass, let f = e.samples.first, let t0 = streams.tracking.first?.time { firstEstimate.append((f.walked, f.time - t0)) }
                 results.append(("\(name)/\(phone ? "phone" : "shipped")/\(compass ? "compass" : "no compass")", compass, m))
                 let first = compass ? String(format: "%5.2f° / %5.2f°", m.headingP95First50, m.compassP95First50)
                                     : String(format: "%5.2f° /    —  ", m.headingP95First50)
@@ -48,6 +51,12 @@ enum GeoRegistrationReport: ReportSection {
                     }
                 }
             }
+        }
+        if !firstEstimate.isEmpty {
+            let n = Double(firstEstimate.count)
+            lines.append(String(format: "  without compass the first estimate comes after %.1f m walked, %.1f s (mean; worst %.1f m, %.1f s): five agreeing fix courses, else the track spanning 30 m",
+                                firstEstimate.reduce(0) { $0 + $1.walked } / n, firstEstimate.reduce(0) { $0 + $1.seconds } / n,
+                                firstEstimate.map(\.walked).max() ?? .nan, firstEstimate.map(\.seconds).max() ?? .nan))
         }
         if !biasErrors.isEmpty {
             let q = { (v: [Double], p: Double) in GeoRegistrationEvaluation.quantile(v, p) }
