@@ -526,7 +526,9 @@ extension GeoRegistration {
     }
 
     /// The device is pointed at a landmark right now (at the latest tracking sample's yaw): its
-    /// true heading is the azimuth to the landmark.
+    /// true heading is the azimuth to the landmark. Not used (``GeoRegistrationSummary/landmarksUsed``
+    /// unchanged) before the heading is known, or more than
+    /// ``GeoRegistrationConfiguration/trackingGapTime`` after the latest tracking sample.
     /// - Parameters:
     ///   - landmark: the landmark's position (heights do not matter).
     ///   - landmarkAccuracy: its 68 % horizontal radius, meters.
@@ -541,7 +543,8 @@ extension GeoRegistration {
         }
         try checkTime(time, name: "sighting time")
         checkClock(time)
-        guard let ref = reference, let s = lastSample, headingKnown else { return }
+        // Not while the tracking is interrupted: the sighting's yaw would be the stale one.
+        guard let ref = reference, let s = lastSample, headingKnown, time - s.time <= configuration.trackingGapTime else { return }
         propagate(to: time)
         let l = ref.enu(latitude: landmark.latitude, longitude: landmark.longitude, ellipsoidalHeight: ref.origin.height)
         let de = l.east - x[Self.iE], dn = l.north - x[Self.iN]

@@ -120,6 +120,22 @@ struct GeoRegistrationInterruptionTests {
         #expect(first.positionError <= 0.25 * walked, "position error after the pause \(first.positionError) m, walked \(walked) m")
     }
 
+    /// A landmark sighting is aimed with the latest tracked yaw: within the pause threshold of
+    /// the latest sample it is used, beyond it (tracking interrupted, the yaw stale) it is not.
+    /// Reference: the counter (exact).
+    @Test func sightingDuringAPauseIsNotUsed() throws {
+        let t = 1_780_000_000.0
+        var reg = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+        try reg.update(tracking: ARTrackingSample(time: t, position: .zero, yaw: 0))
+        try reg.update(fix: Fix(time: t, latitude: 49.9617, longitude: 14.3950, ellipsoidalHeight: 392, horizontalAccuracy: 5))
+        try reg.update(compass: CompassReading(time: t, heading: 10, headingAccuracy: 15))
+        let landmark = GeodeticCoordinate(latitude: 49.9627, longitude: 14.3953)
+        try reg.update(sighting: landmark, time: t + 1)
+        #expect(reg.summary.landmarksUsed == 1)
+        try reg.update(sighting: landmark, time: t + 1 + reg.configuration.trackingGapTime + 1)
+        #expect(reg.summary.landmarksUsed == 1)
+    }
+
     /// The pause threshold is validated; +∞ turns the rule off.
     @Test func pauseSettingsAreValidated() throws {
         var c = GeoRegistrationConfiguration()
