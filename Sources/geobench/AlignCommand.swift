@@ -317,9 +317,19 @@ struct AlignCommand: ParsableCommand {
     }
 
     /// Writes simulated streams in the formats `align` reads (used by `simulate --tracking/--compass`).
-    static func write(tracking: [ARTrackingSample], to path: String) throws {
-        let w = try CSVWriter(path: path, header: ["time", "x", "y", "z", "yaw"])
-        for s in tracking { try w.write([s.time, s.position.x, s.position.y, s.position.z, s.yaw]) }
+    /// `event`: with one, a column `event` holding its name on the row of its time (the first
+    /// row after a simulated pause), empty elsewhere.
+    static func write(tracking: [ARTrackingSample], event: (time: Double, name: String)? = nil, to path: String) throws {
+        let w = try CSVWriter(path: path, header: ["time", "x", "y", "z", "yaw"] + (event == nil ? [] : ["event"]))
+        for s in tracking {
+            let values = [s.time, s.position.x, s.position.y, s.position.z, s.yaw]
+            if let event {
+                guard values.allSatisfy(\.isFinite) else { throw InputError(file: path, line: nil, message: "refusing to write a non-finite tracking value") }
+                try w.write(values.map(format) + [s.time == event.time ? event.name : ""])
+            } else {
+                try w.write(values)
+            }
+        }
         try w.finish()
     }
 

@@ -20,7 +20,13 @@ struct SimulateCommand: ParsableCommand {
         --tracking FILE.csv / --compass FILE.csv also write an AR-tracking stream (time,x,y,z,yaw; \
         ARKit gravity frame, 10 Hz, scale error 1-2 %, yaw drift, one relocalisation jump) and a \
         compass stream (time,heading,heading_accuracy; 2 Hz, bias, disturbance episodes) for \
-        `geobench align` (GeoRegistrationSimulator, seeded by --seed).
+        `geobench align` (GeoRegistrationSimulator, seeded by --seed). --pause-at S --pause D \
+        interrupts that tracking (an app in the background): no tracking row and no compass reading \
+        for D seconds from S seconds after the start, the session coming back per --resumption: \
+        new-frame (default; origin and yaw 0 where the device is then, as ARKit resetTracking), \
+        continued (the old frame continued from the pose it had) or same-frame (relocalised); \
+        --announce-resumption adds the column event (reset or relocalized on the first row after \
+        the pause), which `align` reads.
         """
     )
 
@@ -54,6 +60,18 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "Compass CSV output (time,heading,heading_accuracy) for `geobench align` (optional).")
     var compass: String?
 
+    @Option(help: "Interrupt the tracking this many seconds after the start (with --pause).")
+    var pauseAt: Double?
+
+    @Option(help: "Length of the tracking interruption, seconds (with --pause-at).")
+    var pause: Double?
+
+    @Option(help: "How the session comes back after the pause: new-frame (default), continued or same-frame.")
+    var resumption: String?
+
+    @Flag(help: "Mark the first tracking row after the pause in a column event (reset or relocalized).")
+    var announceResumption = false
+
     func run() throws {
         try withInputErrors {
             guard var config = TraceSimulator.Configuration.scenarios[scenario] else {
@@ -68,6 +86,11 @@ struct SimulateCommand: ParsableCommand {
                 throw InputError(file: "--lateral-wander", line: nil, message: "\(lateralWander) must be ≥ 0 m")
             }
             config.lateralWander = lateralWander
+            // Checked before anything is written.
+            let interruption = try pauseOptions()
+            if interruption != nil && tracking == nil && compass == nil {
+                throw InputError(file: "--pause-at", line: nil, message: "a pause needs --tracking (it interrupts the AR tracking stream)")
+            }
             let out = try TraceSimulator(config: config, seed: seed).run()
             try write(out.raw, to: raw, option: "--raw")
             try write(out.truth, to: truth, option: "--truth")
@@ -80,12 +103,41 @@ struct SimulateCommand: ParsableCommand {
                 try o.commit()
             }
             if tracking != nil || compass != nil {
-                let streams = GeoRegistrationSimulator(seed: seed).run(truth: out.truth)
-                if let tracking { try AlignCommand.write(tracking: streams.tracking, to: tracking) }
+                var streams = GeoRegistrationSimulator(seed: seed).run(truth: out.truth)
+                var event: (time: Double, name: String)?
+                if let (at, length, kind) = interruption, let t0 = streams.tracking.first?.time {
+                    guard let paused = streams.interrupted(at: t0 + at, for: length, resumption: kind), let i = paused.interruption else {
+                        throw InputError(file: "--pause-at", line: nil, message: "no tracking after a \(length) s pause at \(at) s (the walk is shorter)")
+                    }
+                    streams = paused
+                    if announceResumption { event = (i.end, kind == .sameFrame ? "relocalized" : "reset") }
+                }
+                if let tracking { try AlignCommand.write(tracking: streams.tracking, event: event, to: tracking) }
                 if let compass { try AlignCommand.write(compass: streams.compass, to: compass) }
             }
             Stderr.print("\(scenario) seed \(seed): \(out.truth.count) truth epochs, \(out.raw.count) raw fixes, \(out.sensors.count) sensor samples, \(out.visits.count) stops")
         }
+    }
+
+    /// `--pause-at`, `--pause`, `--resumption`, `--announce-resumption` checked together: nil
+    /// without a pause.
+    func pauseOptions() throws -> (at: Double, length: Double, resumption: GeoRegistrationSimulator.Output.Resumption)? {
+        guard let pauseAt, let pause else {
+            if pauseAt != nil || pause != nil {
+                throw InputError(file: pauseAt == nil ? "--pause" : "--pause-at", line: nil, message: "--pause-at and --pause go together")
+            }
+            if resumption != nil || announceResumption {
+                throw InputError(file: resumption != nil ? "--resumption" : "--announce-resumption", line: nil, message: "needs --pause-at and --pause")
+            }
+            return nil
+        }
+        guard pauseAt >= 0, pauseAt.isFinite else { throw InputError(file: "--pause-at", line: nil, message: "\(pauseAt) must be ≥ 0 s") }
+        guard pause > 0, pause.isFinite else { throw InputError(file: "--pause", line: nil, message: "\(pause) must be > 0 s") }
+        let kinds: [String: GeoRegistrationSimulator.Output.Resumption] = ["new-frame": .newFrame, "continued": .continued, "same-frame": .sameFrame]
+        guard let kind = kinds[resumption ?? "new-frame"] else {
+            throw InputError(file: "--resumption", line: nil, message: "unknown resumption '\(resumption ?? "")' (known: new-frame, continued, same-frame)")
+        }
+        return (pauseAt, pause, kind)
     }
 
     func write(_ fixes: [Fix], to path: String, option: String) throws {

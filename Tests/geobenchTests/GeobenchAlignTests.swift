@@ -111,6 +111,40 @@ extension GeobenchInterfaceTests {
         #expect(r.status == 2 && r.stderr.contains("\(bad):3:") && r.stderr.contains("restart"), "\(r.stderr)")
     }
 
+    /// `simulate --pause-at --pause --resumption --announce-resumption`: the tracking CSV has a
+    /// 45 s hole, and with the announcement a column event marking the first row after it;
+    /// `align` reads it (one interruption, the heading kept for a relocalised session). Bad pause
+    /// options exit 2 before any file is written.
+    @Test func simulatePause() throws {
+        let dir = try AlignScratch("geobench-simulate-pause")
+        defer { dir.remove() }
+        let path = dir.path
+        let sim = try geobench(["simulate", "--scenario", "zavist-tour", "--seed", "2", "--sensor-duration", "0",
+                                "--raw", path("raw.csv"), "--truth", path("truth.csv"), "--tracking", path("trk.csv"),
+                                "--compass", path("cmp.csv"), "--pause-at", "900", "--pause", "45", "--resumption", "same-frame",
+                                "--announce-resumption"])
+        #expect(sim.status == 0, "\(sim.stderr)")
+        let rows = try String(contentsOfFile: path("trk.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(rows.first == "time,x,y,z,yaw,event")
+        let times = rows.dropFirst().compactMap { Double($0.split(separator: ",")[0]) }
+        let gaps = zip(times, times.dropFirst()).map { $1 - $0 }
+        #expect(gaps.filter { $0 > 40 }.count == 1 && (gaps.max() ?? 0) < 46, "largest gap \(gaps.max() ?? 0) s")
+        #expect(rows.filter { $0.hasSuffix(",relocalized") }.count == 1 && rows.filter { $0.hasSuffix(",reset") }.isEmpty)
+        let a = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--compass", path("cmp.csv"),
+                              "--output", path("a.csv"), "--json"])
+        #expect(a.status == 0, "\(a.stderr)")
+        let j = try json(a.stdout)
+        #expect(j["tracking_interruptions"] as? Int == 1 && j["rows_without_estimate"] as? Int == 0)
+        for (args, option) in [(["--pause", "30"], "--pause"), (["--pause-at", "10", "--pause", "0"], "--pause"),
+                               (["--pause-at", "10", "--pause", "30", "--resumption", "later"], "--resumption"),
+                               (["--announce-resumption"], "--announce-resumption")] {
+            let bad = try geobench(["simulate", "--scenario", "zavist-tour", "--raw", path("r2.csv"), "--truth", path("t2.csv"),
+                                    "--tracking", path("k2.csv")] + args)
+            #expect(bad.status == 2 && bad.stderr.contains(option), "\(args): \(bad.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: path("r2.csv")))
+        }
+    }
+
     /// `align --dem`: ground aiding with an ESRI ASCII grid. The DEM is the city walk's own
     /// terrain sampled every 0.0002° (ellipsoidal heights, `--dem-datum ellipsoid`), the device
     /// at ground level (`--device-height 0`, as the simulator's truth). Reference: the truth
