@@ -155,18 +155,24 @@ public struct GeoRegistrationEvaluation: Sendable {
     /// The walk's path as a tour file would draw it: the scenario's waypoints, each moved by a
     /// Gaussian digitizing error of `vertexError` meters per axis (0: exact). Pair with a
     /// ``TraceSimulator/Configuration/lateralWander`` so the walker strays from it as people do.
+    /// - Parameter moved: a systematic drawing error (before the random one): each vertex's
+    ///   position (ENU about the first waypoint, m) → where the path draws it (e.g. shifted 6 m, or
+    ///   turned about the start).
     /// - Throws: ``PathConstraint``'s errors (fewer than two waypoints, a bad σ).
     public static func drawnPath(of config: TraceSimulator.Configuration, vertexError: Double = 0, crossTrackSigma: Double = 1.5,
-                                 mapSigma: Double = 0, seed: UInt64 = 0) throws(GeoAnchorError) -> PathConstraint {
+                                 mapSigma: Double = 0, seed: UInt64 = 0,
+                                 moved: ((ENUVector) -> (east: Double, north: Double))? = nil) throws(GeoAnchorError) -> PathConstraint {
         guard let first = config.waypoints.first else {
             throw .outOfRange(name: "path lines", value: 0, allowed: .atLeast(1))
         }
         let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: first.latitude, longitude: first.longitude))
         var rng = SeededRandom(seed: seed)
         let vertices = config.waypoints.map { w -> GeodeticCoordinate in
-            guard vertexError > 0 else { return w }
+            guard vertexError > 0 || moved != nil else { return w }
             let p = frame.enu(latitude: w.latitude, longitude: w.longitude, ellipsoidalHeight: 0)
-            let g = frame.geodetic(east: p.east + vertexError * rng.gaussian(), north: p.north + vertexError * rng.gaussian(), up: 0)
+            var to = moved?(p) ?? (east: p.east, north: p.north)
+            if vertexError > 0 { to.east += vertexError * rng.gaussian(); to.north += vertexError * rng.gaussian() }
+            let g = frame.geodetic(east: to.east, north: to.north, up: 0)
             return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude)
         }
         return try PathConstraint(lines: [vertices], crossTrackSigma: crossTrackSigma, mapSigma: mapSigma)

@@ -129,13 +129,20 @@ enum GeoRegistrationReport: ReportSection {
     static func mapAided(_ context: ReportContext) throws -> [String] {
         // GEOBENCH_MAP_VARIANTS=all adds the README table's other rows: the ±2 m maps stated as
         // one lumped crossTrackSigma (2.5 m, no mapSigma), the ±4 m maps (the path also lumped,
-        // 4.5 m) and the exact street map.
+        // 4.5 m), the exact street map, and the shifted and turned paths below.
+        // Also two paths drawn wrong the same way everywhere (stated 1.5 m, no mapSigma): shifted
+        // 6 m (4.24 m east and north) and turned 1° about the start.
         let all = ProcessInfo.processInfo.environment["GEOBENCH_MAP_VARIANTS"] == "all"
-        let variants: [(label: String, streets: Bool, vertexError: Double, sigma: Double, map: Double)?] = [
-            nil, ("exact path", false, 0, 1.5, 0), ("path ±2 m", false, 2, 1.5, 2), ("streets ±2 m", true, 2, 1.5, 2)]
-            + (all ? [("path ±2 m, σ 2.5", false, 2, 2.5, 0), ("streets ±2 m, σ 2.5", true, 2, 2.5, 0),
-                      ("path ±4 m", false, 4, 1.5, 4), ("streets ±4 m", true, 4, 1.5, 4),
-                      ("path ±4 m, σ 4.5", false, 4, 4.5, 0), ("streets exact", true, 0, 1.5, 0)] : [])
+        typealias Move = (ENUVector) -> (east: Double, north: Double)
+        let shifted: Move = { (east: $0.east + 4.24, north: $0.north + 4.24) }
+        let (sn, cs) = Angle.sincos(degrees: 1)
+        let turned: Move = { (east: cs * $0.east + sn * $0.north, north: -sn * $0.east + cs * $0.north) }
+        let variants: [(label: String, streets: Bool, vertexError: Double, sigma: Double, map: Double, moved: Move?)?] = [
+            nil, ("exact path", false, 0, 1.5, 0, nil), ("path ±2 m", false, 2, 1.5, 2, nil), ("streets ±2 m", true, 2, 1.5, 2, nil)]
+            + (all ? [("path ±2 m, σ 2.5", false, 2, 2.5, 0, nil), ("streets ±2 m, σ 2.5", true, 2, 2.5, 0, nil),
+                      ("path ±4 m", false, 4, 1.5, 4, nil), ("streets ±4 m", true, 4, 1.5, 4, nil),
+                      ("path ±4 m, σ 4.5", false, 4, 4.5, 0, nil), ("streets exact", true, 0, 1.5, 0, nil),
+                      ("path shifted 6 m", false, 0, 1.5, 0, shifted), ("path turned 1°", false, 0, 1.5, 0, turned)] : [])
         let columns = variants.map { ($0?.label ?? "no path").padding(toLength: 22, withPad: " ", startingAt: 0) }
         var lines = ["  map aiding — the tour path or a street map as a cross-track constraint (GeoRegistration(path:), align --path FILE.geojson|.osm); walker strays σ 1.5 m;",
                      "  ±N m: vertices off by σ N m, stated as PathConstraint.mapSigma N m (crossTrackSigma 1.5 m)" + (all ? "; σ 2.5 / σ 4.5: stated as one crossTrackSigma of that many m" : "") + ";",
@@ -152,7 +159,8 @@ enum GeoRegistrationReport: ReportSection {
                     let path = try v.map { v in
                         v.streets
                             ? try GeoRegistrationEvaluation.streetMap(of: c, vertexError: v.vertexError, crossTrackSigma: v.sigma, mapSigma: v.map, seed: seed)
-                            : try GeoRegistrationEvaluation.drawnPath(of: c, vertexError: v.vertexError, crossTrackSigma: v.sigma, mapSigma: v.map, seed: seed) }
+                            : try GeoRegistrationEvaluation.drawnPath(of: c, vertexError: v.vertexError, crossTrackSigma: v.sigma, mapSigma: v.map,
+                                                                      seed: seed, moved: v.moved) }
                     let e = GeoRegistrationEvaluation.run(raw: sim.raw, streams: streams, useCompass: compass, path: path)
                     let m = e.metrics
                     releases[k] += e.summary.pathReleases

@@ -581,15 +581,8 @@ struct GeoRegistrationTests {
         config.lateralWander = 1.5
         let out = try TraceSimulator(config: config, seed: seed).run()
         let streams = GeoRegistrationSimulator(seed: seed &+ 1000).run(truth: out.truth)
-        var path = try GeoRegistrationEvaluation.drawnPath(of: config, vertexError: pathError, crossTrackSigma: pathSigma, mapSigma: mapSigma, seed: seed)
-        if let drawn {
-            let frame = try LocalTangentFrame(origin: config.waypoints[0])
-            path = try PathConstraint(lines: [config.waypoints.map { w in
-                let moved = drawn(frame.enu(latitude: w.latitude, longitude: w.longitude, ellipsoidalHeight: 0))
-                let g = frame.geodetic(east: moved.east, north: moved.north, up: 0)
-                return GeodeticCoordinate(latitude: g.latitude, longitude: g.longitude)
-            }], crossTrackSigma: pathSigma, mapSigma: mapSigma)
-        }
+        var path = try GeoRegistrationEvaluation.drawnPath(of: config, vertexError: pathError, crossTrackSigma: pathSigma, mapSigma: mapSigma,
+                                                           seed: seed, moved: drawn)
         if let streetMapError {
             path = try GeoRegistrationEvaluation.streetMap(of: config, vertexError: streetMapError, crossTrackSigma: pathSigma, mapSigma: mapSigma, seed: seed)
         }
