@@ -322,13 +322,7 @@ struct AlignCommand: ParsableCommand {
     static func write(tracking: [ARTrackingSample], event: (time: Double, name: String)? = nil, to path: String) throws {
         let w = try CSVWriter(path: path, header: ["time", "x", "y", "z", "yaw"] + (event == nil ? [] : ["event"]))
         for s in tracking {
-            let values = [s.time, s.position.x, s.position.y, s.position.z, s.yaw]
-            if let event {
-                guard values.allSatisfy(\.isFinite) else { throw InputError(file: path, line: nil, message: "refusing to write a non-finite tracking value") }
-                try w.write(values.map(format) + [s.time == event.time ? event.name : ""])
-            } else {
-                try w.write(values)
-            }
+            try w.write([s.time, s.position.x, s.position.y, s.position.z, s.yaw], then: event.map { [s.time == $0.time ? $0.name : ""] } ?? [])
         }
         try w.finish()
     }

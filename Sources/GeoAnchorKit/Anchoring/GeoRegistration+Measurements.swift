@@ -103,7 +103,7 @@ extension GeoRegistration {
         let c = configuration
         // Not while the tracking is interrupted (its last direction is no longer the device's).
         guard let course = fix.course, course.isFinite, let v = fix.speed, v.isFinite, v >= c.courseMinimumSpeed,
-              let last = recent.last, c.courseSigma > 0, fix.time - last.time <= c.trackingGapTime else { return nil }
+              let last = recent.last, c.courseSigma > 0, !isTrackingStale(at: fix.time) else { return nil }
         // The tracked position ≈ 1 s before the latest sample.
         var i = recent.count - 1
         while i > 0 && last.time - recent[i].time < c.courseWindow { i -= 1 }
@@ -317,7 +317,7 @@ extension GeoRegistration {
     /// after the sample that ends a pause of over a minute, they looked like a clock set back).
     public mutating func update(tracking sample: ARTrackingSample, fixes: [Fix], fixCursor: inout Int,
                                 compass: [CompassReading], compassCursor: inout Int) throws(GeoAnchorError) {
-        if let last = lastSample, sample.time - last.time > configuration.trackingGapTime {
+        if lastSample != nil, isTrackingStale(at: sample.time) {
             while true {
                 let f = fixCursor < fixes.count && fixes[fixCursor].time < sample.time ? fixes[fixCursor].time : .infinity
                 let r = compassCursor < compass.count && compass[compassCursor].time < sample.time ? compass[compassCursor].time : .infinity
@@ -450,7 +450,7 @@ extension GeoRegistration {
         // Not while the tracking is interrupted: the reading would be compared with a yaw the
         // device no longer has (and taken for a disturbance, after two minutes for a new bias).
         guard let s = lastSample, reference != nil, r.headingAccuracy <= CompassReading.maximumUsableAccuracy,
-              r.time - s.time <= configuration.trackingGapTime else { summary.compassGated += 1; return }
+              !isTrackingStale(at: r.time) else { summary.compassGated += 1; return }
         propagate(to: r.time)
         let c = configuration, rad = Angle.radiansPerDegree
         let sigma = c.compassWhiteFraction * r.headingAccuracy / CircularError.halfWidth68PerSigma * rad
@@ -544,7 +544,7 @@ extension GeoRegistration {
         try checkTime(time, name: "sighting time")
         checkClock(time)
         // Not while the tracking is interrupted: the sighting's yaw would be the stale one.
-        guard let ref = reference, let s = lastSample, headingKnown, time - s.time <= configuration.trackingGapTime else { return }
+        guard let ref = reference, let s = lastSample, headingKnown, !isTrackingStale(at: time) else { return }
         propagate(to: time)
         let l = ref.enu(latitude: landmark.latitude, longitude: landmark.longitude, ellipsoidalHeight: ref.origin.height)
         let de = l.east - x[Self.iE], dn = l.north - x[Self.iN]

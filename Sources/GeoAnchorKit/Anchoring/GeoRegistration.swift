@@ -292,7 +292,7 @@ public struct GeoRegistration: Sendable {
         // The tracked yaw's change over this step (wrap-safe), rad.
         let yawStep = Angle.difference(from: last.yaw, to: t.yaw) * Angle.radiansPerDegree
         // An interruption (a gap in the samples, or an announced reset): the step is not motion.
-        let interrupted = trackingResumption == .newFrame || dt > c.trackingGapTime
+        let interrupted = trackingResumption == .newFrame || isTrackingStale(at: t.time)
         let sameFrame = trackingResumption == .sameFrame
         trackingResumption = nil
         // A jump departs from the tracked motion: the previous step's velocity continued over
@@ -314,15 +314,8 @@ public struct GeoRegistration: Sendable {
             propagate(to: t.time)
             let jump2 = step * step
             addVariance(Self.iE, jump2); addVariance(Self.iN, jump2); addVariance(Self.iU, du * du)
-            if let sigma = c.jumpYawContinuitySigma, sigma >= 0, sigma.isFinite, c.jumpYawRateSigma >= 0, c.jumpYawRateSigma.isFinite,
-               headingKnown, dt > 0 {
-                // The session frame turned, the device did not: its true heading yaw + ψ is
-                // continuous, so the tracked yaw's change beyond the device's recent turn rate is
-                // the frame's rotation, −Δψ.
-                let frameTurn = yawStep - yawRate * dt
-                x[Self.iPsi] -= frameTurn   // the output follows at once: a frame change, not a correction
-                let s = Foundation.hypot(sigma, c.jumpYawRateSigma * dt) * Angle.radiansPerDegree
-                addVariance(Self.iPsi, s * s)
+            if let turnSigma = continuityTurnSigma(dt: dt), headingKnown, dt > 0 {
+                turnFrame(yawStep: yawStep, dt: dt, sigma: turnSigma)
             } else {
                 addVariance(Self.iPsi, (3 * Angle.radiansPerDegree) * (3 * Angle.radiansPerDegree))
             }
@@ -412,17 +405,42 @@ public struct GeoRegistration: Sendable {
             events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: false))
             return
         }
-        if let sigma = c.jumpYawContinuitySigma, sigma >= 0, sigma.isFinite, c.jumpYawRateSigma >= 0, c.jumpYawRateSigma.isFinite {
-            let turnSigma = Foundation.hypot(sigma, c.jumpYawRateSigma * dt)
-            if turnSigma <= Self.maximumInterruptionTurnSigma {
-                x[Self.iPsi] -= yawStep - yawRate * dt
-                addVariance(Self.iPsi, (turnSigma * Angle.radiansPerDegree) * (turnSigma * Angle.radiansPerDegree))
-                events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: false))
-                return
-            }
+        if let turnSigma = continuityTurnSigma(dt: dt), turnSigma <= Self.maximumInterruptionTurnSigma {
+            turnFrame(yawStep: yawStep, dt: dt, sigma: turnSigma)
+            events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: false))
+            return
         }
         dropHeading()
         events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: true))
+    }
+
+    /// How well the device's turn continuity carries the frame heading across a tracking
+    /// discontinuity (a jump or an interruption) of `dt` seconds: 1σ in degrees,
+    /// `hypot(jumpYawContinuitySigma, jumpYawRateSigma × dt)`; nil when switched off (either
+    /// setting negative or not finite).
+    func continuityTurnSigma(dt: Double) -> Double? {
+        let c = configuration
+        guard let sigma = c.jumpYawContinuitySigma, sigma >= 0, sigma.isFinite,
+              c.jumpYawRateSigma >= 0, c.jumpYawRateSigma.isFinite else { return nil }
+        return Foundation.hypot(sigma, c.jumpYawRateSigma * dt)
+    }
+
+    /// The session frame turned across a discontinuity, the device did not: its true heading
+    /// yaw + ψ is continuous, so the tracked yaw's change (`yawStep`, rad, over `dt` s) beyond the
+    /// device's recent turn rate is the frame's rotation, −Δψ, known to `sigma` degrees (1σ).
+    /// The output follows at once: a frame change, not a correction.
+    mutating func turnFrame(yawStep: Double, dt: Double, sigma: Double) {
+        x[Self.iPsi] -= yawStep - yawRate * dt
+        let s = sigma * Angle.radiansPerDegree
+        addVariance(Self.iPsi, s * s)
+    }
+
+    /// Whether the tracking is interrupted at `time`: no sample, or the latest more than
+    /// ``GeoRegistrationConfiguration/trackingGapTime`` before it — its yaw and direction of
+    /// motion are no longer the device's.
+    func isTrackingStale(at time: Double) -> Bool {
+        guard let s = lastSample else { return true }
+        return time - s.time > configuration.trackingGapTime
     }
 
     /// Forgets the frame heading and the tracking's yaw drift rate (a new or turned frame's):

@@ -290,13 +290,16 @@ enum GeoRegistrationReport: ReportSection {
             for seed in UInt64(1)...3 {
                 guard let (raw, whole) = try? GeoRegistrationEvaluation.simulate(scenario, seed: seed, phoneGNSS: true),
                       whole.tracking.count > 2 else { continue }
+                // Each resumption's streams once per walk (the pause's times are the same for all).
                 let middle = whole.tracking[whole.tracking.count / 2].time
-                guard let pause = whole.interrupted(at: middle, for: 30, resumption: .newFrame)?.interruption else { continue }
+                var paused: [Resumption: GeoRegistrationSimulator.Output] = [:]
+                for r in Resumption.allCases { paused[r] = whole.interrupted(at: middle, for: 30, resumption: r) }
+                guard let pause = paused[.newFrame]?.interruption else { continue }
                 for compass in [true, false] {
                     for (k, v) in variants.enumerated() {
                         var streams = whole
                         if let r = v.resumption {
-                            guard let s = whole.interrupted(at: middle, for: 30, resumption: r) else { continue }
+                            guard let s = paused[r] else { continue }
                             streams = s
                         }
                         let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass,

@@ -123,13 +123,14 @@ final class CSVWriter {
         try out.write(fields.joined(separator: ",") + "\n")
     }
 
-    /// One row of numbers. A non-finite value is never written: the caller checks its results
-    /// against the input row first; reaching this is an error naming the output.
-    func write(_ values: [Double]) throws {
+    /// One row of numbers, then `text` fields if any. A non-finite value is never written: the
+    /// caller checks its results against the input row first; reaching this is an error naming
+    /// the output.
+    func write(_ values: [Double], then text: [String] = []) throws {
         guard values.allSatisfy(\.isFinite) else {
             throw InputError(file: out.name, line: nil, message: "refusing to write a non-finite value (\(values.map(format).joined(separator: ",")))")
         }
-        try write(values.map(format))
+        try write(values.map(format) + text)
     }
 
     /// Writes everything out and commits the file; errors name the output.
