@@ -279,6 +279,9 @@ public struct GeoRegistration: Sendable {
         guard let last = lastSample else {
             lastSample = t; lastHorizontal = SIMD2(q.x, q.y); lastUp = q.z
             if propagatedAt.isNaN { propagatedAt = t.time }
+            // A reset or relocalisation announced before the first sample concerns this one
+            // (nothing before it to be discontinuous with), not the next.
+            trackingResumption = nil
             return
         }
         guard t.time >= last.time else {
@@ -319,8 +322,7 @@ public struct GeoRegistration: Sendable {
             } else {
                 addVariance(Self.iPsi, (3 * Angle.radiansPerDegree) * (3 * Angle.radiansPerDegree))
             }
-            alignment.removeAll()
-            recent.removeAll()
+            forgetFrameHistory()
             d = .zero; du = 0
         }
         if dt > 0 {
@@ -399,8 +401,7 @@ public struct GeoRegistration: Sendable {
         let unseen = c.trackingGapSpeed * dt
         addVariance(Self.iE, step * step + unseen * unseen); addVariance(Self.iN, step * step + unseen * unseen)
         addVariance(Self.iU, du * du + unseen * unseen)
-        alignment.removeAll()
-        recent.removeAll()
+        forgetFrameHistory()
         guard headingKnown, !sameFrame else {
             events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: false))
             return
@@ -443,6 +444,16 @@ public struct GeoRegistration: Sendable {
         return time - s.time > configuration.trackingGapTime
     }
 
+    /// Forgets what was measured in the tracking frame before a discontinuity (a jump or an
+    /// interruption: the frame may have turned): the Procrustes buffer, the recent tracked path
+    /// the course uses, and the course offsets collected to start the heading (mixed with
+    /// offsets of a turned frame they once started it between the two).
+    mutating func forgetFrameHistory() {
+        alignment.removeAll()
+        recent.removeAll()
+        courseSeeds.removeAll()
+    }
+
     /// Forgets the frame heading and the tracking's yaw drift rate (a new or turned frame's):
     /// both restart as before the first heading, so the compass or the walked track
     /// initializes them again. The device position, GNSS, compass-bias and scale states stay.
@@ -456,7 +467,6 @@ public struct GeoRegistration: Sendable {
         p[Self.iW * n + Self.iW] = w * w
         headingKnown = false
         headingFromTrack = false
-        courseSeeds.removeAll()
         compassInnovationMean = 0
         compassDisturbedSince = .nan
         lag = .zero; lagPsi = 0

@@ -136,6 +136,44 @@ struct GeoRegistrationInterruptionTests {
         #expect(reg.summary.landmarksUsed == 1)
     }
 
+    /// A reset announced before the session's first sample (an app that always starts with
+    /// `.resetTracking`) concerns that sample, not the next: two samples 0.1 s apart are no
+    /// interruption. Reference: the counter (exact).
+    @Test func resetBeforeTheFirstSampleIsNoInterruption() throws {
+        var reg = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+        reg.trackingDidReset()
+        try reg.update(tracking: ARTrackingSample(time: 100, position: .zero, yaw: 0))
+        try reg.update(tracking: ARTrackingSample(time: 100.1, position: SIMD3(0, 0, -0.14), yaw: 0))
+        #expect(reg.summary.trackingInterruptions == 0 && reg.summary.trackingStepsRejected == 0)
+    }
+
+    /// Course offsets collected before a pause belong to the old frame: a walk north without
+    /// compass (ENU session frame, true north at first), three courses, a 6 s pause, then a frame
+    /// turned by 5° (the walk north tracked at −5°) and five more courses. The heading must start
+    /// from the five of the new frame: 5° exactly (noise-free data), at the fifth (t = 14 s).
+    /// Mixed with the old frame's three it started at t = 11 s at ≈ 2°. Reference: the
+    /// construction (course 0°, tracked direction −5°); tolerance 0.01° (rounding).
+    @Test func courseOffsetsDoNotCrossAPause() throws {
+        var reg = GeoRegistration(convention: .enu)
+        let origin = GeodeticCoordinate(latitude: 49.96, longitude: 14.39)
+        func fix(_ t: Double) -> Fix {
+            let p = Geodesic.wgs84.destination(latitude: origin.latitude, longitude: origin.longitude, azimuth: 0, distance: 1.4 * t)
+            return Fix(time: t, latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: 300, horizontalAccuracy: 3, speed: 1.4, course: 0)
+        }
+        let (sn, cs) = Angle.sincos(degrees: -5)
+        for k in 0...140 {
+            let t = Double(k) / 10
+            guard t <= 3 || t >= 9 else { continue }
+            let position = t <= 3 ? SIMD3(0, 1.4 * t, 0) : SIMD3(1.4 * (t - 9) * sn, 1.4 * (t - 9) * cs, 0)
+            try reg.update(tracking: ARTrackingSample(time: t, position: position, yaw: t <= 3 ? 0 : -5))
+            if k % 10 == 0 { try reg.update(fix: fix(t)) }
+        }
+        #expect(reg.summary.trackingInterruptions == 1)
+        let starts = reg.events.compactMap { e -> (Double, Double)? in if case .headingInitialized(let t, let h, _) = e { return (t, h) } else { return nil } }
+        let first = try #require(starts.first)
+        #expect(first.0 == 14 && abs(Angle.difference(from: 5, to: first.1)) < 0.01, "heading started at t = \(first.0) s: \(first.1)°")
+    }
+
     /// The pause threshold is validated; +∞ turns the rule off.
     @Test func pauseSettingsAreValidated() throws {
         var c = GeoRegistrationConfiguration()
