@@ -55,7 +55,13 @@ extension GeoRegistration {
         let s11 = innovationVariance(hE, white2), s22 = innovationVariance(hN, white2)
         let s12 = covariance(hE, hN)
         let d2 = Self.normalizedSquare(nuE, nuN, s11, s22, s12)
-        if d2 > c.fixGate {
+        if d2 > c.fixGate, headingKnown, updateCourse(fix, use: false) {
+            // The courses re-initialized the heading: the position, walked along the wrong one,
+            // is as uncertain as this fix's disagreement.
+            consecutiveRejections = 0
+            let disagreement = nuE * nuE + nuN * nuN
+            addVariance(Self.iE, disagreement); addVariance(Self.iN, disagreement)
+        } else if d2 > c.fixGate {
             consecutiveRejections += 1
             guard consecutiveRejections >= c.consecutiveRejectionsForJump else { summary.fixesGated += 1; return }
             // Many fixes in a row disagree: the tracked position jumped (or drifted away).
@@ -122,25 +128,53 @@ extension GeoRegistration {
     /// ``GeoRegistrationConfiguration/alignmentSpan`` the track needs; the track still checks it
     /// once it spans that (as it checks a compass-initialized heading).
     mutating func acquireFromCourses(_ fix: Fix) {
-        guard reference != nil, let m = trackedCourse(for: fix) else { return }
-        courseSeeds.append((fix.time, Angle.difference(from: m.tracked, to: m.course)))
-        courseSeeds.removeAll { fix.time - $0.time > Self.courseAcquisitionTime }
-        guard courseSeeds.count >= Self.courseAcquisitionCount else { return }
-        var sum = SIMD2<Double>(0, 0)
-        for s in courseSeeds { let (sn, cs) = Angle.sincos(degrees: s.offset); sum += SIMD2(sn, cs) }
-        let r = (sum * sum).sum().squareRoot() / Double(courseSeeds.count)
-        guard r >= Self.courseAcquisitionAgreement else { return }
+        guard reference != nil, let m = trackedCourse(for: fix),
+              let (mean, sigma) = courseConsensus(adding: Angle.difference(from: m.tracked, to: m.course), at: fix.time) else { return }
         let n = dimension, rad = Angle.radiansPerDegree
-        let mean = Angle.atan2Degrees(sum.x, sum.y)
-        // Circular standard deviation of one offset, over √count, and never below a course's σ.
-        let spread = (-2 * Foundation.log(r)).squareRoot() * Angle.degreesPerRadian / Double(courseSeeds.count).squareRoot()
-        let sigma = Swift.max(configuration.courseSigma, spread)
         headingKnown = true
         x[Self.iPsi] = mean * rad
         p[Self.iPsi * n + Self.iPsi] = (sigma * rad) * (sigma * rad)
         events.append(.headingInitialized(time: fix.time, heading: Angle.normalizeHeading(mean), sigma: sigma))
-        courseSeeds.removeAll()
         lag = .zero; lagPsi = 0
+    }
+
+    /// Adds a course offset (course − tracked direction, degrees) to ``courseSeeds`` and returns
+    /// their circular mean and σ once ``courseAcquisitionCount`` of them within
+    /// ``courseAcquisitionTime`` agree (mean resultant length ≥ ``courseAcquisitionAgreement``);
+    /// the seeds are then cleared.
+    mutating func courseConsensus(adding offset: Double, at time: Double) -> (mean: Double, sigma: Double)? {
+        courseSeeds.append((time, offset))
+        courseSeeds.removeAll { time - $0.time > Self.courseAcquisitionTime }
+        guard courseSeeds.count >= Self.courseAcquisitionCount else { return nil }
+        var sum = SIMD2<Double>(0, 0)
+        for s in courseSeeds { let (sn, cs) = Angle.sincos(degrees: s.offset); sum += SIMD2(sn, cs) }
+        let r = (sum * sum).sum().squareRoot() / Double(courseSeeds.count)
+        guard r >= Self.courseAcquisitionAgreement else { return nil }
+        // Circular standard deviation of one offset, over √count, and never below a course's σ.
+        let spread = (-2 * Foundation.log(r)).squareRoot() * Angle.degreesPerRadian / Double(courseSeeds.count).squareRoot()
+        defer { courseSeeds.removeAll() }
+        return (Angle.atan2Degrees(sum.x, sum.y), Swift.max(configuration.courseSigma, spread))
+    }
+
+    /// Courses gated against a known heading, in a row, that agree with each other: the heading
+    /// is wrong (started by a compass reading in a disturbance, say), not they — at a vehicle's
+    /// speed the fixes are then rejected faster than the track can check it (GSDC 2020 drive
+    /// after a 30 s pause: the heading started 48° off from the compass and stayed so, σ 8–11°,
+    /// thirteen GNSS "jumps" in two minutes). Re-initializes the heading from them when their
+    /// consensus is more than 3σ from it; returns whether it did.
+    mutating func reinitializeFromCourses(offset: Double, time: Double) -> Bool {
+        guard let (mean, sigma) = courseConsensus(adding: offset, at: time) else { return false }
+        let n = dimension, rad = Angle.radiansPerDegree
+        let diff = Angle.difference(from: x[Self.iPsi] * Angle.degreesPerRadian, to: mean)
+        let current = p[Self.iPsi * n + Self.iPsi].squareRoot() * Angle.degreesPerRadian
+        guard Swift.abs(diff) > 3 * (current * current + sigma * sigma).squareRoot() else { return false }
+        x[Self.iPsi] = mean * rad
+        for j in 0..<n { p[Self.iPsi * n + j] = 0; p[j * n + Self.iPsi] = 0 }
+        p[Self.iPsi * n + Self.iPsi] = (sigma * rad) * (sigma * rad)
+        summary.headingReinitializations += 1
+        events.append(.headingReinitialized(time: time, degrees: diff))
+        lag = .zero; lagPsi = 0
+        return true
     }
 
     /// Course re-acquisition (``acquireFromCourses(_:)``): how many courses, within how many
@@ -151,9 +185,12 @@ extension GeoRegistration {
 
     /// The fix's course over ground (Doppler on phones: free of the slow position error) against
     /// the tracked direction of motion over the last ≈ 1 s: observes ψ directly.
-    mutating func updateCourse(_ fix: Fix) {
+    /// `use` false (a fix whose position was rejected): the course is only checked against the
+    /// heading. Returns whether gated courses re-initialized it (``reinitializeFromCourses(offset:time:)``).
+    @discardableResult
+    mutating func updateCourse(_ fix: Fix, use: Bool = true) -> Bool {
         let c = configuration
-        guard let (course, v, tracked) = trackedCourse(for: fix) else { return }
+        guard let (course, v, tracked) = trackedCourse(for: fix) else { return false }
         let rad = Angle.radiansPerDegree
         let nu = Angle.difference(from: tracked + x[Self.iPsi] * Angle.degreesPerRadian, to: course) * rad
         // Slower walking and worse reception (a larger reported accuracy, e.g. in a canyon) make
@@ -161,9 +198,15 @@ extension GeoRegistration {
         let reception = Swift.max(1, (fix.horizontalAccuracy ?? 0) / c.courseReferenceAccuracy)
         let sigma = c.courseSigma * Swift.max(1, c.courseReferenceSpeed / v) * reception * rad
         let h = Row(Self.iPsi, 1)
-        guard nu * nu <= 9 * innovationVariance(h, sigma * sigma) else { summary.coursesGated += 1; return }
+        guard nu * nu <= 9 * innovationVariance(h, sigma * sigma) else {
+            if use { summary.coursesGated += 1 }
+            return reinitializeFromCourses(offset: Angle.difference(from: tracked, to: course), time: fix.time)
+        }
+        courseSeeds.removeAll()
+        guard use else { return false }
         summary.coursesUsed += 1
         scalarUpdate(h, innovation: nu, variance: sigma * sigma)
+        return false
     }
 
     /// Map aiding (``path``): after each fix, "the device is on the line of the path segment it
@@ -563,7 +606,10 @@ extension GeoRegistration {
 
     /// Feeds an ARKit geotracking / ARCore Earth pose with its accuracies (gated like fixes;
     /// one whose horizontal accuracy is beyond ``Fix/maximumUsableHorizontalAccuracy`` is
-    /// counted gated).
+    /// counted gated). Its heading is the device's, compared with the latest tracked yaw: it is
+    /// not used while the tracking is interrupted (no sample for
+    /// ``GeoRegistrationConfiguration/trackingGapTime``: that yaw is stale) nor beyond 3σ of the
+    /// estimate; its position is used either way.
     public mutating func update(geoPose g: ExternalGeoPose) throws(GeoAnchorError) {
         try checkConfiguration()
         try checkTime(g.time, name: "geo pose time")
@@ -581,7 +627,8 @@ extension GeoRegistration {
         guard let ref = reference, let s = lastSample else { return }
         propagate(to: g.time)
         let n = dimension, rad = Angle.radiansPerDegree
-        if let hd = g.heading, let ha = g.headingAccuracy, hd.isFinite, ha > 0, ha <= CompassReading.maximumUsableAccuracy {
+        if let hd = g.heading, let ha = g.headingAccuracy, hd.isFinite, ha > 0, ha <= CompassReading.maximumUsableAccuracy,
+           !isTrackingStale(at: g.time) {
             let sig = ha / CircularError.halfWidth68PerSigma * rad
             if !headingKnown {
                 headingKnown = true

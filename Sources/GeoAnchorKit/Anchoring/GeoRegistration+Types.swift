@@ -384,7 +384,8 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// ``GeoRegistration/trackingDidRelocalize()``; `.infinity` turns the rule off.
     public var trackingGapTime = 5.0
     /// 1σ per axis (m/s) of how far the device may have gone unseen during an interruption
-    /// (``trackingGapTime``): walking pace, with room for a short ride.
+    /// (``trackingGapTime``): walking pace, with room for a short ride; the device's tracked
+    /// speed before the pause when that is faster (a vehicle).
     public var trackingGapSpeed = 2.0
 
     /// Compass bias: 1σ (degrees) and correlation time (s) of its slow error.

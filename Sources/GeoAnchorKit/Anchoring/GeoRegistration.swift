@@ -184,8 +184,9 @@ public struct GeoRegistration: Sendable {
     /// (``trackingDidReset()``) or the same after a pause (``trackingDidRelocalize()``).
     enum TrackingResumption { case newFrame, sameFrame }
     var trackingResumption: TrackingResumption?
-    /// While the heading is unknown: the fixes' course offsets (course − tracked direction,
-    /// degrees) collected to initialize it (``acquireFromCourses(_:)``).
+    /// The fixes' course offsets (course − tracked direction, degrees) collected to initialize
+    /// the heading while it is unknown (``acquireFromCourses(_:)``), and while it is known those
+    /// gated against it in a row (``reinitializeFromCourses(offset:time:)``).
     var courseSeeds: [(time: Double, offset: Double)] = []
 
     /// - Parameters:
@@ -381,6 +382,13 @@ public struct GeoRegistration: Sendable {
     /// ones place it). Call it before the first sample after the pause.
     public mutating func trackingDidRelocalize() { trackingResumption = .sameFrame }
 
+    /// How fast (1σ per axis, m/s) the device may move unseen while the tracking is interrupted:
+    /// ``GeoRegistrationConfiguration/trackingGapSpeed``, or its tracked speed before the pause
+    /// when that is faster (a vehicle: at walking pace its fixes during a pause were rejected,
+    /// ten in a row reported as a tracking jump, again and again — 13 in one 30 s pause of a
+    /// recorded drive, the heading 40° off after it).
+    var unseenSpeed: Double { Swift.max(configuration.trackingGapSpeed, speed * (1 + x[Self.iS])) }
+
     /// The most a frame's turn carried across an interruption by the device's turn continuity
     /// may be uncertain (1σ, degrees); beyond it the heading is re-learnt. With the default
     /// ``GeoRegistrationConfiguration/jumpYawRateSigma`` (10 °/s) that is a pause of ≈ 6 s.
@@ -398,7 +406,7 @@ public struct GeoRegistration: Sendable {
         summary.trackingInterruptions += 1
         summary.trackingStepsRejected += 1
         propagate(to: time)
-        let unseen = c.trackingGapSpeed * dt
+        let unseen = unseenSpeed * dt
         addVariance(Self.iE, step * step + unseen * unseen); addVariance(Self.iN, step * step + unseen * unseen)
         addVariance(Self.iU, du * du + unseen * unseen)
         forgetFrameHistory()
@@ -539,8 +547,12 @@ public struct GeoRegistration: Sendable {
             let wq = c.yawDriftRateNoise * rad / 60 / Foundation.sqrt(60)
             p[Self.iW * n + Self.iW] += wq * wq * T
         } else {
-            // Before the heading is known the position is not propagated: let it walk.
-            let walk = 1.6 * T
+            // Before the heading is known the position is not propagated: let it walk — at a
+            // walker's 1.6 m/s, or by the tracked distance when that is farther (the direction
+            // unknown, the distance is not). At the walker's rate alone a car that drove off
+            // before its heading was known had ten fixes in a row rejected, reported as tracking
+            // jumps, each clearing the courses that were to start the heading (GSDC 2020 drive).
+            let walk = Swift.max(1.6 * T, dist)
             p[Self.iE * n + Self.iE] += walk * walk; p[Self.iN * n + Self.iN] += walk * walk
         }
         p[Self.iU * n + Self.iU] += qPos
@@ -548,9 +560,12 @@ public struct GeoRegistration: Sendable {
         // unseen, so fixes meanwhile must be able to move the position (without this they were
         // rejected, and ten in a row counted as a tracking jump).
         if let s = lastSample, c.trackingGapTime.isFinite {
-            let stale = time - Swift.max(propagatedAt, s.time + c.trackingGapTime)
+            // From the last sample on (not from when the gap became one: a vehicle has gone
+            // 140 m by then, and at a random walk from there its fixes were rejected ten in a row).
+            let since = propagatedAt - s.time > c.trackingGapTime ? propagatedAt : s.time
+            let stale = time - s.time > c.trackingGapTime ? time - since : 0
             if stale > 0 {
-                let v = c.trackingGapSpeed * stale
+                let v = unseenSpeed * stale
                 p[Self.iE * n + Self.iE] += v * v; p[Self.iN * n + Self.iN] += v * v; p[Self.iU * n + Self.iU] += v * v
             }
         }

@@ -63,16 +63,13 @@ enum FilteringReport: ReportSection {
             return lines
         }
         lines.append("  GSDC 2020 AILocAR, phone chipset NMEA vs SPAN 10 Hz (adaptive default; driving preset with UERE 2 m)")
-        for (drive, phone) in [("2020-05-14-US-MTV-1", "Pixel4"), ("2020-05-14-US-MTV-1", "Pixel4XLModded"),
-                               ("2020-06-05-US-MTV-2", "Pixel4"), ("2020-06-05-US-MTV-2", "Pixel4XL")] {
-            let dir = shared.appendingPathComponent("gnss_traces/gsdc2020_AILocAR/\(drive)")
-            let trace = dir.appendingPathComponent("\(phone)_chipset.nmea"), ref = dir.appendingPathComponent("SPAN_\(phone)_10Hz.nmea")
-            guard FileManager.default.fileExists(atPath: trace.path), FileManager.default.fileExists(atPath: ref.path) else {
+        for (drive, phone) in FilterAccuracyComparison.gsdc2020Drives {
+            guard let files = FilterAccuracyComparison.gsdc2020Files(shared, drive: drive, phone: phone) else {
                 lines.append("    \(drive) \(phone): missing, skipped")
                 continue
             }
             context.progress("filtering \(drive) \(phone)")
-            let p = try FilterAccuracyComparison.loadPair(trace: trace, reference: ref)
+            let p = try FilterAccuracyComparison.loadPair(trace: files.trace, reference: files.reference)
             lines += row("\(drive) \(phone), adaptive",
                          FilterAccuracyComparison.evaluate(fixes: p.fixes, reference: p.reference, configuration: .adaptive))
             lines += row("\(drive) \(phone), driving",

@@ -82,21 +82,14 @@ enum TracesReport: ReportSection {
 
         if let shared = context.sharedDataDirectory {
             lines.append("  GSDC 2020 chipset NMEA vs SPAN 10 Hz (../shared/data; SPAN RMC checksums are wrong → skipped, date from the phone file):")
-            for (drive, phone, span) in [
-                ("2020-05-14-US-MTV-1", "Pixel4_chipset.nmea", "SPAN_Pixel4_10Hz.nmea"),
-                ("2020-05-14-US-MTV-1", "Pixel4XLModded_chipset.nmea", "SPAN_Pixel4XLModded_10Hz.nmea"),
-                ("2020-06-05-US-MTV-2", "Pixel4_chipset.nmea", "SPAN_Pixel4_10Hz.nmea"),
-                ("2020-06-05-US-MTV-2", "Pixel4XL_chipset.nmea", "SPAN_Pixel4XL_10Hz.nmea"),
-            ] {
+            for (drive, phone) in FilterAccuracyComparison.gsdc2020Drives {
+                guard let files = FilterAccuracyComparison.gsdc2020Files(shared, drive: drive, phone: phone) else { continue }
                 context.progress("traces: \(drive) \(phone)")
-                let d = shared.appendingPathComponent("gnss_traces/gsdc2020_AILocAR/\(drive)")
-                let p = try TraceReader.load(url: d.appendingPathComponent(phone)).fixes
-                guard let t = p.first?.time else { continue }
-                let s = try TraceReader.load(url: d.appendingPathComponent(span),
-                                             options: TraceReadConfiguration(skipInvalid: true, defaultDate: (t / 86_400).rounded(.down) * 86_400)).fixes
-                let r = TrackAccuracy.evaluate(trace: p, reference: ReferenceTrack(s))
+                let pair = try FilterAccuracyComparison.loadPair(trace: files.trace, reference: files.reference)
+                guard !pair.fixes.isEmpty else { continue }
+                let r = TrackAccuracy.evaluate(trace: pair.fixes, reference: pair.reference)
                 lines.append(String(format: "    %@ %@: %d epochs, horizontal p50 %.2f p95 %.2f max %.2f, vertical p50 %.2f, GSDC score %.2f m",
-                                    drive as NSString, phone as NSString, r.matched, r.horizontal.p50, r.horizontal.p95, r.horizontal.max,
+                                    drive as NSString, files.trace.lastPathComponent as NSString, r.matched, r.horizontal.p50, r.horizontal.p95, r.horizontal.max,
                                     r.vertical.p50, r.gsdcScore))
             }
         }

@@ -136,6 +136,29 @@ struct GeoRegistrationInterruptionTests {
         #expect(reg.summary.landmarksUsed == 1)
     }
 
+    /// An external geo pose's heading is the device's against the latest tracked yaw: during a
+    /// pause (the yaw stale) it must not start the heading, while its position is still used.
+    /// Reference: the counters and `estimate` (exact); then, with tracking back, the same pose
+    /// starts the heading at its value (0.001°).
+    @Test func geoPoseHeadingDuringAPauseIsNotUsed() throws {
+        let t = 1_780_000_000.0
+        var reg = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+        try reg.update(tracking: ARTrackingSample(time: t, position: .zero, yaw: 0))
+        try reg.update(fix: Fix(time: t, latitude: 49.9617, longitude: 14.3950, ellipsoidalHeight: 392, horizontalAccuracy: 5))
+        let later = t + reg.configuration.trackingGapTime + 1
+        let pose = ExternalGeoPose(time: later, position: GeodeticCoordinate(latitude: 49.9617, longitude: 14.3950, ellipsoidalHeight: 392),
+                                   horizontalAccuracy: 3, heading: 40, headingAccuracy: 5)
+        try reg.update(geoPose: pose)
+        #expect(reg.summary.externalPosesUsed == 1)
+        #expect(reg.estimate == nil, "a stale yaw started the heading")
+        try reg.update(tracking: ARTrackingSample(time: later + 0.1, position: .zero, yaw: 0))
+        var again = pose
+        again.time = later + 0.1
+        try reg.update(geoPose: again)
+        let e = try #require(reg.estimate)
+        #expect(abs(Angle.difference(from: 40, to: e.heading)) < 1e-3)
+    }
+
     /// A reset announced before the session's first sample (an app that always starts with
     /// `.resetTracking`) concerns that sample, not the next: two samples 0.1 s apart are no
     /// interruption. Reference: the counter (exact).

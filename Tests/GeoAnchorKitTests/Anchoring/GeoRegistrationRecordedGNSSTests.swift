@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import GeoAnchorKitTestSupport
+@testable import GeoAnchorKit
+@testable import GeoAnchorKitSimulation
+
+/// Geo-registration on a real phone's GNSS: the GSDC 2020 drives of ../shared/data (each phone's
+/// own chipset NMEA, 1 Hz, HDOP only), AR tracking and compass simulated along the NovAtel SPAN
+/// reference recorded beside it (``GeoRegistrationSimulator/truth(fromReference:window:movingSpeed:stillSpeed:)``).
+/// Independent reference: the SPAN track (post-processed GNSS + INS, decimetres), which the
+/// estimator never sees. These are freeway drives (mean 22–23 m/s, up to 38 m/s), not walks.
+@Suite("Anchoring: geo-registration on recorded phone GNSS")
+struct GeoRegistrationRecordedGNSSTests {
+    /// Measured (seed 1), heading p95 after 100 m / position p95 fused ÷ raw / |err| ≤ 2σ:
+    /// MTV-1 Pixel4 0.72° / 0.95 / 99.4 %, Pixel4XLModded 0.86–0.87° / 1.00–1.01 / 99.0 %,
+    /// MTV-2 Pixel4 0.71° / 0.69–0.75 / 99.8 %, Pixel4XL 0.66–0.68° / 0.85–0.86 / 99.8 %.
+    /// The chipset positions are already Kalman-filtered and their error persists for minutes,
+    /// so the fusion gains little position there — the issue's 0.6 × raw is for walks whose
+    /// error decorrelates; here the bound is first do no harm, 1.05 × raw. Heading bounds are the
+    /// issue's (1.5°, 2.0° without compass), coverage ≥ 90 %. Tracking jumps: exactly the one
+    /// simulated — before the position was let walk by the tracked distance while the heading
+    /// was unknown, the Pixel4XL drive without compass reported two more (92 m and 83 m,
+    /// "detected by GNSS") when the car drove off after a 130 s stop, and its heading started
+    /// 28 s later.
+    @Test(.enabled(if: SharedData.shouldRun), arguments: FilterAccuracyComparison.gsdc2020Drives.map { "\($0.drive) \($0.phone)" })
+    func drive(_ name: String) throws {
+        let parts = name.split(separator: " ").map(String.init)
+        let files = try #require(FilterAccuracyComparison.gsdc2020Files(SharedData.directory, drive: parts[0], phone: parts[1]),
+                                 "shared reference data missing for \(name)")
+        let pair = try FilterAccuracyComparison.loadFixes(trace: files.trace, reference: files.reference)
+        let t0 = try #require(pair.fixes.first?.time), t1 = try #require(pair.fixes.last?.time)
+        let truth = GeoRegistrationSimulator.truth(fromReference: pair.reference.filter { $0.time >= t0 - 1 && $0.time <= t1 + 1 })
+        let streams = GeoRegistrationSimulator(seed: 1).run(truth: truth)
+        #expect(streams.tracking.count > 15_000)
+        for compass in [true, false] {
+            let e = GeoRegistrationEvaluation.run(raw: pair.fixes, streams: streams, useCompass: compass)
+            let m = e.metrics
+            let label = "\(name) compass \(compass)"
+            #expect(m.headingP95After100 <= (compass ? 1.5 : 2.0), "\(label): heading p95 \(m.headingP95After100)°")
+            #expect(m.positionP95 <= 1.05 * m.rawP95, "\(label): position p95 \(m.positionP95) m, raw \(m.rawP95) m")
+            #expect(m.within2Sigma >= 0.9, "\(label): |err| ≤ 2σ \(m.within2Sigma)")
+            #expect(e.summary.trackingJumps == 1, "\(label): \(e.summary.trackingJumps) jumps, 1 simulated")
+        }
+    }
+
+    /// A 30 s tracking pause at 80 % of the MTV-1 Pixel4XLModded drive (a new frame after it,
+    /// with compass), where a vehicle broke three walking assumptions at once: the unseen motion
+    /// during a pause was 2 m/s (fixes rejected, ten in a row reported as a tracking jump, again
+    /// and again: 13 GNSS-detected "jumps"), counted only from 5 s after the last sample, and the
+    /// compass reading that restarted the heading was 48° off with nothing to correct it (its
+    /// courses gated, position fixes rejected faster than the track could check it): heading p95
+    /// 60–300 s after the pause 40.2°, position p95 124 m, |err| ≤ 2σ 92.5 %. Now (the device's
+    /// tracked speed, from the last sample, courses that agree with each other re-initializing a
+    /// heading they all contradict): 2.02°, 3.4 m, 95.0 %, no GNSS-detected jump, one heading
+    /// re-initialization. Bounds: 3°, 6 m, 90 %, no GNSS-detected jump.
+    @Test(.enabled(if: SharedData.shouldRun))
+    func pauseInAVehicle() throws {
+        let files = try #require(FilterAccuracyComparison.gsdc2020Files(SharedData.directory, drive: "2020-05-14-US-MTV-1", phone: "Pixel4XLModded"),
+                                 "shared reference data missing")
+        let pair = try FilterAccuracyComparison.loadFixes(trace: files.trace, reference: files.reference)
+        let t0 = try #require(pair.fixes.first?.time), t1 = try #require(pair.fixes.last?.time)
+        let truth = GeoRegistrationSimulator.truth(fromReference: pair.reference.filter { $0.time >= t0 - 1 && $0.time <= t1 + 1 })
+        let base = GeoRegistrationSimulator(seed: 1).run(truth: truth)
+        let s = try #require(base.interrupted(at: base.tracking[base.tracking.count * 8 / 10].time, for: 30, resumption: .newFrame))
+        let e = GeoRegistrationEvaluation.run(raw: pair.fixes, streams: s, useCompass: true)
+        let end = try #require(s.interruption?.end)
+        let after = e.samples.filter { $0.time >= end + 60 && $0.time < end + 300 }
+        let heading = GeoRegistrationEvaluation.quantile(after.map { abs($0.headingError) }, 0.95)
+        let position = GeoRegistrationEvaluation.quantile(after.map(\.positionError), 0.95)
+        let gnssJumps = e.events.filter { if case .trackingJump(_, _, true) = $0 { return true } else { return false } }.count
+        #expect(heading <= 3, "heading p95 60–300 s after the pause \(heading)°")
+        #expect(position <= 6, "position p95 60–300 s after the pause \(position) m")
+        #expect(e.metrics.within2Sigma >= 0.9, "|err| ≤ 2σ \(e.metrics.within2Sigma)")
+        #expect(gnssJumps == 0, "\(gnssJumps) jumps detected by GNSS")
+    }
+
+    /// A heading started wrong and confidently (a compass reading 60° off, stated ±5°) on a walk
+    /// north (ENU session, noise-free: fixes with course 0° each second): the courses are gated
+    /// against it, agree with each other, and re-initialize it after five (t = 5 s), before the
+    /// track spans 30 m for the Procrustes check (t ≈ 21 s). Reference: the construction
+    /// (true heading 0°); tolerance 0.01° at t = 6 s; one re-initialization.
+    @Test func agreeingCoursesOverruleAWrongHeading() throws {
+        var reg = GeoRegistration(convention: .enu)
+        let origin = GeodeticCoordinate(latitude: 49.96, longitude: 14.39)
+        for k in 0...60 {
+            let t = Double(k) / 10
+            try reg.update(tracking: ARTrackingSample(time: t, position: SIMD3(0, 1.4 * t, 0), yaw: 0))
+            if k % 10 == 0 {
+                let p = Geodesic.wgs84.destination(latitude: origin.latitude, longitude: origin.longitude, azimuth: 0, distance: 1.4 * t)
+                try reg.update(fix: Fix(time: t, latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: 300,
+                                        horizontalAccuracy: 3, speed: 1.4, course: 0))
+            }
+            if k == 0 { try reg.update(compass: CompassReading(time: t, heading: 60, headingAccuracy: 5)) }
+        }
+        #expect(reg.summary.headingReinitializations == 1)
+        let e = try #require(reg.estimate)
+        #expect(abs(Angle.difference(from: 0, to: e.heading)) < 0.01, "heading \(e.heading)°")
+    }
+
+    /// The truth built from a reference that states positions only: a drive east at 10 m/s, a
+    /// 20 s stop, then north at 5 m/s, 10 Hz. Reference: the construction — heading 90° then 0°
+    /// (the stop holds 90°), speed 10 / 0 / 5 m/s; tolerances 0.01° (the local frame's curvature
+    /// over 200 m) and 1 mm/s, away from the ±0.5 s window at each change.
+    @Test func truthFromAPositionOnlyReference() {
+        let start = GeodeticCoordinate(latitude: 49.96, longitude: 14.39)
+        var fixes: [Fix] = []
+        let g = Geodesic.wgs84
+        let corner = g.destination(latitude: start.latitude, longitude: start.longitude, azimuth: 90, distance: 200)
+        for k in 0...600 {
+            let t = Double(k) / 10
+            let p: (latitude: Double, longitude: Double)
+            if t <= 20 {
+                let d = g.destination(latitude: start.latitude, longitude: start.longitude, azimuth: 90, distance: 10 * t)
+                p = (d.latitude, d.longitude)
+            } else if t <= 40 {
+                p = (corner.latitude, corner.longitude)
+            } else {
+                let d = g.destination(latitude: corner.latitude, longitude: corner.longitude, azimuth: 0, distance: 5 * (t - 40))
+                p = (d.latitude, d.longitude)
+            }
+            fixes.append(Fix(time: 1_000 + t, latitude: p.latitude, longitude: p.longitude, ellipsoidalHeight: 300))
+        }
+        let truth = GeoRegistrationSimulator.truth(fromReference: fixes)
+        #expect(truth.count == fixes.count)
+        for (k, f) in truth.enumerated() {
+            let t = Double(k) / 10
+            guard let h = f.heading, let v = f.speed else { Issue.record("no heading/speed at \(t) s"); continue }
+            if t < 19.5 {
+                #expect(abs(Angle.difference(from: 90, to: h)) < 0.01 && abs(v - 10) < 1e-3, "t \(t): \(h)°, \(v) m/s")
+            } else if t > 20.5 && t < 39.5 {
+                #expect(abs(Angle.difference(from: 90, to: h)) < 0.01 && v == 0, "t \(t): \(h)°, \(v) m/s")
+            } else if t > 40.5 {
+                #expect(abs(h) < 0.01 || abs(h - 360) < 0.01, "t \(t): \(h)°")
+                #expect(abs(v - 5) < 1e-3, "t \(t): \(v) m/s")
+            }
+        }
+        // Fewer than two epochs: returned as is.
+        #expect(GeoRegistrationSimulator.truth(fromReference: Array(fixes.prefix(1))) == Array(fixes.prefix(1)))
+    }
+}
