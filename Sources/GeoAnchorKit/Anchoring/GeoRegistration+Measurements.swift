@@ -132,6 +132,7 @@ extension GeoRegistration {
               let (mean, sigma) = courseConsensus(adding: Angle.difference(from: m.tracked, to: m.course), at: fix.time) else { return }
         let n = dimension, rad = Angle.radiansPerDegree
         headingKnown = true
+        headingFromCompassOnly = false
         x[Self.iPsi] = mean * rad
         p[Self.iPsi * n + Self.iPsi] = (sigma * rad) * (sigma * rad)
         events.append(.headingInitialized(time: fix.time, heading: Angle.normalizeHeading(mean), sigma: sigma))
@@ -169,6 +170,7 @@ extension GeoRegistration {
         let current = p[Self.iPsi * n + Self.iPsi].squareRoot() * Angle.degreesPerRadian
         guard Swift.abs(diff) > 3 * (current * current + sigma * sigma).squareRoot() else { return false }
         x[Self.iPsi] = mean * rad
+        headingFromCompassOnly = false
         for j in 0..<n { p[Self.iPsi * n + j] = 0; p[j * n + Self.iPsi] = 0 }
         p[Self.iPsi * n + Self.iPsi] = (sigma * rad) * (sigma * rad)
         summary.headingReinitializations += 1
@@ -204,6 +206,7 @@ extension GeoRegistration {
         }
         courseSeeds.removeAll()
         guard use else { return false }
+        headingFromCompassOnly = false
         summary.coursesUsed += 1
         scalarUpdate(h, innovation: nu, variance: sigma * sigma)
         return false
@@ -438,6 +441,7 @@ extension GeoRegistration {
             + c.gnssLongShare * Swift.min(1, duration / c.gnssLongCorrelationTime)
         let slow2 = f * f * sigma * sigma * stretches / (r2 / m)
         let sigmaPsi = 1.5 * (white2 + slow2).squareRoot()
+        headingFromCompassOnly = false
         if headingKnown {
             let diff = Angle.difference(from: x[Self.iPsi] * Angle.degreesPerRadian, to: psi * Angle.degreesPerRadian) * Angle.radiansPerDegree
             let comb = (p[Self.iPsi * n + Self.iPsi] + sigmaPsi * sigmaPsi).squareRoot()
@@ -503,6 +507,7 @@ extension GeoRegistration {
         let yaw = s.yaw
         if !headingKnown {
             headingKnown = true
+            headingFromCompassOnly = true
             // Less the compass bias learnt so far (0 at the start; after an interruption the
             // walk before it has measured it).
             x[Self.iPsi] = Angle.difference(from: yaw, to: r.heading) * rad - x[Self.iBC]
@@ -510,6 +515,7 @@ extension GeoRegistration {
             events.append(.headingInitialized(time: r.time, heading: Angle.normalizeHeading(x[Self.iPsi] * Angle.degreesPerRadian),
                                               sigma: r.headingAccuracy))
         }
+        if headingFromCompassOnly { followCompassMedian(r, yaw: yaw) }
         let predicted = yaw + (x[Self.iPsi] + x[Self.iBC]) * Angle.degreesPerRadian
         let nu = Angle.difference(from: predicted, to: r.heading) * rad
         let h = Row(Self.iPsi, 1, Self.iBC, 1)
@@ -546,6 +552,36 @@ extension GeoRegistration {
         scalarUpdate(h, innovation: nu, variance: sigma * sigma * inflate * robust)
         checkSnap(time: r.time)
     }
+
+    /// While nothing but the compass has observed the heading (``headingFromCompassOnly``: a
+    /// device standing still since the compass started it): the heading each reading implies
+    /// (reading − tracked yaw − learnt bias) over the last ``compassMedianWindow``; once that
+    /// spans half the window, a median more than 3σ from the heading re-initializes it there.
+    /// The reading that started the heading may have been taken in a disturbance, and then the
+    /// gate kept every good reading out: a car standing after a 60 s pause, restarted 57° off,
+    /// held 49° off with σ 7.4° for its last two minutes (GSDC 2020 drive). Episodes shorter than
+    /// half the window never hold the median.
+    mutating func followCompassMedian(_ r: CompassReading, yaw: Double) {
+        let n = dimension, rad = Angle.radiansPerDegree
+        let current = x[Self.iPsi] * Angle.degreesPerRadian
+        compassOnlyHeadings.append((r.time, Angle.difference(from: yaw, to: r.heading) - x[Self.iBC] * Angle.degreesPerRadian))
+        compassOnlyHeadings.removeAll { r.time - $0.time > Self.compassMedianWindow }
+        guard let first = compassOnlyHeadings.first, r.time - first.time >= Self.compassMedianWindow / 2 else { return }
+        let offsets = compassOnlyHeadings.map { Angle.difference(from: current, to: $0.psi) }.sorted()
+        let median = offsets[offsets.count / 2]
+        guard Swift.abs(median) > 3 * p[Self.iPsi * n + Self.iPsi].squareRoot() * Angle.degreesPerRadian else { return }
+        x[Self.iPsi] = (current + median) * rad
+        for j in 0..<n { p[Self.iPsi * n + j] = 0; p[j * n + Self.iPsi] = 0 }
+        let sigma = r.headingAccuracy / CircularError.halfWidth68PerSigma * rad
+        p[Self.iPsi * n + Self.iPsi] = sigma * sigma
+        compassInnovationMean = 0; compassDisturbedSince = .nan
+        summary.headingReinitializations += 1
+        events.append(.headingReinitialized(time: r.time, degrees: median))
+        lag = .zero; lagPsi = 0
+    }
+
+    /// Seconds of compass readings ``followCompassMedian(_:yaw:)`` takes the median of.
+    static let compassMedianWindow = 60.0
 
     /// A compass correction measured on landmarks (``LandmarkHeadingOffset``: corrected =
     /// observed + offset): observes the compass bias as −offset with its standard error. The
@@ -598,7 +634,10 @@ extension GeoRegistration {
         let nu = Angle.difference(from: s.yaw + x[Self.iPsi] * Angle.degreesPerRadian, to: az * Angle.degreesPerRadian) * rad
         let ls = landmarkAccuracy / CircularError.radius68PerSigma
         let r = (pointingAccuracy * rad) * (pointingAccuracy * rad) + ls * ls / d2
-        if scalarUpdate(Row(Self.iPsi, 1, Self.iE, dn / d2, Self.iN, -de / d2), innovation: nu, variance: r) { summary.landmarksUsed += 1 }
+        if scalarUpdate(Row(Self.iPsi, 1, Self.iE, dn / d2, Self.iN, -de / d2), innovation: nu, variance: r) {
+            summary.landmarksUsed += 1
+            headingFromCompassOnly = false
+        }
         checkSnap(time: time)
     }
 
@@ -630,6 +669,7 @@ extension GeoRegistration {
         if let hd = g.heading, let ha = g.headingAccuracy, hd.isFinite, ha > 0, ha <= CompassReading.maximumUsableAccuracy,
            !isTrackingStale(at: g.time) {
             let sig = ha / CircularError.halfWidth68PerSigma * rad
+            headingFromCompassOnly = false
             if !headingKnown {
                 headingKnown = true
                 x[Self.iPsi] = Angle.difference(from: s.yaw, to: hd) * rad

@@ -144,6 +144,12 @@ public struct GeoRegistration: Sendable {
     var reference: LocalTangentFrame?
     var headingKnown = false
     var headingFromTrack = false
+    /// The heading was set from a compass reading and nothing else has observed it since (no
+    /// course, track, sighting or geo pose): a lasting compass change may then mean that first
+    /// reading was the disturbed one (``update(compass:)``).
+    var headingFromCompassOnly = false { didSet { compassOnlyHeadings.removeAll() } }
+    /// The frame headings the compass readings implied while ``headingFromCompassOnly`` (degrees).
+    var compassOnlyHeadings: [(time: Double, psi: Double)] = []
     /// Nominal-north session coordinates and yaw of the latest tracking sample.
     var lastSample: ARTrackingSample?
     var lastHorizontal = SIMD2<Double>(0, 0)
@@ -475,6 +481,7 @@ public struct GeoRegistration: Sendable {
         p[Self.iW * n + Self.iW] = w * w
         headingKnown = false
         headingFromTrack = false
+        headingFromCompassOnly = false
         compassInnovationMean = 0
         compassDisturbedSince = .nan
         lag = .zero; lagPsi = 0

@@ -97,6 +97,30 @@ struct GeoRegistrationRecordedGNSSTests {
         #expect(abs(Angle.difference(from: 0, to: e.heading)) < 0.01, "heading \(e.heading)°")
     }
 
+    /// A device standing still whose heading the compass started during a disturbance: readings
+    /// 50° off for the first 20 s, then true (0°) for a minute (ENU session, yaw 0, a fix each
+    /// second at the same place, noise-free). The good readings are gated against the heading
+    /// the bad ones set; only the median over the last minute of readings (once it spans 30 s)
+    /// sees that most of them say 0°. Reference: the construction (true heading 0°); tolerance
+    /// 0.5° at t = 80 s, one re-initialization. Before: 50° to the end.
+    @Test func standingStillTheCompassMedianOverrulesADisturbedStart() throws {
+        var reg = GeoRegistration(convention: .enu)
+        let fix = Fix(time: 0, latitude: 49.96, longitude: 14.39, ellipsoidalHeight: 300, horizontalAccuracy: 5)
+        for k in 0...800 {
+            let t = Double(k) / 10
+            try reg.update(tracking: ARTrackingSample(time: t, position: .zero, yaw: 0))
+            if k % 10 == 0 {
+                var f = fix
+                f.time = t
+                try reg.update(fix: f)
+            }
+            if k % 5 == 0 { try reg.update(compass: CompassReading(time: t, heading: t < 20 ? 50 : 0, headingAccuracy: 10)) }
+        }
+        #expect(reg.summary.headingReinitializations == 1)
+        let e = try #require(reg.estimate)
+        #expect(abs(Angle.difference(from: 0, to: e.heading)) < 0.5, "heading \(e.heading)°")
+    }
+
     /// The truth built from a reference that states positions only: a drive east at 10 m/s, a
     /// 20 s stop, then north at 5 m/s, 10 Hz. Reference: the construction — heading 90° then 0°
     /// (the stop holds 90°), speed 10 / 0 / 5 m/s; tolerances 0.01° (the local frame's curvature
