@@ -35,7 +35,8 @@ public struct GeoRegistrationEvaluation: Sendable {
     }
 
     public var samples: [Sample] = []
-    /// Horizontal errors of the raw fixes against the truth, meters.
+    /// Horizontal errors of the raw fixes against the truth, meters (fixes within 1 s of a
+    /// tracking sample: the truth is sampled with the tracking, so none during a pause).
     public var rawFixErrors: [Double] = []
     public var summary = GeoRegistrationSummary()
     public var events: [GeoRegistrationEvent] = []
@@ -86,10 +87,13 @@ public struct GeoRegistrationEvaluation: Sendable {
         reg.ground = ground
         guard let origin = s.truePositions.first, let frame = try? LocalTangentFrame(origin: origin) else { return ev }
         let truthENU = s.truePositions.map { frame.enu(latitude: $0.latitude, longitude: $0.longitude, ellipsoidalHeight: $0.height) }
-        // Raw fix errors against the truth at the same time (truth sampled at the tracking rate).
+        // Raw fix errors against the truth at the same time (truth sampled at the tracking rate;
+        // not for fixes during a pause of the tracking, whose truth the streams do not have —
+        // against the last sample's, a car's fixes were 250 m off).
         var ti = 0
         for f in raw {
             while ti + 1 < s.tracking.count && s.tracking[ti + 1].time <= f.time + 1e-6 { ti += 1 }
+            guard ti < s.tracking.count, Swift.abs(s.tracking[ti].time - f.time) <= 1 else { continue }
             let z = frame.enu(latitude: f.latitude, longitude: f.longitude, ellipsoidalHeight: 0)
             let d = SIMD2(z.east - truthENU[ti].east, z.north - truthENU[ti].north)
             ev.rawFixErrors.append((d * d).sum().squareRoot())

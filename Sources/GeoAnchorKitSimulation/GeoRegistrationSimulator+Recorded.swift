@@ -48,3 +48,19 @@ extension GeoRegistrationSimulator {
         return out
     }
 }
+
+extension GeoRegistrationEvaluation {
+    /// A recorded phone trace and its reference (e.g. ``FilterAccuracyComparison/gsdc2020Files(_:drive:phone:)``)
+    /// as evaluation input: the phone's fixes, and streams simulated (seed `seed`) along the
+    /// reference cropped to the fixes' span ± 1 s, through
+    /// ``GeoRegistrationSimulator/truth(fromReference:window:movingSpeed:stillSpeed:)``.
+    /// - Throws: the readers' errors.
+    public static func recorded(trace: URL, reference: URL, seed: UInt64 = 1) throws -> (raw: [Fix], streams: GeoRegistrationSimulator.Output) {
+        let pair = try FilterAccuracyComparison.loadFixes(trace: trace, reference: reference)
+        guard let t0 = pair.fixes.first?.time, let t1 = pair.fixes.last?.time else {
+            return (pair.fixes, GeoRegistrationSimulator(seed: seed).run(truth: []))
+        }
+        let truth = GeoRegistrationSimulator.truth(fromReference: pair.reference.filter { $0.time >= t0 - 1 && $0.time <= t1 + 1 })
+        return (pair.fixes, GeoRegistrationSimulator(seed: seed).run(truth: truth))
+    }
+}

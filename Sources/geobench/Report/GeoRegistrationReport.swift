@@ -210,13 +210,11 @@ enum GeoRegistrationReport: ReportSection {
                 continue
             }
             context.progress("geo-registration \(drive) \(phone)")
-            let pair = try FilterAccuracyComparison.loadFixes(trace: files.trace, reference: files.reference)
-            guard let t0 = pair.fixes.first?.time, let t1 = pair.fixes.last?.time else { continue }
-            let truth = GeoRegistrationSimulator.truth(fromReference: pair.reference.filter { $0.time >= t0 - 1 && $0.time <= t1 + 1 })
-            let streams = GeoRegistrationSimulator(seed: 1).run(truth: truth)
+            let (raw, streams) = try GeoRegistrationEvaluation.recorded(trace: files.trace, reference: files.reference)
+            guard !streams.tracking.isEmpty else { continue }
             let km = (streams.walked.last ?? 0) / 1000
             for compass in [true, false] {
-                let e = GeoRegistrationEvaluation.run(raw: pair.fixes, streams: streams, useCompass: compass)
+                let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass)
                 let m = e.metrics
                 lines.append(String(format: "    %@ %@ (%.1f km) compass %@  heading≥100m %5.2f°  pos fused/raw %5.2f / %5.2f m (%.2f)  |err|≤2σ %5.1f %%  jumps %d (1 simulated)  fixes gated %d, widened up to × %.2f",
                                     drive as NSString, phone.padding(toLength: 14, withPad: " ", startingAt: 0) as NSString, km,
@@ -226,7 +224,7 @@ enum GeoRegistrationReport: ReportSection {
             // The tracking paused for 30 s at 80 % of the drive, a new frame after it, with compass.
             if let paused = streams.interrupted(at: streams.tracking[streams.tracking.count * 8 / 10].time, for: 30, resumption: .newFrame),
                let end = paused.interruption?.end {
-                let e = GeoRegistrationEvaluation.run(raw: pair.fixes, streams: paused, useCompass: true)
+                let e = GeoRegistrationEvaluation.run(raw: raw, streams: paused, useCompass: true)
                 let after = e.samples.filter { $0.time >= end + 60 && $0.time < end + 300 }
                 let gnss = e.events.filter { if case .trackingJump(_, _, true) = $0 { return true } else { return false } }.count
                 lines.append(String(format: "      tracking paused 30 s at 80 %% (new frame, compass): 60–300 s after it heading p95 %.2f°, position p95 %.1f m; |err|≤2σ %.1f %%, jumps detected by GNSS %d, heading re-initializations %d",
