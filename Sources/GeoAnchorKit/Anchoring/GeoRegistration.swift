@@ -408,7 +408,6 @@ public struct GeoRegistration: Sendable {
     /// amount — the heading is then dropped and re-learnt as at the start. `sameFrame`: the app
     /// said the session relocalised; the heading stays.
     mutating func interruption(time: Double, dt: Double, step: Double, du: Double, yawStep: Double, sameFrame: Bool) {
-        let c = configuration
         summary.trackingInterruptions += 1
         summary.trackingStepsRejected += 1
         propagate(to: time)
