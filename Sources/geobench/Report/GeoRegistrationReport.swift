@@ -233,6 +233,43 @@ enum GeoRegistrationReport: ReportSection {
                                     gnss, e.summary.headingReinitializations))
             }
         }
+        lines += try rawGNSSDrive(shared, context)
+        return lines
+    }
+
+    /// The library's own positions from a phone's raw measurements (`GNSSProcessor` on the GSDC
+    /// 2021 Pixel 5 RINEX drive, nav + SP3; WLS and the filter) as the fixes, AR tracking and
+    /// compass simulated along the drive's SPAN ground truth: does the estimator gain on
+    /// position errors that decorrelate from epoch to epoch?
+    static func rawGNSSDrive(_ shared: URL, _ context: ReportContext) throws -> [String] {
+        let dir = shared.appendingPathComponent("gnss_raw/gsdc2021_mtv1_pixel5_part1")
+        let obsURL = dir.appendingPathComponent("Pixel5_GnssLog_part1.21o"), truthURL = dir.appendingPathComponent("ground_truth_part1.csv")
+        let sp3URL = shared.appendingPathComponent("gnss_raw/orbits_2021_118/COD0MGXFIN_20211180000_01D_05M_ORB.SP3")
+        guard FileManager.default.fileExists(atPath: obsURL.path), FileManager.default.fileExists(atPath: truthURL.path) else {
+            return ["  raw GNSS drive (gnss_raw/gsdc2021_mtv1_pixel5_part1): missing, skipped"]
+        }
+        context.progress("geo-registration raw GNSS drive")
+        let obs = try RinexObservationFile.read(contentsOf: obsURL)
+        let eph = SatelliteEphemerides(navigation: try RinexNavigationFile.read(contentsOf: dir.appendingPathComponent("hour1180.21n")),
+                                       precise: try PreciseOrbit.read(contentsOf: sp3URL))
+        let reference = try TraceReader.load(url: truthURL).fixes
+        var lines = ["  the library's own positions from raw GNSS (GNSSProcessor, GSDC 2021 Pixel 5 drive part 1, nav + SP3) as the fixes,",
+                     "  AR tracking and compass simulated along its SPAN ground truth, seed 1:"]
+        for mode in [GNSSProcessingMode.wls, .filter] {
+            let fixes = GNSSProcessor(ephemerides: eph).run(obs.epochs, mode: mode).fixes
+            guard let t0 = fixes.first?.time, let t1 = fixes.last?.time else { continue }
+            let truth = GeoRegistrationSimulator.truth(fromReference: reference.filter { $0.time >= t0 - 1 && $0.time <= t1 + 1 }, window: 1)
+            let streams = GeoRegistrationSimulator(seed: 1).run(truth: truth)
+            let stated = GeoRegistrationEvaluation.quantile(fixes.compactMap(\.horizontalAccuracy), 0.5)
+            for compass in [true, false] {
+                let e = GeoRegistrationEvaluation.run(raw: fixes, streams: streams, useCompass: compass)
+                let m = e.metrics
+                lines.append(String(format: "    %@ (%.1f km) compass %@  heading≥100m %5.2f°  pos fused/raw %5.2f / %5.2f m (%.2f)  |err|≤2σ %5.1f %%  stated 68 %% radius median %.1f m, true p68 %.1f m",
+                                    mode.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) as NSString, (streams.walked.last ?? 0) / 1000,
+                                    compass ? "yes" : "no ", m.headingP95After100, m.positionP95, m.rawP95, m.positionP95 / m.rawP95,
+                                    100 * m.within2Sigma, stated, GeoRegistrationEvaluation.quantile(e.rawFixErrors, 0.68)))
+            }
+        }
         return lines
     }
 
