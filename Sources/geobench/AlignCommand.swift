@@ -52,6 +52,9 @@ struct AlignCommand: ParsableCommand {
         decorrelates in S seconds except a share F of its variance that lasts \(gnssDefault(\.gnssLongCorrelationTime)) s; a receiver measured to decorrelate fast (phones in the open: \
         ADVIO 14-17 s) may be better served by --gnss-long-share 0 --gnss-correlation-time 15, \
         one whose errors last minutes by the default (geobench report: GNSS error model stated). \
+        --gnss-correlated-fraction F (default \(gnssDefault(\.gnssCorrelatedFraction))) is the part of each fix's \
+        sigma that is correlated at all: positions solved epoch by epoch (geobench gnss --mode wls) \
+        are mostly white, and 0.1 with --gnss-long-share 0 suits them (report: 1.06 -> 0.88 x raw). \
         --dem FILE: ground aiding with a DEM (GeoTIFF, SRTM .hgt or ESRI ASCII grid; geographic WGS84): the device \
         is carried --device-height m (default 1.5) above it, +/- --dem-sigma m (default 0.5: how \
         the phone is held and the DEM's own error); --dem-datum msl (default; through --geoid, \
@@ -101,6 +104,9 @@ struct AlignCommand: ParsableCommand {
     @Option(help: "Share (0–1) of the GNSS correlated error variance that is long-lived, τ \(gnssDefault(\.gnssLongCorrelationTime)) s (default \(gnssDefault(\.gnssLongShare)); 0: a receiver whose error decorrelates fast).")
     var gnssLongShare: Double?
 
+    @Option(help: "Part (0–1) of each fix's σ that is correlated at all (default \(gnssDefault(\.gnssCorrelatedFraction)); epoch-by-epoch solutions such as geobench gnss --mode wls: ≈ 0.1).")
+    var gnssCorrelatedFraction: Double?
+
     @Option(help: "DEM the device is carried above (ground aiding): GeoTIFF, SRTM .hgt or ESRI ASCII grid, geographic WGS84.")
     var dem: String?
 
@@ -137,7 +143,8 @@ struct AlignCommand: ParsableCommand {
             }
             if let gnssCorrelationTime { config.gnssCorrelationTime = gnssCorrelationTime }
             if let gnssLongShare { config.gnssLongShare = gnssLongShare }
-            try located("--gnss-correlation-time/--gnss-long-share") { try config.validate() }
+            if let gnssCorrelatedFraction { config.gnssCorrelatedFraction = gnssCorrelatedFraction }
+            try located("--gnss-correlation-time/--gnss-long-share/--gnss-correlated-fraction") { try config.validate() }
             let samples = try Self.readTracking(tracking)
             let readings = try compass.map(Self.readCompass) ?? []
             let trace: Trace

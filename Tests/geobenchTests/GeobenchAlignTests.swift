@@ -287,6 +287,15 @@ extension GeobenchInterfaceTests {
         let badShare = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"),
                                      "--gnss-long-share", "1.5", "--output", path("o9.csv")])
         #expect(badShare.status == 2 && badShare.stderr.contains("--gnss-long-share") && badShare.stderr.contains("gnssLongShare"), "\(badShare.stderr)")
+        // --gnss-correlated-fraction: a mostly white receiver error changes the estimates; beyond 1 exits 2 naming it.
+        let white = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--compass", path("cmp.csv"),
+                                  "--gnss-long-share", "0", "--gnss-correlated-fraction", "0.1", "--output", path("o10.csv")])
+        #expect(white.status == 0, "\(white.stderr)")
+        #expect(try String(contentsOfFile: path("o10.csv"), encoding: .utf8) != String(contentsOfFile: path("o8.csv"), encoding: .utf8))
+        let badFraction = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"),
+                                        "--gnss-correlated-fraction", "1.2", "--output", path("o11.csv")])
+        #expect(badFraction.status == 2 && badFraction.stderr.contains("--gnss-correlated-fraction") && badFraction.stderr.contains("gnssCorrelatedFraction"),
+                "\(badFraction.stderr)")
         let empty = try temporaryFile("empty.geojson", #"{"type":"FeatureCollection","features":[]}"#)
         let noLines = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", empty, "--output", path("o4.csv")])
         #expect(noLines.status == 2 && noLines.stderr.contains(empty), "\(noLines.stderr)")
