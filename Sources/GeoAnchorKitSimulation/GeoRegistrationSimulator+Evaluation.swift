@@ -251,6 +251,18 @@ public struct GeoRegistrationEvaluation: Sendable {
         return s[i]
     }
 
+    /// p95 of |heading error| (degrees) and of the position error (m) over the samples with
+    /// `from ≤ time < to` (e.g. 60–300 s after a pause), `nan` when there are none.
+    public func p95(from: Double, to: Double) -> (heading: Double, position: Double) {
+        let window = samples.filter { $0.time >= from && $0.time < to }
+        return (Self.quantile(window.map { Swift.abs($0.headingError) }, 0.95), Self.quantile(window.map(\.positionError), 0.95))
+    }
+
+    /// How many tracking jumps the estimator detected from rejected fixes (not in the tracking).
+    public var jumpsDetectedByGNSS: Int {
+        events.filter { if case .trackingJump(_, _, true) = $0 { return true } else { return false } }.count
+    }
+
     /// Target figures: heading p95 after 100 m walked, fused and compass p95 in the first 50 m,
     /// position p95 fused and raw, fraction of |heading error| ≤ 2σ, p95 anchor speed standing still.
     public var metrics: (headingP95After100: Double, headingP95First50: Double, compassP95First50: Double,

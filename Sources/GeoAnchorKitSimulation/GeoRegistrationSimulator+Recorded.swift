@@ -57,10 +57,16 @@ extension GeoRegistrationEvaluation {
     /// - Throws: the readers' errors.
     public static func recorded(trace: URL, reference: URL, seed: UInt64 = 1) throws -> (raw: [Fix], streams: GeoRegistrationSimulator.Output) {
         let pair = try FilterAccuracyComparison.loadFixes(trace: trace, reference: reference)
-        guard let t0 = pair.fixes.first?.time, let t1 = pair.fixes.last?.time else {
-            return (pair.fixes, GeoRegistrationSimulator(seed: seed).run(truth: []))
-        }
-        let truth = GeoRegistrationSimulator.truth(fromReference: pair.reference.filter { $0.time >= t0 - 1 && $0.time <= t1 + 1 })
-        return (pair.fixes, GeoRegistrationSimulator(seed: seed).run(truth: truth))
+        return (pair.fixes, recorded(fixes: pair.fixes, reference: pair.reference, seed: seed))
+    }
+
+    /// The streams of ``recorded(trace:reference:seed:)`` for fixes and reference epochs already
+    /// in memory (e.g. positions solved from raw measurements); `window` as in
+    /// ``GeoRegistrationSimulator/truth(fromReference:window:movingSpeed:stillSpeed:)`` (1 s for a
+    /// 1 Hz reference). Empty streams without fixes.
+    public static func recorded(fixes: [Fix], reference: [Fix], seed: UInt64 = 1, window: Double = 0.5) -> GeoRegistrationSimulator.Output {
+        guard let t0 = fixes.first?.time, let t1 = fixes.last?.time else { return GeoRegistrationSimulator(seed: seed).run(truth: []) }
+        let truth = GeoRegistrationSimulator.truth(fromReference: reference.filter { $0.time >= t0 - 1 && $0.time <= t1 + 1 }, window: window)
+        return GeoRegistrationSimulator(seed: seed).run(truth: truth)
     }
 }

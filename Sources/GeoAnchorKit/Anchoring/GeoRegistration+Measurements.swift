@@ -169,13 +169,10 @@ extension GeoRegistration {
         let diff = Angle.difference(from: x[Self.iPsi] * Angle.degreesPerRadian, to: mean)
         let current = p[Self.iPsi * n + Self.iPsi].squareRoot() * Angle.degreesPerRadian
         guard Swift.abs(diff) > 3 * (current * current + sigma * sigma).squareRoot() else { return false }
-        x[Self.iPsi] = mean * rad
+        setHeading(mean * rad, sigma: sigma * rad)
         headingFromCompassOnly = false
-        for j in 0..<n { p[Self.iPsi * n + j] = 0; p[j * n + Self.iPsi] = 0 }
-        p[Self.iPsi * n + Self.iPsi] = (sigma * rad) * (sigma * rad)
         summary.headingReinitializations += 1
         events.append(.headingReinitialized(time: time, degrees: diff))
-        lag = .zero; lagPsi = 0
         return true
     }
 
@@ -472,11 +469,18 @@ extension GeoRegistration {
                 p[i * n + i] = sigma * sigma
             }
         }
+        setHeading(psi, sigma: sigmaPsi)
+        alignment.removeAll()
+    }
+
+    /// Sets the frame heading to `psi` with 1σ `sigma` (both rad), uncorrelated with every other
+    /// state, and lets the output follow at once: a re-initialization, not a correction.
+    mutating func setHeading(_ psi: Double, sigma: Double) {
+        let n = dimension
         x[Self.iPsi] = psi
         for j in 0..<n { p[Self.iPsi * n + j] = 0; p[j * n + Self.iPsi] = 0 }
-        p[Self.iPsi * n + Self.iPsi] = sigmaPsi * sigmaPsi
+        p[Self.iPsi * n + Self.iPsi] = sigma * sigma
         lag = .zero; lagPsi = 0
-        alignment.removeAll()
     }
 
     // MARK: - Compass
@@ -570,14 +574,10 @@ extension GeoRegistration {
         let offsets = compassOnlyHeadings.map { Angle.difference(from: current, to: $0.psi) }.sorted()
         let median = offsets[offsets.count / 2]
         guard Swift.abs(median) > 3 * p[Self.iPsi * n + Self.iPsi].squareRoot() * Angle.degreesPerRadian else { return }
-        x[Self.iPsi] = (current + median) * rad
-        for j in 0..<n { p[Self.iPsi * n + j] = 0; p[j * n + Self.iPsi] = 0 }
-        let sigma = r.headingAccuracy / CircularError.halfWidth68PerSigma * rad
-        p[Self.iPsi * n + Self.iPsi] = sigma * sigma
+        setHeading((current + median) * rad, sigma: r.headingAccuracy / CircularError.halfWidth68PerSigma * rad)
         compassInnovationMean = 0; compassDisturbedSince = .nan
         summary.headingReinitializations += 1
         events.append(.headingReinitialized(time: r.time, degrees: median))
-        lag = .zero; lagPsi = 0
     }
 
     /// Seconds of compass readings ``followCompassMedian(_:yaw:)`` takes the median of.

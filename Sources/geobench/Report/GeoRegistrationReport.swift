@@ -225,12 +225,10 @@ enum GeoRegistrationReport: ReportSection {
             if let paused = streams.interrupted(at: streams.tracking[streams.tracking.count * 8 / 10].time, for: 30, resumption: .newFrame),
                let end = paused.interruption?.end {
                 let e = GeoRegistrationEvaluation.run(raw: raw, streams: paused, useCompass: true)
-                let after = e.samples.filter { $0.time >= end + 60 && $0.time < end + 300 }
-                let gnss = e.events.filter { if case .trackingJump(_, _, true) = $0 { return true } else { return false } }.count
+                let after = e.p95(from: end + 60, to: end + 300)
                 lines.append(String(format: "      tracking paused 30 s at 80 %% (new frame, compass): 60–300 s after it heading p95 %.2f°, position p95 %.1f m; |err|≤2σ %.1f %%, jumps detected by GNSS %d, heading re-initializations %d",
-                                    GeoRegistrationEvaluation.quantile(after.map { Swift.abs($0.headingError) }, 0.95),
-                                    GeoRegistrationEvaluation.quantile(after.map(\.positionError), 0.95), 100 * e.metrics.within2Sigma,
-                                    gnss, e.summary.headingReinitializations))
+                                    after.heading, after.position, 100 * e.metrics.within2Sigma,
+                                    e.jumpsDetectedByGNSS, e.summary.headingReinitializations))
             }
         }
         lines += try rawGNSSDrive(shared, context)
@@ -257,9 +255,8 @@ enum GeoRegistrationReport: ReportSection {
                      "  AR tracking and compass simulated along its SPAN ground truth, seed 1:"]
         for mode in [GNSSProcessingMode.wls, .filter] {
             let fixes = GNSSProcessor(ephemerides: eph).run(obs.epochs, mode: mode).fixes
-            guard let t0 = fixes.first?.time, let t1 = fixes.last?.time else { continue }
-            let truth = GeoRegistrationSimulator.truth(fromReference: reference.filter { $0.time >= t0 - 1 && $0.time <= t1 + 1 }, window: 1)
-            let streams = GeoRegistrationSimulator(seed: 1).run(truth: truth)
+            let streams = GeoRegistrationEvaluation.recorded(fixes: fixes, reference: reference, window: 1)
+            guard !streams.tracking.isEmpty else { continue }
             let stated = GeoRegistrationEvaluation.quantile(fixes.compactMap(\.horizontalAccuracy), 0.5)
             for compass in [true, false] {
                 let e = GeoRegistrationEvaluation.run(raw: fixes, streams: streams, useCompass: compass)
@@ -399,8 +396,7 @@ enum GeoRegistrationReport: ReportSection {
                         }
                         let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass,
                                                               configuration: v.configuration, announceResumption: v.announce)
-                        let after = e.samples.filter { $0.time >= pause.end + 60 && $0.time < pause.end + 300 }.map { Swift.abs($0.headingError) }
-                        heading[k].append(GeoRegistrationEvaluation.quantile(after, 0.95))
+                        heading[k].append(e.p95(from: pause.end + 60, to: pause.end + 300).heading)
                         back[k].append((e.samples.first { $0.time >= pause.end }?.time ?? .infinity) - pause.end)
                         coverage[k] = Swift.min(coverage[k], e.metrics.within2Sigma)
                     }

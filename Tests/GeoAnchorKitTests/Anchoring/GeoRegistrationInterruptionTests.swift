@@ -21,7 +21,7 @@ struct GeoRegistrationInterruptionTests {
     /// Heading |error| p95 from 60 to 300 s after the pause (the heading re-learnt), degrees.
     static func headingAfter(_ e: GeoRegistrationEvaluation, _ s: GeoRegistrationSimulator.Output) -> Double {
         let end = s.interruption?.end ?? 0
-        return GeoRegistrationEvaluation.quantile(e.samples.filter { $0.time >= end + 60 && $0.time < end + 300 }.map { Swift.abs($0.headingError) }, 0.95)
+        return e.p95(from: end + 60, to: end + 300).heading
     }
 
     static func lostHeading(_ e: GeoRegistrationEvaluation) -> Bool {
@@ -84,7 +84,7 @@ struct GeoRegistrationInterruptionTests {
         let shift = s.tracking[k1 - 1].position - s.tracking[k1].position
         for k in k1..<s.tracking.count { s.tracking[k].position += shift }
         func after(_ e: GeoRegistrationEvaluation) -> Double {
-            GeoRegistrationEvaluation.quantile(e.samples.filter { $0.time >= i.end && $0.time < i.end + 60 }.map { Swift.abs($0.headingError) }, 0.95)
+            e.p95(from: i.end, to: i.end + 60).heading
         }
         let announced = after(GeoRegistrationEvaluation.run(raw: raw, streams: s, useCompass: true, announceResumption: true))
         let unannounced = after(GeoRegistrationEvaluation.run(raw: raw, streams: s, useCompass: true))

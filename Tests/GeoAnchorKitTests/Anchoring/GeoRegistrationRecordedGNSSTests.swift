@@ -58,10 +58,8 @@ struct GeoRegistrationRecordedGNSSTests {
         let s = try #require(base.interrupted(at: base.tracking[base.tracking.count * 8 / 10].time, for: 30, resumption: .newFrame))
         let e = GeoRegistrationEvaluation.run(raw: raw, streams: s, useCompass: true)
         let end = try #require(s.interruption?.end)
-        let after = e.samples.filter { $0.time >= end + 60 && $0.time < end + 300 }
-        let heading = GeoRegistrationEvaluation.quantile(after.map { abs($0.headingError) }, 0.95)
-        let position = GeoRegistrationEvaluation.quantile(after.map(\.positionError), 0.95)
-        let gnssJumps = e.events.filter { if case .trackingJump(_, _, true) = $0 { return true } else { return false } }.count
+        let (heading, position) = e.p95(from: end + 60, to: end + 300)
+        let gnssJumps = e.jumpsDetectedByGNSS
         #expect(heading <= 3, "heading p95 60–300 s after the pause \(heading)°")
         #expect(position <= 6, "position p95 60–300 s after the pause \(position) m")
         #expect(e.metrics.within2Sigma >= 0.9, "|err| ≤ 2σ \(e.metrics.within2Sigma)")
