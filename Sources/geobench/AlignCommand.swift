@@ -29,12 +29,14 @@ struct AlignCommand: ParsableCommand {
         --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking, \
         compass_used, compass_gated, tracking_jumps, tracking_interruptions, rows_without_estimate, \
         large_corrections, heading_reinitializations, \
-        fixes_without_accuracy, fix_accuracy_scale_max, compass_bias, compass_bias_sigma} on stdout; \
+        fixes_without_accuracy, fix_accuracy_scale_max, fix_accuracy_scale_min, compass_bias, compass_bias_sigma} on stdout; \
         compass_bias is the last estimate of the compass's slow error (reading - true heading, \
         degrees) and compass_bias_sigma its 1-sigma (both absent without --compass or before a \
         reading was used); fix_accuracy_scale_max is the \
         largest factor the fixes' reported accuracies had to be widened by (1: they held; >= 1.5 also \
-        warns on stderr). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
+        warns on stderr), fix_accuracy_scale_min the smallest they were narrowed to (pessimistic \
+        accuracies, as from HDOP or a WLS solver: a running mean of the fixes' normalized \
+        innovations below 0.4 in variance narrows them, to 0.5 x at most; <= 0.7 also notes it on stderr). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
         5 m per axis (fixes_without_accuracy counts them; a note on stderr). \
         --path FILE.geojson: map aiding with the walking path the device follows (a tour file's \
         LineString/MultiLineString features with "kind": "path", else every line; FILE.gpx: its \
@@ -54,7 +56,8 @@ struct AlignCommand: ParsableCommand {
         one whose errors last minutes by the default (geobench report: GNSS error model stated). \
         --gnss-correlated-fraction F (default \(gnssDefault(\.gnssCorrelatedFraction))) is the part of each fix's \
         sigma that is correlated at all: positions solved epoch by epoch (geobench gnss --mode wls) \
-        are mostly white, and 0.1 with --gnss-long-share 0 suits them (report: 1.06 -> 0.88 x raw). \
+        have more white error than a chipset's filtered ones, and 0.4 suits them better than the default \
+        (Pixel 5 drive with compass: 0.93 -> 0.85 x raw, after the accuracy check narrowed their pessimistic sigma). \
         --dem FILE: ground aiding with a DEM (GeoTIFF, SRTM .hgt or ESRI ASCII grid; geographic WGS84): the device \
         is carried --device-height m (default 1.5) above it, +/- --dem-sigma m (default 0.5: how \
         the phone is held and the DEM's own error); --dem-datum msl (default; through --geoid, \
@@ -202,6 +205,7 @@ struct AlignCommand: ParsableCommand {
                                     heading_reinitializations: sum.headingReinitializations,
                                     fixes_without_accuracy: sum.fixesWithoutAccuracy,
                                     fix_accuracy_scale_max: (sum.maximumFixAccuracyScale * 1000).rounded() / 1000,
+                                    fix_accuracy_scale_min: (sum.minimumFixAccuracyScale * 1000).rounded() / 1000,
                                     path_updates: constraint == nil ? nil : sum.pathUpdates,
                                     path_skipped: constraint == nil ? nil : sum.pathSkipped,
                                     path_releases: constraint == nil ? nil : sum.pathReleases,
@@ -225,6 +229,10 @@ struct AlignCommand: ParsableCommand {
             if sum.maximumFixAccuracyScale >= 1.5 {
                 Stderr.print("warning: \(fixes): the fixes' reported accuracies look optimistic — their errors needed up to "
                              + String(format: "%.1f", sum.maximumFixAccuracyScale) + " × the reported radius (the estimator widened them)")
+            }
+            if sum.minimumFixAccuracyScale <= 0.7 {
+                Stderr.print("note: \(fixes): the fixes' reported accuracies look pessimistic — their errors were down to "
+                             + String(format: "%.2f", sum.minimumFixAccuracyScale) + " × the reported radius (the estimator narrowed them)")
             }
             if let path, sum.pathReleases > 0 {
                 Stderr.print("note: \(path): the fixes stood off the path on average \(sum.pathReleases) time(s) (multipath along a street "
@@ -250,7 +258,7 @@ struct AlignCommand: ParsableCommand {
         var compass_used, compass_gated, tracking_jumps, tracking_interruptions, rows_without_estimate: Int
         var large_corrections, heading_reinitializations: Int
         var fixes_without_accuracy: Int
-        var fix_accuracy_scale_max: Double
+        var fix_accuracy_scale_max, fix_accuracy_scale_min: Double
         /// With --path only (absent otherwise).
         var path_updates, path_skipped, path_releases: Int?
         /// With --dem only.

@@ -33,6 +33,9 @@ extension GeobenchInterfaceTests {
         let scale = try #require(j["fix_accuracy_scale_max"] as? Double)
         #expect(scale >= 1 && scale < 1.5, "fix_accuracy_scale_max \(scale)")
         #expect(!run.stderr.contains("look optimistic"))
+        // Nor narrowed (the check narrows pessimistic ones: GeoRegistrationTests).
+        #expect(j["fix_accuracy_scale_min"] as? Double == 1, "fix_accuracy_scale_min \(j["fix_accuracy_scale_min"] ?? "missing")")
+        #expect(!run.stderr.contains("look pessimistic"))
         #expect(try String(contentsOfFile: path("p.svg"), encoding: .utf8).contains("<svg"))
         // The compass's estimated slow error (its accuracy is tested in GeoRegistrationTests).
         let bias = try #require(j["compass_bias"] as? Double), biasSigma = try #require(j["compass_bias_sigma"] as? Double)

@@ -30,7 +30,7 @@ extension GeoRegistration {
         guard reported * CircularError.radius68PerSigma <= Fix.maximumUsableHorizontalAccuracy else { summary.fixesGated += 1; return }
         guard lastSample != nil else { summary.fixesBeforeTracking += 1; return }
         if !statesAccuracy { summary.fixesWithoutAccuracy += 1 }
-        let sigma = Swift.max(reported, c.minimumFixSigma) * fixVarianceScale.squareRoot()
+        let sigma = Swift.max(Swift.max(reported, c.minimumFixSigma) * fixVarianceScale.squareRoot(), c.minimumFixSigma)
         lastGnssSigma = sigma
         let h0 = Self.usableHeight(fix.ellipsoidalHeight)
         if reference == nil { try start(at: fix, sigma: sigma) }
@@ -327,16 +327,27 @@ extension GeoRegistration {
     /// reported variance, whatever s is: no feedback loop). Their running mean over
     /// ``GeoRegistrationConfiguration/fixAccuracyAdaptationTime`` (at most a tenth per fix, so
     /// no single fix after a dropout sets it) becomes s once it exceeds
-    /// ``GeoRegistrationConfiguration/fixAccuracyTolerance``; below, s is 1. Capped at 100 (σ × 10).
+    /// ``GeoRegistrationConfiguration/fixAccuracyTolerance``, or falls below
+    /// ``GeoRegistrationConfiguration/fixAccuracyNarrowingTolerance`` (then at least
+    /// ``GeoRegistrationConfiguration/minimumFixAccuracyScale``²); between the two, s is 1.
+    /// Capped at 100 (σ × 10).
     mutating func checkFixAccuracy(_ d2: Double, time: Double) {
         defer { lastFixTime = time }
         guard let tau = configuration.fixAccuracyAdaptationTime, tau > 0, tau.isFinite, headingKnown, d2.isFinite else { return }
         let gap = lastFixTime.isNaN ? 0 : Swift.max(0, time - lastFixTime)
         let a = Swift.min(0.1, gap / tau)
         fixVarianceEstimate += a * (fixVarianceScale * d2 / 2 - fixVarianceEstimate)
-        fixVarianceScale = fixVarianceEstimate > configuration.fixAccuracyTolerance ? Swift.min(100, fixVarianceEstimate) : 1
+        let c = configuration
+        if fixVarianceEstimate > c.fixAccuracyTolerance {
+            fixVarianceScale = Swift.min(100, fixVarianceEstimate)
+        } else if let t = c.fixAccuracyNarrowingTolerance, fixVarianceEstimate < t {
+            fixVarianceScale = Swift.max(c.minimumFixAccuracyScale * c.minimumFixAccuracyScale, fixVarianceEstimate)
+        } else {
+            fixVarianceScale = 1
+        }
         summary.fixAccuracyScale = fixVarianceScale.squareRoot()
         summary.maximumFixAccuracyScale = Swift.max(summary.maximumFixAccuracyScale, summary.fixAccuracyScale)
+        summary.minimumFixAccuracyScale = Swift.min(summary.minimumFixAccuracyScale, summary.fixAccuracyScale)
     }
 
     /// Variance factor for an observation whose error persists about `correlationTime` seconds
