@@ -32,6 +32,9 @@ public struct GeoRegistrationEvaluation: Sendable {
         /// Output ellipsoidal height − true height, meters (the vertical error every placed
         /// model inherits).
         public var heightError: Double = 0
+        /// The estimate's stated 68 % horizontal radius (m;
+        /// ``GeoAnchorKit/GeoRegistrationEstimate/horizontalAccuracy``).
+        public var horizontalAccuracy: Double = .nan
     }
 
     public var samples: [Sample] = []
@@ -119,7 +122,7 @@ public struct GeoRegistrationEvaluation: Sendable {
                                 anchorError50: anchorError(distance: 50, trueHeading: s.trueHeadings[k], truth: truth, headingError: dh, position: est),
                                 anchorError200: anchorError(distance: 200, trueHeading: s.trueHeadings[k], truth: truth, headingError: dh, position: est),
                                 compassAnchorError50: nil, compassAnchorError200: nil, stillAnchorSpeed: nil,
-                                heightError: e.position.height - s.truePositions[k].height)
+                                heightError: e.position.height - s.truePositions[k].height, horizontalAccuracy: e.horizontalAccuracy)
             if ci > 0, ci - 1 < s.compassSlowErrors.count, let b = e.compassBias {
                 sample.compassBiasError = Angle.difference(from: s.compassSlowErrors[ci - 1], to: b)
                 sample.compassBiasSigma = e.compassBiasSigma
@@ -256,6 +259,12 @@ public struct GeoRegistrationEvaluation: Sendable {
     public func p95(from: Double, to: Double) -> (heading: Double, position: Double) {
         let window = samples.filter { $0.time >= from && $0.time < to }
         return (Self.quantile(window.map { Swift.abs($0.headingError) }, 0.95), Self.quantile(window.map(\.positionError), 0.95))
+    }
+
+    /// The share of times the position error was within the stated 68 % horizontal radius: about
+    /// 0.68 when the reported position uncertainty is honest, well below when overconfident.
+    public var positionWithin68: Double {
+        samples.isEmpty ? .nan : Double(samples.filter { $0.positionError <= $0.horizontalAccuracy }.count) / Double(samples.count)
     }
 
     /// How many tracking jumps the estimator detected from rejected fixes (not in the tracking).

@@ -32,6 +32,8 @@ extension GeoRegistration {
         if !statesAccuracy { summary.fixesWithoutAccuracy += 1 }
         let sigma = Swift.max(Swift.max(reported, c.minimumFixSigma) * fixVarianceScale.squareRoot(), c.minimumFixSigma)
         lastGnssSigma = sigma
+        // As reported (widened by the accuracy check, not narrowed): the reported accuracy's floor.
+        lastStatedSigma = Swift.max(reported, c.minimumFixSigma) * Swift.max(1, fixVarianceScale).squareRoot()
         let h0 = Self.usableHeight(fix.ellipsoidalHeight)
         if reference == nil { try start(at: fix, sigma: sigma) }
         guard let ref = reference else { return }
@@ -726,7 +728,9 @@ extension GeoRegistration {
         let a = p[Self.iE * n + Self.iE], b = p[Self.iE * n + Self.iN], c = p[Self.iN * n + Self.iN]
         let mid = 0.5 * (a + c), rad = (0.25 * (a - c) * (a - c) + b * b).squareRoot()
         let l2 = lag.x * lag.x + lag.y * lag.y
-        let hAcc = CircularError.radius68(variances: Swift.max(0, mid + rad) + l2, Swift.max(0, mid - rad) + l2)
+        // Never claimed below the fixes' error that outlasts any averaging (gnssPersistentShare).
+        let floor = configuration.gnssPersistentShare * lastStatedSigma * lastStatedSigma
+        let hAcc = CircularError.radius68(variances: Swift.max(floor, mid + rad) + l2, Swift.max(floor, mid - rad) + l2)
         let vAcc = (p[Self.iU * n + Self.iU] + lag.z * lag.z).squareRoot() * CircularError.halfWidth68PerSigma
         let psiDeg = psi * Angle.degreesPerRadian
         let sigma = (p[Self.iPsi * n + Self.iPsi] + lagPsi * lagPsi).squareRoot() * Angle.degreesPerRadian

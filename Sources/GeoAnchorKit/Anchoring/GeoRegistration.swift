@@ -30,7 +30,7 @@ import Foundation
 /// or turned frame: its step is not motion and the heading is re-learnt, unless the app says the
 /// session relocalised (``trackingDidRelocalize()``); ``trackingDidReset()`` announces a new
 /// frame however short the pause. The fixes' reported accuracies are
-/// checked against their innovations and widened when optimistic
+/// checked against their innovations, widened when optimistic and narrowed when pessimistic
 /// (``GeoRegistrationConfiguration/fixAccuracyAdaptationTime``); fixes that report none get σ
 /// from their HDOP or ``GeoRegistrationConfiguration/unreportedFixSigma``. Without a
 /// compass or frame prior, the heading is initialized from five agreeing fix courses against the
@@ -168,6 +168,9 @@ public struct GeoRegistration: Sendable {
     var accA = SIMD2<Double>(0, 0), accPsi = SIMD2<Double>(0, 0), accOmega = SIMD2<Double>(0, 0)
     var accUp = 0.0, accDistance = 0.0
     var lastGnssSigma = 2.0
+    /// The last used fix's σ per axis as reported (widened by the accuracy check, not
+    /// narrowed), m: ``GeoRegistrationConfiguration/gnssPersistentShare``'s reference.
+    var lastStatedSigma = 0.0
     /// Fix variance multiplier from the accuracy check (≥ 1), the running mean of the factors
     /// the fixes' innovations ask for, and the time of the latest fix the check saw (one inside
     /// the gate).

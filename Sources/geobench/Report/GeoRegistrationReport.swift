@@ -21,6 +21,7 @@ enum GeoRegistrationReport: ReportSection {
         var biasErrors: [Double] = [], biasWithin2Sigma = 0, assumedZero: [Double] = []
         // Without compass: where the first estimate appears (meters walked, seconds from the start).
         var firstEstimate: [(walked: Double, seconds: Double)] = []
+        var within68: [Double] = []
         lines.append("  walk              gnss     compass  heading≥100m  first50 fused/compass  pos fused/raw (ratio)  |err|≤2σ  still anchor@50m  jumps")
         // Unchanged otherwise (sensors included), so 'shipped' is exactly traces/<name>.raw.csv.
         try forEachWalk(context, label: "geo-registration") { name, seed, phone, _, sim, streams in
@@ -33,6 +34,7 @@ enum GeoRegistrationReport: ReportSection {
                     if Swift.abs(b) <= 2 * sb { biasWithin2Sigma += 1 }
                 }
                 if compass { assumedZero += Self.slowCompassErrors(streams, after: 100) }
+                within68.append(e.positionWithin68)
                 if !compass, let f = e.samples.first, let t0 = streams.tracking.first?.time { firstEstimate.append((f.walked, f.time - t0)) }
                 results.append(("\(name)/\(phone ? "phone" : "shipped")/\(compass ? "compass" : "no compass")", compass, m))
                 let first = compass ? String(format: "%5.2f° / %5.2f°", m.headingP95First50, m.compassP95First50)
@@ -51,6 +53,10 @@ enum GeoRegistrationReport: ReportSection {
                     }
                 }
             }
+        }
+        if !within68.isEmpty {
+            lines.append(String(format: "  position within its reported 68 %% radius (horizontalAccuracy; 68 %% is honest): median %.0f %%, %.0f–%.0f %% over the %d runs",
+                                100 * GeoRegistrationEvaluation.quantile(within68, 0.5), 100 * (within68.min() ?? .nan), 100 * (within68.max() ?? .nan), within68.count))
         }
         if !firstEstimate.isEmpty {
             let n = Double(firstEstimate.count)
@@ -216,11 +222,11 @@ enum GeoRegistrationReport: ReportSection {
             for compass in [true, false] {
                 let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass)
                 let m = e.metrics
-                lines.append(String(format: "    %@ %@ (%.1f km) compass %@  heading≥100m %5.2f°  pos fused/raw %5.2f / %5.2f m (%.2f)  |err|≤2σ %5.1f %%  jumps %d (1 simulated)  fixes gated %d, accuracies scaled × %.2f–%.2f",
+                lines.append(String(format: "    %@ %@ (%.1f km) compass %@  heading≥100m %5.2f°  pos fused/raw %5.2f / %5.2f m (%.2f)  |err|≤2σ %5.1f %%  jumps %d (1 simulated)  fixes gated %d, accuracies scaled × %.2f–%.2f, pos within 68 %% radius %.0f %%",
                                     drive as NSString, phone.padding(toLength: 14, withPad: " ", startingAt: 0) as NSString, km,
                                     compass ? "yes" : "no ", m.headingP95After100, m.positionP95, m.rawP95, m.positionP95 / m.rawP95,
                                     100 * m.within2Sigma, e.summary.trackingJumps, e.summary.fixesGated, e.summary.minimumFixAccuracyScale,
-                                    e.summary.maximumFixAccuracyScale))
+                                    e.summary.maximumFixAccuracyScale, 100 * e.positionWithin68))
             }
             // The tracking paused for 30 s at 80 % of the drive, a new frame after it, with compass.
             if let paused = streams.interrupted(at: streams.tracking[streams.tracking.count * 8 / 10].time, for: 30, resumption: .newFrame),
@@ -262,11 +268,11 @@ enum GeoRegistrationReport: ReportSection {
             for compass in [true, false] {
                 let e = GeoRegistrationEvaluation.run(raw: fixes, streams: streams, useCompass: compass)
                 let m = e.metrics
-                lines.append(String(format: "    %@ (%.1f km) compass %@  heading≥100m %5.2f°  pos fused/raw %5.2f / %5.2f m (%.2f)  |err|≤2σ %5.1f %%  stated 68 %% radius median %.1f m, true p68 %.1f m, narrowed to × %.2f",
+                lines.append(String(format: "    %@ (%.1f km) compass %@  heading≥100m %5.2f°  pos fused/raw %5.2f / %5.2f m (%.2f)  |err|≤2σ %5.1f %%  stated 68 %% radius median %.1f m, true p68 %.1f m, narrowed to × %.2f, pos within 68 %% radius %.0f %%",
                                     mode.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0) as NSString, (streams.walked.last ?? 0) / 1000,
                                     compass ? "yes" : "no ", m.headingP95After100, m.positionP95, m.rawP95, m.positionP95 / m.rawP95,
                                     100 * m.within2Sigma, stated, GeoRegistrationEvaluation.quantile(e.rawFixErrors, 0.68),
-                                    e.summary.minimumFixAccuracyScale))
+                                    e.summary.minimumFixAccuracyScale, 100 * e.positionWithin68))
             }
         }
         return lines

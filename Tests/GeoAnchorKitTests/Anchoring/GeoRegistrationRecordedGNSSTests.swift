@@ -50,7 +50,10 @@ struct GeoRegistrationRecordedGNSSTests {
     /// position came out worse than the fixes themselves (p95 1.06 / 1.05 × raw with / without
     /// compass) — the accuracy check only widened. Narrowed (factor 0.5, its floor): 0.93 / 0.91 ×.
     /// Bounds: first do no harm, ≤ 0.97 × raw; without narrowing > 1 (what it repairs); heading
-    /// p95 after 100 m ≤ 1.5° / 2.0° (1.31° / 1.41° measured), coverage ≥ 90 %.
+    /// p95 after 100 m ≤ 1.5° / 2.0° (1.31° / 1.41° measured), coverage ≥ 90 %. The reported 68 %
+    /// radius held at 53 / 51 % of times (36 / 33 % without ``GeoRegistrationConfiguration/gnssPersistentShare``:
+    /// most of these fixes' error lasts beyond five minutes, and the filter averaged it "out"):
+    /// bound ≥ 45 %, and above the run without it.
     @Test(.enabled(if: SharedData.shouldRun))
     func ownWLSPositionsDoNoHarm() throws {
         let dir = "gnss_raw/gsdc2021_mtv1_pixel5_part1/"
@@ -72,6 +75,11 @@ struct GeoRegistrationRecordedGNSSTests {
             #expect(e.summary.minimumFixAccuracyScale < 1)
             let w = GeoRegistrationEvaluation.run(raw: fixes, streams: streams, useCompass: compass, configuration: widenOnly).metrics
             #expect(w.positionP95 > m.rawP95, "compass \(compass): without narrowing \(w.positionP95) m, raw \(m.rawP95) m")
+            var noFloor = GeoRegistrationConfiguration()
+            noFloor.gnssPersistentShare = 0
+            let f = GeoRegistrationEvaluation.run(raw: fixes, streams: streams, useCompass: compass, configuration: noFloor)
+            #expect(e.positionWithin68 >= 0.45, "compass \(compass): within the 68 % radius \(e.positionWithin68)")
+            #expect(f.positionWithin68 < e.positionWithin68, "compass \(compass): without the floor \(f.positionWithin68)")
         }
     }
 
@@ -84,7 +92,7 @@ struct GeoRegistrationRecordedGNSSTests {
     /// 60–300 s after the pause 40.2°, position p95 124 m, |err| ≤ 2σ 92.5 %. Now (the device's
     /// tracked speed, from the last sample, courses that agree with each other re-initializing a
     /// heading they all contradict): 2.02°, 3.4 m, 95.0 %, no GNSS-detected jump, one heading
-    /// re-initialization. Bounds: 3°, 6 m, 90 %, no GNSS-detected jump.
+    /// re-initialization; since pessimistic accuracies are narrowed 1.66°, 3.4 m, 93.8 %. Bounds: 3°, 6 m, 90 %, no GNSS-detected jump.
     @Test(.enabled(if: SharedData.shouldRun))
     func pauseInAVehicle() throws {
         let files = try #require(FilterAccuracyComparison.gsdc2020Files(SharedData.directory, drive: "2020-05-14-US-MTV-1", phone: "Pixel4XLModded"),
