@@ -65,6 +65,10 @@ extension GeoRegistration {
             addVariance(Self.iE, disagreement); addVariance(Self.iN, disagreement)
         } else if d2 > c.fixGate {
             consecutiveRejections += 1
+            // A fix rejected while the accuracies are narrowed ends the narrowing: an excursion
+            // of a correlated error (which the check cannot tell from a pessimistic σ) is then
+            // judged at the reported σ, not cut off fix after fix into a false tracking jump.
+            if fixVarianceScale < 1 { relaxNarrowing() }
             guard consecutiveRejections >= c.consecutiveRejectionsForJump else { summary.fixesGated += 1; return }
             // Many fixes in a row disagree: the tracked position jumped (or drifted away).
             consecutiveRejections = 0
@@ -350,6 +354,13 @@ extension GeoRegistration {
         summary.fixAccuracyScale = fixVarianceScale.squareRoot()
         summary.maximumFixAccuracyScale = Swift.max(summary.maximumFixAccuracyScale, summary.fixAccuracyScale)
         summary.minimumFixAccuracyScale = Swift.min(summary.minimumFixAccuracyScale, summary.fixAccuracyScale)
+    }
+
+    /// Ends a narrowing of the fixes' accuracies (the check starts again from 1).
+    mutating func relaxNarrowing() {
+        fixVarianceEstimate = 1
+        fixVarianceScale = 1
+        summary.fixAccuracyScale = 1
     }
 
     /// Variance factor for an observation whose error persists about `correlationTime` seconds

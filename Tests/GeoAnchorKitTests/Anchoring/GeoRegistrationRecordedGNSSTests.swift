@@ -12,8 +12,8 @@ import GeoAnchorKitTestSupport
 @Suite("Anchoring: geo-registration on recorded phone GNSS")
 struct GeoRegistrationRecordedGNSSTests {
     /// Measured (seed 1), heading p95 after 100 m / position p95 fused ÷ raw / |err| ≤ 2σ:
-    /// MTV-1 Pixel4 0.60° / 0.91 / 98.6–99.5 %, Pixel4XLModded 0.76–0.77° / 0.98–0.99 / 97.9–98.6 %,
-    /// MTV-2 Pixel4 0.63–0.65° / 0.63–0.91 / 99.7–99.8 %, Pixel4XL 0.57° / 0.83–0.84 / 99.8–99.9 %
+    /// MTV-1 Pixel4 0.60° / 0.91 / 98.6–99.5 %, Pixel4XLModded 0.76–0.77° / 0.98–0.99 / 98.5–98.6 %,
+    /// MTV-2 Pixel4 0.63–0.64° / 0.63–0.91 / 99.7–99.8 %, Pixel4XL 0.57° / 0.83–0.84 / 99.8–99.9 %
     /// (before the accuracy check narrowed pessimistic accuracies: 0.66–0.87°, 0.69–1.01 × raw).
     /// Their σ, HDOP × 6 m / √2, is pessimistic: the check narrows it (factor ≤ 0.7 on σ).
     /// The chipset positions are already Kalman-filtered and their error persists for minutes,
@@ -83,6 +83,26 @@ struct GeoRegistrationRecordedGNSSTests {
         }
     }
 
+    /// The noisiest drive (MTV-2 Pixel4XL: error variance ≈ 15 m² per axis, σ from HDOP) with the
+    /// streams of seed 2: narrowed accuracies cut a 10 s excursion of its correlated error off fix
+    /// after fix, and the run of rejections was reported as a tracking jump "detected by GNSS" that
+    /// never happened (with and without compass; over a sweep of 288 paused drives, 26 such in 24
+    /// runs against 1 when only widening). A fix rejected while narrowed now ends the narrowing:
+    /// none here (1 in the sweep, the widen-only run's), heading p95 0.62–0.63° (0.64–0.65°).
+    /// Reference: the only jump simulated is the one `trackingJumps` counts from the tracking.
+    @Test(.enabled(if: SharedData.shouldRun))
+    func narrowedAccuraciesDoNotTurnAnExcursionIntoAJump() throws {
+        let files = try #require(FilterAccuracyComparison.gsdc2020Files(SharedData.directory, drive: "2020-06-05-US-MTV-2", phone: "Pixel4XL"),
+                                 "shared reference data missing")
+        let (raw, streams) = try GeoRegistrationEvaluation.recorded(trace: files.trace, reference: files.reference, seed: 2)
+        for compass in [true, false] {
+            let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass)
+            #expect(e.jumpsDetectedByGNSS == 0, "compass \(compass): \(e.jumpsDetectedByGNSS) jumps detected by GNSS")
+            #expect(e.summary.trackingJumps == 1, "compass \(compass): \(e.summary.trackingJumps) jumps, 1 simulated")
+            #expect(e.summary.minimumFixAccuracyScale < 1, "compass \(compass): not narrowed")
+        }
+    }
+
     /// A 30 s tracking pause at 80 % of the MTV-1 Pixel4XLModded drive (a new frame after it,
     /// with compass), where a vehicle broke three walking assumptions at once: the unseen motion
     /// during a pause was 2 m/s (fixes rejected, ten in a row reported as a tracking jump, again
@@ -92,7 +112,7 @@ struct GeoRegistrationRecordedGNSSTests {
     /// 60–300 s after the pause 40.2°, position p95 124 m, |err| ≤ 2σ 92.5 %. Now (the device's
     /// tracked speed, from the last sample, courses that agree with each other re-initializing a
     /// heading they all contradict): 2.02°, 3.4 m, 95.0 %, no GNSS-detected jump, one heading
-    /// re-initialization; since pessimistic accuracies are narrowed 1.66°, 3.4 m, 93.8 %. Bounds: 3°, 6 m, 90 %, no GNSS-detected jump.
+    /// re-initialization; since pessimistic accuracies are narrowed 1.65°, 3.4 m, 94.4 %. Bounds: 3°, 6 m, 90 %, no GNSS-detected jump.
     @Test(.enabled(if: SharedData.shouldRun))
     func pauseInAVehicle() throws {
         let files = try #require(FilterAccuracyComparison.gsdc2020Files(SharedData.directory, drive: "2020-05-14-US-MTV-1", phone: "Pixel4XLModded"),

@@ -254,8 +254,8 @@ struct GeoRegistrationTests {
     /// them (factor on σ down to its floor 0.5), and the position gains over taking them as
     /// reported (reference: simulator truth). Honest accuracies are not narrowed at all (no false
     /// alarm: the 48-walk tables are the same bit for bit with and without narrowing). Measured
-    /// (seed 3): city-walk position 0.43 × raw (0.48 only widened), heading p95 1.97° (1.88°);
-    /// zavist-tour 0.41 × (0.48), 1.88° (2.23°); |err| ≤ 2σ 100 % on all four. Bounds: narrowed
+    /// (seed 3): city-walk position 0.45 × raw (0.48 only widened), heading p95 1.95° (1.88°);
+    /// zavist-tour 0.40 × (0.48), 1.88° (2.23°); |err| ≤ 2σ 100 % on all four. Bounds: narrowed
     /// ≤ 0.7; position better than only widened; heading ≤ only widened + 0.2°; coverage ≥ 90 %.
     @Test(arguments: ["city-walk", "zavist-tour"]) func pessimisticAccuraciesAreNarrowed(_ name: String) throws {
         var config = TraceSimulator.Configuration.scenarios[name]!
