@@ -30,10 +30,11 @@ extension GeoRegistration {
         guard reported * CircularError.radius68PerSigma <= Fix.maximumUsableHorizontalAccuracy else { summary.fixesGated += 1; return }
         guard lastSample != nil else { summary.fixesBeforeTracking += 1; return }
         if !statesAccuracy { summary.fixesWithoutAccuracy += 1 }
-        let sigma = Swift.max(Swift.max(reported, c.minimumFixSigma) * fixVarianceScale.squareRoot(), c.minimumFixSigma)
+        let floored = Swift.max(reported, c.minimumFixSigma)
+        let sigma = Swift.max(floored * fixVarianceScale.squareRoot(), c.minimumFixSigma)
         lastGnssSigma = sigma
         // As reported (widened by the accuracy check, not narrowed): the reported accuracy's floor.
-        lastStatedSigma = Swift.max(reported, c.minimumFixSigma) * Swift.max(1, fixVarianceScale).squareRoot()
+        lastStatedSigma = floored * Swift.max(1, fixVarianceScale).squareRoot()
         let h0 = Self.usableHeight(fix.ellipsoidalHeight)
         if reference == nil { try start(at: fix, sigma: sigma) }
         guard let ref = reference else { return }
