@@ -11,7 +11,7 @@ extension TraceSimulator {
     /// between stops 300–700 m apart (acceleration 1.0 m/s², braking 1.2 m/s², cruising at
     /// 8–`maximumSpeed` m/s, 20–40 s at each stop, turns of 30–90° on arcs of 40–120 m radius taken
     /// at ≤ √(1.5 m/s² × radius)), a wait of 10–20 s, and the walk on. GNSS errors follow
-    /// `errors` (``GNSSErrorModel``: Gauss–Markov bias, white noise, rare 5–30 m outliers; reported
+    /// `errors` (``GNSSErrorModel``: Gauss–Markov bias, white noise, the persistent part if any, rare 5–30 m outliers; reported
     /// accuracy 1.515 × the error σ × a log-normal factor); Doppler speed σ 0.12 m/s, course σ 6°
     /// above 0.5 m/s.
     ///
@@ -86,7 +86,8 @@ extension TraceSimulator {
         var bias = (rng.gaussian() * errors.biasSigma, rng.gaussian() * errors.biasSigma)
         let phi = Foundation.exp(-1 / errors.biasTime), q = (1 - phi * phi).squareRoot()
         var outlier: (e: Double, n: Double, left: Int) = (0, 0, 0)
-        let sigma = (errors.biasSigma * errors.biasSigma + errors.whiteSigma * errors.whiteSigma).squareRoot()
+        let sigma = PersistentGNSSError.sigma(errors, factor: 1)
+        var persistent = PersistentGNSSError(errors, seed: seed)
         for k in 0..<speeds.count {
             let t = startTime + Double(k)
             let course = Angle.normalizeHeading(headings[k])
@@ -98,6 +99,7 @@ extension TraceSimulator {
 
             bias = (phi * bias.0 + q * errors.biasSigma * rng.gaussian(), phi * bias.1 + q * errors.biasSigma * rng.gaussian())
             var ee = bias.0 + errors.whiteSigma * rng.gaussian(), en = bias.1 + errors.whiteSigma * rng.gaussian()
+            if let d = persistent?.step(1) { ee += d.x; en += d.y }
             if outlier.left > 0 { outlier.left -= 1 }
             else if rng.bernoulli(errors.outlierProbability) {
                 let mag = rng.uniform(5, 30), dir = rng.uniform(0, 2 * Double.pi)

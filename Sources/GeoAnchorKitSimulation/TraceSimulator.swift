@@ -14,6 +14,7 @@ import GeoAnchorKit
 ///
 /// **GNSS errors** (per fix, in the local ENU frame): a Gauss–Markov bias per axis
 /// (σ ``GNSSErrorModel/biasSigma``, correlation time ``GNSSErrorModel/biasTime``), white noise,
+/// optionally a persistent part lasting minutes (``GNSSErrorModel/persistentSigma``; none by default),
 /// rare multipath outliers (5–30 m for 1–3 epochs), urban-canyon stretches with ×
 /// ``GNSSErrorModel/canyonFactor`` errors, a multipath pull across the street and more
 /// outliers and dropouts, and dropouts (gaps of several seconds). The reported
@@ -93,7 +94,48 @@ public struct TraceSimulator: Sendable {
         /// Log-normal factor of the reported accuracy: mean of ln, σ of ln.
         public var reportedLogMean = -0.15
         public var reportedLogSigma = 0.3
+        /// A persistent error per axis (σ, meters; vertical × ``verticalFactor``), Gauss–Markov with
+        /// correlation time ``persistentTime`` (s), on top of the bias and white noise: what real phone
+        /// GNSS has and the ADVIO-based models lack — on the GSDC drives in `../shared/data` (chipset
+        /// fixes and the library's own WLS positions against NovAtel SPAN) 35–65 % of the error
+        /// variance outlasts a minute and much of it five (`GeoRegistrationSimulator.persistentGNSS(_:)`).
+        /// Part of the model's true σ behind the reported accuracy. 0 (the default): none.
+        public var persistentSigma = 0.0
+        public var persistentTime = 600.0
         public init() {}
+
+        private enum CodingKeys: String, CodingKey {
+            case biasSigma, biasTime, whiteSigma, verticalFactor, outlierProbability, canyonFactor, canyonPull
+            case canyonOutlierProbability, dropoutProbability, canyonDropoutProbability, meanDropout
+            case reportedLogMean, reportedLogSigma, persistentSigma, persistentTime
+        }
+
+        /// Decodes a saved model; `persistentSigma` and `persistentTime` may be absent (files saved
+        /// before they existed) and then take their defaults.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            biasSigma = try c.decode(Double.self, forKey: .biasSigma)
+            biasTime = try c.decode(Double.self, forKey: .biasTime)
+            whiteSigma = try c.decode(Double.self, forKey: .whiteSigma)
+            verticalFactor = try c.decode(Double.self, forKey: .verticalFactor)
+            outlierProbability = try c.decode(Double.self, forKey: .outlierProbability)
+            canyonFactor = try c.decode(Double.self, forKey: .canyonFactor)
+            canyonPull = try c.decode(Double.self, forKey: .canyonPull)
+            canyonOutlierProbability = try c.decode(Double.self, forKey: .canyonOutlierProbability)
+            dropoutProbability = try c.decode(Double.self, forKey: .dropoutProbability)
+            canyonDropoutProbability = try c.decode(Double.self, forKey: .canyonDropoutProbability)
+            meanDropout = try c.decode(Double.self, forKey: .meanDropout)
+            reportedLogMean = try c.decode(Double.self, forKey: .reportedLogMean)
+            reportedLogSigma = try c.decode(Double.self, forKey: .reportedLogSigma)
+            persistentSigma = try c.decodeIfPresent(Double.self, forKey: .persistentSigma) ?? persistentSigma
+            persistentTime = try c.decodeIfPresent(Double.self, forKey: .persistentTime) ?? persistentTime
+        }
+
+        /// The model's 1σ per horizontal axis outside canyons, meters (bias, white and persistent
+        /// parts): what the reported accuracy is built on.
+        public var horizontalSigma: Double {
+            (biasSigma * biasSigma + whiteSigma * whiteSigma + persistentSigma * persistentSigma).squareRoot()
+        }
     }
 
     /// Sensor parameters.
@@ -194,6 +236,7 @@ public struct TraceSimulator: Sendable {
                 for (k, x) in v.enumerated() { guard x.isFinite else { throw .nonFinite(name: "\(name)[\(k)]", value: x) } }
             }
             for (name, v) in [("gnss.biasSigma", gnss.biasSigma), ("gnss.whiteSigma", gnss.whiteSigma),
+                              ("gnss.persistentSigma", gnss.persistentSigma),
                               ("gnss.verticalFactor", gnss.verticalFactor), ("gnss.canyonFactor", gnss.canyonFactor),
                               ("gnss.canyonPull", gnss.canyonPull), ("gnss.reportedLogSigma", gnss.reportedLogSigma),
                               ("sensors.magnetometerNoise", sensors.magnetometerNoise),
@@ -201,7 +244,8 @@ public struct TraceSimulator: Sendable {
                               ("sensors.gyroscopeNoise", sensors.gyroscopeNoise)] {
                 try ValueRange.atLeast(0).check(v, name: name)
             }
-            for (name, v) in [("gnss.biasTime", gnss.biasTime), ("gnss.meanDropout", gnss.meanDropout)] {
+            for (name, v) in [("gnss.biasTime", gnss.biasTime), ("gnss.meanDropout", gnss.meanDropout),
+                              ("gnss.persistentTime", gnss.persistentTime)] {
                 try ValueRange.greaterThan(0, unit: "s").check(v, name: name)
             }
             for (name, v) in [("gnss.outlierProbability", gnss.outlierProbability),
@@ -297,6 +341,9 @@ public struct TraceSimulator: Sendable {
 
         // GNSS state.
         var bias = [rng.gaussian() * c.gnss.biasSigma, rng.gaussian() * c.gnss.biasSigma, rng.gaussian() * c.gnss.biasSigma * c.gnss.verticalFactor]
+        // The persistent part has its own random stream: the walk and the other errors are the
+        // same with and without it (and bit for bit what they were before it existed).
+        var persistent = PersistentGNSSError(c.gnss, seed: seed)
         var outlier: (e: Double, n: Double, left: Int) = (0, 0, 0)
         var dropoutLeft = 0
         var truth: [Fix] = [], raw: [Fix] = [], sensors: [SensorSample] = []
@@ -441,7 +488,8 @@ public struct TraceSimulator: Sendable {
                 bias[2] = phi * bias[2] + q * c.gnss.biasSigma * c.gnss.verticalFactor * rng.gaussian()
                 var ee = factor * (bias[0] + c.gnss.whiteSigma * rng.gaussian())
                 var en = factor * (bias[1] + c.gnss.whiteSigma * rng.gaussian())
-                let eu = factor * (bias[2] + c.gnss.whiteSigma * c.gnss.verticalFactor * rng.gaussian())
+                var eu = factor * (bias[2] + c.gnss.whiteSigma * c.gnss.verticalFactor * rng.gaussian())
+                if let d = persistent?.step(c.fixInterval) { ee += d.x; en += d.y; eu += d.z }
                 if let k = canyon {
                     // Reflections pull the fix across the street (perpendicular to the path).
                     let br = pathBearing * Angle.radiansPerDegree
@@ -460,7 +508,7 @@ public struct TraceSimulator: Sendable {
                 }
                 if dropoutLeft == 0 {
                     let rg = frame.geodetic(east: p.e + ee, north: p.n + en, up: 0)
-                    let sigma = factor * (c.gnss.biasSigma * c.gnss.biasSigma + c.gnss.whiteSigma * c.gnss.whiteSigma).squareRoot()
+                    let sigma = PersistentGNSSError.sigma(c.gnss, factor: factor)
                     let reported = 1.515 * sigma * Foundation.exp(c.gnss.reportedLogMean + c.gnss.reportedLogSigma * rng.gaussian())
                     let vReported = c.gnss.verticalFactor * sigma * Foundation.exp(c.gnss.reportedLogMean + c.gnss.reportedLogSigma * rng.gaussian())
                     var rf = Fix(time: Self.round(t, 3), latitude: Self.round(rg.latitude, 8), longitude: Self.round(rg.longitude, 8),
@@ -508,5 +556,39 @@ public struct TraceSimulator: Sendable {
             return m
         }
         return mul(mul(Y, X), Rr)
+    }
+}
+
+/// The persistent part of ``TraceSimulator/GNSSErrorModel`` (``TraceSimulator/GNSSErrorModel/persistentSigma``):
+/// a Gauss–Markov error per axis that canyons do not scale (it is the sky's and the receiver's, not
+/// the street's), drawn from its own random stream (seeded from the walk's seed) so that adding it
+/// changes nothing else.
+struct PersistentGNSSError {
+    let sigma: Double, time: Double, verticalFactor: Double
+    var state: SIMD3<Double>
+    var rng: SeededRandom
+
+    /// `nil` when the model has no persistent part.
+    init?(_ m: TraceSimulator.GNSSErrorModel, seed: UInt64) {
+        guard m.persistentSigma > 0 else { return nil }
+        sigma = m.persistentSigma; time = m.persistentTime; verticalFactor = m.verticalFactor
+        rng = SeededRandom(seed: seed ^ 0x9E25_1575_0000_0600)
+        state = SIMD3(sigma * rng.gaussian(), sigma * rng.gaussian(), sigma * verticalFactor * rng.gaussian())
+    }
+
+    /// Advances by `dt` seconds; returns the error (east, north, up), meters.
+    mutating func step(_ dt: Double) -> SIMD3<Double> {
+        let phi = Foundation.exp(-dt / time), q = (1 - phi * phi).squareRoot() * sigma
+        state = SIMD3(phi * state.x + q * rng.gaussian(), phi * state.y + q * rng.gaussian(),
+                      phi * state.z + q * verticalFactor * rng.gaussian())
+        return state
+    }
+
+    /// The model's true 1σ per horizontal axis with the canyon `factor` on the bias and white parts
+    /// (the expression without a persistent part is the one the walks were generated with).
+    static func sigma(_ m: TraceSimulator.GNSSErrorModel, factor: Double) -> Double {
+        let fast = m.biasSigma * m.biasSigma + m.whiteSigma * m.whiteSigma
+        guard m.persistentSigma > 0 else { return factor * fast.squareRoot() }
+        return (factor * factor * fast + m.persistentSigma * m.persistentSigma).squareRoot()
     }
 }

@@ -52,7 +52,7 @@ struct AlignCommand: ParsableCommand {
         path_skipped, path_releases. \
         --gnss-correlation-time S (default \(gnssDefault(\.gnssCorrelationTime))) and --gnss-long-share F \
         (default \(gnssDefault(\.gnssLongShare))) state the receiver's GNSS error: its correlated part \
-        decorrelates in S seconds except a share F of its variance that lasts \(gnssDefault(\.gnssLongCorrelationTime)) s; a receiver measured to decorrelate fast (phones in the open: \
+        decorrelates in S seconds except a share F of its variance that lasts --gnss-long-correlation-time s (default \(gnssDefault(\.gnssLongCorrelationTime))); a receiver measured to decorrelate fast (phones in the open: \
         ADVIO 14-17 s) may be better served by --gnss-long-share 0 --gnss-correlation-time 15, \
         one whose errors last minutes by the default (geobench report: GNSS error model stated). \
         --gnss-correlated-fraction F (default \(gnssDefault(\.gnssCorrelatedFraction))) is the part of each fix's \
@@ -108,6 +108,9 @@ struct AlignCommand: ParsableCommand {
     @Option(help: "Share (0–1) of the GNSS correlated error variance that is long-lived, τ \(gnssDefault(\.gnssLongCorrelationTime)) s (default \(gnssDefault(\.gnssLongShare)); 0: a receiver whose error decorrelates fast).")
     var gnssLongShare: Double?
 
+    @Option(help: "Correlation time (s) of the GNSS error's long-lived part (default \(gnssDefault(\.gnssLongCorrelationTime)); receivers whose error lasts ten minutes: 600).")
+    var gnssLongCorrelationTime: Double?
+
     @Option(help: "Part (0–1) of each fix's σ that is correlated at all (default \(gnssDefault(\.gnssCorrelatedFraction)); epoch-by-epoch solutions such as geobench gnss --mode wls: ≈ 0.1).")
     var gnssCorrelatedFraction: Double?
 
@@ -147,8 +150,9 @@ struct AlignCommand: ParsableCommand {
             }
             if let gnssCorrelationTime { config.gnssCorrelationTime = gnssCorrelationTime }
             if let gnssLongShare { config.gnssLongShare = gnssLongShare }
+            if let gnssLongCorrelationTime { config.gnssLongCorrelationTime = gnssLongCorrelationTime }
             if let gnssCorrelatedFraction { config.gnssCorrelatedFraction = gnssCorrelatedFraction }
-            try located("--gnss-correlation-time/--gnss-long-share/--gnss-correlated-fraction") { try config.validate() }
+            try located("--gnss-correlation-time/--gnss-long-share/--gnss-long-correlation-time/--gnss-correlated-fraction") { try config.validate() }
             let samples = try Self.readTracking(tracking)
             let readings = try compass.map(Self.readCompass) ?? []
             let trace: Trace

@@ -26,7 +26,10 @@ struct SimulateCommand: ParsableCommand {
         new-frame (default; origin and yaw 0 where the device is then, as ARKit resetTracking), \
         continued (the old frame continued from the pose it had) or same-frame (relocalised); \
         --announce-resumption adds the column event (reset or relocalized on the first row after \
-        the pause), which `align` reads.
+        the pause), which `align` reads. --gnss picks the raw fixes' error model: shipped (default; \
+        the scenario's own, slow error 1.6 m per axis, τ 90 s, as traces/), phone (ADVIO-like: 2.5 m, \
+        τ 15 s, 1.1 m white) or persistent (the phone's error budget with 65 % of its variance lasting \
+        minutes, τ 600 s, as the GSDC drives' errors against their SPAN references do).
         """
     )
 
@@ -72,6 +75,9 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Mark the first tracking row after the pause in a column event (reset or relocalized).")
     var announceResumption = false
 
+    @Option(help: "GNSS error model of the raw fixes: shipped (default), phone or persistent.")
+    var gnss = "shipped"
+
     func run() throws {
         try withInputErrors {
             guard var config = TraceSimulator.Configuration.scenarios[scenario] else {
@@ -86,6 +92,12 @@ struct SimulateCommand: ParsableCommand {
                 throw InputError(file: "--lateral-wander", line: nil, message: "\(lateralWander) must be ≥ 0 m")
             }
             config.lateralWander = lateralWander
+            switch gnss {
+            case "shipped": break
+            case "phone": config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss)
+            case "persistent": config.gnss = GeoRegistrationSimulator.persistentGNSS(config.gnss)
+            default: throw InputError(file: "--gnss", line: nil, message: "unknown GNSS model '\(gnss)' (known: shipped, phone, persistent)")
+            }
             // Checked before anything is written.
             let interruption = try pauseOptions()
             if interruption != nil && tracking == nil && compass == nil {

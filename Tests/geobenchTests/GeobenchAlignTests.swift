@@ -148,6 +148,46 @@ extension GeobenchInterfaceTests {
         }
     }
 
+    /// `simulate --gnss`: the raw fixes' error model. Same walk (truth identical), other fixes for
+    /// phone and persistent; reference: the truth trace — the persistent model's errors change
+    /// less over five minutes than the phone's (its variogram at 300 s is 0.61 of the variance
+    /// against ≈ 1; bound: median squared change over 300 s, persistent < 0.8 × phone's);
+    /// an unknown model exits 2 naming the option, before any file is written.
+    @Test func simulateGNSSModels() throws {
+        let dir = try AlignScratch("geobench-simulate-gnss")
+        defer { dir.remove() }
+        let path = dir.path
+        var changes: [String: Double] = [:]
+        var truths: [String] = []
+        for model in ["shipped", "phone", "persistent"] {
+            let sim = try geobench(["simulate", "--scenario", "zavist-tour", "--seed", "4", "--sensor-duration", "0", "--gnss", model,
+                                    "--raw", path("\(model).csv"), "--truth", path("\(model)-truth.csv")])
+            #expect(sim.status == 0, "\(sim.stderr)")
+            truths.append(try String(contentsOfFile: path("\(model)-truth.csv"), encoding: .utf8))
+            let raw = try TraceReader.load(url: URL(fileURLWithPath: path("\(model).csv"))).fixes
+            let truth = try TraceReader.load(url: URL(fileURLWithPath: path("\(model)-truth.csv"))).fixes
+            let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: truth[0].latitude, longitude: truth[0].longitude, ellipsoidalHeight: 0))
+            var errors: [Double: SIMD2<Double>] = [:]
+            let truthAt = Dictionary(truth.map { ($0.time, $0) }, uniquingKeysWith: { a, _ in a })
+            for f in raw {
+                guard let t = truthAt[f.time] else { continue }
+                let a = frame.enu(latitude: f.latitude, longitude: f.longitude, ellipsoidalHeight: 0)
+                let b = frame.enu(latitude: t.latitude, longitude: t.longitude, ellipsoidalHeight: 0)
+                errors[f.time] = SIMD2(a.east - b.east, a.north - b.north)
+            }
+            // Median of the squared 300 s changes (outliers, in every model, do not move it).
+            let squared = errors.compactMap { t, e in errors[t + 300].map { (($0 - e) * ($0 - e)).sum() } }.sorted()
+            changes[model] = squared.isEmpty ? .nan : squared[squared.count / 2]
+        }
+        #expect(truths[0] == truths[1] && truths[0] == truths[2])
+        #expect(try String(contentsOfFile: path("phone.csv"), encoding: .utf8) != String(contentsOfFile: path("persistent.csv"), encoding: .utf8))
+        let (p, q) = (try #require(changes["persistent"]), try #require(changes["phone"]))
+        #expect(p < 0.8 * q, "median squared 300 s change: persistent \(p) m², phone \(q) m²")
+        let bad = try geobench(["simulate", "--scenario", "zavist-tour", "--gnss", "survey", "--raw", path("r2.csv"), "--truth", path("t2.csv")])
+        #expect(bad.status == 2 && bad.stderr.contains("--gnss") && bad.stderr.contains("survey"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("r2.csv")))
+    }
+
     /// `align --dem`: ground aiding with an ESRI ASCII grid. The DEM is the city walk's own
     /// terrain sampled every 0.0002° (ellipsoidal heights, `--dem-datum ellipsoid`), the device
     /// at ground level (`--device-height 0`, as the simulator's truth). Reference: the truth
@@ -299,6 +339,15 @@ extension GeobenchInterfaceTests {
                                         "--gnss-correlated-fraction", "1.2", "--output", path("o11.csv")])
         #expect(badFraction.status == 2 && badFraction.stderr.contains("--gnss-correlated-fraction") && badFraction.stderr.contains("gnssCorrelatedFraction"),
                 "\(badFraction.stderr)")
+        // --gnss-long-correlation-time: a receiver whose error lasts ten minutes changes the estimates; 0 exits 2 naming it.
+        let long = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--compass", path("cmp.csv"),
+                                 "--gnss-long-correlation-time", "600", "--output", path("o12.csv")])
+        #expect(long.status == 0, "\(long.stderr)")
+        #expect(try String(contentsOfFile: path("o12.csv"), encoding: .utf8) != String(contentsOfFile: path("o2.csv"), encoding: .utf8))
+        let badLong = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"),
+                                    "--gnss-long-correlation-time", "0", "--output", path("o13.csv")])
+        #expect(badLong.status == 2 && badLong.stderr.contains("--gnss-long-correlation-time") && badLong.stderr.contains("gnssLongCorrelationTime"),
+                "\(badLong.stderr)")
         let empty = try temporaryFile("empty.geojson", #"{"type":"FeatureCollection","features":[]}"#)
         let noLines = try geobench(["align", "--tracking", path("trk.csv"), "--fixes", path("raw.csv"), "--path", empty, "--output", path("o4.csv")])
         #expect(noLines.status == 2 && noLines.stderr.contains(empty), "\(noLines.stderr)")

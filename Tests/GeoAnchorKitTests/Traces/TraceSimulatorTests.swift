@@ -54,6 +54,87 @@ struct TraceSimulatorTests {
         #expect(rows == 3)
     }
 
+    /// The persistent GNSS error (``TraceSimulator/GNSSErrorModel/persistentSigma``) is the
+    /// Gauss–Markov process it claims. Reference: the process's analytic moments — stationary
+    /// variance σ² per horizontal axis ((σ × verticalFactor)² vertically) and autocorrelation
+    /// e^(−lag/τ) — estimated over 400 independent chains of 1,200 one-second steps (σ 2.2 m, τ 600 s,
+    /// each chain started in the stationary distribution): variance within 10 % (≈ 800 independent
+    /// values per axis: standard error ≈ 5 %), autocorrelation at 300 s within 0.05 of
+    /// e^(−0.5) = 0.607; nil without a persistent part. Adding it changes neither the walk nor the
+    /// other errors (its own random stream): the same walk's fixes differ by exactly the persistent part.
+    @Test func persistentGNSSError() {
+        var m = GeoRegistrationSimulator.persistentGNSS(TraceSimulator.GNSSErrorModel())
+        var sum = SIMD3<Double>(repeating: 0), lagged = 0.0, laggedCount = 0.0, n = 0.0
+        for chain in UInt64(0)..<400 {
+            guard var p = PersistentGNSSError(m, seed: chain) else { Issue.record("no persistent part"); return }
+            var history: [SIMD2<Double>] = []
+            for _ in 0..<1200 {
+                let e = p.step(1)
+                sum += e * e; n += 1
+                history.append(SIMD2(e.x, e.y))
+            }
+            for k in 300..<history.count { lagged += (history[k] * history[k - 300]).sum() / 2; laggedCount += 1 }
+        }
+        let variance = sum / n
+        let s2 = m.persistentSigma * m.persistentSigma
+        #expect(Swift.abs(variance.x / s2 - 1) < 0.1 && Swift.abs(variance.y / s2 - 1) < 0.1, "horizontal variance \(variance.x), \(variance.y) m² (model \(s2))")
+        #expect(Swift.abs(variance.z / (s2 * m.verticalFactor * m.verticalFactor) - 1) < 0.1, "vertical variance \(variance.z) m²")
+        let correlation = lagged / laggedCount / ((variance.x + variance.y) / 2)
+        #expect(Swift.abs(correlation - Foundation.exp(-0.5)) < 0.05, "autocorrelation at 300 s \(correlation)")
+        // The fixes' model σ (behind the reported accuracy) includes the persistent part, and
+        // canyons do not scale it.
+        #expect(Swift.abs(PersistentGNSSError.sigma(m, factor: 3) - (9 * (1.2 * 1.2 + 1.1 * 1.1) + 2.2 * 2.2).squareRoot()) < 1e-12)
+        #expect(Swift.abs(m.horizontalSigma - (1.2 * 1.2 + 1.1 * 1.1 + 2.2 * 2.2).squareRoot()) < 1e-12)
+        // The same walk with and without it: truth identical, fixes one for one, each moved by the
+        // chain's value at its epoch (within the files' 1e-8° rounding, ≈ 1 mm).
+        var with = TraceSimulator.Configuration.zavistTour
+        with.gnss = m
+        with.sensors.duration = 0
+        var without = with
+        without.gnss.persistentSigma = 0
+        do {
+            let a = try TraceSimulator(config: with, seed: 5).run(), b = try TraceSimulator(config: without, seed: 5).run()
+            #expect(a.truth == b.truth && a.raw.count == b.raw.count && a.raw.map(\.time) == b.raw.map(\.time))
+            let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: a.truth[0].latitude, longitude: a.truth[0].longitude, ellipsoidalHeight: 0))
+            guard var chain = PersistentGNSSError(m, seed: 5) else { Issue.record("no persistent part"); return }
+            var worst = 0.0, k = 0
+            for tf in a.truth {
+                let d = chain.step(with.fixInterval)
+                guard k < a.raw.count, a.raw[k].time == tf.time else { continue }
+                let p = frame.enu(latitude: a.raw[k].latitude, longitude: a.raw[k].longitude, ellipsoidalHeight: 0)
+                let q = frame.enu(latitude: b.raw[k].latitude, longitude: b.raw[k].longitude, ellipsoidalHeight: 0)
+                worst = Swift.max(worst, Swift.abs(p.east - q.east - d.x), Swift.abs(p.north - q.north - d.y))
+                k += 1
+            }
+            #expect(k == a.raw.count && worst < 0.005, "\(k) of \(a.raw.count) fixes compared, worst difference \(worst) m")
+        } catch { Issue.record("\(error)") }
+        m.persistentSigma = 0
+        #expect(PersistentGNSSError(m, seed: 1) == nil)
+        #expect(PersistentGNSSError.sigma(m, factor: 3) == 3 * (1.2 * 1.2 + 1.1 * 1.1).squareRoot())
+    }
+
+    /// Saved configurations from before the persistent part decode with its defaults (none);
+    /// a negative σ or a non-positive τ is a typed error naming the field.
+    @Test func persistentGNSSConfiguration() throws {
+        var saved = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(TraceSimulator.Configuration.cityWalk)) as? [String: Any])
+        var gnss = try #require(saved["gnss"] as? [String: Any])
+        #expect(gnss.removeValue(forKey: "persistentSigma") != nil && gnss.removeValue(forKey: "persistentTime") != nil)
+        saved["gnss"] = gnss
+        let old = try JSONDecoder().decode(TraceSimulator.Configuration.self, from: JSONSerialization.data(withJSONObject: saved))
+        #expect(old == TraceSimulator.Configuration.cityWalk)
+        var persistent = TraceSimulator.Configuration.cityWalk
+        persistent.gnss = GeoRegistrationSimulator.persistentGNSS(persistent.gnss)
+        #expect(try JSONDecoder().decode(TraceSimulator.Configuration.self, from: JSONEncoder().encode(persistent)) == persistent)
+        var bad = persistent
+        bad.gnss.persistentSigma = -1
+        #expect(throws: GeoAnchorError.outOfRange(name: "gnss.persistentSigma", value: -1, allowed: .atLeast(0))) { try TraceSimulator(config: bad, seed: 1) }
+        bad = persistent
+        bad.gnss.persistentTime = 0
+        #expect(throws: GeoAnchorError.outOfRange(name: "gnss.persistentTime", value: 0, allowed: .greaterThan(0, unit: "s"))) {
+            try TraceSimulator(config: bad, seed: 1)
+        }
+    }
+
     /// Same seed → identical output; another seed → different output.
     @Test func deterministic() throws {
         let small = TraceSimulator.Configuration.cityWalk
