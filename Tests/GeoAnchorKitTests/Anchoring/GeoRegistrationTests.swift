@@ -235,7 +235,7 @@ struct GeoRegistrationTests {
     /// The reported 68 % horizontal radius against the truth (simulator; the share of times the
     /// position error was within it, 0.68 honest): city-walk seed 3 with the scenario's own GNSS
     /// (streams seed 1003), whose slow error the filter's timescales partly average "out", 0.60
-    /// without ``GeoRegistrationConfiguration/gnssPersistentShare`` and 0.69 with it (0.25); the
+    /// without ``GeoRegistrationConfiguration/gnssPersistentShare``, 0.69 with 0.25, 0.75 with 0.4; the
     /// position itself is the same (only the reported accuracy has the floor). Bounds: 0.55–0.90,
     /// and ≥ 0.05 above the run without; positions identical.
     @Test func reportedPositionAccuracyKeepsThePersistentGNSSError() throws {
@@ -247,6 +247,34 @@ struct GeoRegistrationTests {
         #expect(e.positionWithin68 >= 0.55 && e.positionWithin68 <= 0.9, "within the 68 % radius \(e.positionWithin68)")
         #expect(f.positionWithin68 <= e.positionWithin68 - 0.05, "without the floor \(f.positionWithin68)")
         #expect(e.samples.map(\.positionError) == f.samples.map(\.positionError))
+    }
+
+    /// GNSS whose error lasts minutes (``GeoRegistrationSimulator/persistentGNSS(_:)``: 65 % of the
+    /// variance with τ 600 s, as real phones' errors against SPAN references), four walks (seeds 1–2,
+    /// both scenarios, with compass; reference: simulator truth). Fusion cannot average such an
+    /// error out (position p95 0.39–0.83 × raw here) and must not claim to: first do no harm
+    /// (position p95 ≤ raw), |heading error| ≤ 2σ at ≥ 90 % (99.4–100 %), and the stated 68 % radius
+    /// holds the truth on average over the walks at least 45 % of the time — measured 48 % (each
+    /// walk 18–89 %: a persistent error is nearly one draw per walk, so it is the mean over walks a
+    /// user meets; 44 % with the earlier ``GeoRegistrationConfiguration/gnssPersistentShare`` 0.25).
+    /// Below 68 % because the simulated phone states its accuracy too small (log-normal factor
+    /// with ln-mean −0.15) and no check sees an error every fix shares (README: “GNSS errors that
+    /// last minutes”).
+    @Test func persistentGNSSErrorIsNotClaimedAveragedOut() throws {
+        var within68: [Double] = []
+        for var scenario in [TraceSimulator.Configuration.zavistTour, .cityWalk] {
+            scenario.gnss = GeoRegistrationSimulator.persistentGNSS(scenario.gnss)
+            for seed: UInt64 in [1, 2] {
+                let e = try GeoRegistrationEvaluation.walk(scenario, seed: seed, phoneGNSS: false, useCompass: true,
+                                                           configurations: [GeoRegistrationConfiguration()])[0]
+                let m = e.metrics
+                #expect(m.positionP95 <= m.rawP95, "seed \(seed): position p95 \(m.positionP95) m, raw \(m.rawP95) m")
+                #expect(m.within2Sigma >= 0.9, "seed \(seed): |err| ≤ 2σ \(m.within2Sigma)")
+                within68.append(e.positionWithin68)
+            }
+        }
+        let mean = within68.reduce(0, +) / Double(within68.count)
+        #expect(mean >= 0.45, "within the 68 % radius on average \(mean) (each walk \(within68))")
     }
 
     /// Fixes whose reported accuracy is 2.6 × what it should be (the simulator's log-mean +0.8
