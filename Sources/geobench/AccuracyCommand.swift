@@ -18,8 +18,11 @@ struct AccuracyCommand: ParsableCommand {
         gsdc_score = (horizontal p50 + p95) / 2.
 
         --json prints: {"horizontal":{"count","p50","p95","rmse","drms2","max"}, \
-        "vertical":{same keys}, "gsdc_score", "matched", "unmatched"} (meters; null when a \
-        statistic has no data). drms2 = 2 × RMS.
+        "vertical":{same keys}, "gsdc_score", "matched", "unmatched", "accuracy_stated", \
+        "within_accuracy"} (meters; null when a statistic has no data). drms2 = 2 × RMS. \
+        accuracy_stated: matched fixes stating a horizontal accuracy; within_accuracy: the share \
+        of those whose horizontal error is within it (0.68 for an honest 68 % radius; null when \
+        none states one).
 
         --plot FILE.svg writes an SVG (any browser) with the horizontal-error CDF, the errors \
         over time and a map of trace vs truth.
@@ -132,7 +135,8 @@ struct AccuracyCommand: ParsableCommand {
     }
 
     static func json(_ r: TrackAccuracy) -> String {
-        "{\"horizontal\":\(jsonStats(r.horizontal)),\"vertical\":\(jsonStats(r.vertical)),\"gsdc_score\":\(jsonNumber(r.gsdcScore)),\"matched\":\(r.matched),\"unmatched\":\(r.unmatched)}"
+        "{\"horizontal\":\(jsonStats(r.horizontal)),\"vertical\":\(jsonStats(r.vertical)),\"gsdc_score\":\(jsonNumber(r.gsdcScore)),\"matched\":\(r.matched),\"unmatched\":\(r.unmatched)"
+            + ",\"accuracy_stated\":\(r.accuracyStated),\"within_accuracy\":\(r.withinAccuracy.map(jsonNumber) ?? "null")}"
     }
 
     static func text(_ r: TrackAccuracy) -> [String] {
@@ -148,6 +152,8 @@ struct AccuracyCommand: ParsableCommand {
             row("along-track", r.alongTrack),
             row("cross-track", r.crossTrack),
             String(format: "CEP50 %.3f m, CEP95 %.3f m, GSDC score %.3f m", r.horizontal.p50, r.horizontal.p95, r.gsdcScore),
+            r.withinAccuracy.map { String(format: "within the stated horizontal accuracy: %.1f %% of %d fixes stating one (68 %% for an honest 68 %% radius)", 100 * $0, r.accuracyStated) }
+                ?? "no fix states a horizontal accuracy",
         ]
     }
 }

@@ -163,6 +163,18 @@ struct GeobenchInterfaceTests {
             for k in ["count", "p50", "p95", "rmse", "drms2", "max"] { #expect(o[k] != nil, "\(part).\(k)") }
         }
         for k in ["gsdc_score", "matched", "unmatched"] { #expect(j[k] != nil, "\(k)") }
+        // The simulator's fixes state a 68 % radius biased low (log-normal factor, ln-mean −0.15;
+        // TraceSimulatorTests.realism: 35–68 %): every matched fix states one.
+        #expect(j["accuracy_stated"] as? Int == j["matched"] as? Int)
+        let within = try #require(j["within_accuracy"] as? Double)
+        #expect(within > 0.35 && within < 0.68, "within_accuracy \(within)")
+        #expect(r.stdout.contains("\"within_accuracy\":") && !r.stdout.contains("\"within_accuracy\":null"))
+        let text = try geobench(["accuracy", "--trace", "traces/zavist-tour.raw.csv", "--truth", "traces/zavist-tour.truth.csv"])
+        #expect(text.stdout.contains("within the stated horizontal accuracy:"), "\(text.stdout)")
+        // The truth as the trace: states no accuracy → null, not 0.
+        let none = try geobench(["accuracy", "--trace", "traces/zavist-tour.truth.csv", "--truth", "traces/zavist-tour.truth.csv", "--json"])
+        let nj = try json(none.stdout)
+        #expect(nj["accuracy_stated"] as? Int == 0 && nj["within_accuracy"] is NSNull, "\(none.stdout)")
     }
 
     @Test func filterJSONAndCSV() throws {

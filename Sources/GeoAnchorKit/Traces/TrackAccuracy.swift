@@ -130,6 +130,20 @@ public struct TrackAccuracy: Sendable, Hashable {
     public var unmatched: Int
     /// Per-epoch errors, in trace order.
     public var epochs: [EpochError]
+
+    /// Matched epochs whose fix states a horizontal accuracy (``EpochError/horizontalAccuracy``).
+    public var accuracyStated: Int { epochs.reduce(0) { $0 + ($1.horizontalAccuracy == nil ? 0 : 1) } }
+
+    /// Share (0–1) of the epochs stating a horizontal accuracy whose horizontal error is within
+    /// it: 0.68 for an honest CoreLocation-style 68 % radius, less for an overconfident one; nil
+    /// when no epoch states one. One sample per epoch, so a slowly varying error counts as many
+    /// times as it lasts — read it with ``accuracyStated`` and the trace's length.
+    public var withinAccuracy: Double? {
+        let n = accuracyStated
+        guard n > 0 else { return nil }
+        let inside = epochs.reduce(0) { count, e in count + (e.horizontalAccuracy.map { e.horizontal <= $0 ? 1 : 0 } ?? 0) }
+        return Double(inside) / Double(n)
+    }
 }
 
 /// A reference track prepared for matching: sorted times and ellipsoidal positions.

@@ -167,6 +167,8 @@ struct TraceSimulatorTests {
         let covered = r.epochs.filter { $0.horizontal <= $0.horizontalAccuracy! }.count
         let frac = Double(covered) / Double(r.epochs.count)
         #expect(frac > 0.35 && frac < 0.68, "coverage \(frac)")
+        // TrackAccuracy's own share (geobench accuracy's within_accuracy) is this count.
+        #expect(r.accuracyStated == r.epochs.count && r.withinAccuracy == frac)
         // Heights: truth ellipsoidal, raw MSL + N; reconciled, vertical errors are metre-level.
         #expect(r.vertical.p50 < 5)
         // Terrain: the acropolis is higher than the car park.
