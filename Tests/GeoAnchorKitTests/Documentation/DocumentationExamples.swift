@@ -700,17 +700,18 @@ struct DocumentationExamples {
     /// Reference: the trace is the truth moved 3 m east at every epoch (built in a local ENU
     /// frame per fix), so every horizontal error is 3 m: p50, p95 and RMSE to 1 mm (the CSV
     /// text carries 1e-9°, ≈ 0.1 mm). The GPX written must read back with the same fixes
-    /// (positions to 1e-7°, the writer's precision being finer).
+    /// (positions to 1e-7°, the writer's precision being finer). The fixes state 4 m and 2 m
+    /// alternately: the share within the stated accuracy is exactly the 4 m ones' share.
     @Test func tracesAccuracyAndWriter() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("docs-traces-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let truth = Self.walkNorth(from: 49.9617, to: 49.9620, longitude: 14.3950)
         var text = "time,latitude,longitude,horizontal_accuracy\n"
-        for f in truth {
+        for (i, f) in truth.enumerated() {
             let frame = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: f.latitude, longitude: f.longitude, ellipsoidalHeight: 300))
             let moved = try frame.geodetic(from: ENUVector(east: 3, north: 0, up: 0))
-            text += String(format: "%.3f,%.10f,%.10f,3\n", f.time, moved.latitude, moved.longitude)
+            text += String(format: "%.3f,%.10f,%.10f,%d\n", f.time, moved.latitude, moved.longitude, i % 2 == 0 ? 4 : 2)
         }
         let url = directory.appendingPathComponent("walk.csv")
         try text.write(to: url, atomically: true, encoding: .utf8)
@@ -719,6 +720,7 @@ struct DocumentationExamples {
         let reference = ReferenceTrack(truth)                           // e.g. a survey-grade track, [Fix]
         let accuracy = TrackAccuracy.evaluate(trace: trace.fixes, reference: reference)
         print(accuracy.horizontal.p50, accuracy.horizontal.p95, accuracy.horizontal.rmse, accuracy.gsdcScore)   // m
+        print(accuracy.withinAccuracy ?? .nan)   // share within the fixes' own stated 68 % radius: 0.68 if honest
 
         let output = directory.appendingPathComponent("walk.gpx")
         let writer = try TraceWriter(url: output, format: .gpx)        // .csv, .nmea, .gpx, .geojson
@@ -726,6 +728,7 @@ struct DocumentationExamples {
         try writer.finish()
 
         #expect(accuracy.matched == truth.count)
+        #expect(accuracy.withinAccuracy == Double((truth.count + 1) / 2) / Double(truth.count))
         #expect(abs(accuracy.horizontal.p50 - 3) < 1e-3 && abs(accuracy.horizontal.p95 - 3) < 1e-3
                 && abs(accuracy.horizontal.rmse - 3) < 1e-3, "\(accuracy.horizontal)")
         let back = try TraceReader.load(url: output)
