@@ -590,8 +590,31 @@ enum GeoRegistrationReport: ReportSection {
                                     receiver.label, label.padding(toLength: 35, withPad: " ", startingAt: 0),
                                     results[k].heading / n, results[k].ratio / n, 100 * results[k].coverage, 100 * results[k].within68 / n))
             }
+            if receiver.label.hasPrefix("persistent") { lines += persistentTargets(receiver.adjust) }
         }
         return lines
+    }
+
+    /// The issue-12 targets on GNSS whose error lasts minutes: the receiver block's twelve
+    /// persistent-GNSS walks (``GeoRegistrationEvaluation/walk(_:seed:phoneGNSS:useCompass:configurations:)``,
+    /// seeds 1–6, both scenarios) with and without compass, the default configuration.
+    static func persistentTargets(_ adjust: (inout TraceSimulator.Configuration) -> Void) -> [String] {
+        var results: [(label: String, compass: Bool, m: Metrics)] = []
+        for var scenario in [TraceSimulator.Configuration.zavistTour, TraceSimulator.Configuration.cityWalk] {
+            adjust(&scenario)
+            for seed in UInt64(1)...6 {
+                guard let (raw, streams) = try? GeoRegistrationEvaluation.simulate(scenario, seed: seed, phoneGNSS: false) else { continue }
+                for compass in [true, false] {
+                    let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass)
+                    results.append(("\(scenario.name) \(seed)/\(compass ? "compass" : "no compass")", compass, e.metrics))
+                }
+            }
+        }
+        let ratios = results.map { $0.m.positionP95 / $0.m.rawP95 }.sorted()
+        guard !ratios.isEmpty else { return [] }
+        return [String(format: "    issue-12 targets on the persistent-GNSS walks, with and without compass (position p95 %.2f–%.2f × raw, median %.2f):",
+                       ratios[0], ratios[ratios.count - 1], GeoRegistrationEvaluation.quantile(ratios, 0.5))]
+            + targets(results).dropFirst().map { "  " + $0 }
     }
 
     /// The evaluation's samples as the rows of `align --plot`'s SVG (the same comparison: the
