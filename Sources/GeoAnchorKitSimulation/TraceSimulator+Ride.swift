@@ -86,7 +86,7 @@ extension TraceSimulator {
         var bias = (rng.gaussian() * errors.biasSigma, rng.gaussian() * errors.biasSigma)
         let phi = Foundation.exp(-1 / errors.biasTime), q = (1 - phi * phi).squareRoot()
         var outlier: (e: Double, n: Double, left: Int) = (0, 0, 0)
-        let sigma = PersistentGNSSError.sigma(errors, factor: 1)
+        let sigma = errors.horizontalSigma()
         var persistent = PersistentGNSSError(errors, seed: seed)
         for k in 0..<speeds.count {
             let t = startTime + Double(k)

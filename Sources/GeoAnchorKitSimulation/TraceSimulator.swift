@@ -131,10 +131,14 @@ public struct TraceSimulator: Sendable {
             persistentTime = try c.decodeIfPresent(Double.self, forKey: .persistentTime) ?? persistentTime
         }
 
-        /// The model's 1σ per horizontal axis outside canyons, meters (bias, white and persistent
-        /// parts): what the reported accuracy is built on.
-        public var horizontalSigma: Double {
-            (biasSigma * biasSigma + whiteSigma * whiteSigma + persistentSigma * persistentSigma).squareRoot()
+        /// The model's true 1σ per horizontal axis, meters — bias and white parts × `canyonFactor`
+        /// (``canyonFactor`` in a canyon, 1 outside), the persistent part unscaled: what the
+        /// reported accuracy is built on. Without a persistent part it is the expression the walks
+        /// were always generated with (bit for bit).
+        public func horizontalSigma(canyonFactor factor: Double = 1) -> Double {
+            let fast = biasSigma * biasSigma + whiteSigma * whiteSigma
+            guard persistentSigma > 0 else { return factor * fast.squareRoot() }
+            return (factor * factor * fast + persistentSigma * persistentSigma).squareRoot()
         }
     }
 
@@ -508,7 +512,7 @@ public struct TraceSimulator: Sendable {
                 }
                 if dropoutLeft == 0 {
                     let rg = frame.geodetic(east: p.e + ee, north: p.n + en, up: 0)
-                    let sigma = PersistentGNSSError.sigma(c.gnss, factor: factor)
+                    let sigma = c.gnss.horizontalSigma(canyonFactor: factor)
                     let reported = 1.515 * sigma * Foundation.exp(c.gnss.reportedLogMean + c.gnss.reportedLogSigma * rng.gaussian())
                     let vReported = c.gnss.verticalFactor * sigma * Foundation.exp(c.gnss.reportedLogMean + c.gnss.reportedLogSigma * rng.gaussian())
                     var rf = Fix(time: Self.round(t, 3), latitude: Self.round(rg.latitude, 8), longitude: Self.round(rg.longitude, 8),
@@ -582,13 +586,5 @@ struct PersistentGNSSError {
         state = SIMD3(phi * state.x + q * rng.gaussian(), phi * state.y + q * rng.gaussian(),
                       phi * state.z + q * verticalFactor * rng.gaussian())
         return state
-    }
-
-    /// The model's true 1σ per horizontal axis with the canyon `factor` on the bias and white parts
-    /// (the expression without a persistent part is the one the walks were generated with).
-    static func sigma(_ m: TraceSimulator.GNSSErrorModel, factor: Double) -> Double {
-        let fast = m.biasSigma * m.biasSigma + m.whiteSigma * m.whiteSigma
-        guard m.persistentSigma > 0 else { return factor * fast.squareRoot() }
-        return (factor * factor * fast + m.persistentSigma * m.persistentSigma).squareRoot()
     }
 }

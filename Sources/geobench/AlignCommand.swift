@@ -25,7 +25,7 @@ struct AlignCommand: ParsableCommand {
         time,latitude,longitude,ellipsoidal_height,heading,heading_sigma,horizontal_accuracy,heading_offset \
         — the device position (WGS84, ellipsoidal height, m), its true heading (degrees, [0, 360)), \
         the 1-sigma of that heading (degrees), the 68 % horizontal radius (m; its variance per axis at \
-        least a quarter of the last fix's as reported: GNSS error that lasts minutes does not average out) and the true heading \
+        least \(gnssDefault(\.gnssPersistentShare)) of the last fix's as reported: GNSS error that lasts minutes does not average out) and the true heading \
         of the session's -z axis (degrees; +y for enu). \
         --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking, \
         compass_used, compass_gated, tracking_jumps, tracking_interruptions, rows_without_estimate, \

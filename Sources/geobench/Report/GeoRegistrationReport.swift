@@ -565,15 +565,25 @@ enum GeoRegistrationReport: ReportSection {
             ("phone τ 15 s      ", true, { _ in }), ("shipped τ 90 s    ", false, { _ in }),
             ("persistent τ 600 s", false, { $0.gnss = GeoRegistrationSimulator.persistentGNSS($0.gnss) })]
         for receiver in receivers {
+            var persistentTargets: [(label: String, compass: Bool, m: Metrics)] = []
             var results = [(heading: Double, ratio: Double, coverage: Double, within68: Double)](repeating: (0, 0, 1, 0), count: stated.count)
             var walks = 0
             for var scenario in [TraceSimulator.Configuration.zavistTour, TraceSimulator.Configuration.cityWalk] {
                 receiver.adjust(&scenario)
                 for seed in UInt64(1)...6 {
-                    guard let e = try? GeoRegistrationEvaluation.walk(scenario, seed: seed, phoneGNSS: receiver.phone, useCompass: true,
-                                                                      configurations: stated.map(\.1)) else { continue }
+                    guard let (raw, streams) = try? GeoRegistrationEvaluation.simulate(scenario, seed: seed, phoneGNSS: receiver.phone) else { continue }
+                    let e = stated.map { GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: true, configuration: $0.1) }
                     walks += 1
-                    if scenario.gnss.persistentSigma == 0 { defaultRuns.append(ReceptionWalk(scenario, e[0])) }
+                    if scenario.gnss.persistentSigma == 0 {
+                        defaultRuns.append(ReceptionWalk(scenario, e[0]))
+                    } else {
+                        // The issue-12 targets on GNSS whose error lasts minutes: these walks with
+                        // and without compass, the default configuration.
+                        let label = "\(scenario.name) \(seed)"
+                        persistentTargets.append(("\(label)/compass", true, e[0].metrics))
+                        persistentTargets.append(("\(label)/no compass", false,
+                                                  GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: false).metrics))
+                    }
                     for k in e.indices {
                         let m = e[k].metrics
                         results[k].heading += m.headingP95After100
@@ -590,31 +600,14 @@ enum GeoRegistrationReport: ReportSection {
                                     receiver.label, label.padding(toLength: 35, withPad: " ", startingAt: 0),
                                     results[k].heading / n, results[k].ratio / n, 100 * results[k].coverage, 100 * results[k].within68 / n))
             }
-            if receiver.label.hasPrefix("persistent") { lines += persistentTargets(receiver.adjust) }
-        }
-        return lines
-    }
-
-    /// The issue-12 targets on GNSS whose error lasts minutes: the receiver block's twelve
-    /// persistent-GNSS walks (``GeoRegistrationEvaluation/walk(_:seed:phoneGNSS:useCompass:configurations:)``,
-    /// seeds 1–6, both scenarios) with and without compass, the default configuration.
-    static func persistentTargets(_ adjust: (inout TraceSimulator.Configuration) -> Void) -> [String] {
-        var results: [(label: String, compass: Bool, m: Metrics)] = []
-        for var scenario in [TraceSimulator.Configuration.zavistTour, TraceSimulator.Configuration.cityWalk] {
-            adjust(&scenario)
-            for seed in UInt64(1)...6 {
-                guard let (raw, streams) = try? GeoRegistrationEvaluation.simulate(scenario, seed: seed, phoneGNSS: false) else { continue }
-                for compass in [true, false] {
-                    let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass)
-                    results.append(("\(scenario.name) \(seed)/\(compass ? "compass" : "no compass")", compass, e.metrics))
-                }
+            let ratios = persistentTargets.map { $0.m.positionP95 / $0.m.rawP95 }.sorted()
+            if let lowest = ratios.first, let highest = ratios.last {
+                lines.append(String(format: "    issue-12 targets on the persistent-GNSS walks, with and without compass (position p95 %.2f–%.2f × raw, median %.2f):",
+                                    lowest, highest, GeoRegistrationEvaluation.quantile(ratios, 0.5)))
+                lines += targets(persistentTargets).dropFirst().map { "  " + $0 }
             }
         }
-        let ratios = results.map { $0.m.positionP95 / $0.m.rawP95 }.sorted()
-        guard !ratios.isEmpty else { return [] }
-        return [String(format: "    issue-12 targets on the persistent-GNSS walks, with and without compass (position p95 %.2f–%.2f × raw, median %.2f):",
-                       ratios[0], ratios[ratios.count - 1], GeoRegistrationEvaluation.quantile(ratios, 0.5))]
-            + targets(results).dropFirst().map { "  " + $0 }
+        return lines
     }
 
     /// The evaluation's samples as the rows of `align --plot`'s SVG (the same comparison: the

@@ -83,8 +83,8 @@ struct TraceSimulatorTests {
         #expect(Swift.abs(correlation - Foundation.exp(-0.5)) < 0.05, "autocorrelation at 300 s \(correlation)")
         // The fixes' model σ (behind the reported accuracy) includes the persistent part, and
         // canyons do not scale it.
-        #expect(Swift.abs(PersistentGNSSError.sigma(m, factor: 3) - (9 * (1.2 * 1.2 + 1.1 * 1.1) + 2.2 * 2.2).squareRoot()) < 1e-12)
-        #expect(Swift.abs(m.horizontalSigma - (1.2 * 1.2 + 1.1 * 1.1 + 2.2 * 2.2).squareRoot()) < 1e-12)
+        #expect(Swift.abs(m.horizontalSigma(canyonFactor: 3) - (9 * (1.2 * 1.2 + 1.1 * 1.1) + 2.2 * 2.2).squareRoot()) < 1e-12)
+        #expect(Swift.abs(m.horizontalSigma() - (1.2 * 1.2 + 1.1 * 1.1 + 2.2 * 2.2).squareRoot()) < 1e-12)
         // The same walk with and without it: truth identical, fixes one for one, each moved by the
         // chain's value at its epoch (within the files' 1e-8° rounding, ≈ 1 mm).
         var with = TraceSimulator.Configuration.zavistTour
@@ -110,7 +110,7 @@ struct TraceSimulatorTests {
         } catch { Issue.record("\(error)") }
         m.persistentSigma = 0
         #expect(PersistentGNSSError(m, seed: 1) == nil)
-        #expect(PersistentGNSSError.sigma(m, factor: 3) == 3 * (1.2 * 1.2 + 1.1 * 1.1).squareRoot())
+        #expect(m.horizontalSigma(canyonFactor: 3) == 3 * (1.2 * 1.2 + 1.1 * 1.1).squareRoot())
     }
 
     /// Saved configurations from before the persistent part decode with its defaults (none);
