@@ -12,7 +12,9 @@ struct FilterCommand: ParsableCommand {
         trace CSV columns (time,latitude,longitude,altitude|ellipsoidal_height,geoid_separation,\
         horizontal_accuracy,vertical_accuracy,speed,course,heading,heading_accuracy,satellites,hdop,\
         vdop,pdop,quality) with the filter's own estimate in latitude, longitude, height, \
-        horizontal_accuracy (68 % radius, m), vertical_accuracy, speed and course; other columns \
+        horizontal_accuracy (68 % radius, m; never below √0.6 × the latest fix's σ, as GNSS error \
+        that lasts minutes is not averaged out: --correlated-share), vertical_accuracy, speed and \
+        course; other columns \
         are copied from the input fix, plus the columns motion (the most probable kind of motion: \
         stationary, walking or vehicle) and motion_stationary, motion_walking, motion_vehicle (their \
         probabilities). Fixes the filter refuses (time going backwards, exact duplicates) are not \
@@ -82,6 +84,9 @@ struct FilterCommand: ParsableCommand {
     @Option(help: "Horizontal acceleration spectral density q (m²/s³, at most 10⁴) of the filter and the smoother; default from --profile (0.1, 1, 4; walking smoother 0.05); with the adaptive model it sets the walking modes' q and its smoother's walking q.")
     var accelerationPsd: Double?
 
+    @Option(help: "Share (0–1, default 0.6) of each fix's error variance that lasts longer than the filter averages over: the written horizontal_accuracy never goes below √share × the latest fix's σ; 0 for fixes whose error is white.")
+    var correlatedShare: Double?
+
     @Flag(help: "Skip invalid input lines (count reported on stderr) instead of failing.")
     var skipInvalid = false
 
@@ -126,6 +131,10 @@ struct FilterCommand: ParsableCommand {
                     if m.kind == .walking { m.accelerationSpectralDensity = q }
                     return m
                 }
+            }
+            if let share = correlatedShare {
+                try located("--correlated-share") { try ValueRange.closed(0, 1).check(share, name: "correlatedErrorShare") }
+                config.correlatedErrorShare = share
             }
             // Implied by the checks above (the presets are valid): the filter's precondition
             // must never be what reports an option.

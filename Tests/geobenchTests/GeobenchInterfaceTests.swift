@@ -265,6 +265,34 @@ struct GeobenchInterfaceTests {
         #expect(edge.status == 0, "\(edge.stderr)")
     }
 
+    /// `--correlated-share` outside [0, 1] exits 2 naming the option and the range; within it the
+    /// written horizontal_accuracy is never below √S × the input fix's own (reference: the
+    /// definition; both columns read from the files, 1e-6 m for their printed digits), and with 0
+    /// some rows are (the floor is what is tested).
+    @Test func filterCorrelatedShare() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("geobench-filter-share-\(UUID().uuidString).csv").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        for value in ["1.5", "-0.1"] {
+            let r = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", out, "--correlated-share=\(value)"])
+            #expect(r.status == 2 && r.stderr.contains("--correlated-share") && r.stderr.contains("[0, 1]"), "\(value): \(r.stderr)")
+        }
+        let input = try TraceReader.load(url: SharedData.repositoryRoot.appendingPathComponent("traces/city-walk.raw.csv")).fixes
+        // Rows below √0.6 × the input fix's accuracy, filtered with `share`.
+        func belowFloor(_ share: String) throws -> Int {
+            let r = try geobench(["filter", "--input", "traces/city-walk.raw.csv", "--output", out, "--correlated-share", share])
+            #expect(r.status == 0, "\(r.stderr)")
+            let written = try TraceReader.load(url: URL(fileURLWithPath: out)).fixes
+            #expect(written.count == input.count)
+            return zip(written, input).filter { w, f in
+                guard let a = w.horizontalAccuracy, let b = f.horizontalAccuracy else { return true }
+                return a < 0.6.squareRoot() * b - 1e-6
+            }.count
+        }
+        // Gated fixes keep the floor of the latest accepted one, which may be smaller.
+        #expect(try belowFloor("0.6") <= 60)
+        #expect(try belowFloor("0") > 1000)
+    }
+
     /// Interface only for `magnetic` (the WMM values are checked against all 100 official WMM2025
     /// test values in the Magnetics suite); `calibrate` checks the offset against the simulator.
     @Test func magneticAndCalibrateInterfaces() throws {

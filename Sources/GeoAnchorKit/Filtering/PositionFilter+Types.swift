@@ -66,8 +66,13 @@ public struct LocalPositionEstimate: Sendable, Hashable {
     /// Velocity, m/s.
     public var velocityEast: Double
     public var velocityNorth: Double
-    /// Per-axis position σ (root mean of the two variances), meters.
+    /// Per-axis position σ (root mean of the two variances), meters; never below
+    /// ``correlatedSigma``.
     public var horizontalSigma: Double
+    /// The part of the latest accepted fix's per-axis σ that the filter cannot have averaged out
+    /// (`√(κ_c σ²)`, ``PositionFilter/Configuration/correlatedErrorShare``), meters: the floor of
+    /// ``horizontalSigma``. 0 before a fix or with a share of 0.
+    public var correlatedSigma: Double = 0
     /// Height (m, in ``verticalReference``) and its σ, when fixes carried heights.
     public var height: Double?
     public var heightSigma: Double?

@@ -327,6 +327,9 @@ struct StepCore: Sendable {
     var lastEast = Double.nan, lastNorth = Double.nan
     var rejectionStreak = 0
     var slowStreak = 0
+    /// κ_c σ² of the latest accepted fix (``PositionFilter/Configuration/correlatedErrorShare``):
+    /// the floor of the reported variance.
+    var correlatedVariance = 0.0
     /// Fixes refused as going backwards (for ``PositionFilter/Configuration/clockResetFixCount``).
     var clock = ClockResetDetector()
 
@@ -428,6 +431,7 @@ struct StepCore: Sendable {
             status = .gated
         } else {
             h.applyPosition()
+            correlatedVariance = configuration.correlatedErrorShare * r
             rejectionStreak = 0
             lastAcceptedTime = m.time
             lastEast = m.east; lastNorth = m.north
@@ -532,6 +536,7 @@ struct StepCore: Sendable {
             hasHeight = true
         }
         initialized = true
+        correlatedVariance = configuration.correlatedErrorShare * r
         lastTime = m.time
         lastAcceptedTime = m.time
         lastEast = m.east; lastNorth = m.north
@@ -545,12 +550,13 @@ struct StepCore: Sendable {
                   motion: MotionProbabilities) -> LocalPositionEstimate {
         var e = LocalPositionEstimate(time: time, east: east.x[0], north: north.x[0],
                                       velocityEast: east.x[1], velocityNorth: north.x[1],
-                                      horizontalSigma: (0.5 * (east.P[0] + north.P[0])).squareRoot(),
+                                      horizontalSigma: Swift.max(0.5 * (east.P[0] + north.P[0]), correlatedVariance).squareRoot(),
                                       height: hasHeight ? height.x[0] : nil,
                                       heightSigma: hasHeight ? height.P[0].squareRoot() : nil,
                                       verticalReference: heightReference,
                                       status: status, mahalanobisSquared: d2)
         e.motion = motion
+        e.correlatedSigma = correlatedVariance.squareRoot()
         return e
     }
 }

@@ -310,7 +310,9 @@ struct SmoothingRecorder<H: HorizontalModel> {
             let (se, sn) = H.marginals(of: s)
             smoothed[k].east = se.x[0]; smoothed[k].north = sn.x[0]
             smoothed[k].velocityEast = se.x[1]; smoothed[k].velocityNorth = sn.x[1]
-            smoothed[k].horizontalSigma = (0.5 * (se.P[0] + sn.P[0])).squareRoot()
+            // The causal filter's floor (Configuration.correlatedErrorShare): smoothing averages
+            // no more of the long-lasting error than filtering does.
+            smoothed[k].horizontalSigma = Swift.max((0.5 * (se.P[0] + sn.P[0])).squareRoot(), smoothed[k].correlatedSigma)
             if live(k) {
                 smoothed[k].height = sh.x[0]
                 smoothed[k].heightSigma = sh.P[0].squareRoot()

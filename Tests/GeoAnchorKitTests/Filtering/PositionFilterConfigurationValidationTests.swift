@@ -60,6 +60,7 @@ struct PositionFilterConfigurationValidationTests {
         Setting(name: "stationarySpeedThreshold", set: { $0.stationarySpeedThreshold = $1 }, allowed: speed, inside: [0, 1000], outside: [-0.1, 1001]),
         Setting(name: "stationaryVelocitySigma", set: { $0.stationaryVelocitySigma = $1 }, allowed: speedSigma, inside: [1e-9, 1000], outside: [0, 1001]),
         Setting(name: "biasSigma", set: { $0.biasSigma = $1 }, allowed: .closed(0, 100_000, unit: "m"), inside: [0, 100_000], outside: [-2, 1e6]),
+        Setting(name: "correlatedErrorShare", set: { $0.correlatedErrorShare = $1 }, allowed: .closed(0, 1), inside: [0, 0.6, 1], outside: [-0.1, 1.5]),
         // Optional settings: checked when set.
         Setting(name: "smootherAccuracyInflation", set: { $0.smootherAccuracyInflation = $1 }, allowed: inflation, inside: [1e-9, 100], outside: [0, 101]),
         Setting(name: "smootherAccelerationSpectralDensity", set: { $0.smootherAccelerationSpectralDensity = $1 }, allowed: q, inside: [1e-9, 10_000], outside: [0, 1e5]),

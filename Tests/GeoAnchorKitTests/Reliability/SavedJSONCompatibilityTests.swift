@@ -4,7 +4,8 @@ import Testing
 
 /// Configurations and counters an app saved as JSON before a setting or counter existed still
 /// decode: the new key (`clockResetFixCount`, `clockResets`, added with the clock-reset rule;
-/// `trackingInterruptions`, with the tracking-gap rule)
+/// `trackingInterruptions`, with the tracking-gap rule; `correlatedErrorShare`, with the position
+/// filter's reported-accuracy floor)
 /// takes its default, every other key stays required. Reference: the value itself — encode it,
 /// remove the new key, decode, and the result must equal the value with that key at its default
 /// (exact equality; no tolerance, nothing is computed).
@@ -35,6 +36,13 @@ struct SavedJSONCompatibilityTests {
             #expect(try Self.decodeWithout("clockResetFixCount", expected: 9, from: saved) == expected)
         }
         try Self.expectRequired("gateProbability", in: PositionFilter.Configuration.adaptive)
+        // correlatedErrorShare (added with the reported-accuracy floor): missing → 0.6.
+        var saved = PositionFilter.Configuration.adaptive
+        saved.correlatedErrorShare = 0.25
+        var json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(saved)) as? [String: Any])
+        #expect(json.removeValue(forKey: "correlatedErrorShare") as? Double == 0.25)
+        let decoded = try JSONDecoder().decode(PositionFilter.Configuration.self, from: JSONSerialization.data(withJSONObject: json))
+        #expect(decoded == PositionFilter.Configuration.adaptive && decoded.correlatedErrorShare == 0.6)
     }
 
     @Test func positionFilterStatistics() throws {
