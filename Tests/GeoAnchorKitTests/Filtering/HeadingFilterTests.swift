@@ -210,7 +210,8 @@ struct HeadingFilterTests {
         ("fieldMagnitudeTolerance", ValueRange(lower: .exclusive(0), upper: .inclusive(1)), [1e-9, 1], [0, -0.12, 1.5]),
         ("inclinationTolerance", ValueRange(lower: .exclusive(0), upper: .inclusive(180), unit: "degrees"), [1e-9, 180], [0, 181]),
         ("disturbedSigmaFactor", .closed(1, 1000), [1, 1000], [0.5, 0, 1001]),
-        ("maximumCompassLatency", .closed(0, 60, unit: "s"), [0, 60], [-1, 61, 1e308])
+        ("maximumCompassLatency", .closed(0, 60, unit: "s"), [0, 60], [-1, 61, 1e308]),
+        ("correlatedErrorShare", .closed(0, 1), [0, 0.5, 1], [-0.1, 1.5])
     ] as [(String, ValueRange, [Double], [Double])])
     func configurationValidation(_ name: String, _ allowed: ValueRange, _ inside: [Double], _ outside: [Double]) {
         func with(_ v: Double) -> HeadingFilter.Configuration {
@@ -225,6 +226,7 @@ struct HeadingFilterTests {
             case "fieldMagnitudeTolerance": c.fieldMagnitudeTolerance = v
             case "inclinationTolerance": c.inclinationTolerance = v
             case "disturbedSigmaFactor": c.disturbedSigmaFactor = v
+            case "correlatedErrorShare": c.correlatedErrorShare = v
             default: c.maximumCompassLatency = v
             }
             return c
@@ -276,5 +278,49 @@ struct HeadingFilterTests {
         } catch DecodingError.dataCorrupted(let context) {
             #expect(context.underlyingError as? GeoAnchorError == .outOfRange(name: "disturbedSigmaFactor", value: -10, allowed: .closed(1, 1000)))
         }
+        // Saved before correlatedErrorShare existed: decodes with its default, 0.5.
+        var saved = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(c)) as? [String: Any])
+        #expect(saved.removeValue(forKey: "correlatedErrorShare") as? Double == 0.5)
+        let old = try JSONDecoder().decode(HeadingFilter.Configuration.self, from: JSONSerialization.data(withJSONObject: saved))
+        #expect(old == c && old.correlatedErrorShare == 0.5)
+    }
+
+    /// A device held still for 10 min, gyro reading 0 °/s, compass 2 Hz stating 10° (σ 10.055°)
+    /// with a constant 6° bias and white noise: the model's σ shrinks far below one reading's, so
+    /// the reported σ is the floor exactly. Reference: the definition, √κ_c × the latest applied
+    /// reading's σ (κ_c 0.5: 7.110°), relative tolerance 1e-12; its 68 % half-width is that × 0.9945.
+    /// Without the floor (κ_c 0) the σ is below 2° (measured 1.42°) while the heading is 6° off:
+    /// the floor is what is tested. A disturbed reading (field 15 % high: severity 1.25) inflated × 10 × severity
+    /// and applied does not raise the floor beyond its own stated σ's.
+    @Test("a still device: reported σ stays at the correlated share of the compass's")
+    func stillDeviceFloor() throws {
+        var rng = FilterTestRNG(seed: 5)
+        let field = HeadingFilter.ExpectedField(totalIntensity: 48_000, inclination: 64)
+        func run(_ share: Double) -> HeadingFilter {
+            var c = HeadingFilter.Configuration()
+            c.correlatedErrorShare = share
+            var f = HeadingFilter(configuration: c, expectedField: field)
+            var t = 0.0
+            for _ in 0..<1200 {
+                t += 0.5
+                _ = f.predict(to: t, headingRate: 0)
+                _ = f.update(heading: Angle.normalizeHeading(36 + 6 + 5 * rng.gaussian()), accuracy: 10, time: t,
+                             fieldMagnitude: 48_000, fieldInclination: 64)
+            }
+            return f
+        }
+        let sigma = 10 / CircularError.halfWidth68PerSigma
+        let floor = (0.5 * sigma * sigma).squareRoot()
+        var f = run(0.5)
+        let e = try #require(f.estimate)
+        #expect(abs(e.sigma - floor) <= 1e-12 * floor && abs(e.correlatedSigma - floor) <= 1e-12 * floor, "\(e.sigma) vs \(floor)")
+        #expect(abs(e.accuracy68 - floor * CircularError.halfWidth68PerSigma) <= 1e-12)
+        let u = try #require(run(0).estimate)
+        #expect(u.sigma < 2 && u.correlatedSigma == 0, "without the floor \(u.sigma)°")
+        _ = f.predict(to: 601, headingRate: 0)
+        let outcome = f.update(heading: 43, accuracy: 10, time: 601, fieldMagnitude: 48_000 * 1.15, fieldInclination: 64)
+        guard case .applied(_, disturbed: true) = outcome else { Issue.record("\(outcome)"); return }
+        let after = try #require(f.estimate)
+        #expect(abs(after.correlatedSigma - floor) <= 1e-12 * floor, "\(after.correlatedSigma)")
     }
 }
