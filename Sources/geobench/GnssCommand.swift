@@ -46,7 +46,8 @@ struct GnssCommand: ParsableCommand {
         bias_unresolved_epochs (epochs at which such a bias persisted on a satellite the monitor \
         could not exclude — more faulty satellites than it isolates; also a warning on stderr), \
         seconds; with --truth FILE (GSDC ground_truth.csv) also accuracy (p50, p95, score, \
-        matched, reference_epochs). Invalid input exits with status 2 and `FILE:LINE: message`.
+        matched, reference_epochs, within_accuracy: the share of matched positions within their own \
+        stated 68 % radius, 0.68 if honest). Invalid input exits with status 2 and `FILE:LINE: message`.
         """
     )
 
@@ -172,7 +173,10 @@ struct GnssCommand: ParsableCommand {
             for (r, n) in stats.epochsSkipped.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { line += ", \(n) \(r.rawValue)" }
             if stats.unresolvedFaults > 0 { line += ", \(stats.unresolvedFaults) with a fault detected but not isolated (unresolved_faults)" }
             if stats.biasExclusions > 0 { line += ", \(stats.biasExclusions) satellite exclusions for a persistent bias (bias_exclusions)" }
-            if let a = accuracy { line += String(format: "; horizontal p50 %.2f m, p95 %.2f m, score %.2f m on %d/%d reference epochs", a.p50, a.p95, a.score, a.matched, a.referenceEpochs) }
+            if let a = accuracy {
+                line += String(format: "; horizontal p50 %.2f m, p95 %.2f m, score %.2f m on %d/%d reference epochs", a.p50, a.p95, a.score, a.matched, a.referenceEpochs)
+                if let w = a.withinAccuracy { line += String(format: ", %.0f %% within the stated 68 %% radius", 100 * w) }
+            }
             Stderr.print(line)
         }
     }
@@ -280,7 +284,8 @@ struct GnssCommand: ParsableCommand {
             "bias_exclusions": s.biasExclusions, "bias_unresolved_epochs": s.unresolvedBiasEpochs, "seconds": seconds,
         ]
         if let a = accuracy {
-            o["accuracy"] = ["p50": num(a.p50), "p95": num(a.p95), "score": num(a.score), "matched": a.matched, "reference_epochs": a.referenceEpochs]
+            o["accuracy"] = ["p50": num(a.p50), "p95": num(a.p95), "score": num(a.score), "matched": a.matched, "reference_epochs": a.referenceEpochs,
+                             "within_accuracy": a.withinAccuracy.map(num) ?? NSNull()]
         }
         guard let d = try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes]) else { return "{}" }
         return String(decoding: d, as: UTF8.self)

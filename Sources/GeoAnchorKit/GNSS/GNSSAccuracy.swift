@@ -41,7 +41,12 @@ public struct GNSSReferenceTrack: Sendable {
     /// (local east/north at the reference point on the WGS84 ellipsoid), and the number of
     /// reference epochs.
     public func horizontalErrors(of fixes: [Fix], tolerance: Double = 0.05) -> [Double] {
-        var out: [Double] = []
+        matchedErrors(of: fixes, tolerance: tolerance).map(\.error)
+    }
+
+    /// ``horizontalErrors(of:tolerance:)`` with the fix each error belongs to (in time order).
+    func matchedErrors(of fixes: [Fix], tolerance: Double = 0.05) -> [(fix: Fix, error: Double)] {
+        var out: [(fix: Fix, error: Double)] = []
         let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
         var j = 0
         let sorted = fixes.sorted { $0.time < $1.time }
@@ -54,7 +59,7 @@ public struct GNSSReferenceTrack: Sendable {
             let mRadius = a * (1 - e2) / (w * w * w), nRadius = a / w
             let dn = (f.latitude - latitudes[j]) * .pi / 180 * mRadius
             let de = (f.longitude - longitudes[j]) * .pi / 180 * nRadius * cos(lat)
-            out.append((dn * dn + de * de).squareRoot())
+            out.append((f, (dn * dn + de * de).squareRoot()))
         }
         return out
     }
@@ -70,8 +75,21 @@ public struct GNSSAccuracySummary: Sendable, Hashable, Codable {
     public var matched: Int, referenceEpochs: Int
     public var solvedFraction: Double { referenceEpochs > 0 ? Double(matched) / Double(referenceEpochs) : 0 }
 
+    /// The share of matched fixes stating a horizontal accuracy whose error is within it (the
+    /// stated 68 % radius: 0.68 if honest; nil when none states one) — as
+    /// ``TrackAccuracy/withinAccuracy``.
+    public var withinAccuracy: Double?
+
     public init(fixes: [Fix], reference: GNSSReferenceTrack) {
-        let e = ErrorStatistics(reference.horizontalErrors(of: fixes))
+        let matchedErrors = reference.matchedErrors(of: fixes)
+        let e = ErrorStatistics(matchedErrors.map(\.error))
         p50 = e.p50; p95 = e.p95; matched = e.count; referenceEpochs = reference.times.count
+        var stated = 0, within = 0
+        for m in matchedErrors {
+            guard let a = m.fix.horizontalAccuracy, a.isFinite, a >= 0 else { continue }
+            stated += 1
+            if m.error <= a { within += 1 }
+        }
+        withinAccuracy = stated > 0 ? Double(within) / Double(stated) : nil
     }
 }

@@ -36,7 +36,7 @@ extension GNSSFilterConfiguration {
     /// ``clockVarianceRange`` [0, 1e12] m²; ``carrierPhaseDifferenceSigma`` 0 (off) or in
     /// ``carrierPhaseDifferenceSigmaRange`` [0.0001, 10] m; ``gate`` in ``gateRange`` (0, 1000];
     /// ``resetAfterBadEpochs`` in [1, ``maximumResetAfterBadEpochs``] (0 would reset every epoch);
-    /// ``maximumGap`` in ``maximumGapRange`` (0, 86,400] s. The range docs say why each bound is
+    /// ``maximumGap`` in ``maximumGapRange`` (0, 86,400] s; ``correlatedErrorShare`` in [0, 1]. The range docs say why each bound is
     /// where it is.
     ///
     /// ``GNSSProcessor/filterEpochs(_:smooth:filter:)`` and
@@ -56,6 +56,7 @@ extension GNSSFilterConfiguration {
         try Self.gateRange.check(gate, name: "gate")
         try ValueRange.closed(1, Double(Self.maximumResetAfterBadEpochs)).check(Double(resetAfterBadEpochs), name: "resetAfterBadEpochs")
         try Self.maximumGapRange.check(maximumGap, name: "maximumGap")
+        try ValueRange.closed(0, 1).check(correlatedErrorShare, name: "correlatedErrorShare")
     }
 
     /// ``validate()`` at an entry point that cannot throw: an invalid configuration there is a

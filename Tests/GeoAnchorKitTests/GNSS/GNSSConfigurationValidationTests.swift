@@ -93,6 +93,9 @@ struct GNSSConfigurationValidationTests {
             ("maximumGap 0", { $0.maximumGap = 0 }, .outOfRange(name: "maximumGap", value: 0, allowed: C.maximumGapRange)),
             ("maximumGap NaN", { $0.maximumGap = .nan }, .nonFinite(name: "maximumGap", value: .nan)),
             ("maximumGap 1e5", { $0.maximumGap = 1e5 }, .outOfRange(name: "maximumGap", value: 1e5, allowed: C.maximumGapRange)),
+            ("correlatedErrorShare -0.1", { $0.correlatedErrorShare = -0.1 }, .outOfRange(name: "correlatedErrorShare", value: -0.1, allowed: .closed(0, 1))),
+            ("correlatedErrorShare 1.5", { $0.correlatedErrorShare = 1.5 }, .outOfRange(name: "correlatedErrorShare", value: 1.5, allowed: .closed(0, 1))),
+            ("correlatedErrorShare NaN", { $0.correlatedErrorShare = .nan }, .nonFinite(name: "correlatedErrorShare", value: .nan)),
         ]
         for (label, change, error) in cases {
             var c = C()
