@@ -41,6 +41,12 @@ struct GnssCommandTests {
             #expect(j[k] != nil, "missing key \(k)")
         }
         #expect(j["epochs_read"] as? Int == 794)
+        // The accuracy object's keys; GPS-only WLS states pessimistic radii (report: 96 % within
+        // them with GPS broadcast orbits): the share within must be reported, and above 0.68.
+        let accuracy = try #require(j["accuracy"] as? [String: Any])
+        for k in ["p50", "p95", "score", "matched", "reference_epochs", "within_accuracy"] { #expect(accuracy[k] != nil, "missing accuracy.\(k)") }
+        let within = try #require(accuracy["within_accuracy"] as? Double)
+        #expect(within > 0.68 && within <= 1, "within_accuracy \(within)")
         // The clean drive has no fault the detection cannot isolate.
         #expect(j["unresolved_faults"] as? Int == 0)
         // Nor a satellite with a persistent bias (GNSSBiasMonitor; its largest test value on this
