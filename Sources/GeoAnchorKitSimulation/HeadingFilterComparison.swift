@@ -31,6 +31,9 @@ public struct HeadingFilterComparison: Sendable {
     public var filteredHonesty: Double? { filteredErrors.isEmpty ? nil : Double(filteredWithinAccuracy) / Double(filteredErrors.count) }
     /// Share of scored filter estimates within 2σ (nil before any).
     public var filteredTwoSigma: Double? { filteredErrors.isEmpty ? nil : Double(filteredWithinTwoSigma) / Double(filteredErrors.count) }
+    /// Statistics (p50, p95, … in degrees) of the raw compass's and the filter's |errors|.
+    public var rawStatistics: ErrorStatistics { ErrorStatistics(rawErrors) }
+    public var filteredStatistics: ErrorStatistics { ErrorStatistics(filteredErrors) }
 
     /// Runs a ``HeadingFilter`` with `configuration` over one simulated walk's streams and adds its
     /// errors. `streams` must come from ``GeoRegistrationSimulator/run(truth:)``.

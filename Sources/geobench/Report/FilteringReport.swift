@@ -104,16 +104,13 @@ enum FilteringReport: ReportSection {
                 without.add(streams, configuration: unfloored)
             }
         }
-        func p(_ a: [Double], _ q: Double) -> Double {
-            let s = a.sorted()
-            return s.isEmpty ? .nan : s[Swift.min(s.count - 1, Int(Double(s.count) * q))]
-        }
+        let raw = withFloor.rawStatistics, filtered = withFloor.filteredStatistics
         func pct(_ x: Double?) -> Double { 100 * (x ?? .nan) }
         lines.append(String(format: "    raw compass      |error| p50 %5.1f° p95 %5.1f°   within its stated 68 %% %3.0f %%",
-                            p(withFloor.rawErrors, 0.5), p(withFloor.rawErrors, 0.95), pct(withFloor.rawHonesty)))
+                            raw.p50, raw.p95, pct(withFloor.rawHonesty)))
         lines.append(String(format: "    heading filter   |error| p50 %5.1f° p95 %5.1f°   within its 68 %% half-width %3.0f %%, 2σ %3.0f %%"
                             + " (without the correlatedErrorShare floor: %3.0f %%, %3.0f %%); readings gated %d of %d",
-                            p(withFloor.filteredErrors, 0.5), p(withFloor.filteredErrors, 0.95), pct(withFloor.filteredHonesty),
+                            filtered.p50, filtered.p95, pct(withFloor.filteredHonesty),
                             pct(withFloor.filteredTwoSigma), pct(without.filteredHonesty), pct(without.filteredTwoSigma),
                             withFloor.gated, withFloor.gated + withFloor.applied))
         return lines

@@ -116,7 +116,7 @@ struct ReportedAccuracyTests {
         #expect(filtered >= raw - 0.1, "within 68 %: filter \(filtered), raw compass \(raw)")
         #expect(twoSigma >= 0.85, "within 2σ \(twoSigma)")
         #expect(before <= 0.4, "without the floor \(before)")
-        let p95 = { (a: [Double]) in a.sorted()[a.count * 95 / 100] }
-        #expect(p95(withFloor.filteredErrors) < p95(withFloor.rawErrors), "p95 \(p95(withFloor.filteredErrors))° vs raw \(p95(withFloor.rawErrors))°")
+        let filteredP95 = withFloor.filteredStatistics.p95, rawP95 = withFloor.rawStatistics.p95
+        #expect(filteredP95 < rawP95, "p95 \(filteredP95)° vs raw \(rawP95)°")
     }
 }
