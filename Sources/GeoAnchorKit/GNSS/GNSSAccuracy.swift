@@ -86,7 +86,7 @@ public struct GNSSAccuracySummary: Sendable, Hashable, Codable {
         p50 = e.p50; p95 = e.p95; matched = e.count; referenceEpochs = reference.times.count
         var stated = 0, within = 0
         for m in matchedErrors {
-            guard let a = m.fix.horizontalAccuracy, a.isFinite, a >= 0 else { continue }
+            guard let a = Fix.statedHorizontalAccuracy(m.fix.horizontalAccuracy) else { continue }
             stated += 1
             if m.error <= a { within += 1 }
         }

@@ -68,6 +68,15 @@ extension Fix {
         return nil
     }
 
+    /// `accuracy` when it states something (finite and ≥ 0), else nil: CoreLocation's −1
+    /// ("invalid"), a negative or a NaN accuracy states no radius. The one rule of the honesty
+    /// measures (``TrackAccuracy/withinAccuracy``, ``GNSSAccuracySummary/withinAccuracy``): such
+    /// a fix neither holds nor misses its truth.
+    static func statedHorizontalAccuracy(_ accuracy: Double?) -> Double? {
+        guard let a = accuracy, a.isFinite, a >= 0 else { return nil }
+        return a
+    }
+
     /// Whether `time` (Unix seconds) lies within ``earliestTime``…``latestTime`` (false for NaN):
     /// the one time test of the trace readers, writers and streaming components.
     static func isUsableTime(_ time: Double) -> Bool { time >= earliestTime && time <= latestTime }

@@ -131,8 +131,10 @@ public struct TrackAccuracy: Sendable, Hashable {
     /// Per-epoch errors, in trace order.
     public var epochs: [EpochError]
 
-    /// Matched epochs whose fix states a horizontal accuracy (``EpochError/horizontalAccuracy``).
-    public var accuracyStated: Int { epochs.reduce(0) { $0 + ($1.horizontalAccuracy == nil ? 0 : 1) } }
+    /// Matched epochs whose fix states a usable horizontal accuracy
+    /// (``EpochError/horizontalAccuracy`` finite and ≥ 0; CoreLocation's −1 "invalid" and NaN
+    /// state none — the rule ``GNSSAccuracySummary/withinAccuracy`` uses too).
+    public var accuracyStated: Int { epochs.reduce(0) { $0 + (Fix.statedHorizontalAccuracy($1.horizontalAccuracy) == nil ? 0 : 1) } }
 
     /// Share (0–1) of the epochs stating a horizontal accuracy whose horizontal error is within
     /// it: 0.68 for an honest CoreLocation-style 68 % radius, less for an overconfident one; nil
@@ -141,7 +143,7 @@ public struct TrackAccuracy: Sendable, Hashable {
     public var withinAccuracy: Double? {
         let n = accuracyStated
         guard n > 0 else { return nil }
-        let inside = epochs.reduce(0) { count, e in count + (e.horizontalAccuracy.map { e.horizontal <= $0 ? 1 : 0 } ?? 0) }
+        let inside = epochs.reduce(0) { count, e in count + (Fix.statedHorizontalAccuracy(e.horizontalAccuracy).map { e.horizontal <= $0 ? 1 : 0 } ?? 0) }
         return Double(inside) / Double(n)
     }
 }

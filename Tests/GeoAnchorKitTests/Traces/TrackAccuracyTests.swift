@@ -50,6 +50,33 @@ struct TrackAccuracyTests {
         #expect(abs(r2.alongTrack.p50 - 4.5) < 1e-3)
     }
 
+    /// One rule for "within the stated accuracy" in both honesty measures: a fix whose stated
+    /// horizontal accuracy is CoreLocation's −1 ("invalid", kept by `Fix(timestamp:…)`), NaN or
+    /// absent states no radius and counts neither as held nor as missed. Five fixes each 3 m
+    /// east of a still truth, stating 5 m (held), 2 m (missed), −1, NaN and nothing: by hand,
+    /// 2 stated, 1 held → 0.5 exactly, for `TrackAccuracy` and for `GNSSAccuracySummary` alike
+    /// (before, `TrackAccuracy` counted −1 and NaN as stated and missed: 1 of 4, 0.25).
+    @Test func invalidStatedAccuraciesStateNothing() throws {
+        let origin = try LocalTangentFrame(origin: GeodeticCoordinate(latitude: 49.96, longitude: 14.39, ellipsoidalHeight: 300))
+        let off = origin.geodetic(east: 3, north: 0, up: 0)
+        let stated: [Double?] = [5, 2, -1, .nan, nil]
+        let trace = stated.enumerated().map { i, a in
+            Fix(time: 1000 + Double(i), latitude: off.latitude, longitude: off.longitude, horizontalAccuracy: a)
+        }
+        let truth = (0...10).map { i in Fix(time: 999 + Double(i), latitude: 49.96, longitude: 14.39) }
+        let r = TrackAccuracy.evaluate(trace: trace, reference: ReferenceTrack(truth))
+        #expect(r.matched == 5 && abs(r.horizontal.p50 - 3) < 1e-3)
+        #expect(r.accuracyStated == 2)
+        #expect(r.withinAccuracy == 0.5)
+        let gnssReference = GNSSReferenceTrack(times: truth.map(\.time), latitudes: truth.map(\.latitude), longitudes: truth.map(\.longitude))
+        let g = GNSSAccuracySummary(fixes: trace, reference: gnssReference)
+        #expect(g.matched == 5 && g.withinAccuracy == 0.5)
+        // Only invalid accuracies: nothing stated, no share (nil), not 0 %.
+        let none = TrackAccuracy.evaluate(trace: Array(trace[2...]), reference: ReferenceTrack(truth))
+        #expect(none.accuracyStated == 0 && none.withinAccuracy == nil)
+        #expect(GNSSAccuracySummary(fixes: Array(trace[2...]), reference: gnssReference).withinAccuracy == nil)
+    }
+
     /// Reads a GSDC 2020 pair the way `geobench accuracy` does: the SPAN 10 Hz RMC sentences
     /// all have wrong checksums (skipped), so the SPAN date comes from the phone file's day.
     static func gsdc(_ drive: String, _ phone: String, _ span: String) throws -> TrackAccuracy {
