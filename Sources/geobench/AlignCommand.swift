@@ -28,8 +28,8 @@ struct AlignCommand: ParsableCommand {
         least \(gnssDefault(\.gnssPersistentShare)) of the last fix's as reported: GNSS error that lasts minutes does not average out) and the true heading \
         of the session's -z axis (degrees; +y for enu). \
         --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking, \
-        compass_used, compass_gated, tracking_jumps, tracking_interruptions, rows_without_estimate, \
-        large_corrections, heading_reinitializations, \
+        compass_used, compass_gated, tracking_jumps, tracking_interruptions, relocalisations_recognized, \
+        rows_without_estimate, large_corrections, heading_reinitializations, \
         fixes_without_accuracy, fix_accuracy_scale_max, fix_accuracy_scale_min, compass_bias, compass_bias_sigma} on stdout; \
         compass_bias is the last estimate of the compass's slow error (reading - true heading, \
         degrees) and compass_bias_sigma its 1-sigma (both absent without --compass or before a \
@@ -37,7 +37,10 @@ struct AlignCommand: ParsableCommand {
         largest factor the fixes' reported accuracies had to be widened by (1: they held; >= 1.5 also \
         warns on stderr), fix_accuracy_scale_min the smallest they were narrowed to (pessimistic \
         accuracies, as from HDOP or a WLS solver: a running mean of the fixes' normalized \
-        innovations below 0.4 in variance narrows them, to 0.5 x at most; <= 0.7 also notes it on stderr). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
+        innovations below 0.4 in variance narrows them, to 0.5 x at most; <= 0.7 also notes it on stderr); \
+        relocalisations_recognized counts the unannounced interruptions after which the session was \
+        taken for relocalised in its old frame (the tracked step across the pause, turned by the heading \
+        kept, matched the displacement the fixes showed; the heading then carries over). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
         5 m per axis (fixes_without_accuracy counts them; a note on stderr). \
         --path FILE.geojson: map aiding with the walking path the device follows (a tour file's \
         LineString/MultiLineString features with "kind": "path", else every line; FILE.gpx: its \
@@ -206,6 +209,7 @@ struct AlignCommand: ParsableCommand {
                                     fixes_before_tracking: sum.fixesBeforeTracking, fixes_after_tracking: unused,
                                     compass_used: sum.compassUsed, compass_gated: sum.compassGated,
                                     tracking_jumps: sum.trackingJumps, tracking_interruptions: sum.trackingInterruptions,
+                                    relocalisations_recognized: sum.relocalisationsRecognized,
                                     rows_without_estimate: rowsWithoutEstimate, large_corrections: sum.largeCorrections,
                                     heading_reinitializations: sum.headingReinitializations,
                                     fixes_without_accuracy: sum.fixesWithoutAccuracy,
@@ -225,6 +229,7 @@ struct AlignCommand: ParsableCommand {
                 Stderr.print("\(tracking): \(samples.count) tracking rows, \(rows) written; fixes \(sum.fixesUsed) used, \(sum.fixesGated) gated, "
                              + "\(sum.fixesBeforeTracking) before / \(unused) after tracking; compass \(sum.compassUsed) used, \(sum.compassGated) gated; "
                              + "\(sum.trackingJumps) tracking jump(s), \(sum.trackingInterruptions) interruption(s)"
+                             + (sum.relocalisationsRecognized > 0 ? " (\(sum.relocalisationsRecognized) recognized as relocalised: heading kept)" : "")
                              + (constraint == nil ? "" : "; path \(sum.pathUpdates) applied, \(sum.pathSkipped) skipped"))
             }
             if sum.fixesWithoutAccuracy > 0 {
@@ -260,7 +265,7 @@ struct AlignCommand: ParsableCommand {
     /// `--json` output (keys in snake case, as documented in `--help` and the README).
     struct JSONSummary: Encodable {
         var rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking: Int
-        var compass_used, compass_gated, tracking_jumps, tracking_interruptions, rows_without_estimate: Int
+        var compass_used, compass_gated, tracking_jumps, tracking_interruptions, relocalisations_recognized, rows_without_estimate: Int
         var large_corrections, heading_reinitializations: Int
         var fixes_without_accuracy: Int
         var fix_accuracy_scale_max, fix_accuracy_scale_min: Double

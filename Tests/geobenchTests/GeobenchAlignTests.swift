@@ -75,11 +75,14 @@ extension GeobenchInterfaceTests {
     }
 
     /// `align` across a pause in the tracking (an app sent to the background): a 30 s hole in
-    /// the simulated tracking CSV, the same frame after it. Unannounced, the pause is an
-    /// interruption (JSON tracking_interruptions 1) and, without compass, the heading is re-learnt
-    /// meanwhile (rows_without_estimate > 0, a note on stderr); with the optional column `event`
-    /// saying `relocalized` on the first row after it, the heading carries over (no row
-    /// missing). An unknown event is exit 2 with FILE:LINE.
+    /// the simulated tracking CSV. The same frame after it, unannounced: an interruption (JSON
+    /// tracking_interruptions 1) recognized as a relocalisation (relocalisations_recognized 1: the
+    /// tracked step across the pause matches the fixes' displacement), the heading kept, no row
+    /// missing. The rows after the pause moved 150 m (a new frame that does not start at its
+    /// origin): not recognized, and without compass the heading is re-learnt meanwhile
+    /// (rows_without_estimate > 0, a note on stderr); with the optional column `event` saying
+    /// `relocalized` on the first row after it, the heading carries over (no row missing, nothing
+    /// to recognize). An unknown event is exit 2 with FILE:LINE.
     @Test func alignAcrossAPause() throws {
         let dir = try AlignScratch("geobench-align-pause")
         defer { dir.remove() }
@@ -94,13 +97,25 @@ extension GeobenchInterfaceTests {
         #expect(kept.count < body.count - 250)
         let resume = try #require(kept.firstIndex { Double($0.split(separator: ",")[0])! >= t0 + 30 })
         let plain = "time,x,y,z,yaw\n" + kept.joined(separator: "\n") + "\n"
+        let shifted = "time,x,y,z,yaw\n" + kept.enumerated().map { k, l in
+            guard k >= resume else { return l }
+            var f = l.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            f[1] = String(Double(f[1])! + 150)
+            return f.joined(separator: ",")
+        }.joined(separator: "\n") + "\n"
+        try shifted.write(toFile: path("shifted.csv"), atomically: true, encoding: .utf8)
         let marked = "time,x,y,z,yaw,event\n" + kept.enumerated().map { $0.element + ($0.offset == resume ? ",relocalized" : ",") }.joined(separator: "\n") + "\n"
         try plain.write(toFile: path("plain.csv"), atomically: true, encoding: .utf8)
         try marked.write(toFile: path("marked.csv"), atomically: true, encoding: .utf8)
-        let a = try geobench(["align", "--tracking", path("plain.csv"), "--fixes", path("raw.csv"), "--output", path("a.csv"), "--json"])
+        let p = try geobench(["align", "--tracking", path("plain.csv"), "--fixes", path("raw.csv"), "--output", path("p.csv"), "--json"])
+        #expect(p.status == 0, "\(p.stderr)")
+        let jp = try json(p.stdout)
+        #expect(jp["tracking_interruptions"] as? Int == 1 && jp["relocalisations_recognized"] as? Int == 1)
+        #expect(jp["rows_without_estimate"] as? Int == 0)
+        let a = try geobench(["align", "--tracking", path("shifted.csv"), "--fixes", path("raw.csv"), "--output", path("a.csv"), "--json"])
         #expect(a.status == 0, "\(a.stderr)")
         let ja = try json(a.stdout)
-        #expect(ja["tracking_interruptions"] as? Int == 1)
+        #expect(ja["tracking_interruptions"] as? Int == 1 && ja["relocalisations_recognized"] as? Int == 0)
         let missing = try #require(ja["rows_without_estimate"] as? Int)
         #expect(missing > 0, "rows_without_estimate \(missing)")
         #expect(a.stderr.contains("were not written"), "\(a.stderr)")
@@ -108,7 +123,9 @@ extension GeobenchInterfaceTests {
         #expect(b.status == 0, "\(b.stderr)")
         let jb = try json(b.stdout)
         #expect(jb["tracking_interruptions"] as? Int == 1 && jb["rows_without_estimate"] as? Int == 0)
+        #expect(jb["relocalisations_recognized"] as? Int == 0)
         #expect((jb["rows"] as? Int ?? 0) == (ja["rows"] as? Int ?? 0) + missing)
+        #expect(jp["rows"] as? Int == jb["rows"] as? Int)
         let bad = try temporaryFile("event.csv", "time,x,y,z,yaw,event\n10,0,0,0,0,\n11,0,0,1,0,restart\n")
         let r = try geobench(["align", "--tracking", bad, "--fixes", path("raw.csv"), "--output", path("c.csv")])
         #expect(r.status == 2 && r.stderr.contains("\(bad):3:") && r.stderr.contains("restart"), "\(r.stderr)")

@@ -129,6 +129,9 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     /// Tracking interruptions: samples more than ``GeoRegistrationConfiguration/trackingGapTime``
     /// apart, or a reset announced with ``GeoRegistration/trackingDidReset()``.
     public var trackingInterruptions = 0
+    /// Unannounced interruptions after which the session was recognized as relocalised in its
+    /// old frame (the heading kept; ``GeoRegistrationConfiguration/relocalisationGate``).
+    public var relocalisationsRecognized = 0
     /// Output corrections beyond the snap limits.
     public var largeCorrections = 0
     /// Compass-initialized headings the walked path overruled.
@@ -143,8 +146,8 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
     public var minimumFixAccuracyScale = 1.0
     public init() {}
 
-    /// Decodes a summary; `clockResets`, `trackingInterruptions` and `minimumFixAccuracyScale` may be missing (summaries
-    /// saved before they existed), then 0 (the scale 1).
+    /// Decodes a summary; `clockResets`, `trackingInterruptions`, `relocalisationsRecognized` and
+    /// `minimumFixAccuracyScale` may be missing (summaries saved before they existed), then 0 (the scale 1).
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         trackingSamples = try c.decode(Int.self, forKey: .trackingSamples)
@@ -168,6 +171,7 @@ public struct GeoRegistrationSummary: Sendable, Hashable, Codable {
         groundSkipped = try c.decode(Int.self, forKey: .groundSkipped)
         trackingJumps = try c.decode(Int.self, forKey: .trackingJumps)
         trackingInterruptions = try c.decodeIfPresent(Int.self, forKey: .trackingInterruptions) ?? 0
+        relocalisationsRecognized = try c.decodeIfPresent(Int.self, forKey: .relocalisationsRecognized) ?? 0
         largeCorrections = try c.decode(Int.self, forKey: .largeCorrections)
         headingReinitializations = try c.decode(Int.self, forKey: .headingReinitializations)
         fixAccuracyScale = try c.decode(Double.self, forKey: .fixAccuracyScale)
@@ -427,7 +431,8 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// pose it had (the frame turned and moved with the device's unseen motion) or start a new one
     /// (`run(_:options: .resetTracking)`). The step across it is not used as motion, the
     /// position widens by ``trackingGapSpeed`` × the gap, and the heading is re-learnt (as at
-    /// the start: from the next compass reading, five agreeing fix courses or the walked track)
+    /// the start: from the next compass reading, five agreeing fix courses or the walked track),
+    /// unless the session is recognized as relocalised in its old frame (``relocalisationGate``)
     /// — before this rule the step counted as motion, and a 30 s interruption ending in a new
     /// frame left the heading 119° off for the rest of the walk (p95 60–300 s after it, mean of
     /// twelve simulated walks; 2.4° with the rule). Announce a reset with
@@ -438,6 +443,23 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// (``trackingGapTime``): walking pace, with room for a short ride; the device's tracked
     /// speed before the pause when that is faster (a vehicle).
     public var trackingGapSpeed = 2.0
+    /// Recognizing an unannounced relocalisation (χ², 2 degrees of freedom; `nil`: off). After an
+    /// interruption the session's first sample may be in its old frame (ARKit relocalised); if
+    /// so, the tracked step across the pause, turned by the heading kept from before it, is the
+    /// device's unseen displacement, which the fixes during the pause measured. When that step
+    /// agrees with the fixes' displacement within this gate (its normalized square ≤ the gate;
+    /// 9.21: 99 %) while the fixes moved clearly (normalized square of their displacement ≥
+    /// ``relocalisationMotionEvidence``: a frame continued from the old pose, whose step is about
+    /// zero, or a new one, whose step is the old position's negative, cannot match), the heading
+    /// carries over as after ``GeoRegistration/trackingDidRelocalize()``; else it is re-learnt.
+    /// Counted in ``GeoRegistrationSummary/relocalisationsRecognized``. A first sample within
+    /// 0.5 m of the session origin is never taken for the old frame (a new frame starts there).
+    public var relocalisationGate: Double? = 9.21
+    /// How clearly (normalized square, 2 degrees of freedom) the fixes during a pause must show
+    /// the device moved before a tracked step that matches them may prove the frame unchanged
+    /// (``relocalisationGate``). Standing still, every resumption has a step of about zero and
+    /// the fixes cannot tell which frame the session is in.
+    public var relocalisationMotionEvidence = 25.0
 
     /// Compass bias: 1σ (degrees) and correlation time (s) of its slow error.
     public var compassBiasSigma = 6.0
@@ -543,6 +565,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
             ("jumpAcceleration", jumpAcceleration, .greaterThan(0, unit: "m/s²")),
             ("jumpMinimumStep", jumpMinimumStep, .atLeast(0, unit: "m")),
             ("trackingGapSpeed", trackingGapSpeed, .closed(0, 1000, unit: "m/s")),
+            ("relocalisationMotionEvidence", relocalisationMotionEvidence, .greaterThan(0)),
             ("compassBiasSigma", compassBiasSigma, angleSigma),
             ("compassBiasTime", compassBiasTime, positiveSeconds),
             ("compassWhiteFraction", compassWhiteFraction, ValueRange(lower: .exclusive(0), upper: .inclusive(1))),
@@ -555,6 +578,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
         for (name, value, allowed) in noiseAndGates { try allowed.check(value, name: name) }
         // +∞ turns the interruption rule off.
         if trackingGapTime != .infinity { try positiveSeconds.check(trackingGapTime, name: "trackingGapTime") }
+        if let g = relocalisationGate { try ValueRange.greaterThan(0).check(g, name: "relocalisationGate") }
         if let s = frameHeadingSigma { try ValueRange(lower: .exclusive(0), upper: .inclusive(180), unit: "degrees").check(s, name: "frameHeadingSigma") }
         if let s = unreportedFixSigma { try fixSigma.check(s, name: "unreportedFixSigma") }
         if let t = fixAccuracyNarrowingTolerance { try ValueRange(lower: .exclusive(0), upper: .inclusive(1)).check(t, name: "fixAccuracyNarrowingTolerance") }

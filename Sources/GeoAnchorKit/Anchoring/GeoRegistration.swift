@@ -154,6 +154,10 @@ public struct GeoRegistration: Sendable {
     var lastSample: ARTrackingSample?
     var lastHorizontal = SIMD2<Double>(0, 0)
     var lastUp = 0.0
+    /// The position estimate (east, north, m) and its covariance (EE, NN, EN) at the latest
+    /// tracking sample: where an interruption started (``GeoRegistrationConfiguration/relocalisationGate``).
+    var sampledPosition = SIMD2<Double>(0, 0)
+    var sampledCovariance = SIMD3<Double>(0, 0, 0)
     /// The tracked yaw's rate of change (rad/s), smoothed over about a second.
     var yawRate = 0.0
     /// Longest time (s) the covariance goes unpropagated while tracking samples arrive.
@@ -307,12 +311,14 @@ public struct GeoRegistration: Sendable {
         // An interruption (a gap in the samples, or an announced reset): the step is not motion.
         let interrupted = trackingResumption == .newFrame || isTrackingStale(at: t.time)
         let sameFrame = trackingResumption == .sameFrame
+        let trackingWasReset = trackingResumption == .newFrame
         trackingResumption = nil
         // A jump departs from the tracked motion: the previous step's velocity continued over
         // this step (not an absolute speed limit, which a vehicle ride would trip every frame).
         var jumped = false
         if interrupted {
-            interruption(time: t.time, dt: dt, step: step, du: du, yawStep: yawStep, sameFrame: sameFrame)
+            interruption(time: t.time, dt: dt, step: d, du: du, yawStep: yawStep, resumedAt: SIMD2(q.x, q.y),
+                         sameFrame: sameFrame, announcedReset: trackingWasReset)
             d = .zero; du = 0
         } else if let v = stepVelocity {
             let departure = d - v * dt
@@ -367,6 +373,9 @@ public struct GeoRegistration: Sendable {
         // instead of keeping the value of the last measurement.
         if t.time - propagatedAt > Self.coastingPropagationInterval { propagate(to: t.time) }
         advanceOutput(dt: dt)
+        let n = dimension
+        sampledPosition = SIMD2(x[Self.iE], x[Self.iN])
+        sampledCovariance = SIMD3(p[Self.iE * n + Self.iE], p[Self.iN * n + Self.iN], p[Self.iE * n + Self.iN])
     }
 
     /// The AR session's frame was replaced — ARKit `run(_:options: [.resetTracking])` or a new
@@ -386,7 +395,9 @@ public struct GeoRegistration: Sendable {
     /// from `.limited(.relocalizing)`, with `sessionShouldAttemptRelocalization` true): its frame
     /// is the one before, so the heading carries over however long the pause (only the
     /// tracking's drift over it is added) instead of being re-learnt under the
-    /// ``GeoRegistrationConfiguration/trackingGapTime`` rule. The step across the pause is still
+    /// ``GeoRegistrationConfiguration/trackingGapTime`` rule (unannounced, it is kept only when
+    /// the fixes show the device moved as the step across the pause says:
+    /// ``GeoRegistrationConfiguration/relocalisationGate``). The step across the pause is still
     /// not used as motion (fixes during the pause may already have moved the position; the next
     /// ones place it). Call it before the first sample after the pause.
     public mutating func trackingDidRelocalize() { trackingResumption = .sameFrame }
@@ -409,16 +420,25 @@ public struct GeoRegistration: Sendable {
     /// and the frame may have turned: by the yaw's jump less the device's recent turn (a
     /// reset, continuity σ as at a jump) when that is known well enough, else by an unknown
     /// amount — the heading is then dropped and re-learnt as at the start. `sameFrame`: the app
-    /// said the session relocalised; the heading stays.
-    mutating func interruption(time: Double, dt: Double, step: Double, du: Double, yawStep: Double, sameFrame: Bool) {
+    /// said the session relocalised; the heading stays, as it does when an unannounced pause is
+    /// recognized as one (``looksRelocalised(step:resumedAt:)``; never after an announced reset,
+    /// `announcedReset`). `step`: the tracked horizontal step across the pause (nominal axes),
+    /// `q` the first sample's position.
+    mutating func interruption(time: Double, dt: Double, step d: SIMD2<Double>, du: Double, yawStep: Double, resumedAt q: SIMD2<Double>,
+                               sameFrame: Bool, announcedReset: Bool) {
         summary.trackingInterruptions += 1
         summary.trackingStepsRejected += 1
         propagate(to: time)
+        // Before the step's variance is added: the test compares the position the fixes moved
+        // to with the one the step predicts.
+        let recognized = !sameFrame && !announcedReset && headingKnown && looksRelocalised(step: d, resumedAt: q)
+        if recognized { summary.relocalisationsRecognized += 1 }
+        let step2 = (d * d).sum()
         let unseen = unseenSpeed * dt
-        addVariance(Self.iE, step * step + unseen * unseen); addVariance(Self.iN, step * step + unseen * unseen)
+        addVariance(Self.iE, step2 + unseen * unseen); addVariance(Self.iN, step2 + unseen * unseen)
         addVariance(Self.iU, du * du + unseen * unseen)
         forgetFrameHistory()
-        guard headingKnown, !sameFrame else {
+        guard headingKnown, !sameFrame, !recognized else {
             events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: false))
             return
         }
@@ -429,6 +449,33 @@ public struct GeoRegistration: Sendable {
         }
         dropHeading()
         events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: true))
+    }
+
+    /// Whether the first sample after an unannounced interruption is in the old frame
+    /// (``GeoRegistrationConfiguration/relocalisationGate``): the tracked step `d` (nominal
+    /// axes), turned and scaled by the current heading and scale, against the displacement of
+    /// the position estimate since the last sample before the pause (moved by the fixes during
+    /// it), with the covariance of both positions plus the heading's and scale's share of the
+    /// step's; and the fixes' displacement itself clearly nonzero
+    /// (``GeoRegistrationConfiguration/relocalisationMotionEvidence``). `q`: the sample's
+    /// position (nominal), never within 0.5 m of the origin (a new frame's start).
+    func looksRelocalised(step d: SIMD2<Double>, resumedAt q: SIMD2<Double>) -> Bool {
+        let c = configuration
+        guard let gate = c.relocalisationGate, (q * q).sum() > 0.25 else { return false }
+        let n = dimension
+        let psi = x[Self.iPsi], scale = 1 + x[Self.iS]
+        let sn = Foundation.sin(psi), cs = Foundation.cos(psi)
+        let r = SIMD2(cs * d.x + sn * d.y, -sn * d.x + cs * d.y)
+        let rp = SIMD2(-sn * d.x + cs * d.y, -cs * d.x - sn * d.y)
+        let moved = SIMD2(x[Self.iE], x[Self.iN]) - sampledPosition
+        let nu = moved - scale * r
+        let vPsi = p[Self.iPsi * n + Self.iPsi] * scale * scale, vS = p[Self.iS * n + Self.iS]
+        let s11 = p[Self.iE * n + Self.iE] + sampledCovariance.x + vPsi * rp.x * rp.x + vS * r.x * r.x
+        let s22 = p[Self.iN * n + Self.iN] + sampledCovariance.y + vPsi * rp.y * rp.y + vS * r.y * r.y
+        let s12 = p[Self.iE * n + Self.iN] + sampledCovariance.z + vPsi * rp.x * rp.y + vS * r.x * r.y
+        let matches = Self.normalizedSquare(nu.x, nu.y, s11, s22, s12)
+        let evidence = Self.normalizedSquare(moved.x, moved.y, s11, s22, s12)
+        return matches.isFinite && evidence.isFinite && matches <= gate && evidence >= c.relocalisationMotionEvidence
     }
 
     /// How well the device's turn continuity carries the frame heading across a tracking

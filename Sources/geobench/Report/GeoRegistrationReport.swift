@@ -439,17 +439,24 @@ enum GeoRegistrationReport: ReportSection {
         typealias Resumption = GeoRegistrationSimulator.Output.Resumption
         var off = GeoRegistrationConfiguration()
         off.trackingGapTime = .infinity
-        let variants: [(label: String, resumption: Resumption?, announce: Bool, configuration: GeoRegistrationConfiguration)] = [
-            ("uninterrupted (same times)", nil, false, GeoRegistrationConfiguration()),
-            ("new frame", .newFrame, false, GeoRegistrationConfiguration()),
-            ("continued from the old pose", .continued, false, GeoRegistrationConfiguration()),
-            ("same frame (relocalised)", .sameFrame, false, GeoRegistrationConfiguration()),
-            ("new frame, trackingDidReset()", .newFrame, true, GeoRegistrationConfiguration()),
-            ("same frame, trackingDidRelocalize()", .sameFrame, true, GeoRegistrationConfiguration()),
-            ("new frame, no pause rule", .newFrame, false, off)
+        var unchecked = GeoRegistrationConfiguration()
+        unchecked.relocalisationGate = nil
+        // `moved`: the new frame's samples 150 m from its origin (a log that offsets it), so the
+        // relocalisation check must tell it by the step, not by a first sample at the origin.
+        let variants: [(label: String, resumption: Resumption?, announce: Bool, configuration: GeoRegistrationConfiguration, moved: Bool)] = [
+            ("uninterrupted (same times)", nil, false, GeoRegistrationConfiguration(), false),
+            ("new frame", .newFrame, false, GeoRegistrationConfiguration(), false),
+            ("new frame, 150 m off its origin", .newFrame, false, GeoRegistrationConfiguration(), true),
+            ("continued from the old pose", .continued, false, GeoRegistrationConfiguration(), false),
+            ("same frame (relocalised)", .sameFrame, false, GeoRegistrationConfiguration(), false),
+            ("same frame, relocalisationGate nil", .sameFrame, false, unchecked, false),
+            ("new frame, trackingDidReset()", .newFrame, true, GeoRegistrationConfiguration(), false),
+            ("same frame, trackingDidRelocalize()", .sameFrame, true, GeoRegistrationConfiguration(), false),
+            ("new frame, no pause rule", .newFrame, false, off, false)
         ]
         var heading = [[Double]](repeating: [], count: variants.count), back = heading
         var coverage = [Double](repeating: 1, count: variants.count)
+        var recognized = [Int](repeating: 0, count: variants.count)
         for scenario in [TraceSimulator.Configuration.zavistTour, TraceSimulator.Configuration.cityWalk] {
             for seed in UInt64(1)...3 {
                 guard let (raw, whole) = try? GeoRegistrationEvaluation.simulate(scenario, seed: seed, phoneGNSS: true),
@@ -466,8 +473,12 @@ enum GeoRegistrationReport: ReportSection {
                             guard let s = paused[r] else { continue }
                             streams = s
                         }
+                        if v.moved {
+                            for i in streams.tracking.indices where streams.tracking[i].time >= pause.end { streams.tracking[i].position.x += 150 }
+                        }
                         let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass,
                                                               configuration: v.configuration, announceResumption: v.announce)
+                        recognized[k] += e.summary.relocalisationsRecognized
                         heading[k].append(e.p95(from: pause.end + 60, to: pause.end + 300).heading)
                         back[k].append((e.samples.first { $0.time >= pause.end }?.time ?? .infinity) - pause.end)
                         coverage[k] = Swift.min(coverage[k], e.metrics.within2Sigma)
@@ -476,12 +487,13 @@ enum GeoRegistrationReport: ReportSection {
             }
         }
         var lines = ["  tracking paused 30 s mid-walk (an app in the background), 12 walks (seeds 1–3, both scenarios, phone GNSS, with and",
-                     "  without compass): heading p95 60–300 s after the pause (mean, worst), least |err| ≤ 2σ, estimate back after (mean, worst)"]
+                     "  without compass): heading p95 60–300 s after the pause (mean, worst), least |err| ≤ 2σ, estimate back after (mean, worst),",
+                     "  runs recognized as relocalised in the old frame (GeoRegistrationConfiguration.relocalisationGate; heading kept)"]
         for (k, v) in variants.enumerated() where !heading[k].isEmpty {
             let h = heading[k], b = back[k]
-            lines.append(String(format: "    %@  heading %6.2f° / %6.2f°  |err|≤2σ ≥ %5.1f %%  back after %5.1f / %5.1f s",
+            lines.append(String(format: "    %@  heading %6.2f° / %6.2f°  |err|≤2σ ≥ %5.1f %%  back after %5.1f / %5.1f s  recognized %2d of %d",
                                 v.label.padding(toLength: 36, withPad: " ", startingAt: 0), h.reduce(0, +) / Double(h.count), h.max() ?? .nan,
-                                100 * coverage[k], b.reduce(0, +) / Double(b.count), b.max() ?? .nan))
+                                100 * coverage[k], b.reduce(0, +) / Double(b.count), b.max() ?? .nan, recognized[k], h.count))
         }
         return lines
     }
