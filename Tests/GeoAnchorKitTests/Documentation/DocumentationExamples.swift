@@ -1319,19 +1319,29 @@ struct DocumentationExamples {
                 "\(transforms[0].translation) vs \(placed.position)")
     }
 
+    /// A simulated city walk (phone GNSS, with compass) paused 30 s in the middle and resumed as
+    /// `resumption`, fed to a new registration up to the pause: the registration, the fixes, the
+    /// paused streams, the index of the first sample after the pause and the fix and compass cursors.
+    static func cityWalkFedToAPause(seed: UInt64, resumption: GeoRegistrationSimulator.Output.Resumption) throws
+        -> (GeoRegistration, [Fix], GeoRegistrationSimulator.Output, Int, Int, Int) {
+        let (raw, whole) = try GeoRegistrationEvaluation.simulate(TraceSimulator.Configuration.cityWalk, seed: seed, phoneGNSS: true)
+        let s = try #require(whole.interrupted(at: whole.tracking[whole.tracking.count / 2].time, for: 30, resumption: resumption))
+        let pause = try #require(s.interruption)
+        let resume = try #require(s.tracking.firstIndex { $0.time == pause.end })
+        var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+        var fi = 0, ci = 0
+        for t in s.tracking[..<resume] { try registration.update(tracking: t, fixes: raw, fixCursor: &fi, compass: s.compass, compassCursor: &ci) }
+        return (registration, raw, s, resume, fi, ci)
+    }
+
     /// The article's unannounced-relocalisation block, verbatim, on a simulated city walk (seed 3,
     /// phone GNSS, with compass) paused 30 s in the middle while the walker went on (the fixes
     /// moved 19 m) and resumed in the same frame, fed up to the pause and the pause's fixes.
     /// Reference: simulator truth. Expected: recognized (one interruption, the heading not lost),
     /// an estimate right after the first sample, and its heading within 3σ of the truth there.
     @Test func unannouncedRelocalisationArticleExample() throws {
-        let (raw, whole) = try GeoRegistrationEvaluation.simulate(TraceSimulator.Configuration.cityWalk, seed: 3, phoneGNSS: true)
-        let s = try #require(whole.interrupted(at: whole.tracking[whole.tracking.count / 2].time, for: 30, resumption: .sameFrame))
+        var (registration, raw, s, resume, fi, _) = try Self.cityWalkFedToAPause(seed: 3, resumption: .sameFrame)
         let pause = try #require(s.interruption)
-        let resume = try #require(s.tracking.firstIndex { $0.time == pause.end })
-        var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
-        var fi = 0, ci = 0
-        for t in s.tracking[..<resume] { try registration.update(tracking: t, fixes: raw, fixCursor: &fi, compass: s.compass, compassCursor: &ci) }
         while fi < raw.count && raw[fi].time < pause.end { try registration.update(fix: raw[fi]); fi += 1 }
         let firstSampleAfterThePause = s.tracking[resume]
 
@@ -1356,13 +1366,8 @@ struct DocumentationExamples {
     /// lost, no estimate until the next compass reading, and after feeding the rest of the walk a
     /// heading p95 60–300 s after the pause within the interruption tests' bound (4.5°).
     @Test func interruptionArticleExample() throws {
-        let (raw, whole) = try GeoRegistrationEvaluation.simulate(TraceSimulator.Configuration.cityWalk, seed: 2, phoneGNSS: true)
-        let s = try #require(whole.interrupted(at: whole.tracking[whole.tracking.count / 2].time, for: 30, resumption: .newFrame))
+        var (registration, raw, s, resume, fi, ci) = try Self.cityWalkFedToAPause(seed: 2, resumption: .newFrame)
         let pause = try #require(s.interruption)
-        let resume = try #require(s.tracking.firstIndex { $0.time == pause.end })
-        var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
-        var fi = 0, ci = 0
-        for t in s.tracking[..<resume] { try registration.update(tracking: t, fixes: raw, fixCursor: &fi, compass: s.compass, compassCursor: &ci) }
         #expect(registration.estimate != nil)
         while fi < raw.count && raw[fi].time < pause.end { try registration.update(fix: raw[fi]); fi += 1 }
         let firstSampleOfTheNewFrame = s.tracking[resume], firstSampleAfterTheRelocalisation = s.tracking[resume + 1]
