@@ -117,6 +117,9 @@ struct AlignCommand: ParsableCommand {
     @Option(help: "Part (0–1) of each fix's σ that is correlated at all (default \(gnssDefault(\.gnssCorrelatedFraction)); epoch-by-epoch solutions such as geobench gnss --mode wls: ≈ 0.1).")
     var gnssCorrelatedFraction: Double?
 
+    @Option(help: "χ² gate (2 degrees of freedom, > 0; default \(GeoRegistrationConfiguration().relocalisationGate.map { String(format: "%g", $0) } ?? "off")) under which the tracked step across an unannounced pause, turned by the heading kept, matches the fixes' displacement: the session is taken for relocalised in its old frame and the heading kept (relocalisations_recognized); 'off' re-learns the heading after every unannounced pause.")
+    var relocalisationGate: String?
+
     @Option(help: "DEM the device is carried above (ground aiding): GeoTIFF, SRTM .hgt or ESRI ASCII grid, geographic WGS84.")
     var dem: String?
 
@@ -156,6 +159,17 @@ struct AlignCommand: ParsableCommand {
             if let gnssLongCorrelationTime { config.gnssLongCorrelationTime = gnssLongCorrelationTime }
             if let gnssCorrelatedFraction { config.gnssCorrelatedFraction = gnssCorrelatedFraction }
             try located("--gnss-correlation-time/--gnss-long-share/--gnss-long-correlation-time/--gnss-correlated-fraction") { try config.validate() }
+            if let relocalisationGate {
+                if relocalisationGate == "off" {
+                    config.relocalisationGate = nil
+                } else {
+                    guard let g = Double(relocalisationGate) else {
+                        throw InputError(file: "--relocalisation-gate", line: nil, message: "'\(relocalisationGate)' is neither a number nor 'off'")
+                    }
+                    config.relocalisationGate = g
+                    try located("--relocalisation-gate") { try config.validate() }
+                }
+            }
             let samples = try Self.readTracking(tracking)
             let readings = try compass.map(Self.readCompass) ?? []
             let trace: Trace

@@ -82,7 +82,8 @@ extension GeobenchInterfaceTests {
     /// origin): not recognized, and without compass the heading is re-learnt meanwhile
     /// (rows_without_estimate > 0, a note on stderr); with the optional column `event` saying
     /// `relocalized` on the first row after it, the heading carries over (no row missing, nothing
-    /// to recognize). An unknown event is exit 2 with FILE:LINE.
+    /// to recognize). `--relocalisation-gate off` re-learns it on the unshifted file too; a gate
+    /// that is not a positive number, and an unknown event, exit 2 (naming the option; FILE:LINE).
     @Test func alignAcrossAPause() throws {
         let dir = try AlignScratch("geobench-align-pause")
         defer { dir.remove() }
@@ -112,6 +113,18 @@ extension GeobenchInterfaceTests {
         let jp = try json(p.stdout)
         #expect(jp["tracking_interruptions"] as? Int == 1 && jp["relocalisations_recognized"] as? Int == 1)
         #expect(jp["rows_without_estimate"] as? Int == 0)
+        // --relocalisation-gate off: the same file re-learns the heading (rows missing); a gate
+        // that is not a positive number exits 2 naming the option.
+        let o = try geobench(["align", "--tracking", path("plain.csv"), "--fixes", path("raw.csv"), "--output", path("o.csv"),
+                              "--relocalisation-gate", "off", "--json"])
+        #expect(o.status == 0, "\(o.stderr)")
+        let jo = try json(o.stdout)
+        #expect(jo["relocalisations_recognized"] as? Int == 0 && (jo["rows_without_estimate"] as? Int ?? 0) > 0)
+        for bad in ["0", "-1", "nan", "never"] {
+            let r = try geobench(["align", "--tracking", path("plain.csv"), "--fixes", path("raw.csv"), "--output", path("bad.csv"),
+                                  "--relocalisation-gate=\(bad)"])
+            #expect(r.status == 2 && r.stderr.contains("--relocalisation-gate"), "\(bad): \(r.stderr)")
+        }
         let a = try geobench(["align", "--tracking", path("shifted.csv"), "--fixes", path("raw.csv"), "--output", path("a.csv"), "--json"])
         #expect(a.status == 0, "\(a.stderr)")
         let ja = try json(a.stdout)
