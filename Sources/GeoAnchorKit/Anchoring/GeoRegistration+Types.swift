@@ -455,6 +455,17 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// Counted in ``GeoRegistrationSummary/relocalisationsRecognized``. A first sample within
     /// 0.5 m of the session origin is never taken for the old frame (a new frame starts there).
     public var relocalisationGate: Double? = 9.21
+    /// A short gap in the tracking (over 1 s and 4 × the usual sample interval, but within
+    /// ``trackingGapTime``) across which the tracked step stays under a quarter of what the pace
+    /// before it covers, the pace being at least this (m/s), is taken for a session continued from
+    /// its old pose (an app paused and resumed its session; the frame moved and turned with the
+    /// device's unseen motion): the step is not motion, the position widens by the pace × the gap,
+    /// and the heading's σ grows by the device's possible turn (as at a jump:
+    /// ``jumpYawContinuitySigma``, ``jumpYawRateSigma``). Before, such a gap counted as standing
+    /// still and the frame's turn went unseen (|err| ≤ 2σ down to 48 % on a walk after a 4 s gap).
+    /// Counted in ``GeoRegistrationSummary/trackingInterruptions``. `nil`: off. The cost: a walker
+    /// who stops during a real tracking hiccup looks the same.
+    public var frozenGapPace: Double? = 0.5
     /// How clearly (normalized square, 2 degrees of freedom) the fixes during a pause must show
     /// the device moved before a tracked step that matches them may prove the frame unchanged
     /// (``relocalisationGate``). Standing still, every resumption has a step of about zero and
@@ -579,6 +590,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
         // +∞ turns the interruption rule off.
         if trackingGapTime != .infinity { try positiveSeconds.check(trackingGapTime, name: "trackingGapTime") }
         if let g = relocalisationGate { try ValueRange.greaterThan(0).check(g, name: "relocalisationGate") }
+        if let v = frozenGapPace { try ValueRange.atLeast(0, unit: "m/s").check(v, name: "frozenGapPace") }
         if let s = frameHeadingSigma { try ValueRange(lower: .exclusive(0), upper: .inclusive(180), unit: "degrees").check(s, name: "frameHeadingSigma") }
         if let s = unreportedFixSigma { try fixSigma.check(s, name: "unreportedFixSigma") }
         if let t = fixAccuracyNarrowingTolerance { try ValueRange(lower: .exclusive(0), upper: .inclusive(1)).check(t, name: "fixAccuracyNarrowingTolerance") }

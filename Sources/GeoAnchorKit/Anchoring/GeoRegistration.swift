@@ -166,6 +166,9 @@ public struct GeoRegistration: Sendable {
     /// the first step with a duration (the first step cannot be judged: the session may start
     /// in a moving vehicle).
     var stepVelocity: SIMD2<Double>?
+    /// The tracking's usual sample interval (s): a running mean of the steps up to 1 s apart
+    /// (NaN before the first), against which a short gap stands out (``frozenAcrossGap(dt:step:)``).
+    var typicalSampleInterval = Double.nan
     var speed = 0.0
     // Accumulators since the last covariance propagation.
     var propagatedAt = Double.nan
@@ -315,7 +318,7 @@ public struct GeoRegistration: Sendable {
         trackingResumption = nil
         // A jump departs from the tracked motion: the previous step's velocity continued over
         // this step (not an absolute speed limit, which a vehicle ride would trip every frame).
-        var jumped = false
+        var jumped = false, frozen = false
         if interrupted {
             interruption(time: t.time, dt: dt, step: d, du: du, yawStep: yawStep, resumedAt: SIMD2(q.x, q.y),
                          sameFrame: sameFrame, announcedReset: trackingWasReset)
@@ -323,6 +326,27 @@ public struct GeoRegistration: Sendable {
         } else if let v = stepVelocity {
             let departure = d - v * dt
             jumped = (departure * departure).sum().squareRoot() > Swift.max(c.jumpMinimumStep, 0.5 * c.jumpAcceleration * dt * dt)
+            if !jumped, headingKnown, let speed = frozenAcrossGap(dt: dt, step: step) {
+                // A short gap the device walked through but the tracking did not: a session
+                // continued from its old pose (the frame turned with the device's unseen turn).
+                summary.trackingStepsRejected += 1
+                summary.trackingInterruptions += 1
+                events.append(.trackingInterrupted(time: t.time, seconds: dt, headingLost: false))
+                propagate(to: t.time)
+                let unseen = speed * dt
+                addVariance(Self.iE, unseen * unseen); addVariance(Self.iN, unseen * unseen)
+                if let turnSigma = continuityTurnSigma(dt: dt) {
+                    turnFrame(yawStep: yawStep, dt: dt, sigma: turnSigma)
+                } else {
+                    addVariance(Self.iPsi, (3 * Angle.radiansPerDegree) * (3 * Angle.radiansPerDegree))
+                }
+                forgetFrameHistory()
+                d = .zero; du = 0
+                frozen = true
+            }
+        }
+        if dt > 0 && dt <= 1 {
+            typicalSampleInterval = typicalSampleInterval.isNaN ? dt : typicalSampleInterval + 0.05 * (dt - typicalSampleInterval)
         }
         if jumped {
             // A relocalisation: not motion. The position is as uncertain as the jump is large,
@@ -348,7 +372,7 @@ public struct GeoRegistration: Sendable {
             // After a jump the next step is not judged (its velocity is unknown: the device may
             // really have changed pace, and judging every later step by the pre-jump velocity
             // would make each of them a jump).
-            if !jumped && !interrupted { yawRate += a * (yawStep / dt - yawRate); stepVelocity = d / dt } else { stepVelocity = nil }
+            if !jumped && !interrupted && !frozen { yawRate += a * (yawStep / dt - yawRate); stepVelocity = d / dt } else { stepVelocity = nil }
         }
         lastSample = t; lastHorizontal = SIMD2(q.x, q.y); lastUp = q.z
         if propagatedAt.isNaN { propagatedAt = t.time }
@@ -449,6 +473,20 @@ public struct GeoRegistration: Sendable {
         }
         dropHeading()
         events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: true))
+    }
+
+    /// A short gap in the tracking (not an interruption: at most
+    /// ``GeoRegistrationConfiguration/trackingGapTime``) that the device walked through while the
+    /// tracking shows it stood still (``GeoRegistrationConfiguration/frozenGapPace``): longer than
+    /// 1 s and than 4 × the usual sample interval, the device moving at least that pace before
+    /// it, and the step across it under a quarter of what the pace covers. Returns the pace before
+    /// the gap (m/s), nil when the step is not frozen (or the check is off).
+    func frozenAcrossGap(dt: Double, step: Double) -> Double? {
+        guard let minimumPace = configuration.frozenGapPace, dt > 1, !typicalSampleInterval.isNaN,
+              dt > 4 * typicalSampleInterval, let v = stepVelocity else { return nil }
+        let pace = (v * v).sum().squareRoot() * (1 + x[Self.iS])
+        guard pace >= minimumPace, pace > 0, step < 0.25 * pace * dt else { return nil }
+        return pace
     }
 
     /// Whether the first sample after an unannounced interruption is in the old frame
