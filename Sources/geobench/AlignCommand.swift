@@ -158,7 +158,6 @@ struct AlignCommand: ParsableCommand {
             if let gnssLongShare { config.gnssLongShare = gnssLongShare }
             if let gnssLongCorrelationTime { config.gnssLongCorrelationTime = gnssLongCorrelationTime }
             if let gnssCorrelatedFraction { config.gnssCorrelatedFraction = gnssCorrelatedFraction }
-            try located("--gnss-correlation-time/--gnss-long-share/--gnss-long-correlation-time/--gnss-correlated-fraction") { try config.validate() }
             if let relocalisationGate {
                 if relocalisationGate == "off" {
                     config.relocalisationGate = nil
@@ -167,9 +166,9 @@ struct AlignCommand: ParsableCommand {
                         throw InputError(file: "--relocalisation-gate", line: nil, message: "'\(relocalisationGate)' is neither a number nor 'off'")
                     }
                     config.relocalisationGate = g
-                    try located("--relocalisation-gate") { try config.validate() }
                 }
             }
+            try located("--gnss-correlation-time/--gnss-long-share/--gnss-long-correlation-time/--gnss-correlated-fraction/--relocalisation-gate") { try config.validate() }
             let samples = try Self.readTracking(tracking)
             let readings = try compass.map(Self.readCompass) ?? []
             let trace: Trace

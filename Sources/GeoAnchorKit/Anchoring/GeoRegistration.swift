@@ -332,15 +332,8 @@ public struct GeoRegistration: Sendable {
                 summary.trackingStepsRejected += 1
                 summary.trackingInterruptions += 1
                 events.append(.trackingInterrupted(time: t.time, seconds: dt, headingLost: false))
-                propagate(to: t.time)
                 let unseen = speed * dt
-                addVariance(Self.iE, unseen * unseen); addVariance(Self.iN, unseen * unseen)
-                if let turnSigma = continuityTurnSigma(dt: dt) {
-                    turnFrame(yawStep: yawStep, dt: dt, sigma: turnSigma)
-                } else {
-                    addVariance(Self.iPsi, (3 * Angle.radiansPerDegree) * (3 * Angle.radiansPerDegree))
-                }
-                forgetFrameHistory()
+                stepIsNotMotion(time: t.time, dt: dt, yawStep: yawStep, horizontalVariance: unseen * unseen, verticalVariance: 0)
                 d = .zero; du = 0
                 frozen = true
             }
@@ -354,15 +347,7 @@ public struct GeoRegistration: Sendable {
             summary.trackingStepsRejected += 1
             summary.trackingJumps += 1
             events.append(.trackingJump(time: t.time, meters: step, detectedByGNSS: false))
-            propagate(to: t.time)
-            let jump2 = step * step
-            addVariance(Self.iE, jump2); addVariance(Self.iN, jump2); addVariance(Self.iU, du * du)
-            if let turnSigma = continuityTurnSigma(dt: dt), headingKnown, dt > 0 {
-                turnFrame(yawStep: yawStep, dt: dt, sigma: turnSigma)
-            } else {
-                addVariance(Self.iPsi, (3 * Angle.radiansPerDegree) * (3 * Angle.radiansPerDegree))
-            }
-            forgetFrameHistory()
+            stepIsNotMotion(time: t.time, dt: dt, yawStep: yawStep, horizontalVariance: step * step, verticalVariance: du * du)
             d = .zero; du = 0
         }
         if dt > 0 {
@@ -525,6 +510,22 @@ public struct GeoRegistration: Sendable {
         guard let sigma = c.jumpYawContinuitySigma, sigma >= 0, sigma.isFinite,
               c.jumpYawRateSigma >= 0, c.jumpYawRateSigma.isFinite else { return nil }
         return Foundation.hypot(sigma, c.jumpYawRateSigma * dt)
+    }
+
+    /// A tracked step that is not motion (a relocalisation jump, or a short gap across which a
+    /// continued session stood still): the position widens by `horizontalVariance` per axis and
+    /// the height by `verticalVariance` (m²); the frame's turn is the yaw step less the device's
+    /// recent turn, known to the continuity σ (``turnFrame(yawStep:dt:sigma:)``) when the heading is
+    /// known, else the heading widens by 3°; what was measured in the frame before is forgotten.
+    mutating func stepIsNotMotion(time: Double, dt: Double, yawStep: Double, horizontalVariance: Double, verticalVariance: Double) {
+        propagate(to: time)
+        addVariance(Self.iE, horizontalVariance); addVariance(Self.iN, horizontalVariance); addVariance(Self.iU, verticalVariance)
+        if let turnSigma = continuityTurnSigma(dt: dt), headingKnown, dt > 0 {
+            turnFrame(yawStep: yawStep, dt: dt, sigma: turnSigma)
+        } else {
+            addVariance(Self.iPsi, (3 * Angle.radiansPerDegree) * (3 * Angle.radiansPerDegree))
+        }
+        forgetFrameHistory()
     }
 
     /// The session frame turned across a discontinuity, the device did not: its true heading
