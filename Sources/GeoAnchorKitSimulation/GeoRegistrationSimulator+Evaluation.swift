@@ -57,14 +57,18 @@ public struct GeoRegistrationEvaluation: Sendable {
 
     /// The fixes and streams of ``walk(_:seed:phoneGNSS:useCompass:configurations:)``, to change
     /// before evaluating (e.g. ``GeoRegistrationSimulator/Output/interrupted(at:for:resumption:)``).
+    /// `tracking`: the AR tracking's error model (default: a modern phone's;
+    /// ``GeoRegistrationSimulator/TrackingModel/olderPhone`` for ADVIO's iPhone 6s).
     /// - Throws: the ``TraceSimulator`` configuration's error.
-    public static func simulate(_ scenario: TraceSimulator.Configuration, seed: UInt64,
-                                phoneGNSS: Bool) throws -> (raw: [Fix], streams: GeoRegistrationSimulator.Output) {
+    public static func simulate(_ scenario: TraceSimulator.Configuration, seed: UInt64, phoneGNSS: Bool,
+                                tracking: GeoRegistrationSimulator.TrackingModel = .init()) throws -> (raw: [Fix], streams: GeoRegistrationSimulator.Output) {
         var config = scenario
         if phoneGNSS { config.gnss = GeoRegistrationSimulator.phoneGNSS(config.gnss) }
         config.sensors.duration = 0
         let out = try TraceSimulator(config: config, seed: seed).run()
-        return (out.raw, GeoRegistrationSimulator(seed: seed &+ 1000).run(truth: out.truth))
+        var simulator = GeoRegistrationSimulator(seed: seed &+ 1000)
+        simulator.tracking = tracking
+        return (out.raw, simulator.run(truth: out.truth))
     }
 
     /// Feeds the streams in time order (tracking, then fixes, then compass at equal times) and

@@ -39,6 +39,26 @@ public struct GeoRegistrationSimulator: Sendable {
         /// Range of the jump's yaw change magnitude, degrees.
         public var jumpDegrees = 1.0...3.0
         public init() {}
+
+        /// AR tracking at the magnitudes ADVIO measured on an iPhone 6s (ARKit, 2018;
+        /// `shared/notes/ar-tracking-drift.md`) — three times the defaults, which are a third
+        /// of them as the note advises for modern phones: scale bias ±4–14 %, slow scale
+        /// variation σ 2.5 % (τ 90 s: 4–10 % within a walk), yaw drift ±0.65–1.9 °/min, yaw
+        /// random walk 0.03 °/√s and 0.09 °/√m, position random walk 0.06 m/√m, and one
+        /// relocalisation jump of 1–3.6 m (ADVIO: 1–2 m, one 3.6 m). Pairs with
+        /// `GeoRegistrationConfiguration.olderARTracking`.
+        public static var olderPhone: TrackingModel {
+            var m = TrackingModel()
+            m.scaleBias = 0.04...0.14
+            m.scaleVariation = 0.025
+            m.scaleVariationTime = 90
+            m.yawDriftRate = 0.65...1.9
+            m.yawNoisePerRootSecond = 0.03
+            m.yawNoisePerRootMeter = 0.09
+            m.positionNoisePerRootMeter = 0.06
+            m.jumpMeters = 1...3.6
+            return m
+        }
     }
 
     /// Compass error parameters (degrees, seconds).

@@ -141,9 +141,17 @@ struct AlignCommand: ParsableCommand {
     @Option(help: "SVG plot of heading and anchor errors against --truth, fused vs compass alone.")
     var plot: String?
 
+    @Option(help: "AR tracking noise the estimator assumes: modern (default; yaw drift ≈ 0.2–0.6°/min, scale 1–2 %) or older (GeoRegistrationConfiguration.olderARTracking: ADVIO's iPhone 6s, 3 × the yaw noise, scale varying 2.5 % per 100 m); the --gnss-* options apply on top.")
+    var trackingNoise = "modern"
+
     func run() throws {
         try withInputErrors {
-            var config = GeoRegistrationConfiguration()
+            var config: GeoRegistrationConfiguration
+            switch trackingNoise {
+            case "modern": config = GeoRegistrationConfiguration()
+            case "older": config = .olderARTracking
+            default: throw InputError(file: "--tracking-noise", line: nil, message: "unknown tracking noise '\(trackingNoise)' (known: modern, older)")
+            }
             let convention: ARFrameConvention
             switch frame {
             case "arkit-gravity": convention = .arkitGravity(sessionHeading: 0)

@@ -75,6 +75,9 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Mark the first tracking row after the pause in a column event (reset or relocalized).")
     var announceResumption = false
 
+    @Option(help: "Error model of the --tracking stream: modern (default; scale 1–2 %, yaw drift 0.2–0.6°/min) or older (ADVIO's iPhone 6s: scale 4–14 %, yaw drift 0.65–1.9°/min; align --tracking-noise older).")
+    var trackingModel = "modern"
+
     @Option(help: "GNSS error model of the raw fixes: shipped (default), phone or persistent.")
     var gnss = "shipped"
 
@@ -99,6 +102,12 @@ struct SimulateCommand: ParsableCommand {
             default: throw InputError(file: "--gnss", line: nil, message: "unknown GNSS model '\(gnss)' (known: shipped, phone, persistent)")
             }
             // Checked before anything is written.
+            let trackingErrors: GeoRegistrationSimulator.TrackingModel
+            switch trackingModel {
+            case "modern": trackingErrors = .init()
+            case "older": trackingErrors = .olderPhone
+            default: throw InputError(file: "--tracking-model", line: nil, message: "unknown tracking model '\(trackingModel)' (known: modern, older)")
+            }
             let interruption = try pauseOptions()
             if interruption != nil && tracking == nil && compass == nil {
                 throw InputError(file: "--pause-at", line: nil, message: "a pause needs --tracking (it interrupts the AR tracking stream)")
@@ -115,7 +124,9 @@ struct SimulateCommand: ParsableCommand {
                 try o.commit()
             }
             if tracking != nil || compass != nil {
-                var streams = GeoRegistrationSimulator(seed: seed).run(truth: out.truth)
+                var simulator = GeoRegistrationSimulator(seed: seed)
+                simulator.tracking = trackingErrors
+                var streams = simulator.run(truth: out.truth)
                 var event: (time: Double, name: String)?
                 if let (at, length, kind) = interruption, let t0 = streams.tracking.first?.time {
                     guard let paused = streams.interrupted(at: t0 + at, for: length, resumption: kind), let i = paused.interruption else {

@@ -218,6 +218,44 @@ extension GeobenchInterfaceTests {
         #expect(!FileManager.default.fileExists(atPath: path("r2.csv")))
     }
 
+    /// `simulate --tracking-model older` and `align --tracking-noise older` (ADVIO's iPhone 6s
+    /// tracking; `GeoRegistrationTests.olderTrackingIsStatedHonestly` measures the honesty). The
+    /// older tracking file differs from the modern one (same walk: the raw fixes identical); on it
+    /// `--tracking-noise older` states a wider heading σ than the default (median of the column
+    /// heading_sigma larger: it trusts the tracking less); unknown values exit 2 naming the option,
+    /// simulate's before any file is written.
+    @Test func olderTrackingOptions() throws {
+        let dir = try AlignScratch("geobench-older-tracking")
+        defer { dir.remove() }
+        let path = dir.path
+        for model in ["modern", "older"] {
+            let sim = try geobench(["simulate", "--scenario", "city-walk", "--seed", "2", "--sensor-duration", "0", "--tracking-model", model,
+                                    "--raw", path("raw-\(model).csv"), "--truth", path("truth.csv"), "--tracking", path("trk-\(model).csv"),
+                                    "--compass", path("c.csv")])
+            #expect(sim.status == 0, "\(sim.stderr)")
+        }
+        #expect(try String(contentsOfFile: path("raw-modern.csv"), encoding: .utf8) == String(contentsOfFile: path("raw-older.csv"), encoding: .utf8))
+        #expect(try String(contentsOfFile: path("trk-modern.csv"), encoding: .utf8) != String(contentsOfFile: path("trk-older.csv"), encoding: .utf8))
+        var medians: [String: Double] = [:]
+        for noise in ["modern", "older"] {
+            let a = try geobench(["align", "--tracking", path("trk-older.csv"), "--fixes", path("raw-older.csv"), "--compass", path("c.csv"),
+                                  "--tracking-noise", noise, "--output", path("a-\(noise).csv")])
+            #expect(a.status == 0, "\(a.stderr)")
+            let rows = try String(contentsOfFile: path("a-\(noise).csv"), encoding: .utf8).split(separator: "\n").dropFirst()
+            let sigmas = rows.compactMap { Double($0.split(separator: ",")[5]) }.sorted()
+            medians[noise] = sigmas.isEmpty ? .nan : sigmas[sigmas.count / 2]
+        }
+        let (older, modern) = (try #require(medians["older"]), try #require(medians["modern"]))
+        #expect(older > modern, "median heading_sigma: older \(older)°, modern \(modern)°")
+        let badAlign = try geobench(["align", "--tracking", path("trk-older.csv"), "--fixes", path("raw-older.csv"), "--tracking-noise", "ancient",
+                                     "--output", path("bad.csv")])
+        #expect(badAlign.status == 2 && badAlign.stderr.contains("--tracking-noise") && badAlign.stderr.contains("ancient"), "\(badAlign.stderr)")
+        let badSim = try geobench(["simulate", "--scenario", "city-walk", "--tracking-model", "ancient", "--raw", path("r2.csv"),
+                                   "--truth", path("t2.csv"), "--tracking", path("k2.csv")])
+        #expect(badSim.status == 2 && badSim.stderr.contains("--tracking-model") && badSim.stderr.contains("ancient"), "\(badSim.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("r2.csv")))
+    }
+
     /// `align --dem`: ground aiding with an ESRI ASCII grid. The DEM is the city walk's own
     /// terrain sampled every 0.0002° (ellipsoidal heights, `--dem-datum ellipsoid`), the device
     /// at ground level (`--device-height 0`, as the simulator's truth). Reference: the truth

@@ -1429,6 +1429,21 @@ struct DocumentationExamples {
         #expect(heading.tuned <= heading.plain, "heading p95 mean \(heading.tuned)° against \(heading.plain)°")
     }
 
+    /// The article's older-tracking block, verbatim, on a walk whose AR tracking has ADVIO's iPhone 6s
+    /// magnitudes (`GeoRegistrationSimulator.TrackingModel.olderPhone`; city-walk seed 2, shipped
+    /// GNSS, with compass; reference: simulator truth): |heading error| ≤ 2σ 97.7 % (bound ≥ 90 %; the
+    /// defaults' shortfall is `GeoRegistrationTests.olderTrackingIsStatedHonestly`).
+    @Test func olderTrackingArticleExample() throws {
+        // --- article begins ---
+        // AR tracking that drifts like ADVIO's iPhone 6s (yaw 0.65–1.9 °/min, scale 4–14 % off)
+        let olderDevice = GeoRegistration(convention: .arkitGravity(sessionHeading: 0), configuration: .olderARTracking)
+        // --- article ends ---
+        #expect(olderDevice.configuration == .olderARTracking && olderDevice.configurationError == nil)
+        let (raw, streams) = try GeoRegistrationEvaluation.simulate(.cityWalk, seed: 2, phoneGNSS: false, tracking: .olderPhone)
+        let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: true, configuration: olderDevice.configuration)
+        #expect(e.metrics.within2Sigma >= 0.9, "|err| ≤ 2σ \(e.metrics.within2Sigma)")
+    }
+
     /// The article's street-map block, verbatim, on the fixture town (scripts/dev/osm_fixtures.py):
     /// its 16 walkable ways (OSRM's foot profile, OSMPathNetworkTests) become the constraint's
     /// lines — the motorway, the private road and the rest left out. (Its effect on the heading:
