@@ -38,15 +38,18 @@ public struct GeoRegistrationSimulator: Sendable {
         public var jumpMeters: ClosedRange<Double>? = 2...4
         /// Range of the jump's yaw change magnitude, degrees.
         public var jumpDegrees = 1.0...3.0
+        /// Mean seconds between jumps (exponential intervals from the session start: jumps
+        /// throughout the walk); `nil` (the default): the one jump at 40–70 % of the walk.
+        public var jumpInterval: Double? = nil
         public init() {}
 
         /// AR tracking at the magnitudes ADVIO measured on an iPhone 6s (ARKit, 2018;
         /// `shared/notes/ar-tracking-drift.md`) — three times the defaults, which are a third
         /// of them as the note advises for modern phones: scale bias ±4–14 %, slow scale
         /// variation σ 2.5 % (τ 90 s: 4–10 % within a walk), yaw drift ±0.65–1.9 °/min, yaw
-        /// random walk 0.03 °/√s and 0.09 °/√m, position random walk 0.06 m/√m, and one
-        /// relocalisation jump of 1–3.6 m (ADVIO: 1–2 m, one 3.6 m). Pairs with
-        /// `GeoRegistrationConfiguration.olderARTracking`.
+        /// random walk 0.03 °/√s and 0.09 °/√m, position random walk 0.06 m/√m, and
+        /// relocalisation jumps of 1–2.5 m every 100 s on average (ADVIO: 2–4 of 1–2 m per 5
+        /// minutes, one 3.6 m). Pairs with `GeoRegistrationConfiguration.olderARTracking`.
         public static var olderPhone: TrackingModel {
             var m = TrackingModel()
             m.scaleBias = 0.04...0.14
@@ -56,7 +59,8 @@ public struct GeoRegistrationSimulator: Sendable {
             m.yawNoisePerRootSecond = 0.03
             m.yawNoisePerRootMeter = 0.09
             m.positionNoisePerRootMeter = 0.06
-            m.jumpMeters = 1...3.6
+            m.jumpMeters = 1...2.5
+            m.jumpInterval = 100
             return m
         }
     }
@@ -92,8 +96,10 @@ public struct GeoRegistrationSimulator: Sendable {
         /// Per tracking sample: meters walked since the start, and whether the walker stands still.
         public var walked: [Double]
         public var isStill: [Bool]
-        /// When the relocalisation jump happened (UTC s), if any.
+        /// When the (first) relocalisation jump happened (UTC s), if any.
         public var jumpTime: Double?
+        /// When each relocalisation jump happened (UTC s; one unless ``TrackingModel/jumpInterval`` is set).
+        public var jumpTimes: [Double] = []
         /// Per compass reading: its slowly varying error, degrees — the per-session bias plus the
         /// slow Gauss–Markov error (what ``GeoAnchorKit/GeoRegistrationEstimate/compassBias``
         /// estimates; white noise and disturbance episodes excluded).
@@ -149,7 +155,13 @@ public struct GeoRegistrationSimulator: Sendable {
         let m = tracking
         let scaleBias = (rng.bernoulli(0.5) ? 1.0 : -1.0) * rng.uniform(m.scaleBias.lowerBound, m.scaleBias.upperBound)
         let driftRate = (rng.bernoulli(0.5) ? 1.0 : -1.0) * rng.uniform(m.yawDriftRate.lowerBound, m.yawDriftRate.upperBound) / 60
-        let jumpAt = m.jumpMeters.map { _ in t0 + (t1 - t0) * rng.uniform(0.4, 0.7) }
+        var jumpAt = m.jumpMeters.map { _ in t0 + (t1 - t0) * rng.uniform(0.4, 0.7) }
+        // Exponential intervals (drawn only with an interval, so the one-jump streams stay as they were).
+        func nextJump(after t: Double) -> Double? {
+            guard let mean = m.jumpInterval, mean > 0, mean.isFinite, m.jumpMeters != nil else { return nil }
+            return t - mean * Foundation.log(Swift.max(1e-12, 1 - rng.uniform(0, 1)))
+        }
+        if m.jumpInterval != nil { jumpAt = nextJump(after: t0) }
         var psi = first.heading ?? 0          // the session's −z looked where the device did
         var scaleSlow = 0.0
         var session = SIMD3<Double>(0, 0, 0)  // (east-like, north-like, up) in the session's nominal axes
@@ -185,11 +197,13 @@ public struct GeoRegistrationSimulator: Sendable {
                 session.x += se / scale + noise * rng.gaussian()
                 session.y += sn2 / scale + noise * rng.gaussian()
                 session.z += du / scale
-                if let ja = jumpAt, out.jumpTime == nil, t >= ja, let jm = m.jumpMeters {
+                if let ja = jumpAt, t >= ja, let jm = m.jumpMeters {
                     let size = rng.uniform(jm.lowerBound, jm.upperBound), dir = rng.uniform(0, 2 * Double.pi)
                     session.x += size * Foundation.sin(dir); session.y += size * Foundation.cos(dir)
                     psi += (rng.bernoulli(0.5) ? 1.0 : -1.0) * rng.uniform(m.jumpDegrees.lowerBound, m.jumpDegrees.upperBound)
-                    out.jumpTime = t
+                    if out.jumpTime == nil { out.jumpTime = t }
+                    out.jumpTimes.append(t)
+                    jumpAt = nextJump(after: t)
                 }
             }
             prev = pos

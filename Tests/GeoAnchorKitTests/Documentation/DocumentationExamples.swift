@@ -1431,7 +1431,7 @@ struct DocumentationExamples {
 
     /// The article's older-tracking block, verbatim, on a walk whose AR tracking has ADVIO's iPhone 6s
     /// magnitudes (`GeoRegistrationSimulator.TrackingModel.olderPhone`; city-walk seed 2, shipped
-    /// GNSS, with compass; reference: simulator truth): |heading error| ≤ 2σ 97.7 % (bound ≥ 90 %; the
+    /// GNSS, with compass, jumps every 100 s; reference: simulator truth): |heading error| ≤ 2σ 98.8 % (bound ≥ 90 %; the
     /// defaults' shortfall is `GeoRegistrationTests.olderTrackingIsStatedHonestly`).
     @Test func olderTrackingArticleExample() throws {
         // --- article begins ---
