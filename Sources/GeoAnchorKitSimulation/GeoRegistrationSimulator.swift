@@ -52,15 +52,11 @@ public struct GeoRegistrationSimulator: Sendable {
         /// minutes, one 3.6 m). Pairs with `GeoRegistrationConfiguration.olderARTracking`.
         public static var olderPhone: TrackingModel {
             var m = TrackingModel()
-            m.scaleBias = 0.04...0.14
-            m.scaleVariation = 0.025
-            m.scaleVariationTime = 90
-            m.yawDriftRate = 0.65...1.9
-            m.yawNoisePerRootSecond = 0.03
-            m.yawNoisePerRootMeter = 0.09
-            m.positionNoisePerRootMeter = 0.06
-            m.jumpMeters = 1...2.5
-            m.jumpInterval = 100
+            // ADVIO's ranges where it gave them; the random walks three times the modern ones.
+            (m.scaleBias, m.yawDriftRate) = (0.04...0.14, 0.65...1.9)
+            (m.scaleVariation, m.scaleVariationTime) = (5 * m.scaleVariation, 90)
+            for noise in [\TrackingModel.yawNoisePerRootSecond, \.yawNoisePerRootMeter, \.positionNoisePerRootMeter] { m[keyPath: noise] *= 3 }
+            (m.jumpMeters, m.jumpInterval) = (1...2.5, 100)
             return m
         }
     }
