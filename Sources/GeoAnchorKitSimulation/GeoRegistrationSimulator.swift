@@ -39,7 +39,8 @@ public struct GeoRegistrationSimulator: Sendable {
         /// Range of the jump's yaw change magnitude, degrees.
         public var jumpDegrees = 1.0...3.0
         /// Mean seconds between jumps (exponential intervals from the session start: jumps
-        /// throughout the walk); `nil` (the default): the one jump at 40–70 % of the walk.
+        /// throughout the walk); `nil` (the default): the one jump at 40–70 % of the walk. A value
+        /// that is not a positive finite number, or ``jumpMeters`` `nil`: no jumps.
         public var jumpInterval: Double? = nil
         public init() {}
 

@@ -108,6 +108,9 @@ struct SimulateCommand: ParsableCommand {
             case "older": trackingErrors = .olderPhone
             default: throw InputError(file: "--tracking-model", line: nil, message: "unknown tracking model '\(trackingModel)' (known: modern, older)")
             }
+            if trackingModel != "modern" && tracking == nil {
+                throw InputError(file: "--tracking-model", line: nil, message: "'\(trackingModel)' needs --tracking (it is the AR tracking stream's error model)")
+            }
             let interruption = try pauseOptions()
             if interruption != nil && tracking == nil && compass == nil {
                 throw InputError(file: "--pause-at", line: nil, message: "a pause needs --tracking (it interrupts the AR tracking stream)")

@@ -223,7 +223,7 @@ extension GeobenchInterfaceTests {
     /// older tracking file differs from the modern one (same walk: the raw fixes identical); on it
     /// `--tracking-noise older` states a wider heading σ than the default (median of the column
     /// heading_sigma larger: it trusts the tracking less); unknown values exit 2 naming the option,
-    /// simulate's before any file is written.
+    /// simulate's before any file is written, as does `--tracking-model older` without `--tracking`.
     @Test func olderTrackingOptions() throws {
         let dir = try AlignScratch("geobench-older-tracking")
         defer { dir.remove() }
@@ -253,6 +253,8 @@ extension GeobenchInterfaceTests {
         let badSim = try geobench(["simulate", "--scenario", "city-walk", "--tracking-model", "ancient", "--raw", path("r2.csv"),
                                    "--truth", path("t2.csv"), "--tracking", path("k2.csv")])
         #expect(badSim.status == 2 && badSim.stderr.contains("--tracking-model") && badSim.stderr.contains("ancient"), "\(badSim.stderr)")
+        let unused = try geobench(["simulate", "--scenario", "city-walk", "--tracking-model", "older", "--raw", path("r2.csv"), "--truth", path("t2.csv")])
+        #expect(unused.status == 2 && unused.stderr.contains("--tracking-model") && unused.stderr.contains("needs --tracking"), "\(unused.stderr)")
         #expect(!FileManager.default.fileExists(atPath: path("r2.csv")))
     }
 

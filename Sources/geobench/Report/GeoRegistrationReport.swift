@@ -408,9 +408,10 @@ enum GeoRegistrationReport: ReportSection {
 
     /// AR tracking at ADVIO's iPhone 6s magnitudes (`GeoRegistrationSimulator.TrackingModel.olderPhone`,
     /// three times the scenarios' own) with the default configuration, which models a modern
-    /// phone, and with `GeoRegistrationConfiguration.olderARTracking`; and what that configuration
-    /// costs on the scenarios' own tracking. 24 walks (seeds 1–6, both scenarios, shipped and
-    /// phone GNSS), with and without compass.
+    /// phone, and with `GeoRegistrationConfiguration.olderARTracking` — jumping as ADVIO's sessions
+    /// did (every 100 s) and in a steady session (one jump, which leaves the heading σ alone);
+    /// and what that configuration costs on the scenarios' own tracking. 24 walks (seeds 1–6,
+    /// both scenarios, shipped and phone GNSS), with and without compass.
     static func olderTracking() -> [String] {
         var lines = ["  AR tracking as ADVIO measured it on an iPhone 6s (TrackingModel.olderPhone: scale ±4–14 % varying 2.5 %, yaw drift 0.65–1.9°/min,",
                      "  3 × the yaw noise, 1–2.5 m jumps every 100 s), 48 runs (seeds 1–6, both scenarios, shipped and phone GNSS, with and without compass);",
