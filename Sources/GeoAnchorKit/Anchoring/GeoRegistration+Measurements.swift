@@ -235,8 +235,8 @@ extension GeoRegistration {
         // The leg is chosen by the direction of motion: the tracked velocity turned by ψ.
         var velocity = PlanarPoint(x: 0, y: 0)
         if let v = stepVelocity {
-            let psi = x[Self.iPsi], sn = Foundation.sin(psi), cs = Foundation.cos(psi)
-            velocity = PlanarPoint(x: cs * v.x + sn * v.y, y: -sn * v.x + cs * v.y)
+            let turned = Self.turned(v, by: x[Self.iPsi]).step
+            velocity = PlanarPoint(x: turned.x, y: turned.y)
         }
         guard let line = localPath.corridorLine(estimate: PlanarPoint(x: x[Self.iE], y: x[Self.iN]),
                                                 fix: fixAccepted ? PlanarPoint(x: z.x, y: z.y) : nil, fixSigma: sigma,

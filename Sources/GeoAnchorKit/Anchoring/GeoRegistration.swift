@@ -367,10 +367,8 @@ public struct GeoRegistration: Sendable {
         let w = x[Self.iW]
         if headingKnown {
             x[Self.iPsi] += w * dt
-            let psi = x[Self.iPsi], scale = 1 + x[Self.iS]
-            let sn = Foundation.sin(psi), cs = Foundation.cos(psi)
-            let r = SIMD2(cs * d.x + sn * d.y, -sn * d.x + cs * d.y)
-            let rp = SIMD2(-sn * d.x + cs * d.y, -cs * d.x - sn * d.y)
+            let scale = 1 + x[Self.iS]
+            let (r, rp) = Self.turned(d, by: x[Self.iPsi])
             x[Self.iE] += scale * r.x; x[Self.iN] += scale * r.y
             accA += r; accPsi += rp; accOmega += rp * (t.time - propagatedAt)
         }
@@ -486,10 +484,8 @@ public struct GeoRegistration: Sendable {
         let c = configuration
         guard let gate = c.relocalisationGate, (q * q).sum() > 0.25 else { return false }
         let n = dimension
-        let psi = x[Self.iPsi], scale = 1 + x[Self.iS]
-        let sn = Foundation.sin(psi), cs = Foundation.cos(psi)
-        let r = SIMD2(cs * d.x + sn * d.y, -sn * d.x + cs * d.y)
-        let rp = SIMD2(-sn * d.x + cs * d.y, -cs * d.x - sn * d.y)
+        let scale = 1 + x[Self.iS]
+        let (r, rp) = Self.turned(d, by: x[Self.iPsi])
         let moved = SIMD2(x[Self.iE], x[Self.iN]) - sampledPosition
         let nu = moved - scale * r
         let vPsi = p[Self.iPsi * n + Self.iPsi] * scale * scale, vS = p[Self.iS * n + Self.iS]
@@ -510,6 +506,15 @@ public struct GeoRegistration: Sendable {
         guard let sigma = c.jumpYawContinuitySigma, sigma >= 0, sigma.isFinite,
               c.jumpYawRateSigma >= 0, c.jumpYawRateSigma.isFinite else { return nil }
         return Foundation.hypot(sigma, c.jumpYawRateSigma * dt)
+    }
+
+    /// A step `d` in the session's nominal axes turned into east/north by the frame heading `psi`
+    /// (rad, clockwise from north), and the turned step's derivative with respect to `psi`: the
+    /// odometry's mean step and its Jacobian column, shared by everything that turns a tracked step.
+    @inline(__always)
+    static func turned(_ d: SIMD2<Double>, by psi: Double) -> (step: SIMD2<Double>, derivative: SIMD2<Double>) {
+        let sn = Foundation.sin(psi), cs = Foundation.cos(psi)
+        return (SIMD2(cs * d.x + sn * d.y, -sn * d.x + cs * d.y), SIMD2(-sn * d.x + cs * d.y, -cs * d.x - sn * d.y))
     }
 
     /// A tracked step that is not motion (a relocalisation jump, or a short gap across which a
