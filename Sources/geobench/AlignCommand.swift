@@ -29,7 +29,7 @@ struct AlignCommand: ParsableCommand {
         of the session's -z axis (degrees; +y for enu). \
         --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking, \
         compass_used, compass_gated, tracking_jumps, tracking_interruptions, relocalisations_recognized, \
-        rows_without_estimate, large_corrections, heading_reinitializations, \
+        tracking_noise_raised, rows_without_estimate, large_corrections, heading_reinitializations, \
         fixes_without_accuracy, fix_accuracy_scale_max, fix_accuracy_scale_min, compass_bias, compass_bias_sigma} on stdout; \
         compass_bias is the last estimate of the compass's slow error (reading - true heading, \
         degrees) and compass_bias_sigma its 1-sigma (both absent without --compass or before a \
@@ -40,7 +40,11 @@ struct AlignCommand: ParsableCommand {
         innovations below 0.4 in variance narrows them, to 0.5 x at most; <= 0.7 also notes it on stderr); \
         relocalisations_recognized counts the unannounced interruptions after which the session was \
         taken for relocalised in its old frame (the tracked step across the pause, turned by the heading \
-        kept, matched the displacement the fixes showed; the heading then carries over). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
+        kept, matched the displacement the fixes showed; the heading then carries over); \
+        tracking_noise_raised is true when the walk showed the tracking drifting more than \
+        --tracking-noise models (its estimated scale error and yaw drift rate beyond the model's \
+        priors, chi-square 9.21 with 2 degrees of freedom): from then on the estimator assumed older \
+        tracking's noise (a note on stderr names the scale error and drift). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
         5 m per axis (fixes_without_accuracy counts them; a note on stderr). \
         --path FILE.geojson: map aiding with the walking path the device follows (a tour file's \
         LineString/MultiLineString features with "kind": "path", else every line; FILE.gpx: its \
@@ -141,7 +145,7 @@ struct AlignCommand: ParsableCommand {
     @Option(help: "SVG plot of heading and anchor errors against --truth, fused vs compass alone.")
     var plot: String?
 
-    @Option(help: "AR tracking noise the estimator assumes: modern (default; yaw drift ≈ 0.2–0.6°/min, scale 1–2 %) or older (GeoRegistrationConfiguration.olderARTracking: ADVIO's iPhone 6s, 3 × the yaw noise, scale varying 2.5 % per 100 m); the --gnss-* options apply on top.")
+    @Option(help: "AR tracking noise the estimator assumes: modern (default; yaw drift ≈ 0.2–0.6°/min, scale 1–2 %; raised to older's once the walk shows the tracking drifting beyond that: tracking_noise_raised) or older (GeoRegistrationConfiguration.olderARTracking: ADVIO's iPhone 6s, 3 × the yaw noise, scale varying 2.5 % per 100 m); the --gnss-* options apply on top.")
     var trackingNoise = "modern"
 
     func run() throws {
@@ -231,6 +235,7 @@ struct AlignCommand: ParsableCommand {
                                     compass_used: sum.compassUsed, compass_gated: sum.compassGated,
                                     tracking_jumps: sum.trackingJumps, tracking_interruptions: sum.trackingInterruptions,
                                     relocalisations_recognized: sum.relocalisationsRecognized,
+                                    tracking_noise_raised: sum.trackingNoiseRaisedAt != nil,
                                     rows_without_estimate: rowsWithoutEstimate, large_corrections: sum.largeCorrections,
                                     heading_reinitializations: sum.headingReinitializations,
                                     fixes_without_accuracy: sum.fixesWithoutAccuracy,
@@ -252,6 +257,13 @@ struct AlignCommand: ParsableCommand {
                              + "\(sum.trackingJumps) tracking jump(s), \(sum.trackingInterruptions) interruption(s)"
                              + (sum.relocalisationsRecognized > 0 ? " (\(sum.relocalisationsRecognized) recognized as relocalised: heading kept)" : "")
                              + (constraint == nil ? "" : "; path \(sum.pathUpdates) applied, \(sum.pathSkipped) skipped"))
+            }
+            for case let .trackingNoiseRaised(time, scale, drift) in reg.events {
+                let into = samples.first.map { String(format: " %.0f s into the session", time - $0.sample.time) } ?? ""
+                Stderr.print("note: \(tracking): the AR tracking drifts more than --tracking-noise \(trackingNoise) models (scale error "
+                             + String(format: "%+.1f %%, yaw drift %+.2f°/min", 100 * scale, drift) + " estimated\(into)); from then on the "
+                             + "estimator assumed older tracking's noise (its heading and position σ grow faster between fixes). "
+                             + "For such a device, --tracking-noise older from the start")
             }
             if sum.fixesWithoutAccuracy > 0 {
                 Stderr.print("note: \(fixes): \(sum.fixesWithoutAccuracy) fixes without a horizontal accuracy: σ from their HDOP × "
@@ -286,7 +298,9 @@ struct AlignCommand: ParsableCommand {
     /// `--json` output (keys in snake case, as documented in `--help` and the README).
     struct JSONSummary: Encodable {
         var rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking: Int
-        var compass_used, compass_gated, tracking_jumps, tracking_interruptions, relocalisations_recognized, rows_without_estimate: Int
+        var compass_used, compass_gated, tracking_jumps, tracking_interruptions, relocalisations_recognized: Int
+        var tracking_noise_raised: Bool
+        var rows_without_estimate: Int
         var large_corrections, heading_reinitializations: Int
         var fixes_without_accuracy: Int
         var fix_accuracy_scale_max, fix_accuracy_scale_min: Double

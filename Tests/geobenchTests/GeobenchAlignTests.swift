@@ -222,7 +222,10 @@ extension GeobenchInterfaceTests {
     /// tracking; `GeoRegistrationTests.olderTrackingIsStatedHonestly` measures the honesty). The
     /// older tracking file differs from the modern one (same walk: the raw fixes identical); on it
     /// `--tracking-noise older` states a wider heading σ than the default (median of the column
-    /// heading_sigma larger: it trusts the tracking less); unknown values exit 2 naming the option,
+    /// heading_sigma larger: it trusts the tracking less from the first fix). The default's tracking
+    /// quality check trips on the older file (`tracking_noise_raised` true, a note on stderr naming
+    /// the scale error) and not on the modern one (GeoRegistrationTests.trackingQualityCheckTripsOnlyOnOlderTracking
+    /// measures it); unknown values exit 2 naming the option,
     /// simulate's before any file is written, as does `--tracking-model older` without `--tracking`.
     @Test func olderTrackingOptions() throws {
         let dir = try AlignScratch("geobench-older-tracking")
@@ -239,14 +242,22 @@ extension GeobenchInterfaceTests {
         var medians: [String: Double] = [:]
         for noise in ["modern", "older"] {
             let a = try geobench(["align", "--tracking", path("trk-older.csv"), "--fixes", path("raw-older.csv"), "--compass", path("c.csv"),
-                                  "--tracking-noise", noise, "--output", path("a-\(noise).csv")])
+                                  "--tracking-noise", noise, "--output", path("a-\(noise).csv"), "--json"])
             #expect(a.status == 0, "\(a.stderr)")
+            if noise == "modern" {
+                #expect(try json(a.stdout)["tracking_noise_raised"] as? Bool == true, "\(a.stdout)")
+                #expect(a.stderr.contains("the AR tracking drifts more than --tracking-noise modern models (scale error "), "\(a.stderr)")
+            }
             let rows = try String(contentsOfFile: path("a-\(noise).csv"), encoding: .utf8).split(separator: "\n").dropFirst()
             let sigmas = rows.compactMap { Double($0.split(separator: ",")[5]) }.sorted()
             medians[noise] = sigmas.isEmpty ? .nan : sigmas[sigmas.count / 2]
         }
         let (older, modern) = (try #require(medians["older"]), try #require(medians["modern"]))
         #expect(older > modern, "median heading_sigma: older \(older)°, modern \(modern)°")
+        let steady = try geobench(["align", "--tracking", path("trk-modern.csv"), "--fixes", path("raw-modern.csv"), "--compass", path("c.csv"),
+                                   "--output", path("a-steady.csv"), "--json"])
+        #expect(steady.status == 0 && !steady.stderr.contains("drifts more"), "\(steady.stderr)")
+        #expect(try json(steady.stdout)["tracking_noise_raised"] as? Bool == false, "\(steady.stdout)")
         let badAlign = try geobench(["align", "--tracking", path("trk-older.csv"), "--fixes", path("raw-older.csv"), "--tracking-noise", "ancient",
                                      "--output", path("bad.csv")])
         #expect(badAlign.status == 2 && badAlign.stderr.contains("--tracking-noise") && badAlign.stderr.contains("ancient"), "\(badAlign.stderr)")

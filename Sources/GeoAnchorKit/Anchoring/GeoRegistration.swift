@@ -29,7 +29,10 @@ import Foundation
 /// ``GeoRegistrationConfiguration/trackingGapTime`` (an app in the background) may end in a new
 /// or turned frame: its step is not motion and the heading is re-learnt, unless the app says the
 /// session relocalised (``trackingDidRelocalize()``); ``trackingDidReset()`` announces a new
-/// frame however short the pause. The fixes' reported accuracies are
+/// frame however short the pause. A tracking that drifts more than the configuration models
+/// (its estimated scale error and yaw drift rate beyond the priors:
+/// ``GeoRegistrationConfiguration/trackingQualityGate``) has its noise raised to older devices'
+/// (``isTrackingNoiseRaised``). The fixes' reported accuracies are
 /// checked against their innovations, widened when optimistic and narrowed when pessimistic
 /// (``GeoRegistrationConfiguration/fixAccuracyAdaptationTime``); fixes that report none get σ
 /// from their HDOP or ``GeoRegistrationConfiguration/unreportedFixSigma``. Without a
@@ -144,6 +147,13 @@ public struct GeoRegistration: Sendable {
     var reference: LocalTangentFrame?
     var headingKnown = false
     var headingFromTrack = false
+    /// Whether the tracking quality check (``GeoRegistrationConfiguration/trackingQualityGate``)
+    /// found the tracking drifting more than ``configuration`` models: from then on its noise is
+    /// modelled as ``GeoRegistrationConfiguration/olderARTracking``'s wherever that is larger.
+    public internal(set) var isTrackingNoiseRaised = false
+    /// The variances the configured tracking model gives the true scale error and yaw drift rate
+    /// (rad/s) by now: the priors plus the random walks so far (the check's reference).
+    var trackingModelVariance = SIMD2<Double>(0, 0)
     /// The heading was set from a compass reading and nothing else has observed it since (no
     /// course, track, sighting or geo pose): a lasting compass change may then mean that first
     /// reading was the disturbed one (``update(compass:)``).
@@ -570,14 +580,41 @@ public struct GeoRegistration: Sendable {
             x[i] = 0
             for j in 0..<n { p[i * n + j] = 0; p[j * n + i] = 0 }
         }
-        let w = configuration.yawDriftRateSigma * rad / 60
+        let w = noiseModel.yawDriftRateSigma * rad / 60
         p[Self.iW * n + Self.iW] = w * w
+        trackingModelVariance.y = Foundation.pow(configuration.yawDriftRateSigma * rad / 60, 2)
         headingKnown = false
         headingFromTrack = false
         headingFromCompassOnly = false
         compassInnovationMean = 0
         compassDisturbedSince = .nan
         lag = .zero; lagPsi = 0
+    }
+
+    /// The configuration the filter's tracking noise comes from: ``configuration``, with its
+    /// tracking noise raised to ``GeoRegistrationConfiguration/olderARTracking``'s where lower once
+    /// the tracking quality check tripped (``isTrackingNoiseRaised``).
+    var noiseModel: GeoRegistrationConfiguration {
+        isTrackingNoiseRaised ? configuration.raisingTrackingNoise(to: Self.olderTracking) : configuration
+    }
+    static let olderTracking = GeoRegistrationConfiguration.olderARTracking
+
+    /// The tracking quality check (``GeoRegistrationConfiguration/trackingQualityGate``), after a
+    /// fix: once the walked track determines the heading, the estimated scale error and yaw drift
+    /// rate are compared with what the configured model lets them be (its priors and random
+    /// walks so far, less what the estimate still does not know): a normalized square above the
+    /// gate means the tracking is worse than modelled, and its noise is raised.
+    mutating func checkTrackingQuality(time: Double) {
+        guard !isTrackingNoiseRaised, headingFromTrack, let gate = configuration.trackingQualityGate else { return }
+        let n = dimension, v = trackingModelVariance
+        // A state the configuration holds fixed (a zero prior and random walk) adds nothing.
+        let ds = Swift.max(v.x - p[Self.iS * n + Self.iS], 0.25 * v.x)
+        let dw = Swift.max(v.y - p[Self.iW * n + Self.iW], 0.25 * v.y)
+        let d2 = (ds > 0 ? x[Self.iS] * x[Self.iS] / ds : 0) + (dw > 0 ? x[Self.iW] * x[Self.iW] / dw : 0)
+        guard d2 > gate else { return }
+        isTrackingNoiseRaised = true
+        summary.trackingNoiseRaisedAt = time
+        events.append(.trackingNoiseRaised(time: time, scaleError: x[Self.iS], yawDriftRate: x[Self.iW] * Angle.degreesPerRadian * 60))
     }
 
     /// Moves the output toward the estimate at the configured rates.
@@ -597,7 +634,7 @@ public struct GeoRegistration: Sendable {
     mutating func propagate(to time: Double) {
         guard !propagatedAt.isNaN else { propagatedAt = time; return }
         let T = Swift.max(0, time - propagatedAt)
-        let c = configuration, n = dimension
+        let c = noiseModel, n = dimension
         let scale = 1 + x[Self.iS]
         let phiB = Foundation.exp(-T / c.gnssCorrelationTime)
         let phiL = Foundation.exp(-T / c.gnssLongCorrelationTime)
@@ -646,6 +683,8 @@ public struct GeoRegistration: Sendable {
             p[Self.iPsi * n + Self.iPsi] += qPsi
             let wq = c.yawDriftRateNoise * rad / 60 / Foundation.sqrt(60)
             p[Self.iW * n + Self.iW] += wq * wq * T
+            let wm = configuration.yawDriftRateNoise * rad / 60 / Foundation.sqrt(60)
+            trackingModelVariance.y += wm * wm * T
         } else {
             // Before the heading is known the position is not propagated: let it walk — at a
             // walker's 1.6 m/s, or by the tracked distance when that is farther (the direction
@@ -670,6 +709,7 @@ public struct GeoRegistration: Sendable {
             }
         }
         p[Self.iS * n + Self.iS] += c.scaleNoisePerRootMeter * c.scaleNoisePerRootMeter * dist
+        trackingModelVariance.x += configuration.scaleNoisePerRootMeter * configuration.scaleNoisePerRootMeter * dist
         let (short, long) = c.gnssCorrelatedSigmas(lastGnssSigma)
         let qb = short * short * (1 - phiB * phiB), ql = long * long * (1 - phiL * phiL)
         p[Self.iBE * n + Self.iBE] += qb; p[Self.iBN * n + Self.iBN] += qb

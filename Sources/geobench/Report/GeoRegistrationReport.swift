@@ -408,23 +408,32 @@ enum GeoRegistrationReport: ReportSection {
 
     /// AR tracking at ADVIO's iPhone 6s magnitudes (`GeoRegistrationSimulator.TrackingModel.olderPhone`,
     /// three times the scenarios' own) with the default configuration, which models a modern
-    /// phone, and with `GeoRegistrationConfiguration.olderARTracking` — jumping as ADVIO's sessions
-    /// did (every 100 s) and in a steady session (one jump, which leaves the heading σ alone);
-    /// and what that configuration costs on the scenarios' own tracking. 24 walks (seeds 1–6,
-    /// both scenarios, shipped and phone GNSS), with and without compass.
+    /// phone and raises its tracking noise when the walk shows it drifting beyond that
+    /// (`trackingQualityGate`), the same without that check, and with
+    /// `GeoRegistrationConfiguration.olderARTracking` — jumping as ADVIO's sessions did (every
+    /// 100 s) and in a steady session (one jump, which leaves the heading σ alone); and, on the
+    /// scenarios' own tracking, what that configuration costs and how often the check trips
+    /// (without a trip the default runs exactly as without the check, so that row is not run
+    /// twice). 24 walks (seeds 1–6, both scenarios, shipped and phone GNSS), with and without compass.
     static func olderTracking() -> [String] {
         var lines = ["  AR tracking as ADVIO measured it on an iPhone 6s (TrackingModel.olderPhone: scale ±4–14 % varying 2.5 %, yaw drift 0.65–1.9°/min,",
                      "  3 × the yaw noise, 1–2.5 m jumps every 100 s), 48 runs (seeds 1–6, both scenarios, shipped and phone GNSS, with and without compass);",
-                     "  the configuration GeoRegistrationConfiguration.olderARTracking (align --tracking-noise older) against the default (a modern phone's",
-                     "  tracking); also with older tracking whose session jumps only once (a steadier scene). Mean heading p95 after 100 m, position",
-                     "  p95 / raw (mean, worst), |err| ≤ 2σ (least, mean), within the stated 68 % radius (mean, least), tracking jumps detected of those simulated"]
-        let configurations = [("default", GeoRegistrationConfiguration()), ("olderARTracking", GeoRegistrationConfiguration.olderARTracking)]
+                     "  the default configuration (a modern phone's tracking, raised to older tracking's noise once the walk shows the tracking's scale",
+                     "  error and yaw drift beyond its priors: trackingQualityGate, χ² 9.21), the same without that check, and the configuration",
+                     "  GeoRegistrationConfiguration.olderARTracking (align --tracking-noise older); also with older tracking whose session jumps only",
+                     "  once (a steadier scene). Mean heading p95 after 100 m, position p95 / raw (mean, worst), |err| ≤ 2σ (least, mean), within the",
+                     "  stated 68 % radius (mean, least), tracking jumps detected of those simulated, runs where the check raised the noise (median walked)"]
+        var unchecked = GeoRegistrationConfiguration()
+        unchecked.trackingQualityGate = nil
+        let all = [("without check", unchecked), ("default", GeoRegistrationConfiguration()), ("olderARTracking", GeoRegistrationConfiguration.olderARTracking)]
         var smooth = GeoRegistrationSimulator.TrackingModel.olderPhone
         smooth.jumpInterval = nil
-        for (trackingLabel, model) in [("older, jumps every 100 s", GeoRegistrationSimulator.TrackingModel.olderPhone),
-                                       ("older, one jump", smooth), ("scenarios' (modern)", GeoRegistrationSimulator.TrackingModel())] {
+        for (trackingLabel, model, withoutCheck) in [("older, jumps every 100 s", GeoRegistrationSimulator.TrackingModel.olderPhone, true),
+                                                     ("older, one jump", smooth, true), ("scenarios' (modern)", GeoRegistrationSimulator.TrackingModel(), false)] {
+            let configurations = withoutCheck ? all : Array(all.dropFirst())
             var runs = [[(m: Metrics, within68: Double)]](repeating: [], count: configurations.count)
             var jumps = (detected: [Int](repeating: 0, count: configurations.count), simulated: 0)
+            var raised = [[Double]](repeating: [], count: configurations.count)
             for scenario in [TraceSimulator.Configuration.zavistTour, TraceSimulator.Configuration.cityWalk] {
                 for seed in UInt64(1)...6 { for phone in [false, true] {
                     guard let (raw, streams) = try? GeoRegistrationEvaluation.simulate(scenario, seed: seed, phoneGNSS: phone, tracking: model) else { continue }
@@ -434,6 +443,7 @@ enum GeoRegistrationReport: ReportSection {
                             let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass, configuration: c.1)
                             runs[k].append((e.metrics, e.positionWithin68))
                             jumps.detected[k] += e.summary.trackingJumps
+                            if let t = e.summary.trackingNoiseRaisedAt, let i = streams.tracking.firstIndex(where: { $0.time >= t }) { raised[k].append(streams.walked[i]) }
                         }
                     }
                 } }
@@ -441,11 +451,13 @@ enum GeoRegistrationReport: ReportSection {
             for (k, c) in configurations.enumerated() where !runs[k].isEmpty {
                 let r = runs[k], n = Double(r.count)
                 let ratios = r.map { $0.m.positionP95 / $0.m.rawP95 }, coverage = r.map(\.m.within2Sigma), within = r.map(\.within68)
+                let check = c.0 != "default" ? ""
+                    : String(format: "  raised %d of %d", raised[k].count, r.count) + (raised[k].isEmpty ? "" : String(format: " (at %.0f m)", GeoRegistrationEvaluation.quantile(raised[k], 0.5)))
                 lines.append(String(format: "    %@  %@  heading %4.2f°  position %4.2f / %4.2f × raw  |err|≤2σ ≥ %5.1f %% (mean %5.1f %%)  within 68 %% radius %3.0f %% (least %3.0f %%)  jumps %d of %d",
                                     trackingLabel.padding(toLength: 24, withPad: " ", startingAt: 0), c.0.padding(toLength: 15, withPad: " ", startingAt: 0),
                                     r.reduce(0) { $0 + $1.m.headingP95After100 } / n, ratios.reduce(0, +) / n, ratios.max() ?? .nan,
                                     100 * (coverage.min() ?? .nan), 100 * coverage.reduce(0, +) / n, 100 * within.reduce(0, +) / n, 100 * (within.min() ?? .nan),
-                                    jumps.detected[k], jumps.simulated))
+                                    jumps.detected[k], jumps.simulated) + check)
             }
         }
         return lines

@@ -1444,6 +1444,32 @@ struct DocumentationExamples {
         #expect(e.metrics.within2Sigma >= 0.9, "|err| ≤ 2σ \(e.metrics.within2Sigma)")
     }
 
+    /// The article's tracking-check block, verbatim, after a walk with the default configuration on
+    /// AR tracking with ADVIO's iPhone 6s magnitudes in a steady session (city-walk seed 2, shipped
+    /// GNSS, with compass; its true length is 11.4 % shorter than tracked): the check trips once
+    /// (GeoRegistrationTests.trackingQualityCheckTripsOnlyOnOlderTracking) and the block makes one
+    /// notice naming a negative scale error. On the scenario's own (modern) tracking it makes none.
+    @Test func trackingQualityArticleExample() throws {
+        var steady = GeoRegistrationSimulator.TrackingModel.olderPhone
+        steady.jumpInterval = nil
+        for (model, expected) in [(steady, 1), (GeoRegistrationSimulator.TrackingModel(), 0)] {
+            let (raw, streams) = try GeoRegistrationEvaluation.simulate(.cityWalk, seed: 2, phoneGNSS: false, tracking: model)
+            var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+            var fi = 0, ci = 0
+            for t in streams.tracking { try registration.update(tracking: t, fixes: raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci) }
+            var notices: [String] = []
+            // --- article begins ---
+            // Tell the visitor why the placement became less certain (at most once a session)
+            for case let .trackingNoiseRaised(_, scaleError, yawDriftRate) in registration.events {
+                notices.append(String(format: "AR tracking drifts (scale %+.0f %%, yaw %+.1f°/min): models placed less certainly",
+                                      100 * scaleError, yawDriftRate))
+            }
+            // --- article ends ---
+            #expect(notices.count == expected && registration.isTrackingNoiseRaised == (expected == 1), "\(notices)")
+            if expected == 1 { #expect(notices[0].hasPrefix("AR tracking drifts (scale -"), "\(notices)") }
+        }
+    }
+
     /// The article's street-map block, verbatim, on the fixture town (scripts/dev/osm_fixtures.py):
     /// its 16 walkable ways (OSRM's foot profile, OSMPathNetworkTests) become the constraint's
     /// lines — the motorway, the private road and the rest left out. (Its effect on the heading:

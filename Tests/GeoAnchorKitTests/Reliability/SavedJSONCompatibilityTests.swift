@@ -80,6 +80,14 @@ struct SavedJSONCompatibilityTests {
         var expectedInterruptions = interrupted
         expectedInterruptions.trackingInterruptions = 0
         #expect(try Self.decodeWithout("trackingInterruptions", expected: 2, from: interrupted) == expectedInterruptions)
+        // `trackingNoiseRaisedAt` (added with the tracking quality check): absent is nil, and a
+        // time round-trips.
+        var raised = s
+        raised.trackingNoiseRaisedAt = 1_700_000_116.5
+        #expect(try JSONDecoder().decode(GeoRegistrationSummary.self, from: JSONEncoder().encode(raised)) == raised)
+        var json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(raised)) as? [String: Any])
+        #expect(json.removeValue(forKey: "trackingNoiseRaisedAt") as? Double == 1_700_000_116.5)
+        #expect(try JSONDecoder().decode(GeoRegistrationSummary.self, from: JSONSerialization.data(withJSONObject: json)) == s)
         try Self.expectRequired("fixesUsed", in: s)
     }
 }
