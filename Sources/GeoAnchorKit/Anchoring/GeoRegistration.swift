@@ -149,7 +149,8 @@ public struct GeoRegistration: Sendable {
     var headingFromTrack = false
     /// Whether the tracking quality check (``GeoRegistrationConfiguration/trackingQualityGate``)
     /// found the tracking drifting more than ``configuration`` models: from then on its noise is
-    /// modelled as ``GeoRegistrationConfiguration/olderARTracking``'s wherever that is larger.
+    /// modelled as ``GeoRegistrationConfiguration/olderARTracking``'s wherever that is larger — also
+    /// across interruptions, announced resets and clock resets (the device's tracking is the same).
     public internal(set) var isTrackingNoiseRaised = false
     /// The variances the configured tracking model gives the true scale error and yaw drift rate
     /// (rad/s) by now: the priors plus the random walks so far (the check's reference).
@@ -264,6 +265,9 @@ public struct GeoRegistration: Sendable {
         fresh.summary = summary
         fresh.summary.clockResets += 1
         fresh.events = events
+        // The device's tracking is the same one: what the quality check found about it holds
+        // (its event and ``GeoRegistrationSummary/trackingNoiseRaisedAt`` stay true, once a session).
+        fresh.isTrackingNoiseRaised = isTrackingNoiseRaised
         self = fresh
     }
 

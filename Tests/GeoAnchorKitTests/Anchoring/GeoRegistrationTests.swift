@@ -310,6 +310,34 @@ struct GeoRegistrationTests {
         }
     }
 
+    /// What the tracking quality check found holds for the rest of the session: after a clock
+    /// reset (a fix from the future, then later inputs: the estimator restarts) and an announced
+    /// tracking reset the noise stays raised and the event is not made again. Walk: city-walk seed 2,
+    /// shipped GNSS, ADVIO-magnitude tracking in a steady session, with compass (trips 116 s in:
+    /// ``trackingQualityCheckTripsOnlyOnOlderTracking``); the fix from the future comes 300 s in, the reset at 600 s.
+    @Test func trackingQualityFindingOutlastsResets() throws {
+        var steady = GeoRegistrationSimulator.TrackingModel.olderPhone
+        steady.jumpInterval = nil
+        let (raw, streams) = try GeoRegistrationEvaluation.simulate(.cityWalk, seed: 2, phoneGNSS: false, tracking: steady)
+        let t0 = try #require(streams.tracking.first?.time)
+        var reg = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+        var fi = 0, ci = 0, injected = false, reset = false
+        for t in streams.tracking {
+            if !injected && t.time >= t0 + 300 {
+                #expect(reg.isTrackingNoiseRaised)
+                try reg.update(fix: Fix(time: t.time + 1e6, latitude: 49.9566, longitude: 14.3868, horizontalAccuracy: 5))
+                injected = true
+            }
+            if !reset && t.time >= t0 + 600 { reg.trackingDidReset(); reset = true }
+            try reg.update(tracking: t, fixes: raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci)
+        }
+        #expect(reg.summary.clockResets == 1 && reg.summary.trackingInterruptions >= 1)
+        #expect(reg.isTrackingNoiseRaised)
+        let raised = reg.events.filter { if case .trackingNoiseRaised = $0 { return true } else { return false } }
+        #expect(raised.count == 1, "\(raised)")
+        if let at = reg.summary.trackingNoiseRaisedAt { #expect(at < t0 + 300, "raised at \(at - t0) s") } else { Issue.record("no trackingNoiseRaisedAt") }
+    }
+
     /// The tracking quality check (``GeoRegistrationConfiguration/trackingQualityGate``) trips on
     /// older tracking and says so, and leaves modern tracking alone. On older tracking (city-walk
     /// seed 2, shipped GNSS, steady session, with compass) the summary and one event say when, with
