@@ -53,20 +53,26 @@ extension GeoRegistrationEvaluation {
     /// A recorded phone trace and its reference (e.g. ``FilterAccuracyComparison/gsdc2020Files(_:drive:phone:)``)
     /// as evaluation input: the phone's fixes, and streams simulated (seed `seed`) along the
     /// reference cropped to the fixes' span ± 1 s, through
-    /// ``GeoRegistrationSimulator/truth(fromReference:window:movingSpeed:stillSpeed:)``.
+    /// ``GeoRegistrationSimulator/truth(fromReference:window:movingSpeed:stillSpeed:)``; `tracking`
+    /// the AR tracking's error model (default: a modern phone's;
+    /// ``GeoRegistrationSimulator/TrackingModel/olderPhone`` for ADVIO's iPhone 6s).
     /// - Throws: the readers' errors.
-    public static func recorded(trace: URL, reference: URL, seed: UInt64 = 1) throws -> (raw: [Fix], streams: GeoRegistrationSimulator.Output) {
+    public static func recorded(trace: URL, reference: URL, seed: UInt64 = 1,
+                                tracking: GeoRegistrationSimulator.TrackingModel = .init()) throws -> (raw: [Fix], streams: GeoRegistrationSimulator.Output) {
         let pair = try FilterAccuracyComparison.loadFixes(trace: trace, reference: reference)
-        return (pair.fixes, recorded(fixes: pair.fixes, reference: pair.reference, seed: seed))
+        return (pair.fixes, recorded(fixes: pair.fixes, reference: pair.reference, seed: seed, tracking: tracking))
     }
 
-    /// The streams of ``recorded(trace:reference:seed:)`` for fixes and reference epochs already
+    /// The streams of ``recorded(trace:reference:seed:tracking:)`` for fixes and reference epochs already
     /// in memory (e.g. positions solved from raw measurements); `window` as in
     /// ``GeoRegistrationSimulator/truth(fromReference:window:movingSpeed:stillSpeed:)`` (1 s for a
     /// 1 Hz reference). Empty streams without fixes.
-    public static func recorded(fixes: [Fix], reference: [Fix], seed: UInt64 = 1, window: Double = 0.5) -> GeoRegistrationSimulator.Output {
-        guard let t0 = fixes.first?.time, let t1 = fixes.last?.time else { return GeoRegistrationSimulator(seed: seed).run(truth: []) }
+    public static func recorded(fixes: [Fix], reference: [Fix], seed: UInt64 = 1, window: Double = 0.5,
+                                tracking: GeoRegistrationSimulator.TrackingModel = .init()) -> GeoRegistrationSimulator.Output {
+        var simulator = GeoRegistrationSimulator(seed: seed)
+        simulator.tracking = tracking
+        guard let t0 = fixes.first?.time, let t1 = fixes.last?.time else { return simulator.run(truth: []) }
         let truth = GeoRegistrationSimulator.truth(fromReference: reference.filter { $0.time >= t0 - 1 && $0.time <= t1 + 1 }, window: window)
-        return GeoRegistrationSimulator(seed: seed).run(truth: truth)
+        return simulator.run(truth: truth)
     }
 }

@@ -256,7 +256,9 @@ enum GeoRegistrationReport: ReportSection {
                 continue
             }
             context.progress("geo-registration \(drive) \(phone)")
-            let (raw, streams) = try GeoRegistrationEvaluation.recorded(trace: files.trace, reference: files.reference)
+            let pair = try FilterAccuracyComparison.loadFixes(trace: files.trace, reference: files.reference)
+            let raw = pair.fixes
+            let streams = GeoRegistrationEvaluation.recorded(fixes: raw, reference: pair.reference)
             guard !streams.tracking.isEmpty else { continue }
             let km = (streams.walked.last ?? 0) / 1000
             for compass in [true, false] {
@@ -277,9 +279,28 @@ enum GeoRegistrationReport: ReportSection {
                                     after.heading, after.position, 100 * e.metrics.within2Sigma,
                                     e.jumpsDetectedByGNSS, e.summary.headingReinitializations))
             }
+            lines.append(olderTrackingOnDrive(raw: raw, reference: pair.reference))
         }
         lines += try rawGNSSDrive(shared, context)
         return lines
+    }
+
+    /// The tracking quality check on a recorded drive's real GNSS error: AR tracking with ADVIO's
+    /// iPhone 6s magnitudes (`TrackingModel.olderPhone`, a steady session: one jump) simulated along
+    /// the reference, with compass, seed 1, without the check → with it (the default).
+    static func olderTrackingOnDrive(raw: [Fix], reference: [Fix]) -> String {
+        var steady = GeoRegistrationSimulator.TrackingModel.olderPhone
+        steady.jumpInterval = nil
+        let streams = GeoRegistrationEvaluation.recorded(fixes: raw, reference: reference, tracking: steady)
+        var unchecked = GeoRegistrationConfiguration()
+        unchecked.trackingQualityGate = nil
+        let off = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: true, configuration: unchecked)
+        let on = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: true)
+        let (a, b) = (off.metrics, on.metrics)
+        let raised = on.summary.trackingNoiseRaisedAt.flatMap { t in streams.tracking.first.map { String(format: "raised %.0f s in", t - $0.time) } } ?? "not raised"
+        return String(format: "      older tracking (ADVIO's iPhone 6s, steady), compass, without → with the tracking check (%@): |err|≤2σ %.1f → %.1f %%, heading≥100m %.2f → %.2f°, pos/raw %.2f → %.2f",
+                      raised, 100 * a.within2Sigma, 100 * b.within2Sigma, a.headingP95After100, b.headingP95After100,
+                      a.positionP95 / a.rawP95, b.positionP95 / b.rawP95)
     }
 
     /// The library's own positions from a phone's raw measurements (`GNSSProcessor` on the GSDC

@@ -40,7 +40,36 @@ struct GeoRegistrationRecordedGNSSTests {
             #expect(m.within2Sigma >= 0.9, "\(label): |err| ≤ 2σ \(m.within2Sigma)")
             #expect(e.summary.trackingJumps == 1, "\(label): \(e.summary.trackingJumps) jumps, 1 simulated")
             #expect(e.summary.minimumFixAccuracyScale <= 0.7, "\(label): HDOP-based σ narrowed only to × \(e.summary.minimumFixAccuracyScale)")
+            // Modern tracking on a real phone's GNSS error: the tracking quality check holds still.
+            #expect(e.summary.trackingNoiseRaisedAt == nil, "\(label): tracking noise raised")
         }
+    }
+
+    /// The tracking quality check (``GeoRegistrationConfiguration/trackingQualityGate``) on real
+    /// GNSS error: AR tracking with ADVIO's iPhone 6s magnitudes (steady session) simulated along
+    /// each drive's SPAN reference, with compass. Reference: SPAN. Measured (seed 1; 3 seeds and the
+    /// jumping model in the scratch study gave the same picture: raised on 24 of 24 runs, 78–231 s
+    /// after the first fix, |err| ≤ 2σ 69–81 → 95–100 %): MTV-1 Pixel4 74.6 → 99.5 % (raised 117 s
+    /// into the tracking), Pixel4XLModded 69.2 → 98.9 % (102 s), MTV-2 Pixel4 76.5 → 99.4 % (189 s),
+    /// Pixel4XL 80.9 → 99.8 % (153 s).
+    /// Bounds: without the check < 90 % (the control), with it ≥ 90 %, raised within 5 minutes.
+    @Test(.enabled(if: SharedData.shouldRun), arguments: FilterAccuracyComparison.gsdc2020Drives.map { "\($0.drive) \($0.phone)" })
+    func olderTrackingOnADrive(_ name: String) throws {
+        let parts = name.split(separator: " ").map(String.init)
+        let files = try #require(FilterAccuracyComparison.gsdc2020Files(SharedData.directory, drive: parts[0], phone: parts[1]),
+                                 "shared reference data missing for \(name)")
+        var steady = GeoRegistrationSimulator.TrackingModel.olderPhone
+        steady.jumpInterval = nil
+        let (raw, streams) = try GeoRegistrationEvaluation.recorded(trace: files.trace, reference: files.reference, tracking: steady)
+        var unchecked = GeoRegistrationConfiguration()
+        unchecked.trackingQualityGate = nil
+        let off = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: true, configuration: unchecked)
+        let on = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: true)
+        #expect(off.metrics.within2Sigma < 0.9, "\(name), the control: |err| ≤ 2σ \(off.metrics.within2Sigma)")
+        #expect(on.metrics.within2Sigma >= 0.9, "\(name): |err| ≤ 2σ \(on.metrics.within2Sigma)")
+        let t0 = try #require(streams.tracking.first?.time)
+        let raised = try #require(on.summary.trackingNoiseRaisedAt, "\(name): not raised")
+        #expect(raised - t0 <= 300, "\(name): raised \(raised - t0) s in")
     }
 
     /// The library's own epoch-by-epoch WLS positions (``GNSSProcessor`` on the GSDC 2021 Pixel 5
