@@ -416,11 +416,10 @@ extension GeoRegistration {
         resetMapSlots()
         x[Self.iU] = 0
         p[Self.iE * n + Self.iE] = 1e4; p[Self.iN * n + Self.iN] = 1e4; p[Self.iU * n + Self.iU] = 1e4
-        let model = noiseModel
-        p[Self.iS * n + Self.iS] = model.scaleSigma * model.scaleSigma
-        let w = model.yawDriftRateSigma * rad / 60
-        p[Self.iW * n + Self.iW] = w * w
-        trackingModelVariance = SIMD2(c.scaleSigma * c.scaleSigma, Foundation.pow(c.yawDriftRateSigma * rad / 60, 2))
+        let scaleSigma = noiseModel.scaleSigma
+        p[Self.iS * n + Self.iS] = scaleSigma * scaleSigma
+        trackingModelVariance.x = c.scaleSigma * c.scaleSigma
+        resetDriftRatePrior()
         let (short, long) = c.gnssCorrelatedSigmas(sigma)
         p[Self.iBE * n + Self.iBE] = short * short; p[Self.iBN * n + Self.iBN] = short * short
         p[Self.iBU * n + Self.iBU] = c.gnssVerticalCorrelatedVariance(sigma)

@@ -579,20 +579,27 @@ public struct GeoRegistration: Sendable {
     /// both restart as before the first heading, so the compass or the walked track
     /// initializes them again. The device position, GNSS, compass-bias and scale states stay.
     mutating func dropHeading() {
-        let n = dimension, rad = Angle.radiansPerDegree
+        let n = dimension
         for i in [Self.iPsi, Self.iW] {
             x[i] = 0
             for j in 0..<n { p[i * n + j] = 0; p[j * n + i] = 0 }
         }
-        let w = noiseModel.yawDriftRateSigma * rad / 60
-        p[Self.iW * n + Self.iW] = w * w
-        trackingModelVariance.y = Foundation.pow(configuration.yawDriftRateSigma * rad / 60, 2)
+        resetDriftRatePrior()
         headingKnown = false
         headingFromTrack = false
         headingFromCompassOnly = false
         compassInnovationMean = 0
         compassDisturbedSince = .nan
         lag = .zero; lagPsi = 0
+    }
+
+    /// Sets the yaw drift rate's prior variance (its row and column otherwise zero): the noise
+    /// model's, and the configured model's as the tracking quality check's reference.
+    mutating func resetDriftRatePrior() {
+        let rad = Angle.radiansPerDegree
+        let w = noiseModel.yawDriftRateSigma * rad / 60, m = configuration.yawDriftRateSigma * rad / 60
+        p[Self.iW * dimension + Self.iW] = w * w
+        trackingModelVariance.y = m * m
     }
 
     /// The configuration the filter's tracking noise comes from: ``configuration``, with its

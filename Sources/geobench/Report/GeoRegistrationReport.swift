@@ -285,16 +285,28 @@ enum GeoRegistrationReport: ReportSection {
         return lines
     }
 
+    /// ADVIO's iPhone 6s tracking (`TrackingModel.olderPhone`) in a steady session: its one jump
+    /// at 40–70 % of the walk instead of one every 100 s.
+    static var steadyOlderPhone: GeoRegistrationSimulator.TrackingModel {
+        var m = GeoRegistrationSimulator.TrackingModel.olderPhone
+        m.jumpInterval = nil
+        return m
+    }
+
+    /// The default configuration without the tracking quality check (`trackingQualityGate` nil):
+    /// the control the check is measured against.
+    static var withoutTrackingCheck: GeoRegistrationConfiguration {
+        var c = GeoRegistrationConfiguration()
+        c.trackingQualityGate = nil
+        return c
+    }
+
     /// The tracking quality check on a recorded drive's real GNSS error: AR tracking with ADVIO's
     /// iPhone 6s magnitudes (`TrackingModel.olderPhone`, a steady session: one jump) simulated along
     /// the reference, with compass, seed 1, without the check → with it (the default).
     static func olderTrackingOnDrive(raw: [Fix], reference: [Fix]) -> String {
-        var steady = GeoRegistrationSimulator.TrackingModel.olderPhone
-        steady.jumpInterval = nil
-        let streams = GeoRegistrationEvaluation.recorded(fixes: raw, reference: reference, tracking: steady)
-        var unchecked = GeoRegistrationConfiguration()
-        unchecked.trackingQualityGate = nil
-        let off = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: true, configuration: unchecked)
+        let streams = GeoRegistrationEvaluation.recorded(fixes: raw, reference: reference, tracking: steadyOlderPhone)
+        let off = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: true, configuration: withoutTrackingCheck)
         let on = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: true)
         let (a, b) = (off.metrics, on.metrics)
         let raised = on.summary.trackingNoiseRaisedAt.flatMap { t in streams.tracking.first.map { String(format: "raised %.0f s in", t - $0.time) } } ?? "not raised"
@@ -444,13 +456,9 @@ enum GeoRegistrationReport: ReportSection {
                      "  GeoRegistrationConfiguration.olderARTracking (align --tracking-noise older); also with older tracking whose session jumps only",
                      "  once (a steadier scene). Mean heading p95 after 100 m, position p95 / raw (mean, worst), |err| ≤ 2σ (least, mean), within the",
                      "  stated 68 % radius (mean, least), tracking jumps detected of those simulated, runs where the check raised the noise (median walked)"]
-        var unchecked = GeoRegistrationConfiguration()
-        unchecked.trackingQualityGate = nil
-        let all = [("without check", unchecked), ("default", GeoRegistrationConfiguration()), ("olderARTracking", GeoRegistrationConfiguration.olderARTracking)]
-        var smooth = GeoRegistrationSimulator.TrackingModel.olderPhone
-        smooth.jumpInterval = nil
+        let all = [("without check", withoutTrackingCheck), ("default", GeoRegistrationConfiguration()), ("olderARTracking", GeoRegistrationConfiguration.olderARTracking)]
         for (trackingLabel, model, withoutCheck) in [("older, jumps every 100 s", GeoRegistrationSimulator.TrackingModel.olderPhone, true),
-                                                     ("older, one jump", smooth, true), ("scenarios' (modern)", GeoRegistrationSimulator.TrackingModel(), false)] {
+                                                     ("older, one jump", steadyOlderPhone, true), ("scenarios' (modern)", GeoRegistrationSimulator.TrackingModel(), false)] {
             let configurations = withoutCheck ? all : Array(all.dropFirst())
             var runs = [[(m: Metrics, within68: Double)]](repeating: [], count: configurations.count)
             var jumps = (detected: [Int](repeating: 0, count: configurations.count), simulated: 0)
