@@ -41,6 +41,8 @@ public struct GeoRegistrationEvaluation: Sendable {
     /// Horizontal errors of the raw fixes against the truth, meters (fixes within 1 s of a
     /// tracking sample: the truth is sampled with the tracking, so none during a pause).
     public var rawFixErrors: [Double] = []
+    /// The times of ``rawFixErrors`` (UTC s).
+    public var rawFixTimes: [Double] = []
     public var summary = GeoRegistrationSummary()
     public var events: [GeoRegistrationEvent] = []
 
@@ -104,6 +106,7 @@ public struct GeoRegistrationEvaluation: Sendable {
             let z = frame.enu(latitude: f.latitude, longitude: f.longitude, ellipsoidalHeight: 0)
             let d = SIMD2(z.east - truthENU[ti].east, z.north - truthENU[ti].north)
             ev.rawFixErrors.append((d * d).sum().squareRoot())
+            ev.rawFixTimes.append(f.time)
         }
         var fi = 0, ci = 0
         let compass = useCompass ? s.compass : []
@@ -263,6 +266,11 @@ public struct GeoRegistrationEvaluation: Sendable {
     public func p95(from: Double, to: Double) -> (heading: Double, position: Double) {
         let window = samples.filter { $0.time >= from && $0.time < to }
         return (Self.quantile(window.map { Swift.abs($0.headingError) }, 0.95), Self.quantile(window.map(\.positionError), 0.95))
+    }
+
+    /// p95 of the raw fixes' horizontal error (m) over the fixes with `from ≤ time < to`, `nan` when there are none.
+    public func rawP95(from: Double, to: Double) -> Double {
+        Self.quantile(rawFixTimes.indices.filter { rawFixTimes[$0] >= from && rawFixTimes[$0] < to }.map { rawFixErrors[$0] }, 0.95)
     }
 
     /// The share of times the position error was within the stated 68 % horizontal radius: about

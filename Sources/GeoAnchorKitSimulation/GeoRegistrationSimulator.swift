@@ -103,6 +103,8 @@ public struct GeoRegistrationSimulator: Sendable {
         public var compassSlowErrors: [Double] = []
         /// The tracking interruption, if any (``interrupted(at:for:resumption:)``).
         public var interruption: Interruption?
+        /// The tracking divergence, if any (``diverged(at:for:acceleration:direction:spin:resumption:)``).
+        public var divergence: Divergence?
     }
 
     /// The AR tracking and compass error models, and the seed of their random numbers.

@@ -29,7 +29,7 @@ struct AlignCommand: ParsableCommand {
         of the session's -z axis (degrees; +y for enu). \
         --json prints {rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking, \
         compass_used, compass_gated, tracking_jumps, tracking_interruptions, relocalisations_recognized, \
-        tracking_noise_raised, rows_without_estimate, large_corrections, heading_reinitializations, \
+        tracking_noise_raised, tracking_divergences, rows_without_estimate, large_corrections, heading_reinitializations, \
         fixes_without_accuracy, fix_accuracy_scale_max, fix_accuracy_scale_min, compass_bias, compass_bias_sigma} on stdout; \
         compass_bias is the last estimate of the compass's slow error (reading - true heading, \
         degrees) and compass_bias_sigma its 1-sigma (both absent without --compass or before a \
@@ -44,7 +44,11 @@ struct AlignCommand: ParsableCommand {
         tracking_noise_raised is true when the walk showed the tracking drifting more than \
         --tracking-noise models (its estimated scale error and yaw drift rate beyond the model's \
         priors, chi-square 9.21 with 2 degrees of freedom): from then on the estimator assumed older \
-        tracking's noise (a note on stderr names the scale error and drift). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
+        tracking's noise (a note on stderr names the scale error and drift); \
+        tracking_divergences counts the times the tracking ran away (its speed and the fixes' own \
+        speed differing by over 2 m/s and half the fix's speed at 3 fixes in a row; a note on stderr \
+        each time): its motion since the last agreeing fix was taken back and it was not used until \
+        its speed agreed with the fixes' again (rows meanwhile keep the last good sample's time). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
         5 m per axis (fixes_without_accuracy counts them; a note on stderr). \
         --path FILE.geojson: map aiding with the walking path the device follows (a tour file's \
         LineString/MultiLineString features with "kind": "path", else every line; FILE.gpx: its \
@@ -236,6 +240,7 @@ struct AlignCommand: ParsableCommand {
                                     tracking_jumps: sum.trackingJumps, tracking_interruptions: sum.trackingInterruptions,
                                     relocalisations_recognized: sum.relocalisationsRecognized,
                                     tracking_noise_raised: sum.trackingNoiseRaisedAt != nil,
+                                    tracking_divergences: sum.trackingDivergences,
                                     rows_without_estimate: rowsWithoutEstimate, large_corrections: sum.largeCorrections,
                                     heading_reinitializations: sum.headingReinitializations,
                                     fixes_without_accuracy: sum.fixesWithoutAccuracy,
@@ -264,6 +269,12 @@ struct AlignCommand: ParsableCommand {
                              + String(format: "%+.1f %%, yaw drift %+.2f°/min", 100 * scale, drift) + " estimated\(into)); from then on the "
                              + "estimator assumed older tracking's noise (its heading and position σ grow faster between fixes). "
                              + "For such a device, --tracking-noise older from the start")
+            }
+            for case let .trackingDiverged(time, trackedSpeed, fixSpeed) in reg.events {
+                let into = samples.first.map { String(format: " %.0f s into the session", time - $0.sample.time) } ?? ""
+                Stderr.print("note: \(tracking): the AR tracking diverged\(into) (tracked speed "
+                             + String(format: "%.1f m/s, the fixes' %.1f m/s", trackedSpeed, fixSpeed) + " at 3 fixes in a row): its motion "
+                             + "since the last agreeing fix was taken back and it was not used until its speed agreed with the fixes' again")
             }
             if sum.fixesWithoutAccuracy > 0 {
                 Stderr.print("note: \(fixes): \(sum.fixesWithoutAccuracy) fixes without a horizontal accuracy: σ from their HDOP × "
@@ -300,6 +311,7 @@ struct AlignCommand: ParsableCommand {
         var rows, fixes_used, fixes_gated, fixes_before_tracking, fixes_after_tracking: Int
         var compass_used, compass_gated, tracking_jumps, tracking_interruptions, relocalisations_recognized: Int
         var tracking_noise_raised: Bool
+        var tracking_divergences: Int
         var rows_without_estimate: Int
         var large_corrections, heading_reinitializations: Int
         var fixes_without_accuracy: Int

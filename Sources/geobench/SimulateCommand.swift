@@ -26,7 +26,10 @@ struct SimulateCommand: ParsableCommand {
         new-frame (default; origin and yaw 0 where the device is then, as ARKit resetTracking), \
         continued (the old frame continued from the pose it had) or same-frame (relocalised); \
         --announce-resumption adds the column event (reset or relocalized on the first row after \
-        the pause), which `align` reads. --gnss picks the raw fixes' error model: shipped (default; \
+        the pause), which `align` reads. --diverge-at S makes that tracking run away S seconds after \
+        the start (visual-inertial odometry diverging: 1 m/s² for 15 s, 112 m by its end, yaw turning \
+        2°/s, rows at the usual rate; then relocalised in its old frame), which `align` detects \
+        (tracking_divergences). --gnss picks the raw fixes' error model: shipped (default; \
         the scenario's own, slow error 1.6 m per axis, τ 90 s, as traces/), phone (ADVIO-like: 2.5 m, \
         τ 15 s, 1.1 m white) or persistent (the phone's error budget with 65 % of its variance lasting \
         minutes, τ 600 s, as the GSDC drives' errors against their SPAN references do).
@@ -75,6 +78,9 @@ struct SimulateCommand: ParsableCommand {
     @Flag(help: "Mark the first tracking row after the pause in a column event (reset or relocalized).")
     var announceResumption = false
 
+    @Option(help: "Make the --tracking stream diverge this many seconds after the start (1 m/s² for 15 s, yaw 2°/s, then relocalised).")
+    var divergeAt: Double?
+
     @Option(help: "Error model of the --tracking stream: modern (default; scale 1–2 %, yaw drift 0.2–0.6°/min) or older (ADVIO's iPhone 6s: scale 4–14 %, yaw drift 0.65–1.9°/min; align --tracking-noise older).")
     var trackingModel = "modern"
 
@@ -115,6 +121,12 @@ struct SimulateCommand: ParsableCommand {
             if interruption != nil && tracking == nil && compass == nil {
                 throw InputError(file: "--pause-at", line: nil, message: "a pause needs --tracking (it interrupts the AR tracking stream)")
             }
+            if let d = divergeAt {
+                guard tracking != nil else {
+                    throw InputError(file: "--diverge-at", line: nil, message: "a divergence needs --tracking (it is the AR tracking stream's)")
+                }
+                guard d.isFinite, d >= 0 else { throw InputError(file: "--diverge-at", line: nil, message: "'\(d)' is not a time in seconds ≥ 0") }
+            }
             let out = try TraceSimulator(config: config, seed: seed).run()
             try write(out.raw, to: raw, option: "--raw")
             try write(out.truth, to: truth, option: "--truth")
@@ -137,6 +149,12 @@ struct SimulateCommand: ParsableCommand {
                     }
                     streams = paused
                     if announceResumption { event = (i.end, kind == .sameFrame ? "relocalized" : "reset") }
+                }
+                if let d = divergeAt, let t0 = streams.tracking.first?.time {
+                    guard let diverged = streams.diverged(at: t0 + d, for: 15, acceleration: 1, direction: 60, spin: 2, resumption: .sameFrame) else {
+                        throw InputError(file: "--diverge-at", line: nil, message: "no tracking 15 s after \(d) s (the walk is shorter)")
+                    }
+                    streams = diverged
                 }
                 if let tracking { try AlignCommand.write(tracking: streams.tracking, event: event, to: tracking) }
                 if let compass { try AlignCommand.write(compass: streams.compass, to: compass) }

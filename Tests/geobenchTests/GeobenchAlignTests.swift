@@ -269,6 +269,57 @@ extension GeobenchInterfaceTests {
         #expect(!FileManager.default.fileExists(atPath: path("r2.csv")))
     }
 
+    /// `simulate --diverge-at` and `align`'s divergence check: the same walk's tracking with and
+    /// without a runaway 300 s in (1 m/s² for 15 s, then relocalised); align --json
+    /// `tracking_divergences` is 1 on it (a note on stderr naming the speeds) and 0 on the
+    /// undisturbed file (GeoRegistrationDivergenceTests measures the position). Reference for the
+    /// position: the truth trace; bound: the output's position p95 between 300 and 375 s is within
+    /// 2 × the raw fixes' over the same seconds. Bad values exit 2 naming the option, before any
+    /// file is written.
+    @Test func divergingTracking() throws {
+        let dir = try AlignScratch("geobench-diverging-tracking")
+        defer { dir.remove() }
+        let path = dir.path
+        for (name, extra) in [("steady", [String]()), ("diverged", ["--diverge-at", "300"])] {
+            let sim = try geobench(["simulate", "--scenario", "city-walk", "--seed", "3", "--sensor-duration", "0", "--gnss", "phone",
+                                    "--raw", path("raw.csv"), "--truth", path("truth.csv"), "--tracking", path("trk-\(name).csv")] + extra)
+            #expect(sim.status == 0, "\(sim.stderr)")
+            let a = try geobench(["align", "--tracking", path("trk-\(name).csv"), "--fixes", path("raw.csv"), "--output", path("a-\(name).csv"), "--json"])
+            #expect(a.status == 0, "\(a.stderr)")
+            #expect(try json(a.stdout)["tracking_divergences"] as? Int == (name == "steady" ? 0 : 1), "\(name): \(a.stdout)")
+            #expect(a.stderr.contains("the AR tracking diverged") == (name == "diverged"), "\(name): \(a.stderr)")
+        }
+        let steady = try String(contentsOfFile: path("trk-steady.csv"), encoding: .utf8).split(separator: "\n")
+        let diverged = try String(contentsOfFile: path("trk-diverged.csv"), encoding: .utf8).split(separator: "\n")
+        #expect(steady.count == diverged.count && steady != diverged)
+        // The output's position against the truth over the divergence and the minute after it.
+        let truth = try TraceReader.load(url: URL(fileURLWithPath: path("truth.csv"))).fixes
+        let raw = try TraceReader.load(url: URL(fileURLWithPath: path("raw.csv"))).fixes
+        let t0 = try #require(Double(String(steady[1].split(separator: ",")[0])))
+        func errors(_ rows: [(time: Double, lat: Double, lon: Double)]) -> [Double] {
+            var k = 0
+            return rows.filter { $0.time >= t0 + 300 && $0.time < t0 + 375 }.compactMap { r in
+                while k + 1 < truth.count && truth[k + 1].time <= r.time { k += 1 }
+                guard Swift.abs(truth[k].time - r.time) <= 1 else { return nil }
+                return Geodesic.wgs84.inverse(latitude1: truth[k].latitude, longitude1: truth[k].longitude, latitude2: r.lat, longitude2: r.lon).distance
+            }
+        }
+        let out = try String(contentsOfFile: path("a-diverged.csv"), encoding: .utf8).split(separator: "\n").dropFirst().compactMap { line -> (Double, Double, Double)? in
+            let f = line.split(separator: ",").map(String.init)
+            guard f.count > 2, let t = Double(f[0]), let la = Double(f[1]), let lo = Double(f[2]) else { return nil }
+            return (t, la, lo)
+        }
+        let fused = errors(out.map { (time: $0.0, lat: $0.1, lon: $0.2) }), fixes = errors(raw.map { (time: $0.time, lat: $0.latitude, lon: $0.longitude) })
+        #expect(fused.count > 500 && fixes.count > 50)
+        let p95 = { (v: [Double]) in v.sorted()[Swift.min(v.count - 1, Int(0.95 * Double(v.count)))] }
+        if !fused.isEmpty && !fixes.isEmpty { #expect(p95(fused) <= 2 * p95(fixes), "position p95 \(p95(fused)) m, fixes \(p95(fixes)) m") }
+        let noTracking = try geobench(["simulate", "--scenario", "city-walk", "--raw", path("r2.csv"), "--truth", path("t2.csv"), "--diverge-at", "300"])
+        #expect(noTracking.status == 2 && noTracking.stderr.contains("--diverge-at"), "\(noTracking.stderr)")
+        let bad = try geobench(["simulate", "--scenario", "city-walk", "--raw", path("r3.csv"), "--truth", path("t3.csv"), "--tracking", path("k3.csv"), "--diverge-at", "nan"])
+        #expect(bad.status == 2 && bad.stderr.contains("--diverge-at"), "\(bad.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: path("r2.csv")) && !FileManager.default.fileExists(atPath: path("r3.csv")))
+    }
+
     /// `align --dem`: ground aiding with an ESRI ASCII grid. The DEM is the city walk's own
     /// terrain sampled every 0.0002° (ellipsoidal heights, `--dem-datum ellipsoid`), the device
     /// at ground level (`--device-height 0`, as the simulator's truth). Reference: the truth

@@ -53,11 +53,17 @@ extension GeoRegistration {
         let white2 = sigma * sigma * Swift.max(0.05, 1 - c.gnssCorrelatedFraction * c.gnssCorrelatedFraction)
         let z = ref.enu(latitude: fix.latitude, longitude: fix.longitude, ellipsoidalHeight: h0 ?? ref.origin.height)
         // A fix observes position + the GNSS error's short and long parts.
-        let nuE = z.east - x[Self.iE] - x[Self.iBE] - x[Self.iLE], nuN = z.north - x[Self.iN] - x[Self.iBN] - x[Self.iLN]
+        var nuE = z.east - x[Self.iE] - x[Self.iBE] - x[Self.iLE], nuN = z.north - x[Self.iN] - x[Self.iBN] - x[Self.iLN]
         let hE = Row(Self.iE, 1, Self.iBE, 1, Self.iLE, 1), hN = Row(Self.iN, 1, Self.iBN, 1, Self.iLN, 1)
-        let s11 = innovationVariance(hE, white2), s22 = innovationVariance(hN, white2)
-        let s12 = covariance(hE, hN)
-        let d2 = Self.normalizedSquare(nuE, nuN, s11, s22, s12)
+        var s11 = innovationVariance(hE, white2), s22 = innovationVariance(hN, white2)
+        var s12 = covariance(hE, hN)
+        var d2 = Self.normalizedSquare(nuE, nuN, s11, s22, s12)
+        if checkTrackingDivergence(fix, innovation: d2) {
+            // The position was moved back and widened: this fix is judged against that.
+            nuE = z.east - x[Self.iE] - x[Self.iBE] - x[Self.iLE]; nuN = z.north - x[Self.iN] - x[Self.iBN] - x[Self.iLN]
+            s11 = innovationVariance(hE, white2); s22 = innovationVariance(hN, white2); s12 = covariance(hE, hN)
+            d2 = Self.normalizedSquare(nuE, nuN, s11, s22, s12)
+        }
         if d2 > c.fixGate, headingKnown, updateCourse(fix, use: false) {
             // The courses re-initialized the heading: the position, walked along the wrong one,
             // is as uncertain as this fix's disagreement.

@@ -215,6 +215,26 @@ public struct GeoRegistration: Sendable {
     /// the heading while it is unknown (``acquireFromCourses(_:)``), and while it is known those
     /// gated against it in a row (``reinitializeFromCourses(offset:time:)``).
     var courseSeeds: [(time: Double, offset: Double)] = []
+    /// Tracking divergence (``GeoRegistrationConfiguration/divergenceSpeed``): fixes in a row
+    /// whose speed disagreed with the tracked one; the latest fix whose speed agreed, its time,
+    /// the tracking sample then (with its nominal horizontal position and height) and the
+    /// tracked motion (east, north, up, m) the position took since.
+    var speedDisagreements = 0
+    var agreedAt = Double.nan
+    var sampleAtAgreement: (sample: ARTrackingSample, horizontal: SIMD2<Double>, up: Double)?
+    var motionSinceAgreement = SIMD3<Double>(0, 0, 0)
+    /// The tracked (scale-corrected) and the fix's speed at the latest fix whose speeds agreed, m/s.
+    var speedsAtAgreement = SIMD2<Double>(0, 0)
+    /// While the tracking is taken as diverged: since when (UTC s), its latest sample (nominal
+    /// horizontal position and time), step velocity and speed (m/s; NaN after a jump in it), and
+    /// fixes in a row whose speed agreed with it. `resumeAfterDivergence`: it agreed; the next
+    /// sample is used again, as after an interruption.
+    var divergedAt: Double?
+    var divergedLast: (time: Double, xy: SIMD2<Double>)?
+    var divergedVelocity: SIMD2<Double>?
+    var divergedSpeed = Double.nan
+    var speedAgreements = 0
+    var resumeAfterDivergence = false
 
     /// - Parameters:
     ///   - convention: the axes of the tracking samples. For ``ARFrameConvention/arkitGravity(sessionHeading:)``
@@ -315,9 +335,13 @@ public struct GeoRegistration: Sendable {
             trackingResumption = nil
             return
         }
-        guard t.time >= last.time else {
-            throw .outOfRange(name: "tracking time (must not go backwards)", value: t.time, allowed: .atLeast(last.time, unit: "s"))
+        let latest = Swift.max(last.time, divergedLast?.time ?? -.infinity)
+        guard t.time >= latest else {
+            throw .outOfRange(name: "tracking time (must not go backwards)", value: t.time, allowed: .atLeast(latest, unit: "s"))
         }
+        // An announced reset or relocalisation ends a divergence: the app knows the session restarted.
+        if divergedAt != nil && trackingResumption != nil { divergedAt = nil; resumeAfterDivergence = true }
+        if divergedAt != nil { followDivergedTracking(time: t.time, at: SIMD2(q.x, q.y)); return }
         let dt = t.time - last.time
         var d = SIMD2(q.x, q.y) - lastHorizontal
         var du = q.z - lastUp
@@ -327,6 +351,8 @@ public struct GeoRegistration: Sendable {
         let yawStep = Angle.difference(from: last.yaw, to: t.yaw) * Angle.radiansPerDegree
         // An interruption (a gap in the samples, or an announced reset): the step is not motion.
         let interrupted = trackingResumption == .newFrame || isTrackingStale(at: t.time)
+        resumeAfterDivergence = false
+        divergedLast = nil
         let sameFrame = trackingResumption == .sameFrame
         let trackingWasReset = trackingResumption == .newFrame
         trackingResumption = nil
@@ -385,8 +411,10 @@ public struct GeoRegistration: Sendable {
             let (r, rp) = Self.turned(d, by: x[Self.iPsi])
             x[Self.iE] += scale * r.x; x[Self.iN] += scale * r.y
             accA += r; accPsi += rp; accOmega += rp * (t.time - propagatedAt)
+            motionSinceAgreement.x += scale * r.x; motionSinceAgreement.y += scale * r.y
         }
         x[Self.iU] += (1 + x[Self.iS]) * du
+        motionSinceAgreement.z += (1 + x[Self.iS]) * du
         accUp += du
         accDistance += step == 0 || d == .zero ? 0 : step
         // Coasting (no fix or compass reading for a while): propagate anyway, so the covariance —
@@ -562,7 +590,119 @@ public struct GeoRegistration: Sendable {
     /// motion are no longer the device's.
     func isTrackingStale(at time: Double) -> Bool {
         guard let s = lastSample else { return true }
+        if let d = divergedAt, time >= d { return true }
+        if resumeAfterDivergence { return true }
         return time - s.time > configuration.trackingGapTime
+    }
+
+    /// Whether the tracked speed `tracked` and a fix's speed `fix` (m/s) agree within
+    /// ``GeoRegistrationConfiguration/divergenceSpeed`` (and half the fix's speed).
+    func speedsAgree(_ tracked: Double, _ fix: Double, limit: Double) -> Bool {
+        Swift.abs(tracked - fix) <= Swift.max(limit, 0.5 * fix)
+    }
+
+    /// The tracking divergence check (``GeoRegistrationConfiguration/divergenceSpeed``), at a fix
+    /// with its position innovation's normalized square `d2`: counts the fixes in a row whose
+    /// speed disagrees with the tracked one and, from ``GeoRegistrationConfiguration/divergenceFixes``
+    /// on, at the first whose position disagrees too (`d2` beyond ``divergencePositionGate``: a
+    /// runaway drags the position along) and where the tracked speed is above the fix's and rose
+    /// since they last agreed, more than the fix's did (a runaway adds speed; a receiver that
+    /// stalls is not a divergence: on a GSDC 2020 drive the chipset's speed fell from 23 to
+    /// 0.5 m/s and its position 75 m behind in 8 s while SPAN went on at 15–19 m/s, slowing,
+    /// then snapped back), takes the tracking as diverged: the position moved back by the
+    /// tracked motion since the last fix whose speed agreed and widened by what the device may
+    /// have walked since, the tracking sample then kept as the last one used. While diverged it counts the fixes in a row that
+    /// agree with the diverged stream's speed, and at as many lets the next sample be used again
+    /// (as after an interruption of the tracking). Returns whether it took the tracking as
+    /// diverged at this fix (the position changed).
+    mutating func checkTrackingDivergence(_ fix: Fix, innovation d2: Double) -> Bool {
+        let c = configuration
+        guard let limit = c.divergenceSpeed, let v = fix.speed, v.isFinite, v >= 0 else { return false }
+        let scale = 1 + x[Self.iS]
+        if divergedAt != nil {
+            let agrees = divergedSpeed.isFinite && speedsAgree(divergedSpeed * scale, v, limit: limit)
+            speedAgreements = agrees ? speedAgreements + 1 : 0
+            if speedAgreements >= c.divergenceFixes {
+                divergedAt = nil; speedAgreements = 0; resumeAfterDivergence = true
+            }
+            return false
+        }
+        guard let last = lastSample, !isTrackingStale(at: fix.time) else { speedDisagreements = 0; return false }
+        if stepVelocity == nil || speedsAgree(speed * scale, v, limit: limit) {
+            speedDisagreements = 0
+            agreedAt = fix.time; sampleAtAgreement = (last, lastHorizontal, lastUp); motionSinceAgreement = .zero
+            speedsAtAgreement = SIMD2(speed * scale, v)
+            return false
+        }
+        speedDisagreements += 1
+        guard speedDisagreements >= c.divergenceFixes, d2 > Self.divergencePositionGate else { return false }
+        // A runaway adds speed: the tracked speed is above the fix's and rose since they last
+        // agreed, more than the fix's did. A receiver that stalls (its speed and position falling
+        // behind) while the tracking goes on or slows as the vehicle does is not a divergence.
+        let tracked = speed * scale
+        guard tracked > v, tracked - speedsAtAgreement.x > Swift.max(0, v - speedsAtAgreement.y) else { return false }
+        summary.trackingDivergences += 1
+        summary.trackingStepsRejected += 1
+        events.append(.trackingDiverged(time: fix.time, trackedSpeed: tracked, fixSpeed: v))
+        divergedLast = (last.time, lastHorizontal)
+        divergedVelocity = stepVelocity
+        divergedSpeed = speed
+        // Back to the latest fix whose speed agreed (without one, the runaway's whole motion
+        // stays in the position, widened as much as it ran; a second per disagreeing fix).
+        let since = agreedAt.isNaN ? fix.time - Double(speedDisagreements) : agreedAt
+        var runaway = 0.0
+        if let a = sampleAtAgreement {
+            x[Self.iE] -= motionSinceAgreement.x; x[Self.iN] -= motionSinceAgreement.y; x[Self.iU] -= motionSinceAgreement.z
+            lastSample = a.sample; lastHorizontal = a.horizontal; lastUp = a.up
+        } else {
+            runaway = (motionSinceAgreement * motionSinceAgreement).sum().squareRoot()
+        }
+        // Where the device was at that sample, as known then: what the relocalisation check
+        // compares the step across the divergence with (``looksRelocalised(step:resumedAt:)``).
+        let n = dimension
+        sampledPosition = SIMD2(x[Self.iE], x[Self.iN])
+        sampledCovariance = SIMD3(p[Self.iE * n + Self.iE], p[Self.iN * n + Self.iN], p[Self.iE * n + Self.iN])
+        // What the device may have walked since (its direction unknown), and before it while
+        // the runaway still stayed within the limit (a second of it).
+        let walked = Swift.max(c.trackingGapSpeed, v) * (fix.time - since) + limit + runaway
+        addVariance(Self.iE, walked * walked); addVariance(Self.iN, walked * walked); addVariance(Self.iU, walked * walked)
+        speed = v
+        stepVelocity = nil
+        divergedAt = fix.time
+        speedDisagreements = 0; speedAgreements = 0
+        agreedAt = .nan; sampleAtAgreement = nil; motionSinceAgreement = .zero
+        consecutiveRejections = 0
+        yawRate = 0
+        forgetFrameHistory()
+        return true
+    }
+
+    /// How far (normalized square of the position innovation, 2 degrees of freedom) a fix must
+    /// stand off for a speed disagreement to be a divergence: χ² 86 %, so a runaway of a few
+    /// meters beyond the fixes' σ qualifies, while a receiver's wrong speed with its positions
+    /// along the track does not.
+    static let divergencePositionGate = 4.0
+
+    /// A tracking sample while the tracking is taken as diverged: not used, only its speed
+    /// followed (not across a jump in it) for ``checkTrackingDivergence(_:innovation:)`` to see it agree again.
+    mutating func followDivergedTracking(time: Double, at xy: SIMD2<Double>) {
+        summary.trackingStepsRejected += 1
+        defer { divergedLast = (time, xy) }
+        guard let last = divergedLast else { return }
+        let dt = time - last.time
+        guard dt > 0 else { return }
+        let d = xy - last.xy
+        let c = configuration
+        if let v = divergedVelocity {
+            let departure = d - v * dt
+            if (departure * departure).sum().squareRoot() > Swift.max(c.jumpMinimumStep, 0.5 * c.jumpAcceleration * dt * dt) {
+                divergedVelocity = nil; divergedSpeed = .nan
+                return
+            }
+        }
+        divergedVelocity = d / dt
+        let stepSpeed = (d * d).sum().squareRoot() / dt
+        divergedSpeed = divergedSpeed.isNaN ? stepSpeed : divergedSpeed + Swift.min(1, dt) * (stepSpeed - divergedSpeed)
     }
 
     /// Forgets what was measured in the tracking frame before a discontinuity (a jump or an
@@ -709,11 +849,13 @@ public struct GeoRegistration: Sendable {
         // Tracking interrupted (no sample for longer than ``trackingGapTime``): the device moves
         // unseen, so fixes meanwhile must be able to move the position (without this they were
         // rejected, and ten in a row counted as a tracking jump).
-        if let s = lastSample, c.trackingGapTime.isFinite {
+        if let s = lastSample {
             // From the last sample on (not from when the gap became one: a vehicle has gone
-            // 140 m by then, and at a random walk from there its fixes were rejected ten in a row).
-            let since = propagatedAt - s.time > c.trackingGapTime ? propagatedAt : s.time
-            let stale = time - s.time > c.trackingGapTime ? time - since : 0
+            // 140 m by then, and at a random walk from there its fixes were rejected ten in a row);
+            // while the tracking is taken as diverged, from then on (what was walked before is
+            // added when it is).
+            let since = isTrackingStale(at: propagatedAt) ? propagatedAt : s.time
+            let stale = isTrackingStale(at: time) ? time - since : 0
             if stale > 0 {
                 let v = unseenSpeed * stale
                 p[Self.iE * n + Self.iE] += v * v; p[Self.iN * n + Self.iN] += v * v; p[Self.iU * n + Self.iU] += v * v

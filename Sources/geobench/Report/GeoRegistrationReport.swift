@@ -264,10 +264,10 @@ enum GeoRegistrationReport: ReportSection {
             for compass in [true, false] {
                 let e = GeoRegistrationEvaluation.run(raw: raw, streams: streams, useCompass: compass)
                 let m = e.metrics
-                lines.append(String(format: "    %@ %@ (%.1f km) compass %@  heading≥100m %5.2f°  pos fused/raw %5.2f / %5.2f m (%.2f)  |err|≤2σ %5.1f %%  jumps %d (1 simulated)  fixes gated %d, accuracies scaled × %.2f–%.2f, pos within 68 %% radius %.0f %%",
+                lines.append(String(format: "    %@ %@ (%.1f km) compass %@  heading≥100m %5.2f°  pos fused/raw %5.2f / %5.2f m (%.2f)  |err|≤2σ %5.1f %%  jumps %d (1 simulated)  divergences %d (none)  fixes gated %d, accuracies scaled × %.2f–%.2f, pos within 68 %% radius %.0f %%",
                                     drive as NSString, phone.padding(toLength: 14, withPad: " ", startingAt: 0) as NSString, km,
                                     compass ? "yes" : "no ", m.headingP95After100, m.positionP95, m.rawP95, m.positionP95 / m.rawP95,
-                                    100 * m.within2Sigma, e.summary.trackingJumps, e.summary.fixesGated, e.summary.minimumFixAccuracyScale,
+                                    100 * m.within2Sigma, e.summary.trackingJumps, e.summary.trackingDivergences, e.summary.fixesGated, e.summary.minimumFixAccuracyScale,
                                     e.summary.maximumFixAccuracyScale, 100 * e.positionWithin68))
             }
             // The tracking paused for 30 s at 80 % of the drive, a new frame after it, with compass.
@@ -431,6 +431,7 @@ enum GeoRegistrationReport: ReportSection {
         }
         lines += pessimisticAccuracies()
         lines += interruptedTracking()
+        lines += divergedTracking()
         // The receiver comparison's default runs are the reception block's walks as simulated.
         var simulated: [ReceptionWalk] = []
         lines += receiverModels(defaultRuns: &simulated)

@@ -42,6 +42,8 @@ struct GeoRegistrationRecordedGNSSTests {
             #expect(e.summary.minimumFixAccuracyScale <= 0.7, "\(label): HDOP-based σ narrowed only to × \(e.summary.minimumFixAccuracyScale)")
             // Modern tracking on a real phone's GNSS error: the tracking quality check holds still.
             #expect(e.summary.trackingNoiseRaisedAt == nil, "\(label): tracking noise raised")
+            // The chipset's own (Doppler) speeds against tracking that follows SPAN: never a divergence.
+            #expect(e.summary.trackingDivergences == 0, "\(label): \(e.summary.trackingDivergences) tracking divergences")
         }
     }
 

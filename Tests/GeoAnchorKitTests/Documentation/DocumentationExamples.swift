@@ -1400,6 +1400,30 @@ struct DocumentationExamples {
         #expect(after.count > 2000 && p95 <= 4.5, "heading p95 after the pause \(p95)° over \(after.count) samples")
     }
 
+    /// The article's divergence block, verbatim, after a simulated city walk (seed 3, phone GNSS,
+    /// with compass) whose AR tracking runs away 300 s in (1 m/s² for 15 s, then relocalised;
+    /// `GeoRegistrationDivergenceTests` measures the position). Reference: the construction.
+    /// Expected: one notice naming a tracked speed beyond the fix's by more than 2 m/s; none on
+    /// the same walk undisturbed.
+    @Test func divergenceArticleExample() throws {
+        let (raw, whole) = try GeoRegistrationEvaluation.simulate(.cityWalk, seed: 3, phoneGNSS: true)
+        let diverged = try #require(whole.diverged(at: whole.tracking[0].time + 300, for: 15, acceleration: 1, direction: 60, spin: 2, resumption: .sameFrame))
+        for (streams, expected) in [(diverged, 1), (whole, 0)] {
+            var registration = GeoRegistration(convention: .arkitGravity(sessionHeading: 0))
+            var fi = 0, ci = 0
+            for t in streams.tracking { try registration.update(tracking: t, fixes: raw, fixCursor: &fi, compass: streams.compass, compassCursor: &ci) }
+            for case let .trackingDiverged(_, trackedSpeed, fixSpeed) in registration.events {
+                print(String(format: "AR tracking lost (it moved at %.0f m/s, GPS says %.1f m/s): placing by GPS until it recovers",
+                             trackedSpeed, fixSpeed))
+            }
+            let speeds = registration.events.compactMap { e -> (Double, Double)? in
+                if case let .trackingDiverged(_, tracked, fix) = e { return (tracked, fix) } else { return nil }
+            }
+            #expect(speeds.count == expected && registration.summary.trackingDivergences == expected)
+            if let (tracked, fix) = speeds.first { #expect(tracked > fix + 2, "tracked \(tracked) m/s, fix \(fix) m/s") }
+        }
+    }
+
     /// The article's receiver-tuning block, verbatim: a receiver whose error is known to
     /// decorrelate fast (the phone model of the tests, ADVIO's τ ≈ 15 s) stated as such. Reference:
     /// simulator truth on the four test walks (`GeoRegistrationTests.walks`, with and without

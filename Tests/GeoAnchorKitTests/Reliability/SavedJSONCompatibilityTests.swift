@@ -88,6 +88,12 @@ struct SavedJSONCompatibilityTests {
         var json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(raised)) as? [String: Any])
         #expect(json.removeValue(forKey: "trackingNoiseRaisedAt") as? Double == 1_700_000_116.5)
         #expect(try JSONDecoder().decode(GeoRegistrationSummary.self, from: JSONSerialization.data(withJSONObject: json)) == s)
+        // `trackingDivergences` (added with the divergence check): absent is 0.
+        var diverged = s
+        diverged.trackingDivergences = 1
+        var expectedDivergences = diverged
+        expectedDivergences.trackingDivergences = 0
+        #expect(try Self.decodeWithout("trackingDivergences", expected: 1, from: diverged) == expectedDivergences)
         try Self.expectRequired("fixesUsed", in: s)
     }
 }
