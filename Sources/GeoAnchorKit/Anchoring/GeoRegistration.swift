@@ -364,8 +364,7 @@ public struct GeoRegistration: Sendable {
                          sameFrame: sameFrame, announcedReset: trackingWasReset)
             d = .zero; du = 0
         } else if let v = stepVelocity {
-            let departure = d - v * dt
-            jumped = (departure * departure).sum().squareRoot() > Swift.max(c.jumpMinimumStep, 0.5 * c.jumpAcceleration * dt * dt)
+            jumped = isJump(step: d, velocity: v, dt: dt)
             if !jumped, headingKnown, let speed = frozenAcrossGap(dt: dt, step: step) {
                 // A short gap the device walked through but the tracking did not: a session
                 // continued from its old pose (the frame turned with the device's unseen turn).
@@ -611,9 +610,9 @@ public struct GeoRegistration: Sendable {
     /// 0.5 m/s and its position 75 m behind in 8 s while SPAN went on at 15–19 m/s, slowing,
     /// then snapped back), takes the tracking as diverged: the position moved back by the
     /// tracked motion since the last fix whose speed agreed and widened by what the device may
-    /// have walked since, the tracking sample then kept as the last one used. While diverged it counts the fixes in a row that
-    /// agree with the diverged stream's speed, and at as many lets the next sample be used again
-    /// (as after an interruption of the tracking). Returns whether it took the tracking as
+    /// have walked since, the tracking sample then kept as the last one used. While diverged it
+    /// counts the fixes in a row that agree with the diverged stream's speed, and at as many lets
+    /// the next sample be used again (as after an interruption of the tracking). Returns whether it took the tracking as
     /// diverged at this fix (the position changed).
     mutating func checkTrackingDivergence(_ fix: Fix, innovation d2: Double) -> Bool {
         let c = configuration
@@ -677,6 +676,15 @@ public struct GeoRegistration: Sendable {
         return true
     }
 
+    /// Whether a tracked step `d` (nominal horizontal axes, m) over `dt` seconds departs from the
+    /// previous step's velocity `v` (m/s) continued by more than any acceleration of the device
+    /// could explain (``GeoRegistrationConfiguration/jumpAcceleration``, at least
+    /// ``GeoRegistrationConfiguration/jumpMinimumStep``): a relocalisation jump.
+    func isJump(step d: SIMD2<Double>, velocity v: SIMD2<Double>, dt: Double) -> Bool {
+        let c = configuration, departure = d - v * dt
+        return (departure * departure).sum().squareRoot() > Swift.max(c.jumpMinimumStep, 0.5 * c.jumpAcceleration * dt * dt)
+    }
+
     /// How far (normalized square of the position innovation, 2 degrees of freedom) a fix must
     /// stand off for a speed disagreement to be a divergence: χ² 86 %, so a runaway of a few
     /// meters beyond the fixes' σ qualifies, while a receiver's wrong speed with its positions
@@ -692,13 +700,9 @@ public struct GeoRegistration: Sendable {
         let dt = time - last.time
         guard dt > 0 else { return }
         let d = xy - last.xy
-        let c = configuration
-        if let v = divergedVelocity {
-            let departure = d - v * dt
-            if (departure * departure).sum().squareRoot() > Swift.max(c.jumpMinimumStep, 0.5 * c.jumpAcceleration * dt * dt) {
-                divergedVelocity = nil; divergedSpeed = .nan
-                return
-            }
+        if let v = divergedVelocity, isJump(step: d, velocity: v, dt: dt) {
+            divergedVelocity = nil; divergedSpeed = .nan
+            return
         }
         divergedVelocity = d / dt
         let stepSpeed = (d * d).sum().squareRoot() / dt
