@@ -346,7 +346,6 @@ public struct GeoRegistration: Sendable {
         var d = SIMD2(q.x, q.y) - lastHorizontal
         var du = q.z - lastUp
         let step = (d * d).sum().squareRoot()
-        let c = configuration
         // The tracked yaw's change over this step (wrap-safe), rad.
         let yawStep = Angle.difference(from: last.yaw, to: t.yaw) * Angle.radiansPerDegree
         // An interruption (a gap in the samples, or an announced reset): the step is not motion.
