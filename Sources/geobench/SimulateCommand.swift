@@ -128,6 +128,29 @@ struct SimulateCommand: ParsableCommand {
                 guard d.isFinite, d >= 0 else { throw InputError(file: "--diverge-at", line: nil, message: "'\(d)' is not a time in seconds ≥ 0") }
             }
             let out = try TraceSimulator(config: config, seed: seed).run()
+            // The AR streams (and a pause or divergence that does not fit the walk, exit 2) before
+            // any file is written.
+            var streams: GeoRegistrationSimulator.Output?
+            var event: (time: Double, name: String)?
+            if tracking != nil || compass != nil {
+                var simulator = GeoRegistrationSimulator(seed: seed)
+                simulator.tracking = trackingErrors
+                var s = simulator.run(truth: out.truth)
+                if let (at, length, kind) = interruption, let t0 = s.tracking.first?.time {
+                    guard let paused = s.interrupted(at: t0 + at, for: length, resumption: kind), let i = paused.interruption else {
+                        throw InputError(file: "--pause-at", line: nil, message: "no tracking after a \(length) s pause at \(at) s (the walk is shorter)")
+                    }
+                    s = paused
+                    if announceResumption { event = (i.end, kind == .sameFrame ? "relocalized" : "reset") }
+                }
+                if let d = divergeAt, let t0 = s.tracking.first?.time {
+                    guard let diverged = s.diverged(at: t0 + d, for: 15, acceleration: 1, direction: 60, spin: 2, resumption: .sameFrame) else {
+                        throw InputError(file: "--diverge-at", line: nil, message: "no tracking 15 s after \(d) s (the walk is shorter)")
+                    }
+                    s = diverged
+                }
+                streams = s
+            }
             try write(out.raw, to: raw, option: "--raw")
             try write(out.truth, to: truth, option: "--truth")
             if let sensors {
@@ -138,24 +161,7 @@ struct SimulateCommand: ParsableCommand {
                 try o.write(try config.geoJSON.encoded(pretty: true) + Data("\n".utf8))
                 try o.commit()
             }
-            if tracking != nil || compass != nil {
-                var simulator = GeoRegistrationSimulator(seed: seed)
-                simulator.tracking = trackingErrors
-                var streams = simulator.run(truth: out.truth)
-                var event: (time: Double, name: String)?
-                if let (at, length, kind) = interruption, let t0 = streams.tracking.first?.time {
-                    guard let paused = streams.interrupted(at: t0 + at, for: length, resumption: kind), let i = paused.interruption else {
-                        throw InputError(file: "--pause-at", line: nil, message: "no tracking after a \(length) s pause at \(at) s (the walk is shorter)")
-                    }
-                    streams = paused
-                    if announceResumption { event = (i.end, kind == .sameFrame ? "relocalized" : "reset") }
-                }
-                if let d = divergeAt, let t0 = streams.tracking.first?.time {
-                    guard let diverged = streams.diverged(at: t0 + d, for: 15, acceleration: 1, direction: 60, spin: 2, resumption: .sameFrame) else {
-                        throw InputError(file: "--diverge-at", line: nil, message: "no tracking 15 s after \(d) s (the walk is shorter)")
-                    }
-                    streams = diverged
-                }
+            if let streams {
                 if let tracking { try AlignCommand.write(tracking: streams.tracking, event: event, to: tracking) }
                 if let compass { try AlignCommand.write(compass: streams.compass, to: compass) }
             }

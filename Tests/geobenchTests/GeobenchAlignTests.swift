@@ -317,7 +317,10 @@ extension GeobenchInterfaceTests {
         #expect(noTracking.status == 2 && noTracking.stderr.contains("--diverge-at"), "\(noTracking.stderr)")
         let bad = try geobench(["simulate", "--scenario", "city-walk", "--raw", path("r3.csv"), "--truth", path("t3.csv"), "--tracking", path("k3.csv"), "--diverge-at", "nan"])
         #expect(bad.status == 2 && bad.stderr.contains("--diverge-at"), "\(bad.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: path("r2.csv")) && !FileManager.default.fileExists(atPath: path("r3.csv")))
+        // A finite time beyond the walk: refused once the streams are simulated, still before any file.
+        let late = try geobench(["simulate", "--scenario", "city-walk", "--raw", path("r4.csv"), "--truth", path("t4.csv"), "--tracking", path("k4.csv"), "--diverge-at", "1e308"])
+        #expect(late.status == 2 && late.stderr.contains("--diverge-at") && late.stderr.contains("shorter"), "\(late.stderr)")
+        for f in ["r2.csv", "r3.csv", "r4.csv", "t4.csv", "k4.csv"] { #expect(!FileManager.default.fileExists(atPath: path(f)), "\(f) written") }
     }
 
     /// `align --dem`: ground aiding with an ESRI ASCII grid. The DEM is the city walk's own
