@@ -45,8 +45,9 @@ struct AlignCommand: ParsableCommand {
         --tracking-noise models (its estimated scale error and yaw drift rate beyond the model's \
         priors, chi-square 9.21 with 2 degrees of freedom): from then on the estimator assumed older \
         tracking's noise (a note on stderr names the scale error and drift); \
-        tracking_divergences counts the times the tracking ran away (its speed and the fixes' own \
-        speed differing by over 2 m/s and half the fix's speed at 3 fixes in a row; a note on stderr \
+        tracking_divergences counts the times the tracking ran away (its velocity and the fixes' own \
+        - speed and course, or the speeds alone without a course - differing by over 2 m/s and half \
+        the fix's speed at 3 fixes in a row; a note on stderr \
         each time): its motion since the last agreeing fix was taken back and it was not used until \
         its speed agreed with the fixes' again (rows meanwhile keep the last good sample's time). Fixes without horizontal accuracy (GPX) get HDOP x 6 m / sqrt(2), else \
         5 m per axis (fixes_without_accuracy counts them; a note on stderr). \
@@ -273,7 +274,7 @@ struct AlignCommand: ParsableCommand {
             for case let .trackingDiverged(time, trackedSpeed, fixSpeed) in reg.events {
                 let into = samples.first.map { String(format: " %.0f s into the session", time - $0.sample.time) } ?? ""
                 Stderr.print("note: \(tracking): the AR tracking diverged\(into) (tracked speed "
-                             + String(format: "%.1f m/s, the fixes' %.1f m/s", trackedSpeed, fixSpeed) + " at 3 fixes in a row): its motion "
+                             + String(format: "%.1f m/s, the fixes' %.1f m/s", trackedSpeed, fixSpeed) + "; velocities disagreeing at 3 fixes in a row): its motion "
                              + "since the last agreeing fix was taken back and it was not used until its speed agreed with the fixes' again")
             }
             if sum.fixesWithoutAccuracy > 0 {

@@ -85,7 +85,8 @@ public enum GeoRegistrationEvent: Sendable, Hashable {
     case trackingNoiseRaised(time: Double, scaleError: Double, yawDriftRate: Double)
     /// The AR tracking diverged (``GeoRegistrationConfiguration/divergenceSpeed``): at this fix
     /// and the ones before it the tracked speed (`trackedSpeed`, m/s, scale-corrected) disagreed
-    /// with the fix's own speed (`fixSpeed`, m/s) — visual-inertial odometry running away, as
+    /// with the fix's own speed (`fixSpeed`, m/s; the velocities are compared when the fix has a
+    /// course: ``GeoRegistrationConfiguration/divergenceSpeed``) — visual-inertial odometry running away, as
     /// it does when the camera loses its features. The tracked motion since the last fix whose
     /// speed agreed is taken back, and the tracking is not used until its speed agrees with
     /// the fixes' again: meanwhile the position follows the fixes, the compass waits, and
@@ -446,9 +447,11 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     public var jumpAcceleration = 5.0
     public var jumpMinimumStep = 0.5
     /// Tracking divergence check (m/s; nil: off): at ``divergenceFixes`` fixes in a row the
-    /// tracked speed (over about a second, scale-corrected) and the fix's own speed
-    /// (``Fix/speed``: Doppler, CoreLocation's `speed`) differ by more than this and by more than
-    /// half the fix's speed, and at the last of them the tracked speed is above the fix's, has
+    /// tracked velocity (over about a second, scale-corrected, turned to the Earth by the frame
+    /// heading) and the fix's own (``Fix/speed`` along ``Fix/course``: Doppler, CoreLocation's
+    /// `speed` and `course`; speeds alone when the fix has no course, moves slower than
+    /// ``courseMinimumSpeed`` or the heading is not known yet) differ by more than this and by
+    /// more than half the fix's speed, and at the last of them the tracked speed is above the fix's, has
     /// risen since they last agreed by more than the fix's has, and the fix's position stands off
     /// (χ² 4) — the visual-inertial odometry is running away, smoothly, where no single step is
     /// a jump (ADVIO: one of four outdoor iPhone sequences diverged completely within 10 s); a
@@ -459,10 +462,12 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// runaway dragged the position along until ten rejected fixes in a row declared a jump, and
     /// again after it: on the report's 48 simulated walks (1 m/s² for 15 s) the position was
     /// 40.6 m off (p95 from the divergence to a minute after, mean; 59.6 m when the session
-    /// continued from the diverged pose), with it 11.2 m (the fixes' own 14.0 m), detected on all
-    /// 48 a median 7 s after it began and on none of the undisturbed walks. Fixes without a speed
-    /// neither trip nor end it. A tram ride (8–14 m/s, braking ≈ 1.2 m/s²) tracks its fixes'
-    /// speed within a second's lag.
+    /// continued from the diverged pose), with it 8.6 m (the fixes' own 14.0 m), detected on all
+    /// 48 a median 6 s after it began and on none of the undisturbed walks; a slow runaway
+    /// (0.3 m/s² for 20 s) 28.4 → 12.1 m, detected on 44 of 48. Comparing speeds only (before
+    /// 2026-11-29) gave 11.2 m and, for the slow runaway, 14.8 m (worst 44 m; a runaway across the
+    /// walk hardly changes the speed). Fixes without a speed neither trip nor end it. A tram ride
+    /// (8–14 m/s, braking ≈ 1.2 m/s²) tracks its fixes' velocity within a second's lag.
     public var divergenceSpeed: Double? = 2.0
     /// Fixes in a row whose speed disagrees (agrees) with the tracked speed before the tracking
     /// is taken as diverged (used again); see ``divergenceSpeed``. ≥ 1.

@@ -180,7 +180,10 @@ public struct GeoRegistration: Sendable {
     /// The tracking's usual sample interval (s): a running mean of the steps up to 1 s apart
     /// (NaN before the first), against which a short gap stands out (``frozenAcrossGap(dt:step:)``).
     var typicalSampleInterval = Double.nan
+    /// The tracked speed (m/s) and velocity (nominal horizontal axes, m/s), each averaged over
+    /// about a second (``averagingWeight(dt:)``); not scale-corrected.
     var speed = 0.0
+    var velocity = SIMD2<Double>(0, 0)
     // Accumulators since the last covariance propagation.
     var propagatedAt = Double.nan
     var accA = SIMD2<Double>(0, 0), accPsi = SIMD2<Double>(0, 0), accOmega = SIMD2<Double>(0, 0)
@@ -215,16 +218,23 @@ public struct GeoRegistration: Sendable {
     /// the heading while it is unknown (``acquireFromCourses(_:)``), and while it is known those
     /// gated against it in a row (``reinitializeFromCourses(offset:time:)``).
     var courseSeeds: [(time: Double, offset: Double)] = []
+    /// The latest fix whose speed agreed with the tracked one (``checkTrackingDivergence(_:innovation:)``):
+    /// its time (UTC s), the tracking sample then (with its nominal horizontal position and
+    /// height), and both speeds (the tracked one scale-corrected), m/s.
+    struct SpeedAgreement {
+        var time: Double
+        var sample: ARTrackingSample
+        var horizontal: SIMD2<Double>
+        var up: Double
+        var trackedSpeed: Double
+        var fixSpeed: Double
+    }
     /// Tracking divergence (``GeoRegistrationConfiguration/divergenceSpeed``): fixes in a row
-    /// whose speed disagreed with the tracked one; the latest fix whose speed agreed, its time,
-    /// the tracking sample then (with its nominal horizontal position and height) and the
-    /// tracked motion (east, north, up, m) the position took since.
+    /// whose speed disagreed with the tracked one; the latest agreement (nil before the first
+    /// and after a divergence) and the tracked motion (east, north, up, m) the position took since.
     var speedDisagreements = 0
-    var agreedAt = Double.nan
-    var sampleAtAgreement: (sample: ARTrackingSample, horizontal: SIMD2<Double>, up: Double)?
+    var agreement: SpeedAgreement?
     var motionSinceAgreement = SIMD3<Double>(0, 0, 0)
-    /// The tracked (scale-corrected) and the fix's speed at the latest fix whose speeds agreed, m/s.
-    var speedsAtAgreement = SIMD2<Double>(0, 0)
     /// While the tracking is taken as diverged: since when (UTC s), its latest sample (nominal
     /// horizontal position and time), step velocity and speed (m/s; NaN after a jump in it), and
     /// fixes in a row whose speed agreed with it. `resumeAfterDivergence`: it agreed; the next
@@ -389,8 +399,9 @@ public struct GeoRegistration: Sendable {
             d = .zero; du = 0
         }
         if dt > 0 {
-            let a = Swift.min(1, dt / 1.0)
+            let a = Self.averagingWeight(dt: dt)
             speed += a * ((d * d).sum().squareRoot() / dt - speed)
+            velocity += a * (d / dt - velocity)
             // The device's turn rate over about a second (not across a jump: its yaw change is the frame's).
             // After a jump the next step is not judged (its velocity is unknown: the device may
             // really have changed pace, and judging every later step by the pre-jump velocity
@@ -599,6 +610,26 @@ public struct GeoRegistration: Sendable {
         Swift.abs(tracked - fix) <= Swift.max(limit, 0.5 * fix)
     }
 
+    /// Whether the tracked motion agrees with a fix's (``speedsAgree(_:_:limit:)``): as velocities
+    /// when the fix has a course and the heading is known (the tracked velocity turned to the
+    /// Earth by the frame heading, scale-corrected) — a runaway across the direction of walking
+    /// hardly changes the speed (3 m/s across a 1.4 m/s walk: 1.9 m/s faster) — else as speeds.
+    func trackingAgrees(with fix: Fix, speed v: Double, limit: Double) -> Bool {
+        let scale = 1 + x[Self.iS]
+        guard let u = fixVelocity(fix, speed: v) else { return speedsAgree(speed * scale, v, limit: limit) }
+        let difference = Self.turned(velocity, by: x[Self.iPsi]).step * scale - u
+        return speedsAgree((difference * difference).sum().squareRoot(), 0, limit: Swift.max(limit, 0.5 * v))
+    }
+
+    /// A fix's velocity (east, north, m/s) from its `speed` and course, when the heading is known
+    /// and the fix moves fast enough for its course to mean something
+    /// (``GeoRegistrationConfiguration/courseMinimumSpeed``); else nil.
+    func fixVelocity(_ fix: Fix, speed v: Double) -> SIMD2<Double>? {
+        guard headingKnown, let course = fix.course, course.isFinite, v >= configuration.courseMinimumSpeed else { return nil }
+        let (east, north) = Angle.sincos(degrees: course)
+        return SIMD2(v * east, v * north)
+    }
+
     /// The tracking divergence check (``GeoRegistrationConfiguration/divergenceSpeed``), at a fix
     /// with its position innovation's normalized square `d2`: counts the fixes in a row whose
     /// speed disagrees with the tracked one and, from ``GeoRegistrationConfiguration/divergenceFixes``
@@ -626,10 +657,11 @@ public struct GeoRegistration: Sendable {
             return false
         }
         guard let last = lastSample, !isTrackingStale(at: fix.time) else { speedDisagreements = 0; return false }
-        if stepVelocity == nil || speedsAgree(speed * scale, v, limit: limit) {
+        if stepVelocity == nil || trackingAgrees(with: fix, speed: v, limit: limit) {
             speedDisagreements = 0
-            agreedAt = fix.time; sampleAtAgreement = (last, lastHorizontal, lastUp); motionSinceAgreement = .zero
-            speedsAtAgreement = SIMD2(speed * scale, v)
+            agreement = SpeedAgreement(time: fix.time, sample: last, horizontal: lastHorizontal, up: lastUp,
+                                       trackedSpeed: speed * scale, fixSpeed: v)
+            motionSinceAgreement = .zero
             return false
         }
         speedDisagreements += 1
@@ -638,7 +670,7 @@ public struct GeoRegistration: Sendable {
         // agreed, more than the fix's did. A receiver that stalls (its speed and position falling
         // behind) while the tracking goes on or slows as the vehicle does is not a divergence.
         let tracked = speed * scale
-        guard tracked > v, tracked - speedsAtAgreement.x > Swift.max(0, v - speedsAtAgreement.y) else { return false }
+        guard tracked > v, tracked - (agreement?.trackedSpeed ?? 0) > Swift.max(0, v - (agreement?.fixSpeed ?? 0)) else { return false }
         summary.trackingDivergences += 1
         summary.trackingStepsRejected += 1
         events.append(.trackingDiverged(time: fix.time, trackedSpeed: tracked, fixSpeed: v))
@@ -647,9 +679,9 @@ public struct GeoRegistration: Sendable {
         divergedSpeed = speed
         // Back to the latest fix whose speed agreed (without one, the runaway's whole motion
         // stays in the position, widened as much as it ran; a second per disagreeing fix).
-        let since = agreedAt.isNaN ? fix.time - Double(speedDisagreements) : agreedAt
+        let since = agreement?.time ?? fix.time - Double(speedDisagreements)
         var runaway = 0.0
-        if let a = sampleAtAgreement {
+        if let a = agreement {
             x[Self.iE] -= motionSinceAgreement.x; x[Self.iN] -= motionSinceAgreement.y; x[Self.iU] -= motionSinceAgreement.z
             lastSample = a.sample; lastHorizontal = a.horizontal; lastUp = a.up
         } else {
@@ -665,10 +697,11 @@ public struct GeoRegistration: Sendable {
         let walked = Swift.max(c.trackingGapSpeed, v) * (fix.time - since) + limit + runaway
         addVariance(Self.iE, walked * walked); addVariance(Self.iN, walked * walked); addVariance(Self.iU, walked * walked)
         speed = v
+        velocity = fixVelocity(fix, speed: v).map { Self.turned($0, by: -x[Self.iPsi]).step / scale } ?? .zero
         stepVelocity = nil
         divergedAt = fix.time
         speedDisagreements = 0; speedAgreements = 0
-        agreedAt = .nan; sampleAtAgreement = nil; motionSinceAgreement = .zero
+        agreement = nil; motionSinceAgreement = .zero
         consecutiveRejections = 0
         yawRate = 0
         forgetFrameHistory()
@@ -698,6 +731,9 @@ public struct GeoRegistration: Sendable {
         guard let last = divergedLast else { return }
         let dt = time - last.time
         guard dt > 0 else { return }
+        // The output follows the position the fixes move (the device walks on unseen by the
+        // tracking), at the usual rate plus the pace it may walk at.
+        advanceOutput(dt: dt, unseenSpeed: unseenSpeed)
         let d = xy - last.xy
         if let v = divergedVelocity, isJump(step: d, velocity: v, dt: dt) {
             divergedVelocity = nil; divergedSpeed = .nan
@@ -705,8 +741,12 @@ public struct GeoRegistration: Sendable {
         }
         divergedVelocity = d / dt
         let stepSpeed = (d * d).sum().squareRoot() / dt
-        divergedSpeed = divergedSpeed.isNaN ? stepSpeed : divergedSpeed + Swift.min(1, dt) * (stepSpeed - divergedSpeed)
+        divergedSpeed = divergedSpeed.isNaN ? stepSpeed : divergedSpeed + Self.averagingWeight(dt: dt) * (stepSpeed - divergedSpeed)
     }
+
+    /// The weight of a step of `dt` seconds in the tracked speed's and turn rate's running
+    /// averages (about a second long; a step of a second or more replaces them).
+    static func averagingWeight(dt: Double) -> Double { Swift.min(1, dt / 1.0) }
 
     /// Forgets what was measured in the tracking frame before a discontinuity (a jump or an
     /// interruption: the frame may have turned): the Procrustes buffer, the recent tracked path
@@ -771,11 +811,12 @@ public struct GeoRegistration: Sendable {
         events.append(.trackingNoiseRaised(time: time, scaleError: x[Self.iS], yawDriftRate: x[Self.iW] * Angle.degreesPerRadian * 60))
     }
 
-    /// Moves the output toward the estimate at the configured rates.
-    mutating func advanceOutput(dt: Double) {
+    /// Moves the output toward the estimate at the configured rates, the translation's raised
+    /// by `unseenSpeed` (m/s) while the tracking is not used and only the fixes move the device.
+    mutating func advanceOutput(dt: Double, unseenSpeed: Double = 0) {
         let c = configuration
         let still = speed < c.stillSpeed
-        let maxMove = (still ? c.stillTranslationRate : c.movingTranslationRate) * dt
+        let maxMove = ((still ? c.stillTranslationRate : c.movingTranslationRate) + unseenSpeed) * dt
         let maxTurn = (still ? c.stillRotationRate : c.movingRotationRate) * Angle.radiansPerDegree * dt
         let l = (lag * lag).sum().squareRoot()
         lag = l <= maxMove ? .zero : lag * ((l - maxMove) / l)
