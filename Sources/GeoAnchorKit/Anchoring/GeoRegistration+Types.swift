@@ -92,8 +92,9 @@ public enum GeoRegistrationEvent: Sendable, Hashable {
     /// the fixes' again: meanwhile the position follows the fixes, the compass waits, and
     /// ``GeoRegistration/estimate`` keeps the last good sample's time and yaw (like an
     /// interruption). It ends in ``trackingInterrupted(time:seconds:headingLost:)`` when the
-    /// tracking is used again (the heading kept if the session is recognized as relocalised in
-    /// its old frame, else turned by the device's turn continuity or re-learnt).
+    /// tracking is used again (the heading kept, widened by
+    /// ``GeoRegistrationConfiguration/divergenceYawRateSigma`` over the divergence, or re-learnt
+    /// when that exceeds 60°).
     case trackingDiverged(time: Double, trackedSpeed: Double, fixSpeed: Double)
 }
 
@@ -462,9 +463,9 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// runaway dragged the position along until ten rejected fixes in a row declared a jump, and
     /// again after it: on the report's 48 simulated walks (1 m/s² for 15 s) the position was
     /// 40.6 m off (p95 from the divergence to a minute after, mean; 59.6 m when the session
-    /// continued from the diverged pose), with it 8.6 m (the fixes' own 14.0 m), detected on all
+    /// continued from the diverged pose), with it 8.4 m (the fixes' own 14.0 m), detected on all
     /// 48 a median 6 s after it began and on none of the undisturbed walks; a slow runaway
-    /// (0.3 m/s² for 20 s) 28.4 → 12.1 m, detected on 44 of 48. Comparing speeds only (before
+    /// (0.3 m/s² for 20 s) 28.4 → 11.4 m, detected on 44 of 48. Comparing speeds only (before
     /// 2026-11-29) gave 11.2 m and, for the slow runaway, 14.8 m (worst 44 m; a runaway across the
     /// walk hardly changes the speed). Fixes without a speed neither trip nor end it. A tram ride
     /// (8–14 m/s, braking ≈ 1.2 m/s²) tracks its fixes' velocity within a second's lag.
@@ -472,6 +473,18 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// Fixes in a row whose speed disagrees (agrees) with the tracked speed before the tracking
     /// is taken as diverged (used again); see ``divergenceSpeed``. ≥ 1.
     public var divergenceFixes = 3
+    /// Degrees per second: how fast the session frame's heading may have wandered while the
+    /// tracking was taken as diverged (``divergenceSpeed``). When it is used again the heading is
+    /// kept, its σ widened by this rate over the divergence (with ``jumpYawContinuitySigma``),
+    /// unless that comes to more than 60° (30 s at 2 °/s): then it is re-learnt as after a pause.
+    /// Its samples were followed throughout, and their yaw turns with the device's turns, so the
+    /// frame's own turn is only the odometry's yaw error. Measured on 48 simulated walks each
+    /// (continued from the diverged pose, heading p95 60–300 s after it, mean / worst; least
+    /// |err| ≤ 2σ) against re-learning the heading: 1 m/s² runaway with its yaw turning 2 °/s
+    /// (30°) 1.63 / 3.57° → 1.51 / 3.24°; turning 5 °/s (75°) 1.63 / 3.57° → 1.51 / 2.92°
+    /// (93.1 % both; 1 °/s: 1.90 / 11.72°, 82.3 % — too sure); slow runaway (0.3 m/s², 20 s)
+    /// 1.95 / 10.0° → 1.86 / 8.8°. ≥ 0.
+    public var divergenceYawRateSigma = 2.0
     /// Replaced by ``jumpAcceleration``: the old absolute speed limit took every frame of a
     /// vehicle ride for a jump. Not kept as an alias (its meaning is gone; a silently ignored
     /// setting would be worse than this compile error).
@@ -653,7 +666,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
     /// correlated fraction in [0, 1]); ``consecutiveRejectionsForJump`` ≥ 1; ``trackingGapTime`` > 0
     /// (+∞ allowed: no interruption rule), ``trackingGapSpeed`` ≤ 1000 m/s;
     /// ``frameHeadingSigma``, ``unreportedFixSigma``, ``trackingQualityGate`` and ``divergenceSpeed`` > 0 when set;
-    /// ``divergenceFixes`` ≥ 1. Upper bounds where a larger
+    /// ``divergenceFixes`` ≥ 1; ``divergenceYawRateSigma`` in [0, 3600] °/s. Upper bounds where a larger
     /// value is no tracking or no fix and its square overflows the filter (1e10 for the scale σ
     /// once made every estimate NaN): fix σs ≤ 100 km (``Fix/maximumUsableHorizontalAccuracy``),
     /// angle σs ≤ 180°, scale σ and its noise ≤ 1, tracking position noise ≤ 10 m/√m, yaw drift
@@ -719,6 +732,7 @@ public struct GeoRegistrationConfiguration: Sendable, Hashable {
         if let g = trackingQualityGate { try ValueRange.greaterThan(0).check(g, name: "trackingQualityGate") }
         if let v = divergenceSpeed { try ValueRange.greaterThan(0, unit: "m/s").check(v, name: "divergenceSpeed") }
         try ValueRange.atLeast(1).check(Double(divergenceFixes), name: "divergenceFixes")
+        try ValueRange.closed(0, 3600, unit: "degrees/s").check(divergenceYawRateSigma, name: "divergenceYawRateSigma")
         let alignmentAndOutput: [(String, Double, ValueRange)] = [
             ("alignmentSpan", alignmentSpan, .atLeast(0, unit: "m")),
             ("headingSigmaInflation", headingSigmaInflation, .greaterThan(0)),

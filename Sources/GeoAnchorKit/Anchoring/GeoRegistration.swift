@@ -360,6 +360,7 @@ public struct GeoRegistration: Sendable {
         let yawStep = Angle.difference(from: last.yaw, to: t.yaw) * Angle.radiansPerDegree
         // An interruption (a gap in the samples, or an announced reset): the step is not motion.
         let interrupted = trackingResumption == .newFrame || isTrackingStale(at: t.time)
+        let afterDivergence = resumeAfterDivergence && trackingResumption == nil
         resumeAfterDivergence = false
         divergedLast = nil
         let sameFrame = trackingResumption == .sameFrame
@@ -370,7 +371,7 @@ public struct GeoRegistration: Sendable {
         var jumped = false, frozen = false
         if interrupted {
             interruption(time: t.time, dt: dt, step: d, du: du, yawStep: yawStep, resumedAt: SIMD2(q.x, q.y),
-                         sameFrame: sameFrame, announcedReset: trackingWasReset)
+                         sameFrame: sameFrame, announcedReset: trackingWasReset, afterDivergence: afterDivergence)
             d = .zero; du = 0
         } else if let v = stepVelocity {
             jumped = isJump(step: d, velocity: v, dt: dt)
@@ -481,9 +482,12 @@ public struct GeoRegistration: Sendable {
     /// said the session relocalised; the heading stays, as it does when an unannounced pause is
     /// recognized as one (``looksRelocalised(step:resumedAt:)``; never after an announced reset,
     /// `announcedReset`). `step`: the tracked horizontal step across the pause (nominal axes),
-    /// `q` the first sample's position.
+    /// `q` the first sample's position. `afterDivergence`: the tracking is used again after a
+    /// divergence (``checkTrackingDivergence(_:innovation:)``), its samples followed meanwhile:
+    /// the heading is kept, widened by ``GeoRegistrationConfiguration/divergenceYawRateSigma``
+    /// over the time since the last sample used, unless that exceeds 60°.
     mutating func interruption(time: Double, dt: Double, step d: SIMD2<Double>, du: Double, yawStep: Double, resumedAt q: SIMD2<Double>,
-                               sameFrame: Bool, announcedReset: Bool) {
+                               sameFrame: Bool, announcedReset: Bool, afterDivergence: Bool = false) {
         summary.trackingInterruptions += 1
         summary.trackingStepsRejected += 1
         propagate(to: time)
@@ -499,6 +503,18 @@ public struct GeoRegistration: Sendable {
         guard headingKnown, !sameFrame, !recognized else {
             events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: false))
             return
+        }
+        if afterDivergence {
+            // The stream was followed throughout, its yaw with the device's turns: the frame kept
+            // its heading to within how far a diverged tracking's yaw may have wandered.
+            let base = configuration.jumpYawContinuitySigma.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil } ?? 0
+            let sigma = Foundation.hypot(base, configuration.divergenceYawRateSigma * dt)
+            if sigma <= Self.maximumInterruptionTurnSigma {
+                let s = sigma * Angle.radiansPerDegree
+                addVariance(Self.iPsi, s * s)
+                events.append(.trackingInterrupted(time: time, seconds: dt, headingLost: false))
+                return
+            }
         }
         if let turnSigma = continuityTurnSigma(dt: dt), turnSigma <= Self.maximumInterruptionTurnSigma {
             turnFrame(yawStep: yawStep, dt: dt, sigma: turnSigma)
