@@ -623,7 +623,13 @@ public struct GeoRegistration: Sendable {
     /// Whether the tracked speed `tracked` and a fix's speed `fix` (m/s) agree within
     /// ``GeoRegistrationConfiguration/divergenceSpeed`` (and half the fix's speed).
     func speedsAgree(_ tracked: Double, _ fix: Double, limit: Double) -> Bool {
-        Swift.abs(tracked - fix) <= Swift.max(limit, 0.5 * fix)
+        withinDivergenceLimit(Swift.abs(tracked - fix), fixSpeed: fix, limit: limit)
+    }
+
+    /// The divergence check's one tolerance: a difference of speeds or velocities (m/s) within
+    /// `limit` (``GeoRegistrationConfiguration/divergenceSpeed``) or half the fix's speed.
+    func withinDivergenceLimit(_ difference: Double, fixSpeed: Double, limit: Double) -> Bool {
+        difference <= Swift.max(limit, 0.5 * fixSpeed)
     }
 
     /// Whether the tracked motion agrees with a fix's (``speedsAgree(_:_:limit:)``): as velocities
@@ -634,7 +640,7 @@ public struct GeoRegistration: Sendable {
         let scale = 1 + x[Self.iS]
         guard let u = fixVelocity(fix, speed: v) else { return speedsAgree(speed * scale, v, limit: limit) }
         let difference = Self.turned(velocity, by: x[Self.iPsi]).step * scale - u
-        return speedsAgree((difference * difference).sum().squareRoot(), 0, limit: Swift.max(limit, 0.5 * v))
+        return withinDivergenceLimit((difference * difference).sum().squareRoot(), fixSpeed: v, limit: limit)
     }
 
     /// A fix's velocity (east, north, m/s) from its `speed` and course, when the heading is known
